@@ -1,0 +1,39 @@
+# syntax=docker/dockerfile:1
+# One image for every Node role (api, worker, migrate); compose picks the command.
+# Node 24 runs the TypeScript sources directly (type stripping): there is no build step.
+
+ARG NODE_VERSION=24
+
+# ---- production dependencies -------------------------------------------------
+# A separate stage so the npm cache and lockfile tooling never reach the runtime layer.
+# Debian slim (glibc), not Alpine: the Temporal core-bridge and @swc/core native
+# binaries the worker needs are resolved for glibc.
+FROM node:${NODE_VERSION}-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --omit=dev also leaves out the `node` npm package: the base image already is Node 24.
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --omit=dev --no-audit --no-fund
+
+# ---- runtime -----------------------------------------------------------------
+FROM node:${NODE_VERSION}-slim
+ENV NODE_ENV=production
+WORKDIR /app
+
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json package-lock.json ./
+COPY migrations ./migrations
+COPY activities ./activities
+COPY workflows ./workflows
+COPY api ./api
+COPY src ./src
+
+# Code stays root-owned (read-only to the process); only DATA_DIR (default .data,
+# used by the embedded dev services) is writable, in case anything touches it.
+RUN install -d -o node -g node /app/.data
+# The base image's `node` user, numerically, so runtimes can verify it is not root.
+USER 1000:1000
+
+EXPOSE 3000
+# The API is the default role; the worker and the migration job override CMD.
+CMD ["node", "src/main/api.ts"]

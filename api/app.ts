@@ -1,0 +1,55 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../src/config.ts';
+import type { Orm } from '../src/db/orm.ts';
+import type { Logger } from '../src/logger.ts';
+import { CATALOG } from '../src/operations/catalog.ts';
+import type { Operation, OperationContext } from '../src/operations/types.ts';
+import { buildSchema } from './graphql/schema.ts';
+import { graphqlMiddleware } from './graphql/handler.ts';
+import { healthChecks } from './health.ts';
+import { authenticate } from './middleware/auth.ts';
+import { jsonBody } from './middleware/body.ts';
+import { requestContext, type State } from './middleware/context.ts';
+import { errorHandler } from './middleware/errors.ts';
+import { buildOpenApi } from './openapi.ts';
+import { restRouter } from './rest.ts';
+
+export interface AppDeps {
+  config: Config;
+  orm: Orm;
+  temporal: Client;
+  log: Logger;
+  catalog?: readonly Operation[];
+}
+
+export function createApp({ config, orm, temporal, log, catalog = CATALOG }: AppDeps): Koa<State> {
+  const app = new Koa<State>();
+  app.proxy = true;
+  const makeContext = (state: State): OperationContext => ({
+    caller: state.caller, lang: state.lang, em: orm.em.fork(), temporal, config, log: state.log, requestId: state.requestId, dryRun: false,
+  });
+  const openapi = buildOpenApi(catalog, config.publicBaseUrl);
+
+  const meta = new Router<State>({ prefix: '/api' });
+  meta.get('/health', async (ctx) => {
+    const checks = await healthChecks(orm, temporal, config.temporalNamespace, config.taskQueue);
+    const ok = Object.values(checks).every((c) => c === 'ok');
+    ctx.status = ok ? 200 : 503;
+    ctx.body = ok ? { status: 'ok', checks } : { status: 'unavailable', checks };
+  });
+  meta.get('/openapi.json', (ctx) => { ctx.body = openapi; });
+
+  const rest = restRouter(catalog, makeContext);
+  app
+    .use(requestContext(log))
+    .use(errorHandler())
+    .use(jsonBody())
+    .use(authenticate(orm))
+    .use(graphqlMiddleware(buildSchema(catalog), makeContext))
+    .use(meta.routes())
+    .use(rest.routes())
+    .use(rest.allowedMethods({ throw: true }));
+  return app;
+}

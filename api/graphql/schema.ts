@@ -1,0 +1,49 @@
+import { GraphQLError, GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfig } from 'graphql';
+import { z } from 'zod';
+import { AppError } from '../../src/domain/errors.ts';
+import { runOperation } from '../../src/operations/run.ts';
+import type { Operation, OperationContext } from '../../src/operations/types.ts';
+import { errorBody } from '../middleware/errors.ts';
+import { TypeBuilder, type JsonSchema } from './types.ts';
+
+export const inputJsonSchema = (op: Operation) => z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+export const outputJsonSchema = (op: Operation) => z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+
+/** GraphQL errors carry the same code, translated message and field errors as REST. */
+function toGraphQLError(err: unknown, ctx: OperationContext): unknown {
+  if (!(err instanceof AppError)) return err;
+  const { message, ...body } = errorBody(err, ctx.lang);
+  return new GraphQLError(message, { extensions: { ...body, status: err.status } });
+}
+
+/** Queries for reads (GET), mutations for writes; arguments are the operation's input fields. */
+export function buildSchema(catalog: readonly Operation[]): GraphQLSchema {
+  const types = new TypeBuilder();
+  const query: Record<string, GraphQLFieldConfig<unknown, OperationContext>> = {};
+  const mutation: Record<string, GraphQLFieldConfig<unknown, OperationContext>> = {};
+  for (const op of catalog) {
+    if (!op.graphql) continue;
+    const { name } = op.graphql;
+    const kind = op.graphql.kind ?? (op.rest?.method === 'GET' ? 'query' : 'mutation');
+    const input = inputJsonSchema(op);
+    const required = new Set(input.required ?? []);
+    const args = Object.fromEntries(Object.entries(input.properties ?? {}).map(([k, v]) => [k, { type: types.input(v, `${name}_${k}`, required.has(k) && v.default === undefined) }]));
+    (kind === 'query' ? query : mutation)[name] = {
+      type: types.output(outputJsonSchema(op), `${name}Result`),
+      description: op.summary,
+      args,
+      resolve: async (_root, rawArgs: Record<string, unknown>, ctx) => {
+        const defined = Object.fromEntries(Object.entries(rawArgs).filter(([, v]) => v !== undefined));
+        try {
+          return await runOperation(op, defined, ctx);
+        } catch (err) {
+          throw toGraphQLError(err, ctx);
+        }
+      },
+    };
+  }
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: query }),
+    mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutation }),
+  });
+}

@@ -1,0 +1,39 @@
+import type Koa from 'koa';
+import { AppError } from '../../src/domain/errors.ts';
+import { translate } from '../../src/domain/i18n/messages.ts';
+import type { Language } from '../../src/domain/i18n/languages.ts';
+import type { State } from './context.ts';
+
+export function errorBody(err: AppError, lang: Language) {
+  return {
+    result: false,
+    code: err.code,
+    message: translate(err.key, lang, err.params),
+    ...(err.fields && { errors: err.fields.map((f) => ({ field: f.field, message: translate(f.key, lang, f.params) })) }),
+    ...err.extra,
+  };
+}
+
+/** Maps every failure to `{result:false, code, message, errors?}`; handlers never build error responses. */
+export function errorHandler(): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new AppError(404, 'ROUTE_NOT_FOUND', 'error.route_not_found');
+    } catch (caught) {
+      const err = toAppError(caught);
+      if (err.status >= 500) ctx.state.log.error({ err: caught }, 'request failed');
+      ctx.status = err.status;
+      ctx.body = errorBody(err, ctx.state.lang);
+    }
+  };
+}
+
+function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const status = (err as { status?: number }).status;
+  if (status === 405) return new AppError(405, 'METHOD_NOT_ALLOWED', 'error.method_not_allowed');
+  if (status === 404) return new AppError(404, 'ROUTE_NOT_FOUND', 'error.route_not_found');
+  if (status === 501) return new AppError(405, 'METHOD_NOT_ALLOWED', 'error.method_not_allowed');
+  return new AppError(500, 'INTERNAL', 'error.internal');
+}

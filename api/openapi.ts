@@ -1,0 +1,64 @@
+import type { Operation } from '../src/operations/types.ts';
+import { inputJsonSchema, outputJsonSchema } from './graphql/schema.ts';
+
+const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['result', 'code', 'message'],
+  properties: {
+    result: { type: 'boolean', const: false },
+    code: { type: 'string' },
+    message: { type: 'string', description: 'In the language chosen by Accept-Language.' },
+    errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+  },
+};
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+
+/** The OpenAPI 3.1.0 document, derived from the same catalog as the routes. */
+export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of catalog) {
+    if (!op.rest) continue;
+    const { method, path, status = 200 } = op.rest;
+    const { $schema: _drop, ...input } = inputJsonSchema(op) as Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
+    const { $schema: _drop2, ...output } = outputJsonSchema(op) as Record<string, unknown>;
+    const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const props = input.properties ?? {};
+    const required = new Set(input.required ?? []);
+    const parameters = Object.entries(props)
+      .filter(([k]) => pathParams.includes(k) || method === 'GET')
+      .map(([name, schema]) => ({ name, in: pathParams.includes(name) ? 'path' : 'query', required: pathParams.includes(name) || required.has(name), schema }));
+    const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k)));
+    const body = method === 'GET' || Object.keys(bodyProps).length === 0 ? undefined : {
+      required: true,
+      content: { 'application/json': { schema: { ...input, properties: bodyProps, required: [...required].filter((k) => !pathParams.includes(k)) } } },
+    };
+    paths[path] ??= {};
+    paths[path][method.toLowerCase()] = {
+      operationId: op.name,
+      summary: op.summary,
+      tags: [op.tag],
+      ...(op.roles === 'public' ? { security: [] } : { 'x-roles': op.roles }),
+      ...(parameters.length && { parameters }),
+      ...(body && { requestBody: body }),
+      ...(op.graphql && { 'x-graphql': op.graphql.name }),
+      ...(op.mcp && { 'x-ai-scope': op.mcp.scope, 'x-ai-risk': op.mcp.risk }),
+      responses: {
+        [String(status)]: { description: 'Success', content: { 'application/json': { schema: output } } },
+        ...(op.roles !== 'public' && { 401: errorResponse('Missing, expired or revoked token'), 403: errorResponse('Role or business not allowed') }),
+        422: errorResponse('Invalid input; errors name each failing field'),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Transport Management System', version: '1.0' },
+    servers: [{ url: `${serverUrl}/api` }],
+    paths,
+    components: {
+      schemas: { Error: ERROR_SCHEMA },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+    },
+    security: [{ bearer: [] }],
+  };
+}

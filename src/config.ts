@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+const port = z.coerce.number().int().min(1).max(65535);
+
+const EnvSchema = z.object({
+  PORT: port.default(3000),
+  DATA_DIR: z.string().min(1).default('.data'),
+  PG_PORT: port.default(5433),
+  TEMPORAL_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  DATABASE_URL: z.string().url().optional(),
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('tms'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEMO_MODE: flag.default(false),
+  ASSIGNMENT_MODULE_AVAILABLE: flag.default(true),
+  TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  WORKFLOW_BUNDLE_PATH: z.string().optional(),
+});
+
+export type Env = z.input<typeof EnvSchema>;
+
+export interface Config {
+  port: number;
+  dataDir: string;
+  pgPort: number;
+  temporalPort: number;
+  temporalUiPort: number;
+  /** Set when an external PostgreSQL is used; otherwise embedded PostgreSQL is started. */
+  databaseUrl?: string;
+  /** Set when an external Temporal is used; otherwise the local dev server is started. */
+  temporalAddress?: string;
+  temporalNamespace: string;
+  taskQueue: string;
+  logLevel: string;
+  demoMode: boolean;
+  /** System-wide switch: false answers 503 on every contractor assignment operation. */
+  assignmentModuleAvailable: boolean;
+  tokenTtlHours: number;
+  publicBaseUrl: string;
+  /** A prebuilt workflow bundle (tests build it once per run). */
+  workflowBundlePath?: string;
+}
+
+/** Reads and validates the environment once; a bad value stops the boot with the variable's name. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    dataDir: path.resolve(e.DATA_DIR),
+    pgPort: e.PG_PORT,
+    temporalPort: e.TEMPORAL_PORT,
+    temporalUiPort: e.TEMPORAL_UI_PORT,
+    databaseUrl: e.DATABASE_URL,
+    temporalAddress: e.TEMPORAL_ADDRESS,
+    temporalNamespace: e.TEMPORAL_NAMESPACE,
+    taskQueue: e.TEMPORAL_TASK_QUEUE,
+    logLevel: e.LOG_LEVEL,
+    demoMode: e.DEMO_MODE,
+    assignmentModuleAvailable: e.ASSIGNMENT_MODULE_AVAILABLE,
+    tokenTtlHours: e.TOKEN_TTL_HOURS,
+    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
+    workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
+  };
+}

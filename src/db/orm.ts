@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import * as entities from './entities/index.ts';
+
+const migrationsDir = path.resolve(import.meta.dirname, '../../migrations');
+
+export type Orm = MikroORM;
+export type Em = EntityManager;
+
+export async function createOrm(databaseUrl: string, poolMax = 10, onLog?: (message: string) => void): Promise<Orm> {
+  return MikroORM.init({
+    clientUrl: databaseUrl,
+    entities: Object.values(entities),
+    extensions: [Migrator],
+    pool: { min: 1, max: poolMax },
+    forceUtcTimezone: true,
+    debug: false,
+    allowGlobalContext: false,
+    // Migration progress goes to our logger (when given), not to the console.
+    logger: (message: string) => onLog?.(message),
+    migrations: { path: migrationsDir, pathTs: migrationsDir, glob: '*.ts', transactional: true, snapshot: false, silent: true },
+  });
+}
+
+/** Applies pending migrations; returns the names applied. */
+export async function migrate(orm: Orm): Promise<string[]> {
+  const done = await orm.migrator.up();
+  return done.map((m) => m.name);
+}

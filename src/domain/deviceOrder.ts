@@ -1,0 +1,44 @@
+export const DEVICE_ORDER_KINDS = ['delivery', 'return', 'storage'] as const;
+export const DEVICE_ORDER_STATUSES = ['stored', 'overdue', 'collected', 'removed'] as const;
+export const NEXT_ACTORS = ['recipient', 'courier', 'depositor', 'operator', 'none'] as const;
+export const REMOVAL_REASONS = ['overdue_return', 'handover', 'relay', 'anomaly', 'recovery', 'pending_area', 'deleted', 'destroyed'] as const;
+
+export type DeviceOrderKind = (typeof DEVICE_ORDER_KINDS)[number];
+export type DeviceOrderStatus = (typeof DEVICE_ORDER_STATUSES)[number];
+export type NextActor = (typeof NEXT_ACTORS)[number];
+export type RemovalReason = (typeof REMOVAL_REASONS)[number];
+export type DeviceOrderAction = 'collect' | 'remove' | 'overdue';
+
+/** Whom a stored parcel awaits, by kind. */
+export const AWAITED_BY: Record<DeviceOrderKind, NextActor> = {
+  delivery: 'recipient',
+  return: 'courier',
+  storage: 'depositor',
+};
+
+/** Statuses in which the parcel is still in its compartment. */
+export const ACTIVE_STATUSES: readonly DeviceOrderStatus[] = ['stored', 'overdue'];
+
+const TRANSITIONS: Record<DeviceOrderAction, { from: readonly DeviceOrderStatus[]; to: DeviceOrderStatus }> = {
+  collect: { from: ['stored', 'overdue'], to: 'collected' },
+  remove: { from: ['stored', 'overdue'], to: 'removed' },
+  overdue: { from: ['stored'], to: 'overdue' },
+};
+
+/** The status an action leads to from `status`, or null when the transition is not allowed. */
+export function nextStatus(status: DeviceOrderStatus, action: DeviceOrderAction): DeviceOrderStatus | null {
+  const t = TRANSITIONS[action];
+  return t.from.includes(status) ? t.to : null;
+}
+
+export function isTerminal(status: DeviceOrderStatus): boolean {
+  return !ACTIVE_STATUSES.includes(status);
+}
+
+/** The device order event written for each action. */
+export const EVENT_OF_ACTION: Record<DeviceOrderAction | 'store', string> = {
+  store: 'device_order.stored',
+  collect: 'device_order.collected',
+  remove: 'device_order.removed',
+  overdue: 'device_order.overdue',
+};

@@ -1,0 +1,32 @@
+/**
+ * The order status dictionary (docs/order-statuses.md). Ids are stable: a published id never changes
+ * meaning. `assignable` marks the statuses in which an order may be handed to a contractor.
+ */
+export const ORDER_STATUSES = [
+  { id: 1, code: 'NEW_ORDER', name: 'new order', assignable: true },
+  { id: 2, code: 'ON_THE_WAY', name: 'on the way (delivery started)', assignable: false },
+  { id: 3, code: 'DELIVERED', name: 'delivery success', assignable: false },
+  { id: 4, code: 'DELIVERY_FAILED', name: 'delivery failed', assignable: false },
+  { id: 5, code: 'CANCELLED', name: 'cancelled', assignable: false },
+  { id: 6, code: 'PICKUP_STARTED', name: 'pickup started', assignable: false },
+  { id: 7, code: 'PICKED_UP', name: 'picked up', assignable: false },
+  { id: 8, code: 'HOLD', name: 'on hold (not dispatched until released)', assignable: false },
+  { id: 12, code: 'RESCHEDULE_NEEDED', name: 'delivery failed, needs rescheduling', assignable: true },
+  { id: 13, code: 'REDISPATCH_LATER', name: 'delivery failed, redispatch later', assignable: true },
+  { id: 14, code: 'REFUSED_BY_RECIPIENT', name: 'delivery failed, refused by recipient', assignable: false },
+  { id: 29, code: 'AT_WAREHOUSE', name: 'received at warehouse', assignable: true },
+  { id: 33, code: 'CARRIER_AT_WAREHOUSE', name: 'at the carrier warehouse (shown to customers as 29)', assignable: false },
+  { id: 43, code: 'CARRIER_ON_THE_WAY', name: 'on the way with the carrier (shown to customers as 2)', assignable: false },
+  { id: 48, code: 'INTERCEPTED', name: 'intercepted', assignable: false },
+  { id: 60, code: 'LABEL_PURCHASE_FAILED', name: 'label order kept without a carrier label', assignable: false },
+] as const;
+
+export type OrderStatusCode = (typeof ORDER_STATUSES)[number]['code'];
+export type OrderStatusId = (typeof ORDER_STATUSES)[number]['id'];
+
+export const ORDER_STATUS = Object.fromEntries(ORDER_STATUSES.map((s) => [s.code, s.id])) as {
+  [K in OrderStatusCode]: Extract<(typeof ORDER_STATUSES)[number], { code: K }>['id'];
+};
+
+export const ASSIGNABLE_STATUS_IDS: readonly number[] = ORDER_STATUSES.filter((s) => s.assignable).map((s) => s.id);
+export const ORDER_STATUS_IDS: readonly number[] = ORDER_STATUSES.map((s) => s.id);

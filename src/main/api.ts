@@ -1,0 +1,3 @@
+import { runRole } from './role.ts';
+
+await runRole('api', { api: true, worker: false });

@@ -1,0 +1,18 @@
+import { loadConfig } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { createOrm, migrate } from '../db/orm.ts';
+import { seedDemo } from '../db/seed.ts';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel);
+if (!config.databaseUrl) {
+  log.fatal('set DATABASE_URL');
+  process.exit(1);
+}
+const orm = await createOrm(config.databaseUrl);
+try {
+  log.info({ applied: await migrate(orm) }, 'migrations done');
+  if (config.demoMode) await seedDemo(orm.em.fork());
+} finally {
+  await orm.close();
+}

@@ -1,0 +1,19 @@
+import { loadConfig } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { bootstrap, type BootstrapOptions } from '../bootstrap.ts';
+
+/** Runs one role against external PostgreSQL and Temporal (the production shape). */
+export async function runRole(name: string, opts: BootstrapOptions): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel).child({ role: name });
+  if (!config.databaseUrl || !config.temporalAddress) {
+    log.fatal('set DATABASE_URL and TEMPORAL_ADDRESS (or use `npm start`, which runs everything locally)');
+    process.exit(1);
+  }
+  const running = await bootstrap(config, log, opts);
+  log.info({ url: running.url }, `${name} running`);
+  const stop = async () => { await running.close(); process.exit(0); };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+  await running.workerRun;
+}

@@ -1,0 +1,77 @@
+/**
+ * `npm start`: PostgreSQL -> migrations -> demo seed -> Temporal dev server -> worker -> API, each checked
+ * healthy before the next; Ctrl-C stops them in reverse order. Data stays under DATA_DIR for the next start.
+ */
+import path from 'node:path';
+import { loadConfig } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { bootstrap } from '../bootstrap.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../db/seed.ts';
+import { startEmbeddedPostgres, type LocalPostgres } from '../infra/postgres.ts';
+import { startTemporalDevServer, type DevServer } from '../infra/temporalServer.ts';
+
+const config = loadConfig({ DEMO_MODE: '1', ...process.env });
+const log = createLogger(config.logLevel);
+const stops: (() => Promise<void>)[] = [];
+
+async function shutdown(code: number): Promise<never> {
+  for (const stop of stops.reverse()) await stop().catch((err: unknown) => log.error({ err }, 'stop failed'));
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  let pg: LocalPostgres | undefined;
+  if (!config.databaseUrl) {
+    log.info({ port: config.pgPort }, 'starting embedded PostgreSQL');
+    pg = await startEmbeddedPostgres(path.join(config.dataDir, 'postgres'), config.pgPort, log);
+    stops.push(() => pg!.stop());
+    config.databaseUrl = pg.url;
+  }
+  let temporal: DevServer | undefined;
+  if (!config.temporalAddress) {
+    log.info({ port: config.temporalPort }, 'starting the Temporal dev server');
+    temporal = await startTemporalDevServer({
+      port: config.temporalPort, uiPort: config.temporalUiPort, namespace: config.temporalNamespace,
+      dbFile: path.join(config.dataDir, 'temporal.sqlite'),
+    }, log);
+    stops.push(() => temporal!.stop());
+    config.temporalAddress = temporal.address;
+    temporal.process.once('exit', (code) => { log.error({ code }, 'the Temporal dev server exited'); void shutdown(1); });
+  }
+  const running = await bootstrap(config, log, { migrate: true, seed: config.demoMode });
+  stops.push(() => running.close());
+  await waitHealthy(running.url!);
+
+  const base = config.publicBaseUrl;
+  const lines = [
+    '',
+    'Transport Management Service is running',
+    `  API          ${base}/api`,
+    `  Health       ${base}/api/health`,
+    `  GraphQL      ${base}/api/graphql`,
+    `  OpenAPI      ${base}/api/openapi.json`,
+    `  Temporal     ${config.temporalAddress}` + (temporal ? `   UI http://localhost:${config.temporalUiPort}` : ''),
+    ...(config.demoMode ? ['', `Demo accounts (password: ${DEMO_PASSWORD})`, ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(24)} ${a.role}`)] : []),
+    '',
+    'Press Ctrl-C to stop.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+async function waitHealthy(url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await fetch(`${url}/api/health`).catch(() => null);
+    if (res?.ok) return;
+    if (Date.now() > deadline) throw new Error(`the API did not become healthy: ${res ? await res.text() : 'no answer'}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+process.once('SIGINT', () => void shutdown(0));
+process.once('SIGTERM', () => void shutdown(0));
+main().catch(async (err: unknown) => {
+  log.fatal({ err }, 'start failed');
+  await shutdown(1);
+});

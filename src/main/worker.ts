@@ -1,0 +1,3 @@
+import { runRole } from './role.ts';
+
+await runRole('worker', { api: false, worker: true });

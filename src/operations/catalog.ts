@@ -1,0 +1,13 @@
+import { assignmentAssign, assignmentList, assignmentRelease, assignmentRevoke } from './assignments.ts';
+import { login, logout, me } from './auth.ts';
+import { deviceOrderCollect, deviceOrderGet, deviceOrderList, deviceOrderRemove, deviceOrderStore } from './deviceOrders.ts';
+import { orderCreate, orderGet, orderList, planningPool } from './orders.ts';
+import type { Operation } from './types.ts';
+
+/** Every business operation, defined once; REST, GraphQL and OpenAPI are derived from this list. */
+export const CATALOG: readonly Operation[] = [
+  login, logout, me,
+  orderCreate, orderList, orderGet, planningPool,
+  assignmentList, assignmentAssign, assignmentRevoke, assignmentRelease,
+  deviceOrderStore, deviceOrderCollect, deviceOrderRemove, deviceOrderGet, deviceOrderList,
+] as unknown as readonly Operation[];

@@ -1,0 +1,1 @@
+export { deviceOrderWorkflow } from './deviceOrder.ts';
