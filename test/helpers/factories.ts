@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { Business, Device, Order, User } from '../../src/db/entities/index.ts';
+import type { Em } from '../../src/db/orm.ts';
+import { ORDER_STATUS } from '../../src/domain/orderStatus.ts';
+import type { Role } from '../../src/domain/roles.ts';
+import { hashPassword } from '../../src/domain/secrets.ts';
+import { newTrackingNumber } from '../../src/operations/orders.ts';
+
+export const PASSWORD = 'test-password-1';
+let passwordHash: string | undefined;
+
+/** A fresh business with one account per role, so tests never share rows. */
+export async function makeBusiness(em: Em, opts: { assignmentModule?: boolean } = {}) {
+  const tag = randomUUID().slice(0, 8);
+  passwordHash ??= await hashPassword(PASSWORD);
+  const business = em.create(Business, { code: `T-${tag}`, name: `Test ${tag}`, timezone: 'UTC', assignmentModuleEnabled: opts.assignmentModule ?? true });
+  await em.flush();
+  const user = (role: Role, n = '') =>
+    em.create(User, { businessId: business.id, email: `${role}${n}-${tag}@test.example`, name: `${role}${n} ${tag}`, role, passwordHash: passwordHash! });
+  const users = {
+    admin: user('client_admin'), employee: user('employee'), broker: user('contractor'), broker2: user('contractor', '2'),
+    driver: user('driver'), customer: user('customer'),
+  };
+  const device = em.create(Device, { businessId: business.id, code: `LOCKER-${tag}`, name: `Locker ${tag}`, deviceType: 'locker', gridCodes: ['A01', 'A02', 'A03', 'A04'] });
+  await em.flush();
+  return { business, users, device, tag };
+}
+
+export async function makeOrder(em: Em, businessId: number, over: Partial<{ statusId: number; routeId: number | null; selfDelivery: boolean; carrierProviderId: number | null; orderRef: string }> = {}) {
+  const order = em.create(Order, {
+    businessId, type: 'D', orderRef: over.orderRef ?? `REF-${randomUUID().slice(0, 8)}`, trackingNumber: newTrackingNumber(),
+    statusId: over.statusId ?? ORDER_STATUS.NEW_ORDER, scheduledDate: '2026-12-01',
+    recipient: { name: 'Ada Recipient', address: { line1: '1 Main St', city: 'Paris', postal_code: '75001', country: 'FR' } },
+    note: null, selfDelivery: over.selfDelivery ?? true, carrierProviderId: over.carrierProviderId ?? null, routeId: over.routeId ?? null,
+  });
+  await em.flush();
+  return order;
+}
