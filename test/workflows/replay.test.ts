@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { findOrBuildTemporalCli } from '../../src/infra/temporalServer.ts';
+import { createLogger } from '../../src/logger.ts';
+import { Worker } from '@temporalio/worker';
+import { workflowsPath } from '../../src/temporal/worker.ts';
+import { startApp, type TestApp } from '../helpers/app.ts';
+import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const historiesDir = path.resolve(import.meta.dirname, 'histories');
+const replayOptions = () => (process.env.WORKFLOW_BUNDLE_PATH ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH } } : { workflowsPath });
+
+describe('determinism: recorded histories replay against the current workflow code', () => {
+  let app: TestApp;
+  before(async () => { app = await startApp(); });
+  after(() => app.running.close());
+
+  test('every committed history replays', async () => {
+    const files = fs.readdirSync(historiesDir).filter((f) => f.endsWith('.json'));
+    assert.ok(files.length > 0, 'at least one recorded history');
+    for (const file of files) {
+      const history: unknown = JSON.parse(fs.readFileSync(path.join(historiesDir, file), 'utf8'));
+      await Worker.runReplayHistory(replayOptions(), history, file);
+    }
+  });
+
+  test('a fresh stored -> overdue -> collected history replays (set RECORD_HISTORY=1 to commit it)', async () => {
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    const res = await app.http.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: 'A01', reference_number: 'R', due_at: new Date(Date.now() + 1000).toISOString() }, { token: admin });
+    const id = res.body.device_order.id;
+    await waitFor(async () => (await app.http.get(`/v1/device-orders/${id}`, { token: admin })).body.device_order.status === 'overdue');
+    await app.http.post(`/v1/device-orders/${id}/collect`, { pickup_code: res.body.pickup_code }, { token: admin });
+    const handle = app.running.temporal.workflow.getHandle(`device-order-${id}`);
+    assert.equal(await handle.result(), 'collected');
+    const history = await handle.fetchHistory();
+    if (process.env.RECORD_HISTORY) {
+      // The CLI writes the canonical protobuf JSON that historyFromJSON reads.
+      const shown = spawnSync(findOrBuildTemporalCli(createLogger('silent')), ['workflow', 'show', '-w', handle.workflowId, '--address', app.config.temporalAddress!, '--output', 'json'], { encoding: 'utf8' });
+      assert.equal(shown.status, 0, shown.stderr);
+      fs.writeFileSync(path.join(historiesDir, 'device-order-overdue-collected.json'), shown.stdout);
+    }
+    await Worker.runReplayHistory(replayOptions(), history, handle.workflowId);
+  });
+});
