@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { CATALOG } from '../../src/operations/catalog.ts';
+import { koaPath } from '../../api/rest.ts';
+import { startApp, type TestApp } from '../helpers/app.ts';
+
+/** Fills path parameters with an id nobody has, so a reachable route answers 4xx from the operation, not 404 from routing. */
+const concrete = (path: string) => path.replace(/\{\w+\}/g, '2000000000');
+
+describe('the operation catalog is reachable on every surface it names', () => {
+  let app: TestApp;
+  let token: string;
+  before(async () => {
+    app = await startApp({}, { worker: false });
+    token = await app.login('admin@demo.example');
+  });
+  after(() => app.running.close());
+
+  test('names, REST routes and GraphQL fields are unique', () => {
+    const names = CATALOG.map((op) => op.name);
+    assert.equal(new Set(names).size, names.length);
+    const routes = CATALOG.filter((op) => op.rest).map((op) => `${op.rest!.method} ${koaPath(op.rest!.path)}`);
+    assert.equal(new Set(routes).size, routes.length);
+    const fields = CATALOG.filter((op) => op.graphql).map((op) => op.graphql!.name);
+    assert.equal(new Set(fields).size, fields.length);
+  });
+
+  test('every REST route answers from its operation (never a routing 404/405)', async () => {
+    for (const op of CATALOG) {
+      if (!op.rest) continue;
+      const res = await fetch(`${app.url}/api${concrete(op.rest.path)}`, {
+        method: op.rest.method,
+        headers: { authorization: `Bearer ${token}`, ...(op.rest.method !== 'GET' && { 'content-type': 'application/json' }) },
+        body: op.rest.method === 'GET' ? undefined : '{"__probe": true}',
+      });
+      const body = await res.json() as { code?: string };
+      assert.notEqual(body.code, 'ROUTE_NOT_FOUND', op.name);
+      assert.notEqual(body.code, 'METHOD_NOT_ALLOWED', op.name);
+    }
+  });
+
+  test('every GraphQL field exists in the schema with its kind', async () => {
+    const res = await app.http.graphql('{ __schema { queryType { fields { name } } mutationType { fields { name } } } }');
+    const queries = new Set(res.body.data.__schema.queryType.fields.map((f: { name: string }) => f.name));
+    const mutations = new Set(res.body.data.__schema.mutationType.fields.map((f: { name: string }) => f.name));
+    for (const op of CATALOG) {
+      if (!op.graphql) continue;
+      const kind = op.graphql.kind ?? (op.rest?.method === 'GET' ? 'query' : 'mutation');
+      assert.ok((kind === 'query' ? queries : mutations).has(op.graphql.name), `${op.graphql.name} as ${kind}`);
+    }
+  });
+
+  test('every GraphQL query answers through the same runner as REST', async () => {
+    const me = await app.http.graphql('{ userMe { email business { code } } }', {}, { token });
+    assert.deepEqual(me.body.data.userMe, { email: 'admin@demo.example', business: { code: 'DEMO' } });
+    const anonymous = await app.http.graphql('{ userMe { email } }', {}, { lang: 'zh-Hant' });
+    assert.equal(anonymous.body.errors[0].extensions.code, 'UNAUTHENTICATED');
+    assert.equal(anonymous.body.errors[0].message, '需要身分驗證：請傳送有效的 Bearer 權杖。');
+    const invalid = await app.http.graphql('{ orders(per_page: 500) { total } }', {}, { token });
+    assert.equal(invalid.body.errors[0].extensions.code, 'VALIDATION_FAILED');
+    assert.equal(invalid.body.errors[0].extensions.errors[0].field, 'per_page');
+  });
+
+  test('the OpenAPI document describes every REST operation', async () => {
+    const res = await app.http.get('/openapi.json');
+    assert.equal(res.body.openapi, '3.1.0');
+    assert.deepEqual(res.body.info, { title: 'Transport Management System', version: '1.0' });
+    for (const op of CATALOG) {
+      if (!op.rest) continue;
+      const entry = res.body.paths[op.rest.path]?.[op.rest.method.toLowerCase()];
+      assert.ok(entry, `${op.rest.method} ${op.rest.path}`);
+      assert.equal(entry.operationId, op.name);
+      assert.ok(entry.responses[String(op.rest.status ?? 200)].content['application/json'].schema);
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startApp, type TestApp } from '../helpers/app.ts';
+import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
+
+const valid = {
+  type: 'D', scheduled_date: '2026-12-24', order_ref: 'XMAS-1',
+  recipient: { name: 'Grace Hopper', phone: '+1 555 0199', email: 'grace@example.com', address: { line1: '1 Navy Way', city: 'Arlington', postal_code: '22202', country: 'us', lat: 38.87, lng: -77.05 } },
+  note: 'ring twice',
+};
+
+describe('orders', () => {
+  let app: TestApp;
+  let b: Awaited<ReturnType<typeof makeBusiness>>;
+  let admin: string;
+  before(async () => {
+    app = await startApp({}, { worker: false });
+    b = await makeBusiness(app.em());
+    admin = await app.login(b.users.admin.email, PASSWORD);
+  });
+  after(() => app.running.close());
+
+  test('create, then read and list by order_ref and status', async () => {
+    const created = await app.http.post('/v1/client/orderCreate', valid, { token: admin });
+    assert.equal(created.status, 200);
+    assert.equal(created.body.result, true);
+    assert.match(created.body.tracking_number, /^TMS[0-9A-F]{12}$/);
+    const one = await app.http.get(`/v1/orders/${created.body.order_id}`, { token: await app.login(b.users.employee.email, PASSWORD) });
+    assert.equal(one.body.order.status_id, 1);
+    assert.equal(one.body.order.status, 'NEW_ORDER');
+    assert.equal(one.body.order.recipient.address.country, 'US');
+    assert.equal(one.body.order.tracking_number, created.body.tracking_number);
+    const list = await app.http.get('/v1/orders?order_ref=XMAS-1&status=1', { token: admin });
+    assert.deepEqual(list.body.orders.map((o: { id: number }) => o.id), [created.body.order_id]);
+  });
+
+  test('bad input answers 422 naming fields and writes nothing', async () => {
+    const count = async () => (await app.em().execute('select count(*)::int as n from delivery_order where business_id = ?', [b.business.id]))[0]!.n;
+    const before = await count();
+    const cases: [unknown, string][] = [
+      [{ ...valid, type: 'X' }, 'type'],
+      [{ ...valid, scheduled_date: '2026-02-30' }, 'scheduled_date'],
+      [{ ...valid, scheduled_date: 20261224 }, 'scheduled_date'],
+      [{ ...valid, order_ref: 'r'.repeat(101) }, 'order_ref'],
+      [{ ...valid, recipient: { ...valid.recipient, name: '' } }, 'recipient.name'],
+      [{ ...valid, recipient: { ...valid.recipient, email: 'nope' } }, 'recipient.email'],
+      [{ ...valid, recipient: { ...valid.recipient, address: { ...valid.recipient.address, country: 'USA' } } }, 'recipient.address.country'],
+      [{ ...valid, recipient: { ...valid.recipient, address: { ...valid.recipient.address, lat: 91 } } }, 'recipient.address.lat'],
+      [{ type: 'D' }, 'recipient'],
+      [[valid], '(body)'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await app.http.post('/v1/client/orderCreate', body, { token: admin });
+      assert.equal(res.status, 422, field);
+      assert.ok(res.body.errors.some((e: { field: string }) => e.field === field), `${field}: ${JSON.stringify(res.body.errors)}`);
+    }
+    assert.equal(await count(), before);
+  });
+
+  test('roles and businesses are kept apart', async () => {
+    const created = await app.http.post('/v1/client/orderCreate', valid, { token: admin });
+    const other = await makeBusiness(app.em());
+    const otherAdmin = await app.login(other.users.admin.email, PASSWORD);
+    assert.equal((await app.http.get(`/v1/orders/${created.body.order_id}`, { token: otherAdmin })).status, 404);
+    assert.ok(!(await app.http.get('/v1/orders?per_page=200', { token: otherAdmin })).body.orders.some((o: { id: number }) => o.id === created.body.order_id));
+    for (const who of ['driver', 'customer', 'broker'] as const) {
+      const token = await app.login(b.users[who].email, PASSWORD);
+      assert.equal((await app.http.post('/v1/client/orderCreate', valid, { token })).status, 403, who);
+      assert.equal((await app.http.get('/v1/orders', { token })).status, 403, who);
+    }
+    assert.equal((await app.http.get('/v1/orders', { token: await app.login('platform@demo.example') })).status, 403);
+    assert.equal((await app.http.post('/v1/client/orderCreate', valid)).status, 401);
+  });
+
+  test('the demo seed shows each assignment refusal case', async () => {
+    const demo = await app.login('admin@demo.example');
+    const refs = ['DEMO-ON-ROUTE', 'DEMO-THIRD-PARTY', 'DEMO-DELIVERED', 'DEMO-CARRIER-HELD'];
+    const ids = [];
+    for (const ref of refs) ids.push((await app.http.get(`/v1/orders?order_ref=${ref}`, { token: demo })).body.orders[0].id);
+    const broker = (await app.em().execute("select id from app_user where email = 'broker@demo.example'"))[0]!.id;
+    const res = await app.http.post('/v1/broker-order-assignments', { order_ids: ids, broker_id: broker }, { token: demo });
+    assert.deepEqual(res.body.errors.map((e: { message: string }) => e.message), [
+      'The order is already on a route.', 'The order is not a self-delivery order.', 'The order is not in an assignable status.', 'The order is held by a third-party carrier.',
+    ]);
+  });
+});
