@@ -1,0 +1,22 @@
+/** Runs `task` `total` times with `concurrency` in flight; returns per-call latencies (ms) and calls per second. */
+export async function load(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<{ latencies: number[]; perSecond: number }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < total) {
+      const i = next++;
+      const t = performance.now();
+      await task(i);
+      latencies.push(performance.now() - t);
+    }
+  }));
+  return { latencies, perSecond: total / ((performance.now() - started) / 1000) };
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+export const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));

@@ -1,0 +1,108 @@
+/**
+ * `npm run bench`: each figure next to a baseline measured in the same run on the same machine.
+ *  1. device-order store over HTTP vs a bare client.workflow.start of an empty workflow
+ *  2. overdue lateness (overdue_at - due_at) with N device orders due within the same minute
+ *  3. GET /v1/broker-order-assignments vs a bare Koa JSON endpoint
+ * BENCH_DEVICE_ORDERS (default 1000) sets N.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import Koa from 'koa';
+import { loadConfig } from '../src/config.ts';
+import { bootstrap } from '../src/bootstrap.ts';
+import { createLogger } from '../src/logger.ts';
+import { createOrm, migrate } from '../src/db/orm.ts';
+import { seedDemo } from '../src/db/seed.ts';
+import { startEmbeddedPostgres } from '../src/infra/postgres.ts';
+import { startTemporalDevServer } from '../src/infra/temporalServer.ts';
+import { freePort } from '../test/helpers/ports.ts';
+import { makeBusiness, makeOrder, PASSWORD } from '../test/helpers/factories.ts';
+import { Device } from '../src/db/entities/index.ts';
+import { fmt, load, percentile } from './load.ts';
+
+const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
+const log = createLogger('warn');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tms-bench-'));
+fs.chmodSync(dir, 0o755);
+const pg = await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort(), log, false);
+const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: 0, namespace: 'default', headless: true }, log);
+const line = (label: string, ours: string, base: string, ratio: number) => console.log(`${label.padEnd(34)} ${ours.padEnd(30)} baseline ${base.padEnd(30)} ratio ${ratio.toFixed(2)}`);
+
+try {
+  const orm = await createOrm(pg.url);
+  await migrate(orm);
+  await seedDemo(orm.em.fork());
+  await orm.close();
+  const config = loadConfig({ DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, LOG_LEVEL: 'silent' });
+  const app = await bootstrap(config, createLogger('silent'), { port: 0 });
+  const em = app.orm.em.fork();
+  const b = await makeBusiness(em);
+  const grids = Array.from({ length: N + 2000 }, (_, i) => `G${i}`);
+  await em.nativeUpdate(Device, { id: b.device.id }, { gridCodes: grids });
+  const login = await fetch(`${app.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: b.users.admin.email, password: PASSWORD }) });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  console.log(`machine: ${os.cpus().length} cores, Node ${process.version}; Temporal dev server (SQLite), embedded PostgreSQL\n`);
+
+  // 1. store latency and throughput
+  let grid = 0;
+  const far = new Date(Date.now() + 24 * 3600_000).toISOString();
+  const store = (due: string) => async () => {
+    const res = await fetch(`${app.url}/api/v1/device-orders`, { method: 'POST', headers, body: JSON.stringify({ kind: 'delivery', device_id: b.device.code, grid_code: grids[grid++], reference_number: 'B', due_at: due }) });
+    if (res.status !== 201) throw new Error(`store ${res.status} ${await res.text()}`);
+  };
+  await load(50, 8, store(far));
+  const ours = await load(500, 8, store(far));
+  const bare = await load(500, 8, async (i) => {
+    await app.temporal.workflow.start('benchEmptyWorkflow', { workflowId: `bench-empty-${i}-${Date.now()}`, taskQueue: 'bench-no-worker', args: [] });
+  });
+  line('device-order store p50 (ms)', fmt(percentile(ours.latencies, 50)), `workflow.start ${fmt(percentile(bare.latencies, 50))}`, percentile(ours.latencies, 50) / percentile(bare.latencies, 50));
+  line('device-order store p99 (ms)', fmt(percentile(ours.latencies, 99)), `workflow.start ${fmt(percentile(bare.latencies, 99))}`, percentile(ours.latencies, 99) / percentile(bare.latencies, 99));
+  line('device-order store (per s)', fmt(ours.perSecond), `workflow.start ${fmt(bare.perSecond)}`, ours.perSecond / bare.perSecond);
+
+  // 2. overdue lateness: N orders due within one minute, starting once they are all stored
+  const storeWindowMs = Math.max(30_000, N * 40);
+  const dueStart = Date.now() + storeWindowMs;
+  const ids: number[] = [];
+  await load(N, 8, async (i) => {
+    const res = await fetch(`${app.url}/api/v1/device-orders`, { method: 'POST', headers, body: JSON.stringify({ kind: 'delivery', device_id: b.device.code, grid_code: grids[grid++], reference_number: 'L', due_at: new Date(dueStart + (i * 60_000) / N).toISOString() }) });
+    ids.push(((await res.json()) as { device_order: { id: number } }).device_order.id);
+  });
+  if (Date.now() > dueStart) console.log('warning: storing took longer than the window; lateness includes it');
+  const idList = ids.join(',');
+  for (;;) {
+    const [row] = await em.execute<{ n: number }[]>(`select count(*)::int as n from device_order where id in (${idList}) and status = 'overdue'`);
+    if (row!.n === ids.length) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const lateness = (await em.execute<{ ms: number }[]>(`select extract(epoch from (overdue_at - due_at)) * 1000 as ms from device_order where id in (${idList})`)).map((r) => Number(r.ms));
+  // Baseline: a bare timer set for the same instant in this process.
+  const timerLate = await new Promise<number>((resolve) => { const at = Date.now() + 50; setTimeout(() => resolve(Date.now() - at), 50); });
+  line(`overdue lateness p50 (ms, ${N} in 1 min)`, fmt(percentile(lateness, 50)), `setTimeout ${fmt(timerLate)}`, percentile(lateness, 50) / Math.max(1, timerLate));
+  line(`overdue lateness p99 (ms, ${N} in 1 min)`, fmt(percentile(lateness, 99)), `setTimeout ${fmt(timerLate)}`, percentile(lateness, 99) / Math.max(1, timerLate));
+
+  // 3. GET assignments vs a bare Koa JSON endpoint
+  const orders = [];
+  for (let i = 0; i < 50; i++) orders.push((await makeOrder(em, b.business.id)).id);
+  await fetch(`${app.url}/api/v1/broker-order-assignments`, { method: 'POST', headers, body: JSON.stringify({ order_ids: orders, broker_id: b.users.broker.id }) });
+  const bareKoa = new Koa();
+  const sample = await (await fetch(`${app.url}/api/v1/broker-order-assignments`, { headers })).json();
+  bareKoa.use((ctx) => { ctx.body = sample; });
+  const bareServer = http.createServer(bareKoa.callback()).listen(0);
+  const bareUrl = `http://127.0.0.1:${(bareServer.address() as { port: number }).port}`;
+  const get = (url: string) => async () => { const r = await fetch(url, { headers }); await r.arrayBuffer(); };
+  await load(200, 16, get(`${app.url}/api/v1/broker-order-assignments`));
+  const ga = await load(3000, 16, get(`${app.url}/api/v1/broker-order-assignments`));
+  await load(200, 16, get(bareUrl));
+  const gb = await load(3000, 16, get(bareUrl));
+  line('GET assignments (per s, 50 rows)', fmt(ga.perSecond), `bare Koa ${fmt(gb.perSecond)}`, ga.perSecond / gb.perSecond);
+  line('GET assignments p99 (ms)', fmt(percentile(ga.latencies, 99)), `bare Koa ${fmt(percentile(gb.latencies, 99))}`, percentile(ga.latencies, 99) / percentile(gb.latencies, 99));
+  bareServer.close();
+  await app.close();
+} finally {
+  await temporal.stop();
+  await pg.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
