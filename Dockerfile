@@ -12,8 +12,10 @@ FROM node:${NODE_VERSION}-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --omit=dev also leaves out the `node` npm package: the base image already is Node 24.
+# `npm install`, not `npm ci`, as in CI: the lockfile lacks some of @swc/core's optional platform
+# packages, which `npm ci` rejects; the locked versions are still the ones installed.
 RUN --mount=type=cache,target=/root/.npm \
-    npm ci --omit=dev --no-audit --no-fund
+    npm install --omit=dev --no-save --no-audit --no-fund
 
 # ---- runtime -----------------------------------------------------------------
 FROM node:${NODE_VERSION}-slim
