@@ -62,12 +62,12 @@ function present(r: AssignmentRow): z.input<typeof Assignment> {
   };
 }
 
-/** Locks the caller's orders in id order (so concurrent batches cannot deadlock); unknown ids answer 422. */
-async function lockOrders(ctx: BusinessContext, ids: number[]): Promise<Map<number, Order>> {
+/** Locks the caller's orders in id order (so concurrent batches cannot deadlock); unknown ids answer 422 on `field`. */
+async function lockOrders(ctx: BusinessContext, ids: number[], field: 'order_ids' | 'order_id' = 'order_ids'): Promise<Map<number, Order>> {
   const orders = await ctx.em.find(Order, { id: { $in: ids }, businessId: ctx.caller.businessId }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
   const found = new Map(orders.map((o) => [o.id, o]));
   const unknown = ids.filter((id) => !found.has(id));
-  if (unknown.length) throw errors.field('order_ids', 'field.unknown_ids', { ids: unknown.join(', ') });
+  if (unknown.length) throw errors.field(field, 'field.unknown_ids', { ids: unknown.join(', ') });
   return found;
 }
 
@@ -123,8 +123,7 @@ export const assignmentAssign = defineOperation({
     const broker = await ctx.em.findOne(User, { id: input.broker_id, businessId: caller.businessId, role: 'contractor' });
     if (!broker) throw errors.field('broker_id', 'field.not_a_contractor');
     return ctx.em.transactional(async (em) => {
-      const tctx = { ...bctx, em };
-      const orders = await lockOrders(tctx, input.order_ids);
+      const orders = await lockOrders({ ...bctx, em }, input.order_ids);
       const active = await em.find(BrokerOrderAssignment, { orderId: { $in: input.order_ids }, status: 'active' });
       const activeByOrder = new Map(active.map((a) => [a.orderId, a]));
       const refused: { order_id: number; message: string }[] = [];
@@ -195,7 +194,7 @@ export const assignmentRelease = defineOperation({
   async handler(input, ctx) {
     const bctx = businessOf(ctx);
     return ctx.em.transactional(async (em) => {
-      const order = (await lockOrders({ ...bctx, em }, [input.order_id])).get(input.order_id)!;
+      const order = (await lockOrders({ ...bctx, em }, [input.order_id], 'order_id')).get(input.order_id)!;
       const assignment = await em.findOne(BrokerOrderAssignment, { orderId: order.id, status: 'active', brokerId: bctx.caller.id });
       if (!assignment) throw errors.badRequest('NOT_ASSIGNED_TO_YOU', 'assignment.not_yours');
       if (order.routeId !== null) throw errors.badRequest('ORDER_ON_ROUTE', 'assignment.on_route');

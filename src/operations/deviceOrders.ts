@@ -3,7 +3,7 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { Device, Order } from '../db/entities/index.ts';
-import { findDeviceOrder, listDeviceOrders, recordDeviceOrderEvent } from '../db/deviceOrderRepo.ts';
+import { findDeviceOrder, findPickupCodeHash, listDeviceOrders, recordDeviceOrderEvent } from '../db/deviceOrderRepo.ts';
 import { AWAITED_BY, DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, NEXT_ACTORS, REMOVAL_REASONS, type DeviceOrderStatus } from '../domain/deviceOrder.ts';
 import { errors } from '../domain/errors.ts';
 import { hashPickupCode, newPickupCode, verifyPickupCode } from '../domain/secrets.ts';
@@ -130,8 +130,8 @@ export const deviceOrderCollect = defineOperation({
     const bctx = businessOf(ctx);
     const current = await loadOr404(bctx, input.id);
     if (current.status !== 'stored' && current.status !== 'overdue') throw invalidTransition(current.status, 'collect');
-    const [row] = await ctx.em.execute<{ pickup_code_hash: string }[]>('select pickup_code_hash from device_order where id = ?', [input.id]);
-    if (!verifyPickupCode(input.pickup_code, row!.pickup_code_hash)) throw errors.field('pickup_code', 'device_order.wrong_pickup_code');
+    const hash = await findPickupCodeHash(ctx.em, bctx.caller.businessId, input.id);
+    if (!hash || !verifyPickupCode(input.pickup_code, hash)) throw errors.field('pickup_code', 'device_order.wrong_pickup_code');
     const view = await transition(bctx, input.id, 'collect', (h) => h.executeUpdate(collectUpdate, { args: [{ actorId: bctx.caller.id }] }));
     return { result: true as const, device_order: view };
   },

@@ -183,7 +183,9 @@ describe('contractor order assignments (A1)', () => {
     const otherAdmin = await app.login(other.users.admin.email, PASSWORD);
     assert.equal((await app.http.get(`/v1/broker-order-assignments?order_id=${o.id}`, { token: otherAdmin })).body.total, 0);
     assert.equal((await app.http.post('/v1/broker-order-assignments/revoke', { order_ids: [o.id] }, { token: otherAdmin })).status, 422);
-    assert.equal((await app.http.post('/v1/broker-order-assignments/release', { order_id: o.id }, { token: await app.login(other.users.broker.email, PASSWORD) })).status, 422);
+    const foreignRelease = await app.http.post('/v1/broker-order-assignments/release', { order_id: o.id }, { token: await app.login(other.users.broker.email, PASSWORD) });
+    assert.equal(foreignRelease.status, 422);
+    assert.deepEqual(foreignRelease.body.errors.map((e: { field: string }) => e.field), ['order_id']);
     assert.equal(await countActive(o.id), 1);
   });
 
