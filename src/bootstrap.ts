@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import { createOrm, migrate, type Orm } from './db/orm.ts';
 import { seedDemo } from './db/seed.ts';
 import type { Logger } from './logger.ts';
-import { registerSearchAttributes } from './temporal/registerSearchAttributes.ts';
+import { awaitSearchAttributes, registerSearchAttributes } from './temporal/registerSearchAttributes.ts';
 import { createWorker } from './temporal/worker.ts';
 
 export interface Services {
@@ -71,6 +71,7 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
     if (withWorker) {
       const added = await registerSearchAttributes(services.connection, config.temporalNamespace);
       if (added.length) log.info({ added }, 'search attributes registered');
+      await awaitSearchAttributes(services.temporal, added);
       running.worker = await createWorker(config, config.temporalAddress, services.orm, log);
       running.workerRun = running.worker.run();
       running.workerRun.catch((err: unknown) => log.error({ err }, 'worker stopped'));

@@ -25,6 +25,17 @@ const TRANSITIONS: Record<DeviceOrderAction, { from: readonly DeviceOrderStatus[
   overdue: { from: ['stored'], to: 'overdue' },
 };
 
+/** The statuses an action may start from. */
+export function statusesAllowing(action: DeviceOrderAction): readonly DeviceOrderStatus[] {
+  return TRANSITIONS[action].from;
+}
+
+/** The status an action leads to, and whom the order then awaits. */
+export function outcomeOf(action: DeviceOrderAction): { status: DeviceOrderStatus; nextActor: NextActor } {
+  const status = TRANSITIONS[action].to;
+  return { status, nextActor: status === 'overdue' ? 'operator' : 'none' };
+}
+
 /** The status an action leads to from `status`, or null when the transition is not allowed. */
 export function nextStatus(status: DeviceOrderStatus, action: DeviceOrderAction): DeviceOrderStatus | null {
   const t = TRANSITIONS[action];

@@ -2,9 +2,9 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { Device, Order } from '../db/entities/index.ts';
-import { findDeviceOrder, findPickupCodeHash, listDeviceOrders, recordDeviceOrderEvent } from '../db/deviceOrderRepo.ts';
-import { AWAITED_BY, DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, NEXT_ACTORS, REMOVAL_REASONS, type DeviceOrderStatus } from '../domain/deviceOrder.ts';
+import { Device } from '../db/entities/index.ts';
+import { findDeviceOrder, findPickupCodeHash, findStoreTarget, insertStoredDeviceOrder, listDeviceOrders } from '../db/deviceOrderRepo.ts';
+import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, NEXT_ACTORS, REMOVAL_REASONS, type DeviceOrderStatus } from '../domain/deviceOrder.ts';
 import { errors } from '../domain/errors.ts';
 import { hashPickupCode, newPickupCode, verifyPickupCode } from '../domain/secrets.ts';
 import { collectUpdate, deviceOrderWorkflowId, removeUpdate, DEVICE_ORDER_WORKFLOW, INVALID_TRANSITION, type DeviceOrderInput } from '../temporal/deviceOrderContract.ts';
@@ -79,23 +79,20 @@ export const deviceOrderStore = defineOperation({
   async handler(input, ctx) {
     const bctx = businessOf(ctx);
     const businessId = bctx.caller.businessId;
-    const device = await ctx.em.findOne(Device, { code: input.device_id, businessId });
+    const { device, hasGrid, orderKnown } = await findStoreTarget(ctx.em, businessId, input.device_id, input.grid_code, input.order_id ?? null);
     if (!device) throw errors.field('device_id', 'field.unknown_device');
-    if (!device.gridCodes.includes(input.grid_code)) throw errors.field('grid_code', 'field.unknown_grid');
-    if (input.order_id != null && !(await ctx.em.count(Order, { id: input.order_id, businessId }))) throw errors.field('order_id', 'field.unknown_order');
+    if (!hasGrid) throw errors.field('grid_code', 'field.unknown_grid');
+    if (input.order_id != null && !orderKnown) throw errors.field('order_id', 'field.unknown_order');
     const dueAt = new Date(input.due_at);
     if (dueAt.getTime() <= Date.now()) throw errors.field('due_at', 'field.due_in_past');
 
     const pickupCode = newPickupCode();
     try {
       const view = await ctx.em.transactional(async (tx) => {
-        const [row] = await tx.execute<{ id: number }[]>(
-          `insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, reference_number, order_id, external_order_id, due_at, pickup_code_hash)
-           values (?, ?, 'stored', ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
-          [businessId, input.kind, AWAITED_BY[input.kind], device.id, input.grid_code, input.reference_number, input.order_id ?? null, input.external_order_id ?? null, dueAt, hashPickupCode(pickupCode)],
-        );
-        const stored = (await findDeviceOrder(tx, businessId, row!.id))!;
-        await recordDeviceOrderEvent(tx, stored, businessId, 'device_order.stored');
+        const stored = await insertStoredDeviceOrder(tx, {
+          businessId, kind: input.kind, device, gridCode: input.grid_code, referenceNumber: input.reference_number,
+          orderId: input.order_id ?? null, externalOrderId: input.external_order_id ?? null, dueAt, pickupCodeHash: hashPickupCode(pickupCode),
+        });
         // Started inside the transaction: if the start fails nothing is written; if the commit fails, the
         // workflow finds no row when its timer fires and ends quietly.
         const args: DeviceOrderInput = { id: stored.id, businessId, dueAt: stored.due_at };

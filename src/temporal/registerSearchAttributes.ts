@@ -1,4 +1,4 @@
-import type { Connection } from '@temporalio/client';
+import type { Client, Connection } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
 import { SA } from './searchAttributes.ts';
 
@@ -18,4 +18,24 @@ export async function registerSearchAttributes(connection: Connection, namespace
     searchAttributes: Object.fromEntries(missing.map((k) => [k.name, INDEXED[k.type]!])),
   });
   return missing.map((k) => k.name);
+}
+
+/**
+ * A server with a SQL visibility store serves new attributes only after its namespace cache refreshes
+ * (about 2 s after registration on Temporal with PostgreSQL). Until every added attribute is accepted in a
+ * visibility query, a workflow start carrying it would fail, so the worker and API wait here first.
+ */
+export async function awaitSearchAttributes(client: Client, names: string[], timeoutMs = 30_000): Promise<void> {
+  if (names.length === 0) return;
+  const query = names.map((n) => `${n} IS NOT NULL`).join(' AND ');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await client.workflow.count(query);
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CATALOG } from '../../src/operations/catalog.ts';
 import { koaPath } from '../../api/rest.ts';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { startApp, type TestApp } from '../helpers/app.ts';
 
 /** Fills path parameters with an id nobody has, so a reachable route answers 4xx from the operation, not 404 from routing. */
@@ -72,5 +73,14 @@ describe('the operation catalog is reachable on every surface it names', () => {
       assert.equal(entry.operationId, op.name);
       assert.ok(entry.responses[String(op.rest.status ?? 200)].content['application/json'].schema);
     }
+  });
+
+  test('the OpenAPI document passes an independent OpenAPI 3.1 validator', async () => {
+    const res = await app.http.get('/openapi.json');
+    const result = await new Validator().validate(res.body);
+    assert.deepEqual(result.errors ?? [], []);
+    assert.equal(result.valid, true);
+    const broken = await new Validator().validate({ ...res.body, paths: { '/x': { get: { responses: 'none' } } } });
+    assert.equal(broken.valid, false, 'the validator rejects a broken document');
   });
 });

@@ -33,6 +33,7 @@ describe('device orders on Temporal', () => {
     const read = await app.http.get(`/v1/device-orders/${d.id}`, { token: admin });
     assert.equal(read.body.pickup_code, undefined);
     assert.ok(!('pickup_code' in read.body.device_order));
+    assert.deepEqual(read.body.device_order, d, 'the stored answer is what the database holds');
 
     const wrong = await app.http.post(`/v1/device-orders/${d.id}/collect`, { pickup_code: res.body.pickup_code === '000000' ? '111111' : '000000' }, { token: admin, lang: 'de' });
     assert.equal(wrong.status, 422);

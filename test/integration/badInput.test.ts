@@ -1,0 +1,169 @@
+/**
+ * The bad-input matrix, derived from the catalog so a new operation is covered the day it is added: for every
+ * REST operation, no token, a wrong role, every field with a wrong type, every string one character over its
+ * limit, every required field missing, an unknown id and another business's id. Each gets its 4xx, and the
+ * whole matrix writes no row anywhere.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { CATALOG } from '../../src/operations/catalog.ts';
+import { inputJsonSchema } from '../../api/graphql/schema.ts';
+import type { Operation } from '../../src/operations/types.ts';
+import { ROLES, type Role } from '../../src/domain/roles.ts';
+import { startApp, type TestApp } from '../helpers/app.ts';
+import { makeBusiness, makeOrder, PASSWORD } from '../helpers/factories.ts';
+
+interface JsonSchema { type?: string; enum?: unknown[]; maxLength?: number; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[]; default?: unknown }
+
+const restOps = CATALOG.filter((op) => op.rest && op.roles !== 'public') as (Operation & { rest: NonNullable<Operation['rest']>; roles: readonly Role[] })[];
+const pathParams = (op: Operation) => [...op.rest!.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+/** The schema without its null branch, so an optional field is judged by its real type. */
+const nonNull = (s: JsonSchema): JsonSchema => s.anyOf?.find((b) => b.type !== 'null') ?? s;
+
+/** A value of the wrong type for the schema, or undefined when a query string cannot carry one. */
+function wrongType(s: JsonSchema, inQuery: boolean): unknown {
+  const t = nonNull(s);
+  if (t.enum) return 'not-a-listed-value';
+  if (t.type === 'integer' || t.type === 'number') return 'abc';
+  if (inQuery) return undefined;
+  if (t.type === 'string') return 12345;
+  if (t.type === 'array') return 'not-an-array';
+  if (t.type === 'object') return 'not-an-object';
+  if (t.type === 'boolean') return 'not-a-boolean';
+  return undefined;
+}
+
+/** Every string field with a limit, nested objects included, as [dotted path, over-long value]. */
+function overLong(props: Record<string, JsonSchema>, prefix = ''): [string, string][] {
+  return Object.entries(props).flatMap(([k, s]): [string, string][] => {
+    const t = nonNull(s);
+    if (t.type === 'object' && t.properties) return overLong(t.properties, `${prefix}${k}.`);
+    return t.type === 'string' && t.maxLength !== undefined ? [[`${prefix}${k}`, 'x'.repeat(t.maxLength + 1)]] : [];
+  });
+}
+
+function nest(dotted: string, value: unknown): Record<string, unknown> {
+  return dotted.split('.').reduceRight<unknown>((acc, key) => ({ [key]: acc }), value) as Record<string, unknown>;
+}
+
+describe('bad input on every REST operation gets the right 4xx and writes nothing', () => {
+  let app: TestApp;
+  const tokens = {} as Record<Role, string>;
+  let foreign: { orderId: number; deviceOrderId: number };
+  let before_: Record<string, number>;
+
+  async function rowCounts(): Promise<Record<string, number>> {
+    const tables = await app.em().execute<{ t: string }[]>("select tablename as t from pg_tables where schemaname = 'public' and tablename <> 'mikro_orm_migrations' order by 1");
+    const [row] = await app.em().execute<Record<string, string>[]>(`select ${tables.map(({ t }) => `(select count(*) from ${t}) as ${t}`).join(', ')}`);
+    return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
+  }
+
+  async function call(op: Operation, input: Record<string, unknown>, role: Role | null, pathValues: Record<string, unknown> = {}) {
+    let path = op.rest!.path;
+    for (const p of pathParams(op)) path = path.replace(`{${p}}`, encodeURIComponent(String(pathValues[p] ?? 2_000_000_000)));
+    const headers: Record<string, string> = role ? { authorization: `Bearer ${tokens[role]}` } : {};
+    if (op.rest!.method === 'GET') {
+      const qs = new URLSearchParams(Object.entries(input).map(([k, v]): [string, string] => [k, String(v)]));
+      return app.http.get(`${path}${qs.size ? `?${qs}` : ''}`, { headers });
+    }
+    return app.http.post(path, input, { headers });
+  }
+
+  const allowedRole = (op: (typeof restOps)[number]) => op.roles.find((r) => r !== 'platform_admin')!;
+  const fieldsNamed = (body: { errors?: { field: string }[] }) => (body.errors ?? []).map((e) => e.field);
+
+  before(async () => {
+    app = await startApp({}, { worker: false });
+    const b = await makeBusiness(app.em());
+    const accounts: Record<Role, string> = {
+      client_admin: b.users.admin.email, employee: b.users.employee.email, contractor: b.users.broker.email,
+      driver: b.users.driver.email, customer: b.users.customer.email, platform_admin: 'platform@demo.example',
+    };
+    for (const role of ROLES) tokens[role] = await app.login(accounts[role], role === 'platform_admin' ? 'demo-password' : PASSWORD);
+    const other = await makeBusiness(app.em());
+    const order = await makeOrder(app.em(), other.business.id);
+    const [dor] = await app.em().execute<{ id: number }[]>(
+      `insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, reference_number, due_at, pickup_code_hash)
+       values (?, 'delivery', 'stored', 'recipient', ?, 'A01', 'FOREIGN', now() + interval '1 day', 'x') returning id`, [other.business.id, other.device.id]);
+    foreign = { orderId: order.id, deviceOrderId: dor!.id };
+    before_ = await rowCounts();
+  });
+  after(() => app.running.close());
+
+  test('no token: 401', async () => {
+    for (const op of restOps) {
+      const res = await call(op, {}, null);
+      assert.equal(res.status, 401, op.name);
+      assert.equal(res.body.code, 'UNAUTHENTICATED', op.name);
+    }
+  });
+
+  test('a role the operation does not allow: 403', async () => {
+    for (const op of restOps) {
+      const wrong = ROLES.find((r) => !op.roles.includes(r));
+      if (!wrong) continue;
+      const res = await call(op, {}, wrong);
+      assert.equal(res.status, 403, `${op.name} as ${wrong}`);
+    }
+  });
+
+  test('every field with a wrong type: 422 naming it', async () => {
+    let checked = 0;
+    for (const op of restOps) {
+      const schema = inputJsonSchema(op) as JsonSchema;
+      for (const [field, s] of Object.entries(schema.properties ?? {})) {
+        const isPath = pathParams(op).includes(field);
+        const value = wrongType(s, isPath || op.rest.method === 'GET');
+        if (value === undefined) continue;
+        const res = isPath ? await call(op, {}, allowedRole(op), { [field]: value }) : await call(op, { [field]: value }, allowedRole(op));
+        assert.equal(res.status, 422, `${op.name}.${field} = ${JSON.stringify(value)}`);
+        assert.ok(fieldsNamed(res.body).includes(field), `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 20, `checked ${checked}`);
+  });
+
+  test('every string one character over its limit: 422 naming it', async () => {
+    let checked = 0;
+    for (const op of restOps) {
+      for (const [field, value] of overLong((inputJsonSchema(op) as JsonSchema).properties ?? {})) {
+        const res = await call(op, nest(field, value), allowedRole(op));
+        assert.equal(res.status, 422, `${op.name}.${field}`);
+        assert.ok(fieldsNamed(res.body).includes(field), `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 10, `checked ${checked}`);
+  });
+
+  test('every required field missing: 422 naming each', async () => {
+    for (const op of restOps) {
+      const schema = inputJsonSchema(op) as JsonSchema;
+      const required = (schema.required ?? []).filter((f) => !pathParams(op).includes(f));
+      if (required.length === 0) continue;
+      const res = await call(op, {}, allowedRole(op), { id: 1 });
+      assert.equal(res.status, 422, op.name);
+      for (const f of required) assert.ok(fieldsNamed(res.body).includes(f), `${op.name}: ${f} named in ${JSON.stringify(res.body.errors)}`);
+    }
+  });
+
+  test('an unknown id and another business\'s id: 404, never the other row', async () => {
+    const foreignId = (op: Operation) => (op.rest!.path.startsWith('/v1/device-orders') ? foreign.deviceOrderId : foreign.orderId);
+    const validBody: Record<string, Record<string, unknown>> = { device_order_collect: { pickup_code: '123456' }, device_order_remove: { removal_reason: 'anomaly' } };
+    let checked = 0;
+    for (const op of restOps.filter((o) => pathParams(o).includes('id'))) {
+      for (const id of [2_000_000_000, foreignId(op)]) {
+        const res = await call(op, validBody[op.name] ?? {}, allowedRole(op), { id });
+        assert.equal(res.status, 404, `${op.name} id ${id}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.code, 'NOT_FOUND');
+        checked++;
+      }
+    }
+    assert.ok(checked >= 8, `checked ${checked}`);
+  });
+
+  test('the whole matrix wrote no row in any table', async () => {
+    assert.deepEqual(await rowCounts(), before_);
+  });
+});
