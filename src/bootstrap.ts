@@ -9,6 +9,7 @@ import { seedDemo } from './db/seed.ts';
 import type { Logger } from './logger.ts';
 import { awaitSearchAttributes, registerSearchAttributes } from './temporal/registerSearchAttributes.ts';
 import { createWorker } from './temporal/worker.ts';
+import { OutboxRelay } from './webhooks/relay.ts';
 
 export interface Services {
   orm: Orm;
@@ -29,6 +30,7 @@ export interface Running extends Services {
   url?: string;
   worker?: Worker;
   workerRun?: Promise<void>;
+  relay?: OutboxRelay;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
     async close() {
       if (running.server) await new Promise<void>((resolve) => running.server!.close(() => resolve()));
       running.server?.closeAllConnections();
+      await running.relay?.stop();
       if (running.worker) {
         if (running.worker.getState() === 'RUNNING') running.worker.shutdown();
         await running.workerRun;
@@ -75,6 +78,8 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
       running.worker = await createWorker(config, config.temporalAddress, services.orm, log);
       running.workerRun = running.worker.run();
       running.workerRun.catch((err: unknown) => log.error({ err }, 'worker stopped'));
+      running.relay = new OutboxRelay({ orm: services.orm, temporal: services.temporal, config, databaseUrl: config.databaseUrl, log });
+      await running.relay.start();
     }
     if (api) {
       const app = createApp({ config, orm: services.orm, temporal: services.temporal, log });

@@ -20,6 +20,7 @@ const EnvSchema = z.object({
   TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24),
   PUBLIC_BASE_URL: z.string().url().optional(),
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -44,6 +45,8 @@ export interface Config {
   publicBaseUrl: string;
   /** A prebuilt workflow bundle (tests build it once per run). */
   workflowBundlePath?: string;
+  /** Multiplies webhook retry waits: 1 in production; tests shrink the 10 s .. 10000 s schedule. */
+  webhookRetryScale: number;
 }
 
 /** Reads and validates the environment once; a bad value stops the boot with the variable's name. */
@@ -70,5 +73,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tokenTtlHours: e.TOKEN_TTL_HOURS,
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
+    webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
   };
 }

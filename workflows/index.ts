@@ -1,1 +1,2 @@
 export { deviceOrderWorkflow } from './deviceOrder.ts';
+export { webhookDeliveryWorkflow } from './webhookDelivery.ts';

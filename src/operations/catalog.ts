@@ -3,6 +3,7 @@ import { login, logout, me } from './auth.ts';
 import { deviceOrderCollect, deviceOrderGet, deviceOrderList, deviceOrderRemove, deviceOrderStore } from './deviceOrders.ts';
 import { orderCreate, orderGet, orderList, planningPool } from './orders.ts';
 import type { Operation } from './types.ts';
+import { webhookSettingsGet, webhookSettingsUpdate } from './webhookSettings.ts';
 
 /** Every business operation, defined once; REST, GraphQL and OpenAPI are derived from this list. */
 export const CATALOG: readonly Operation[] = [
@@ -10,4 +11,5 @@ export const CATALOG: readonly Operation[] = [
   orderCreate, orderList, orderGet, planningPool,
   assignmentList, assignmentAssign, assignmentRevoke, assignmentRelease,
   deviceOrderStore, deviceOrderCollect, deviceOrderRemove, deviceOrderGet, deviceOrderList,
+  webhookSettingsGet, webhookSettingsUpdate,
 ] as unknown as readonly Operation[];

@@ -22,6 +22,11 @@ export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[]
         return [{ field, key: 'field.invalid_format', params: { format: issue.format } }];
       case 'unrecognized_keys':
         return issue.keys.map((k) => ({ field: [...issue.path.map(String), k].join('.'), key: 'field.unknown' as const }));
+      case 'custom': {
+        // Refinements name their message key and parameters: { params: { key, ...params } }.
+        const { key = 'field.invalid', ...params } = (issue.params ?? {}) as { key?: FieldError['key'] } & Record<string, string>;
+        return [{ field, key, params }];
+      }
       default:
         return [{ field, key: 'field.invalid' }];
     }

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Orm } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
 import { createDeviceOrderActivities } from '../../activities/deviceOrders.ts';
+import { createWebhookActivities } from '../../activities/webhooks.ts';
 
 export const workflowsPath = path.resolve(import.meta.dirname, '../../workflows/index.ts');
 
@@ -31,6 +32,6 @@ export async function createWorker(config: Config, address: string, orm: Orm, lo
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : { workflowsPath }),
-    activities: { ...createDeviceOrderActivities({ orm }) },
+    activities: { ...createDeviceOrderActivities({ orm }), ...createWebhookActivities({ orm, publicBaseUrl: config.publicBaseUrl }) },
   });
 }

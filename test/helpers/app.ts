@@ -21,6 +21,7 @@ export interface Reply<T = any> {
 export interface Http {
   get<T = any>(path: string, opts?: RequestOpts): Promise<Reply<T>>;
   post<T = any>(path: string, body?: unknown, opts?: RequestOpts): Promise<Reply<T>>;
+  put<T = any>(path: string, body?: unknown, opts?: RequestOpts): Promise<Reply<T>>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, opts?: RequestOpts): Promise<Reply<T>>;
 }
 
@@ -46,6 +47,7 @@ export function httpClient(url: string): Http {
   return {
     get: (path, opts) => call('GET', path, undefined, opts),
     post: (path, body, opts) => call('POST', path, body ?? {}, opts),
+    put: (path, body, opts) => call('PUT', path, body ?? {}, opts),
     graphql: (query, variables, opts) => call('POST', '/graphql', { query, variables }, opts),
   };
 }

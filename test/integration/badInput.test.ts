@@ -66,7 +66,7 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
       const qs = new URLSearchParams(Object.entries(input).map(([k, v]): [string, string] => [k, String(v)]));
       return app.http.get(`${path}${qs.size ? `?${qs}` : ''}`, { headers });
     }
-    return app.http.post(path, input, { headers });
+    return op.rest!.method === 'PUT' ? app.http.put(path, input, { headers }) : app.http.post(path, input, { headers });
   }
 
   const allowedRole = (op: (typeof restOps)[number]) => op.roles.find((r) => r !== 'platform_admin')!;

@@ -1,0 +1,22 @@
+import type { Orm } from '../src/db/orm.ts';
+import { markDead } from '../src/db/webhookDeliveryRepo.ts';
+import type { AttemptResult, DeliveryState } from '../src/temporal/webhookContract.ts';
+import { attemptDelivery } from '../src/webhooks/deliver.ts';
+
+export function createWebhookActivities(deps: { orm: Orm; publicBaseUrl: string }) {
+  return {
+    /** One signed attempt; a receiver's failure is a result, not an activity error (only infrastructure errors retry). */
+    async attemptWebhookDelivery(deliveryId: number): Promise<AttemptResult> {
+      const em = deps.orm.em.fork();
+      const outcome = await attemptDelivery({ em, publicBaseUrl: deps.publicBaseUrl }, deliveryId);
+      if (outcome.kind !== 'skipped') return { state: outcome.kind, attempts: outcome.attempt };
+      const [row] = await em.execute<{ status: DeliveryState; attempts: number }[]>('select status, attempts from webhook_delivery where id = ?', [deliveryId]);
+      return { state: row?.status ?? 'dead', attempts: row?.attempts ?? 0 };
+    },
+    async markWebhookDeliveryDead(deliveryId: number): Promise<void> {
+      await markDead(deps.orm.em.fork(), deliveryId);
+    },
+  };
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

@@ -1,0 +1,139 @@
+import type { Em } from './orm.ts';
+import type { UrlFormatSetting, WebhookSettingsRow } from './webhookSettingsRepo.ts';
+import { splitUrls, urlFieldFor } from '../webhooks/routing.ts';
+import { maxAttempts, type DeliverySender } from '../webhooks/schedule.ts';
+
+export interface OutboxRow {
+  id: number;
+  business_id: number;
+  customer_id: number | null;
+  event_id: string;
+  event_type: string;
+  reference_type: string;
+  reference_id: string;
+  payload: Record<string, unknown>;
+}
+
+export interface DeliveryRow {
+  id: number;
+  business_id: number;
+  outbox_event_id: number;
+  settings_id: number;
+  sender: DeliverySender;
+  url: string;
+  format: UrlFormatSetting['format'];
+  standard_webhooks: boolean;
+  delivery_key: string;
+  event_id: string;
+  event_type: string;
+  reference_type: string;
+  reference_id: string;
+  status: 'pending' | 'retrying' | 'delivered' | 'dead';
+  attempts: number;
+  max_attempts: number;
+}
+
+/** Claims unpublished outbox rows; other relays skip them until this transaction ends. */
+export async function claimOutbox(tx: Em, limit: number): Promise<OutboxRow[]> {
+  return tx.execute<OutboxRow[]>(
+    `select id, business_id, customer_id, event_id, event_type, reference_type, reference_id, payload
+     from outbox_event where published_at is null order by id limit ? for update skip locked`, [limit]);
+}
+
+/**
+ * One delivery per (event, settings row, URL): merchant-level settings receive every event of the business,
+ * a customer override the events that concern that customer. Marks the events published; returns the new
+ * deliveries (a repeat fan-out of the same event creates nothing).
+ */
+export async function fanOut(tx: Em, events: OutboxRow[], settings: WebhookSettingsRow[]): Promise<DeliveryRow[]> {
+  const values: unknown[][] = [];
+  for (const e of events) {
+    for (const s of settings) {
+      if (s.business_id !== e.business_id || (s.customer_id !== null && s.customer_id !== e.customer_id) || !s.sign_secret) continue;
+      const field = urlFieldFor(e.event_type, s);
+      if (!field) continue;
+      for (const url of splitUrls(s.urls[field])) {
+        const f = s.url_formats[url] ?? { format: 'native', standard_webhooks: false };
+        values.push([e.business_id, e.id, s.id, 'tenant', url, f.format, f.standard_webhooks, e.event_id, e.event_type, e.reference_type, e.reference_id, maxAttempts('tenant')]);
+      }
+    }
+  }
+  let created: DeliveryRow[] = [];
+  if (values.length) {
+    created = await tx.execute<DeliveryRow[]>(
+      `insert into webhook_delivery (business_id, outbox_event_id, settings_id, sender, url, format, standard_webhooks, event_id, event_type, reference_type, reference_id, max_attempts)
+       values ${values.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+       on conflict (outbox_event_id, settings_id, url) do nothing returning *`, values.flat());
+  }
+  if (events.length) await tx.execute('update outbox_event set published_at = now() where id in (?)', [events.map((e) => e.id)]);
+  return created;
+}
+
+export interface ClaimedAttempt {
+  delivery: DeliveryRow;
+  attempt: number;
+  payload: Record<string, unknown>;
+  secret: string | null;
+}
+
+/**
+ * Takes the next attempt of an open delivery under a short lease, so the relay and a retry workflow never
+ * send the same delivery at once. Null when it is finished or someone else holds it.
+ */
+export async function claimAttempt(em: Em, deliveryId: number, leaseSec: number): Promise<ClaimedAttempt | null> {
+  const [row] = await em.execute<(DeliveryRow & { payload: Record<string, unknown>; sign_secret: string | null })[]>(
+    `with d as (
+       update webhook_delivery set attempts = attempts + 1, locked_until = now() + make_interval(secs => ?), updated_at = now()
+       where id = ? and status in ('pending', 'retrying') and attempts < max_attempts and (locked_until is null or locked_until < now())
+       returning *)
+     select d.*, o.payload, s.sign_secret from d join outbox_event o on o.id = d.outbox_event_id join webhook_settings s on s.id = d.settings_id`,
+    [leaseSec, deliveryId]);
+  if (!row) return null;
+  const { payload, sign_secret, ...delivery } = row;
+  return { delivery, attempt: delivery.attempts, payload, secret: sign_secret };
+}
+
+export interface AttemptRecord {
+  deliveryId: number;
+  businessId: number;
+  attempt: number;
+  url: string;
+  requestHeaders: Record<string, string>;
+  bodySha256: string;
+  bodyBytes: number;
+  responseStatus: number | null;
+  latencyMs: number;
+  error: string | null;
+  /** delivered on 2xx; dead when this was the last allowed attempt; retrying otherwise. */
+  outcome: 'delivered' | 'retrying' | 'dead';
+}
+
+/** Writes the delivery log row and the delivery's new state in one statement, releasing the lease. */
+export async function recordAttempt(em: Em, r: AttemptRecord): Promise<void> {
+  await em.execute(
+    `with a as (
+       insert into webhook_attempt (delivery_id, business_id, attempt, url, request_headers, body_sha256, body_bytes, response_status, latency_ms, error)
+       values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?))
+     update webhook_delivery set status = ?, last_status = ?, last_error = ?, locked_until = null, updated_at = now(),
+       delivered_at = case when ? = 'delivered' then now() else delivered_at end
+     where id = ?`,
+    [r.deliveryId, r.businessId, r.attempt, r.url, JSON.stringify(r.requestHeaders), r.bodySha256, r.bodyBytes, r.responseStatus, r.latencyMs, r.error,
+      r.outcome, r.responseStatus, r.error, r.outcome, r.deliveryId]);
+}
+
+export async function markRetryWorkflowStarted(em: Em, deliveryIds: number[]): Promise<void> {
+  if (deliveryIds.length) await em.execute('update webhook_delivery set retry_workflow_started = true where id in (?)', [deliveryIds]);
+}
+
+/** Open deliveries nobody is driving: the first attempt never finished or its retry workflow never started. */
+export async function orphanedDeliveries(em: Em, olderThanSec: number, limit: number): Promise<{ id: number; sender: DeliverySender; attempts: number }[]> {
+  return em.execute(
+    `select id, sender, attempts from webhook_delivery
+     where status in ('pending', 'retrying') and not retry_workflow_started and updated_at < now() - make_interval(secs => ?)
+       and (locked_until is null or locked_until < now())
+     order by updated_at limit ?`, [olderThanSec, limit]);
+}
+
+export async function markDead(em: Em, deliveryId: number): Promise<void> {
+  await em.execute("update webhook_delivery set status = 'dead', locked_until = null, updated_at = now() where id = ? and status in ('pending', 'retrying')", [deliveryId]);
+}

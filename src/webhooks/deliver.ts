@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import type { Em } from '../db/orm.ts';
+import { claimAttempt, recordAttempt } from '../db/webhookDeliveryRepo.ts';
+import { buildTenantRequest } from './request.ts';
+
+/** The specification's request timeout: a receiver that has not answered in 3 s has failed this attempt. */
+export const REQUEST_TIMEOUT_MS = 3_000;
+const LEASE_SEC = 30;
+/** Signature headers are proofs, not secrets, but the log keeps only what explains a delivery. */
+const LOGGED_HEADERS = /^(content-type|x-webhook-event-id|x-webhook-timestamp|webhook-id|webhook-timestamp|ce-.*)$/i;
+
+export type AttemptOutcome =
+  | { kind: 'delivered' | 'retrying' | 'dead'; attempt: number; status: number | null; error: string | null }
+  /** Finished already, or another process holds its lease right now. */
+  | { kind: 'skipped' };
+
+export interface DeliverDeps {
+  em: Em;
+  publicBaseUrl: string;
+}
+
+async function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number | null; error: string | null }> {
+  try {
+    const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    await res.body?.cancel();
+    return { status: res.status, error: res.ok ? null : `HTTP ${res.status}` };
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string } };
+    return { status: null, error: e.name === 'TimeoutError' ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : (e.cause?.code ?? e.message) };
+  }
+}
+
+/** Makes the next attempt of one delivery: claim, sign anew, POST, log. Only a 2xx answer counts. */
+export async function attemptDelivery(deps: DeliverDeps, deliveryId: number): Promise<AttemptOutcome> {
+  const claimed = await claimAttempt(deps.em, deliveryId, LEASE_SEC);
+  if (!claimed) return { kind: 'skipped' };
+  const { delivery: d, attempt, payload, secret } = claimed;
+  let status: number | null = null;
+  let error: string | null = 'the webhook settings have no signing secret';
+  let headers: Record<string, string> = {};
+  let body = '';
+  const started = performance.now();
+  if (secret) {
+    ({ headers, body } = buildTenantRequest({
+      deliveryKey: d.delivery_key, businessId: d.business_id, eventType: d.event_type, referenceType: d.reference_type,
+      referenceId: d.reference_id, format: d.format, standardWebhooks: d.standard_webhooks, payload,
+    }, secret, attempt, Math.floor(Date.now() / 1000), deps.publicBaseUrl));
+    ({ status, error } = await post(d.url, headers, body));
+  }
+  const ok = status !== null && status >= 200 && status < 300;
+  const kind = ok ? 'delivered' : attempt >= d.max_attempts ? 'dead' : 'retrying';
+  await recordAttempt(deps.em, {
+    deliveryId: d.id, businessId: d.business_id, attempt, url: d.url,
+    requestHeaders: Object.fromEntries(Object.entries(headers).filter(([k]) => LOGGED_HEADERS.test(k))),
+    bodySha256: createHash('sha256').update(body).digest('hex'), bodyBytes: Buffer.byteLength(body),
+    responseStatus: status, latencyMs: Math.round(performance.now() - started), error, outcome: kind,
+  });
+  return { kind, attempt, status, error };
+}

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { startApp, type TestApp } from '../helpers/app.ts';
+import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
+import { startReceiver } from '../helpers/receiver.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const SECRET = 'test-secret-0123456789abcdef';
+const hex = (data: string) => createHmac('sha256', SECRET).update(data).digest('hex');
+
+describe('webhook settings and tenant delivery', () => {
+  let app: TestApp;
+  let b: Awaited<ReturnType<typeof makeBusiness>>;
+  let admin: string;
+  let grid = 0;
+  const store = () => app.http.post('/v1/device-orders', {
+    kind: 'delivery', device_id: b.device.code, grid_code: ['A01', 'A02', 'A03', 'A04'][grid++ % 4], reference_number: 'WH-1', due_at: new Date(Date.now() + 3600_000).toISOString(),
+  }, { token: admin });
+  const deliveries = (eventId: string) => app.em().execute<{ id: number; status: string; attempts: number; delivery_key: string }[]>(
+    'select id, status, attempts, delivery_key from webhook_delivery where event_id = ? order by id', [eventId]);
+  const attempts = (deliveryId: number) => app.em().execute<{ attempt: number; response_status: number | null; error: string | null; request_headers: Record<string, string> }[]>(
+    'select attempt, response_status, error, request_headers from webhook_attempt where delivery_id = ? order by attempt', [deliveryId]);
+  const storedEventId = async (deviceOrderId: number) => (await app.em().execute<{ event_id: string }[]>(
+    "select event_id from outbox_event where reference_type = 'device_order' and reference_id = ? order by id limit 1", [String(deviceOrderId)]))[0]!.event_id;
+
+  before(async () => {
+    app = await startApp({ WEBHOOK_RETRY_SCALE: '0.001' });
+    b = await makeBusiness(app.em());
+    admin = await app.login(b.users.admin.email, PASSWORD);
+  });
+  after(() => app.running.close());
+
+  test('settings: partial update, the secret never echoed, bad values answer 422 naming the field', async () => {
+    const put = await app.http.put('/v1/webhook-settings', { webhook_sign_secret: SECRET, device_order_webhook_url: 'https://a.example/hook, https://b.example/hook' }, { token: admin });
+    assert.equal(put.status, 200);
+    assert.equal(put.body.settings.webhook_sign_secret, '…cdef');
+    assert.equal(put.body.settings.device_order_webhook_url, 'https://a.example/hook,https://b.example/hook');
+    assert.ok(!JSON.stringify(put.body).includes(SECRET));
+    const partial = await app.http.put('/v1/webhook-settings', { order_status_change_webhook_url: 'https://c.example/x' }, { token: admin });
+    assert.equal(partial.body.settings.device_order_webhook_url, 'https://a.example/hook,https://b.example/hook', 'left-out fields keep their value');
+    const read = await app.http.get('/v1/webhook-settings', { token: admin });
+    assert.equal(read.body.settings.order_status_change_webhook_url, 'https://c.example/x');
+    assert.ok(!JSON.stringify(read.body).includes(SECRET));
+
+    const bad = await app.http.put('/v1/webhook-settings', { webhook_sign_secret: 'short', device_order_webhook_url: 'ftp://x', device_order_events: 'device_order.stored,device_order.exploded' }, { token: admin, lang: 'fr' });
+    assert.equal(bad.status, 422);
+    assert.deepEqual(bad.body.errors.map((e: { field: string }) => e.field).sort(), ['device_order_events', 'device_order_webhook_url', 'webhook_sign_secret']);
+    assert.ok(bad.body.errors.some((e: { message: string }) => e.message === 'Événement inconnu : device_order.exploded.'));
+    const employee = await app.http.get('/v1/webhook-settings', { token: await app.login(b.users.employee.email, PASSWORD) });
+    assert.equal(employee.status, 403);
+    const foreignCustomer = await app.http.get('/v1/webhook-settings?customer_id=1', { token: admin });
+    assert.equal(foreignCustomer.status, 422);
+    await app.http.put('/v1/webhook-settings', { device_order_webhook_url: null, order_status_change_webhook_url: '' }, { token: admin });
+    const cleared = await app.http.get('/v1/webhook-settings', { token: admin });
+    assert.equal(cleared.body.settings.device_order_webhook_url, null);
+  });
+
+  test('a device order event reaches the receiver signed; a failing receiver gets retries with the same ids', async () => {
+    const receiver = await startReceiver((n) => (n < 2 ? 500 : 200));
+    try {
+      await app.http.put('/v1/webhook-settings', { webhook_sign_secret: SECRET, device_order_webhook_url: receiver.url }, { token: admin });
+      const res = await store();
+      assert.equal(res.status, 201);
+      const eventId = await storedEventId(res.body.device_order.id);
+      await waitFor(async () => receiver.received.length >= 3);
+      const [delivery] = await waitFor(async () => { const d = await deliveries(eventId); return d[0]?.status === 'delivered' && d; });
+      assert.equal(delivery!.attempts, 3);
+      for (const r of receiver.received) {
+        assert.equal(r.headers['x-webhook-event-id'], delivery!.delivery_key, 'X-Webhook-Event-Id never changes');
+        assert.equal(JSON.parse(r.body).event_id, eventId);
+        assert.equal(r.headers.signature, hex(r.body));
+        assert.equal(r.headers['x-webhook-signature-v2'], hex(`${r.headers['x-webhook-timestamp']}.${r.body}`));
+        assert.ok(Math.abs(Number(r.headers['x-webhook-timestamp']) - r.at / 1000) < 5, 'signed at the attempt, not at the event');
+        assert.ok(!r.body.includes('pickup'), 'no pickup code');
+      }
+      assert.equal(new Set(receiver.received.map((r) => r.body)).size, 1, 'the body is the same on every retry');
+      const log = await attempts(delivery!.id);
+      assert.deepEqual(log.map((a) => [a.attempt, a.response_status]), [[1, 500], [2, 500], [3, 200]]);
+      assert.ok(!JSON.stringify(log).includes(SECRET));
+      assert.ok(log.every((a) => !('signature' in a.request_headers)));
+      const handle = app.running.temporal.workflow.getHandle(`webhook-delivery-${delivery!.id}`);
+      assert.equal(await handle.result(), 'delivered');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a receiver that hangs past 3 s fails that attempt; one that never succeeds is dead-lettered after 5 attempts', async () => {
+    const receiver = await startReceiver((n) => (n === 0 ? 'hang' : 500));
+    try {
+      await app.http.put('/v1/webhook-settings', { webhook_sign_secret: SECRET, device_order_webhook_url: receiver.url }, { token: admin });
+      const res = await store();
+      const eventId = await storedEventId(res.body.device_order.id);
+      const [delivery] = await waitFor(async () => { const d = await deliveries(eventId); return d[0]?.status === 'dead' && d; }, 60_000);
+      assert.equal(delivery!.attempts, 5);
+      const log = await attempts(delivery!.id);
+      assert.equal(log.length, 5);
+      assert.match(log[0]!.error!, /3000 ms/);
+      assert.deepEqual(log.slice(1).map((a) => a.response_status), [500, 500, 500, 500]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
