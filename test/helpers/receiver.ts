@@ -10,7 +10,7 @@ export interface Received {
 export type Behaviour = (n: number, req: Received) => number | 'hang';
 
 /** A real HTTP webhook receiver on a free port that records raw bodies and headers. */
-export async function startReceiver(behaviour: Behaviour = () => 200) {
+export async function startReceiver(behaviour: Behaviour = () => 200, port = 0) {
   const received: Received[] = [];
   let behave = behaviour;
   const server = http.createServer((req, res) => {
@@ -25,10 +25,9 @@ export async function startReceiver(behaviour: Behaviour = () => 200) {
       else reply(answer);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     received,
     behave(b: Behaviour) { behave = b; },
     async close() { server.closeAllConnections(); await new Promise((r) => server.close(r)); },

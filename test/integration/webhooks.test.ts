@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { HTTP, type CloudEvent } from 'cloudevents';
+import { Webhook } from 'standardwebhooks';
+import { standardWebhooksKey } from '../../src/webhooks/signing.ts';
+import { verifyWebhook } from '../../src/webhooks/verify.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { startReceiver } from '../helpers/receiver.ts';
@@ -99,6 +103,69 @@ describe('webhook settings and tenant delivery', () => {
       assert.match(log[0]!.error!, /3000 ms/);
       assert.deepEqual(log.slice(1).map((a) => a.response_status), [500, 500, 500, 500]);
     } finally {
+      await receiver.close();
+    }
+  });
+
+  test('formats per URL: CloudEvents binary and structured (read by the CloudEvents SDK) and Standard Webhooks (checked by its library)', async () => {
+    const receiver = await startReceiver(() => 204);
+    try {
+      const [binary, structured, native] = ['/binary', '/structured', '/native'].map((p) => receiver.url + p);
+      await app.http.put('/v1/webhook-settings', {
+        webhook_sign_secret: SECRET, device_order_webhook_url: [binary, structured, native].join(','),
+        url_formats: { [binary!]: { format: 'ce_binary', standard_webhooks: true }, [structured!]: { format: 'ce_structured', standard_webhooks: false } },
+      }, { token: admin });
+      const res = await store();
+      const eventId = await storedEventId(res.body.device_order.id);
+      await waitFor(async () => receiver.received.length >= 3);
+      const delivered = await deliveries(eventId);
+      assert.equal(delivered.length, 3);
+      const bin = receiver.received.find((r) => r.headers['ce-specversion'])!;
+      const str = receiver.received.find((r) => r.headers['content-type'] === 'application/cloudevents+json')!;
+      const nat = receiver.received.find((r) => r !== bin && r !== str)!;
+
+      const binEvent = HTTP.toEvent({ headers: bin.headers, body: bin.body }) as CloudEvent<any>;
+      assert.ok(binEvent.validate());
+      assert.equal(binEvent.id, eventId, 'ce-id is the body event_id');
+      assert.equal(binEvent.type, 'org.opentms.device_order.stored');
+      assert.equal(binEvent.subject, `device_order/${res.body.device_order.id}`);
+      assert.equal(binEvent.tmsbusiness, String(b.business.id));
+      assert.equal(binEvent.tmsattempt, '1');
+      assert.equal(binEvent.data.event_id, eventId);
+      assert.equal(bin.headers.signature, hex(bin.body), 'native signatures cover the binary body');
+      assert.equal(bin.headers['webhook-id'], eventId);
+      new Webhook(standardWebhooksKey(SECRET)).verify(bin.body, bin.headers);
+      assert.deepEqual(verifyWebhook({ sender: 'standard_webhooks', secret: SECRET, headers: bin.headers, rawBody: bin.body }), { valid: true });
+
+      const strEvent = HTTP.toEvent({ headers: str.headers, body: str.body }) as CloudEvent<any>;
+      assert.ok(strEvent.validate());
+      assert.equal(strEvent.id, eventId);
+      assert.equal(strEvent.data.data.device_order.id, res.body.device_order.id);
+      assert.equal(strEvent.tmsattempt, undefined, 'the structured body is identical on every retry');
+      assert.equal(str.headers.signature, hex(str.body), 'native signatures cover the structured body');
+      assert.equal(str.headers['webhook-id'], undefined, 'no Standard Webhooks headers where not asked');
+
+      assert.equal(nat.headers['content-type'], 'application/json');
+      assert.equal(nat.headers['ce-id'], undefined);
+      assert.deepEqual(verifyWebhook({ sender: 'tenant', secret: SECRET, headers: nat.headers, rawBody: nat.body }), { valid: true });
+      assert.equal(verifyWebhook({ sender: 'tenant', secret: SECRET, headers: nat.headers, rawBody: nat.body.replace('WH-1', 'WH-2') }).valid, false);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a restriction in device_order_events keeps other device order events away', async () => {
+    const receiver = await startReceiver(() => 200);
+    try {
+      await app.http.put('/v1/webhook-settings', { webhook_sign_secret: SECRET, device_order_webhook_url: receiver.url, url_formats: null, device_order_events: 'device_order.removed' }, { token: admin });
+      const res = await store();
+      await app.http.post(`/v1/device-orders/${res.body.device_order.id}/remove`, { removal_reason: 'anomaly' }, { token: admin });
+      await waitFor(async () => receiver.received.length >= 1);
+      const [stored] = await app.em().execute<{ n: number }[]>("select count(*)::int as n from webhook_delivery d join outbox_event o on o.id = d.outbox_event_id where o.reference_id = ? and d.event_type = 'device_order.stored'", [String(res.body.device_order.id)]);
+      assert.equal(stored!.n, 0);
+      assert.equal(JSON.parse(receiver.received[0]!.body).event, 'device_order.removed');
+    } finally {
+      await app.http.put('/v1/webhook-settings', { device_order_events: null }, { token: admin });
       await receiver.close();
     }
   });
