@@ -3,6 +3,8 @@
  *  1. device-order store over HTTP vs a bare client.workflow.start of an empty workflow
  *  2. overdue lateness (overdue_at - due_at) with N device orders due within the same minute
  *  3. GET /v1/broker-order-assignments vs a bare Koa JSON endpoint
+ *  4. webhook deliveries per second, event committed to 2xx received, vs a bare sign-and-POST loop; first-attempt
+ *     latency p50/p99 at half the measured rate
  * BENCH_DEVICE_ORDERS (default 1000) sets N.
  */
 import fs from 'node:fs';
@@ -100,6 +102,68 @@ try {
   line('GET assignments (per s, 50 rows)', fmt(ga.perSecond), `bare Koa ${fmt(gb.perSecond)}`, ga.perSecond / gb.perSecond);
   line('GET assignments p99 (ms)', fmt(percentile(ga.latencies, 99)), `bare Koa ${fmt(percentile(gb.latencies, 99))}`, percentile(ga.latencies, 99) / percentile(gb.latencies, 99));
   bareServer.close();
+
+  // 4. webhooks: outbox commit -> relay -> signed POST -> 2xx, against signing and POSTing the same bodies directly
+  const W = Number(process.env.BENCH_WEBHOOKS ?? 2000);
+  const arrivals = new Map<string, number>();
+  const receiver = http.createServer((req, res) => {
+    const id = String(req.headers['x-webhook-event-id'] ?? '');
+    req.resume().on('end', () => { arrivals.set(`${req.headers['x-bench-loop'] ?? ''}${id}`, performance.now()); res.end(); });
+  }).listen(0, '127.0.0.1');
+  await new Promise((r) => receiver.once('listening', r));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+  const secret = 'bench-secret-0123456789';
+  await fetch(`${app.url}/api/v1/webhook-settings`, { method: 'PUT', headers, body: JSON.stringify({ webhook_sign_secret: secret, device_order_webhook_url: hookUrl }) });
+  const payload = (i: number) => ({ event: 'device_order.stored', business_id: b.business.id, occurred_at: new Date().toISOString(), data: { device_order: { id: i, status: 'stored' } } });
+  const enqueue = (ids: number[]) => em.execute(
+    `insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload)
+     select ?, 'BENCH-' || n, 'device_order.stored', 'device_order', n::text, ?::jsonb from unnest(?::int[]) n`,
+    [b.business.id, JSON.stringify(payload(0)), `{${ids.join(',')}}`]);
+  const deliveredCount = async () => Number((await em.execute<{ n: string }[]>("select count(*) as n from webhook_delivery where status = 'delivered' and event_id like 'BENCH-%'"))[0]!.n);
+  await enqueue(Array.from({ length: 200 }, (_, i) => 1_000_000 + i));
+  while ((await deliveredCount()) < 200) await new Promise((r) => setTimeout(r, 50));
+  const t0 = performance.now();
+  await enqueue(Array.from({ length: W }, (_, i) => i));
+  while ((await deliveredCount()) < W + 200) await new Promise((r) => setTimeout(r, 20));
+  const oursRate = W / ((performance.now() - t0) / 1000);
+  const { signTenant } = await import('../src/webhooks/signing.ts');
+  const bodies = Array.from({ length: W }, (_, i) => JSON.stringify({ event_id: `LOOP-${i}`, ...payload(i) }));
+  const t1 = performance.now();
+  await load(W, 32, async (i) => {
+    const body = bodies[i]!;
+    const h = signTenant({ secret, body, timestamp: Math.floor(Date.now() / 1000), eventId: `LOOP-${i}` });
+    const r = await fetch(hookUrl, { method: 'POST', headers: { ...h, 'x-bench-loop': '1' }, body, signal: AbortSignal.timeout(3000) });
+    await r.arrayBuffer();
+  });
+  const loopRate = W / ((performance.now() - t1) / 1000);
+  line('webhook deliveries (per s)', fmt(oursRate), `sign+POST loop ${fmt(loopRate)}`, oursRate / loopRate);
+  // First-attempt latency at half our measured rate: one event per commit, paced.
+  const paced = Math.min(1000, W / 2);
+  const gapMs = 1000 / (oursRate / 2);
+  const committed = new Map<string, number>();
+  const keyOf = new Map<string, string>();
+  for (let i = 0; i < paced; i++) {
+    const n = 2_000_000 + i;
+    await enqueue([n]);
+    committed.set(`BENCH-${n}`, performance.now());
+    await new Promise((r) => setTimeout(r, gapMs));
+  }
+  while ((await deliveredCount()) < W + 200 + paced) await new Promise((r) => setTimeout(r, 50));
+  for (const r of await em.execute<{ event_id: string; delivery_key: string }[]>("select event_id, delivery_key from webhook_delivery where event_id like 'BENCH-2%'")) keyOf.set(r.event_id, r.delivery_key);
+  const firstLatency = [...committed].map(([eventId, at]) => arrivals.get(keyOf.get(eventId)!)! - at);
+  // Baseline at the same pace: sign and POST directly, latency to the receiver's 2xx.
+  const loopLatency: Promise<number>[] = [];
+  for (let i = 0; i < paced; i++) {
+    const started = performance.now();
+    const body = bodies[i]!;
+    loopLatency.push(fetch(hookUrl, { method: 'POST', headers: signTenant({ secret, body, timestamp: Math.floor(Date.now() / 1000), eventId: `PACED-${i}` }), body })
+      .then((r) => r.arrayBuffer()).then(() => performance.now() - started));
+    await new Promise((r) => setTimeout(r, gapMs));
+  }
+  const loopLat = await Promise.all(loopLatency);
+  line(`webhook first attempt p50 (ms, ${fmt(oursRate / 2)}/s)`, fmt(percentile(firstLatency, 50)), `sign+POST ${fmt(percentile(loopLat, 50))}`, percentile(firstLatency, 50) / percentile(loopLat, 50));
+  line(`webhook first attempt p99 (ms, ${fmt(oursRate / 2)}/s)`, fmt(percentile(firstLatency, 99)), `sign+POST ${fmt(percentile(loopLat, 99))}`, percentile(firstLatency, 99) / percentile(loopLat, 99));
+  receiver.close();
   await app.close();
 } finally {
   await temporal.stop();
