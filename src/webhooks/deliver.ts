@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Em } from '../db/orm.ts';
-import { claimAttempt, recordAttempt } from '../db/webhookDeliveryRepo.ts';
+import { claimAttempt, recordAttempts, type AttemptRecord, type DeliveryRow } from '../db/webhookDeliveryRepo.ts';
 import { buildTenantRequest } from './request.ts';
 
 /** The specification's request timeout: a receiver that has not answered in 3 s has failed this attempt. */
@@ -30,11 +30,8 @@ async function post(url: string, headers: Record<string, string>, body: string):
   }
 }
 
-/** Makes the next attempt of one delivery: claim, sign anew, POST, log. Only a 2xx answer counts. */
-export async function attemptDelivery(deps: DeliverDeps, deliveryId: number): Promise<AttemptOutcome> {
-  const claimed = await claimAttempt(deps.em, deliveryId, LEASE_SEC);
-  if (!claimed) return { kind: 'skipped' };
-  const { delivery: d, attempt, payload, secret } = claimed;
+/** Signs and sends one attempt of a claimed delivery; the caller writes the returned log record. */
+export async function sendAttempt(d: DeliveryRow, attempt: number, payload: Record<string, unknown>, secret: string | null, publicBaseUrl: string): Promise<AttemptRecord> {
   let status: number | null = null;
   let error: string | null = 'the webhook settings have no signing secret';
   let headers: Record<string, string> = {};
@@ -44,16 +41,24 @@ export async function attemptDelivery(deps: DeliverDeps, deliveryId: number): Pr
     ({ headers, body } = buildTenantRequest({
       deliveryKey: d.delivery_key, businessId: d.business_id, eventType: d.event_type, referenceType: d.reference_type,
       referenceId: d.reference_id, format: d.format, standardWebhooks: d.standard_webhooks, payload,
-    }, secret, attempt, Math.floor(Date.now() / 1000), deps.publicBaseUrl));
+    }, secret, attempt, Math.floor(Date.now() / 1000), publicBaseUrl));
     ({ status, error } = await post(d.url, headers, body));
   }
   const ok = status !== null && status >= 200 && status < 300;
-  const kind = ok ? 'delivered' : attempt >= d.max_attempts ? 'dead' : 'retrying';
-  await recordAttempt(deps.em, {
+  return {
     deliveryId: d.id, businessId: d.business_id, attempt, url: d.url,
     requestHeaders: Object.fromEntries(Object.entries(headers).filter(([k]) => LOGGED_HEADERS.test(k))),
     bodySha256: createHash('sha256').update(body).digest('hex'), bodyBytes: Buffer.byteLength(body),
-    responseStatus: status, latencyMs: Math.round(performance.now() - started), error, outcome: kind,
-  });
-  return { kind, attempt, status, error };
+    responseStatus: status, latencyMs: Math.round(performance.now() - started), error,
+    outcome: ok ? 'delivered' : attempt >= d.max_attempts ? 'dead' : 'retrying',
+  };
+}
+
+/** Makes the next attempt of one delivery: claim, sign anew, POST, log. Only a 2xx answer counts. */
+export async function attemptDelivery(deps: DeliverDeps, deliveryId: number): Promise<AttemptOutcome> {
+  const claimed = await claimAttempt(deps.em, deliveryId, LEASE_SEC);
+  if (!claimed) return { kind: 'skipped' };
+  const record = await sendAttempt(claimed.delivery, claimed.attempt, claimed.payload, claimed.secret, deps.publicBaseUrl);
+  await recordAttempts(deps.em, [record]);
+  return { kind: record.outcome, attempt: record.attempt, status: record.responseStatus, error: record.error };
 }

@@ -3,13 +3,13 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { Config } from '../config.ts';
 import type { Orm } from '../db/orm.ts';
-import { claimOutbox, fanOut, markRetryWorkflowStarted, orphanedDeliveries, type DeliveryRow } from '../db/webhookDeliveryRepo.ts';
-import { settingsOfBusinesses } from '../db/webhookSettingsRepo.ts';
+import { claimOutbox, fanOut, markRetryWorkflowStarted, orphanedDeliveries, recordAttempts, type AttemptRecord, type DeliveryRow, type OutboxRow } from '../db/webhookDeliveryRepo.ts';
+import { settingsOfBusinesses, type WebhookSettingsRow } from '../db/webhookSettingsRepo.ts';
 import type { Logger } from '../logger.ts';
 import { NO_DUPLICATES } from '../temporal/startOptions.ts';
 import { SA } from '../temporal/searchAttributes.ts';
 import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../temporal/webhookContract.ts';
-import { attemptDelivery } from './deliver.ts';
+import { sendAttempt } from './deliver.ts';
 import type { DeliverySender } from './schedule.ts';
 
 const BATCH = 100;
@@ -17,6 +17,12 @@ const FIRST_ATTEMPTS_IN_FLIGHT = 32;
 /** Safety net for a missed notification and for deliveries whose driver died. */
 const SWEEP_MS = 5_000;
 const ORPHAN_AFTER_SEC = 30;
+
+interface Batch {
+  events: OutboxRow[];
+  settings: WebhookSettingsRow[];
+  created: DeliveryRow[];
+}
 
 export interface RelayDeps {
   orm: Orm;
@@ -79,32 +85,37 @@ export class OutboxRelay {
 
   private async pass(sweep: boolean): Promise<void> {
     while (!this.stopped) {
-      const { count, created } = await this.relayBatch();
-      await this.firstAttempts(created);
-      if (count < BATCH) break;
+      const batch = await this.relayBatch();
+      await this.firstAttempts(batch);
+      if (batch.events.length < BATCH) break;
     }
     if (sweep) await this.adoptOrphans();
   }
 
-  private async relayBatch(): Promise<{ count: number; created: DeliveryRow[] }> {
+  private async relayBatch(): Promise<Batch> {
     return this.deps.orm.em.fork().transactional(async (tx) => {
       const events = await claimOutbox(tx, BATCH);
-      if (events.length === 0) return { count: 0, created: [] };
+      if (events.length === 0) return { events, settings: [], created: [] };
       const settings = await settingsOfBusinesses(tx, [...new Set(events.map((e) => e.business_id))]);
-      return { count: events.length, created: await fanOut(tx, events, settings) };
+      return { events, settings, created: await fanOut(tx, events, settings) };
     });
   }
 
-  private async firstAttempts(deliveries: DeliveryRow[]): Promise<void> {
-    const queue = [...deliveries];
-    const failed: DeliveryRow[] = [];
+  /** The first attempt of each new delivery (claimed at fan-out), sent concurrently and logged in one write. */
+  private async firstAttempts({ events, settings, created }: Batch): Promise<void> {
+    if (created.length === 0) return;
+    const payloadOf = new Map(events.map((e) => [e.id, e.payload]));
+    const secretOf = new Map(settings.map((s) => [s.id, s.sign_secret]));
+    const queue = [...created];
+    const records: AttemptRecord[] = [];
     await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPTS_IN_FLIGHT, queue.length) }, async () => {
       for (let d = queue.shift(); d; d = queue.shift()) {
-        const outcome = await attemptDelivery({ em: this.deps.orm.em.fork(), publicBaseUrl: this.deps.config.publicBaseUrl }, d.id);
-        if (outcome.kind === 'retrying') failed.push(d);
+        records.push(await sendAttempt(d, 1, payloadOf.get(d.outbox_event_id)!, secretOf.get(d.settings_id) ?? null, this.deps.config.publicBaseUrl));
       }
     }));
-    await this.startRetries(failed.map((d) => ({ id: d.id, sender: d.sender, attempts: 1, businessId: d.business_id })));
+    await recordAttempts(this.deps.orm.em.fork(), records);
+    const byId = new Map(created.map((d) => [d.id, d]));
+    await this.startRetries(records.filter((r) => r.outcome === 'retrying').map((r) => ({ id: r.deliveryId, sender: byId.get(r.deliveryId)!.sender, attempts: 1, businessId: r.businessId })));
   }
 
   /** Deliveries left open by a crash (between fan-out and first attempt, or before the retry workflow started). */
