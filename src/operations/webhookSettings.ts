@@ -107,11 +107,9 @@ export const webhookSettingsUpdate = defineOperation({
   async handler(input, ctx) {
     const bctx = businessOf(ctx);
     const customer = await checkCustomer(bctx, input.customer_id);
+    const given: Partial<Record<UrlField, string | null>> = { tracking_event_webhook_url: input.track_event_webhook_url, ...input };
     const urls: Partial<Record<UrlField, string | null>> = {};
-    for (const f of URL_FIELDS) if (input[f] !== undefined) urls[f] = input[f] ? splitUrls(input[f]).join(',') : null;
-    if (input.track_event_webhook_url !== undefined && input.tracking_event_webhook_url === undefined) {
-      urls.tracking_event_webhook_url = input.track_event_webhook_url ? splitUrls(input.track_event_webhook_url).join(',') : null;
-    }
+    for (const f of URL_FIELDS) if (given[f] !== undefined) urls[f] = given[f] ? splitUrls(given[f]).join(',') : null;
     const row = await upsertWebhookSettings(ctx.em, bctx.caller.businessId, customer, {
       signSecret: input.webhook_sign_secret,
       urls,

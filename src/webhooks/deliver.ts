@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Em } from '../db/orm.ts';
 import { claimAttempt, recordAttempts, type AttemptRecord, type DeliveryRow } from '../db/webhookDeliveryRepo.ts';
 import { buildTenantRequest } from './request.ts';
+import { sha256 } from './signing.ts';
 
 /** The specification's request timeout: a receiver that has not answered in 3 s has failed this attempt. */
 export const REQUEST_TIMEOUT_MS = 3_000;
@@ -48,7 +48,7 @@ export async function sendAttempt(d: DeliveryRow, attempt: number, payload: Reco
   return {
     deliveryId: d.id, businessId: d.business_id, attempt, url: d.url,
     requestHeaders: Object.fromEntries(Object.entries(headers).filter(([k]) => LOGGED_HEADERS.test(k))),
-    bodySha256: createHash('sha256').update(body).digest('hex'), bodyBytes: Buffer.byteLength(body),
+    bodySha256: sha256(body).toString('hex'), bodyBytes: Buffer.byteLength(body),
     responseStatus: status, latencyMs: Math.round(performance.now() - started), error,
     outcome: ok ? 'delivered' : attempt >= d.max_attempts ? 'dead' : 'retrying',
   };

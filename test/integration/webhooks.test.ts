@@ -169,4 +169,37 @@ describe('webhook settings and tenant delivery', () => {
       await receiver.close();
     }
   });
+
+  test('track_event_webhook_url is accepted as the other spelling of tracking_event_webhook_url', async () => {
+    const res = await app.http.put('/v1/webhook-settings', { track_event_webhook_url: 'https://t.example/track' }, { token: admin });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.settings.tracking_event_webhook_url, 'https://t.example/track');
+    await app.http.put('/v1/webhook-settings', { tracking_event_webhook_url: null }, { token: admin });
+  });
+
+  test('a customer override receives the events of its customer; the merchant receives every event', async () => {
+    const merchant = await startReceiver(() => 200);
+    const customer = await startReceiver(() => 200);
+    try {
+      await app.http.put('/v1/webhook-settings', { webhook_sign_secret: SECRET, device_order_webhook_url: merchant.url, url_formats: null }, { token: admin });
+      const override = await app.http.put('/v1/webhook-settings', { customer_id: b.users.customer.id, webhook_sign_secret: `${SECRET}-c`, device_order_webhook_url: customer.url }, { token: admin });
+      assert.equal(override.status, 200);
+      assert.equal(override.body.settings.customer_id, b.users.customer.id);
+      // No producer names a customer yet: write the two events the way one will, straight into the outbox.
+      for (const [eventId, customerId] of [['CUST-1', b.users.customer.id], ['CUST-2', null]] as const) {
+        await app.em().execute(
+          `insert into outbox_event (business_id, customer_id, event_id, event_type, reference_type, reference_id, payload)
+           values (?, ?, ?, 'device_order.stored', 'device_order', '0', ?::jsonb)`,
+          [b.business.id, customerId, `${eventId}-${b.tag}`, JSON.stringify({ event_id: `${eventId}-${b.tag}`, event: 'device_order.stored' })]);
+      }
+      await waitFor(async () => merchant.received.length >= 2 && customer.received.length >= 1);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(merchant.received.map((r) => JSON.parse(r.body).event_id).sort(), [`CUST-1-${b.tag}`, `CUST-2-${b.tag}`]);
+      assert.deepEqual(customer.received.map((r) => JSON.parse(r.body).event_id), [`CUST-1-${b.tag}`]);
+      assert.deepEqual(verifyWebhook({ sender: 'tenant', secret: `${SECRET}-c`, headers: customer.received[0]!.headers, rawBody: customer.received[0]!.body }), { valid: true });
+    } finally {
+      await merchant.close();
+      await customer.close();
+    }
+  });
 });
