@@ -1,6 +1,7 @@
 import type { Orm } from '../src/db/orm.ts';
 import { markDead } from '../src/db/webhookDeliveryRepo.ts';
-import type { AttemptResult, DeliveryState } from '../src/temporal/webhookContract.ts';
+import { pruneWebhookLog } from '../src/db/webhookLogRepo.ts';
+import type { AttemptResult, DeliveryState, PruneResult } from '../src/temporal/webhookContract.ts';
 import { attemptDelivery } from '../src/webhooks/deliver.ts';
 
 export function createWebhookActivities(deps: { orm: Orm; publicBaseUrl: string }) {
@@ -15,6 +16,10 @@ export function createWebhookActivities(deps: { orm: Orm; publicBaseUrl: string 
     },
     async markWebhookDeliveryDead(deliveryId: number): Promise<void> {
       await markDead(deps.orm.em.fork(), deliveryId);
+    },
+    /** Deletes in batches of 5,000 rows so that a large backlog never holds long locks. */
+    async pruneWebhookLog(retentionDays: number): Promise<PruneResult> {
+      return pruneWebhookLog(deps.orm.em.fork(), retentionDays, 5_000);
     },
   };
 }

@@ -14,6 +14,7 @@ import { jsonBody } from './middleware/body.ts';
 import { requestContext, type State } from './middleware/context.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { buildOpenApi } from './openapi.ts';
+import { ASYNCAPI_PATH, buildAsyncApiDocument } from '../src/webhooks/asyncapi.ts';
 import { restRouter } from './rest.ts';
 
 export interface AppDeps {
@@ -40,6 +41,7 @@ export function createApp({ config, orm, temporal, log, catalog = CATALOG }: App
     ctx.body = ok ? { status: 'ok', checks } : { status: 'unavailable', checks };
   });
   meta.get('/openapi.json', (ctx) => { ctx.body = openapi; });
+  meta.get(ASYNCAPI_PATH.slice('/api'.length), (ctx) => { ctx.body = buildAsyncApiDocument(config.publicBaseUrl); });
 
   const rest = restRouter(catalog, makeContext);
   app

@@ -8,6 +8,7 @@ import { createOrm, migrate, type Orm } from './db/orm.ts';
 import { seedDemo } from './db/seed.ts';
 import type { Logger } from './logger.ts';
 import { awaitSearchAttributes, registerSearchAttributes } from './temporal/registerSearchAttributes.ts';
+import { ensureSchedules } from './temporal/schedules.ts';
 import { createWorker } from './temporal/worker.ts';
 import { OutboxRelay } from './webhooks/relay.ts';
 
@@ -78,6 +79,7 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
       running.worker = await createWorker(config, config.temporalAddress, services.orm, log);
       running.workerRun = running.worker.run();
       running.workerRun.catch((err: unknown) => log.error({ err }, 'worker stopped'));
+      await ensureSchedules(services.temporal, config, log);
       running.relay = new OutboxRelay({ orm: services.orm, temporal: services.temporal, config, databaseUrl: config.databaseUrl, log });
       await running.relay.start();
     }

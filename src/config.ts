@@ -21,6 +21,7 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -47,6 +48,8 @@ export interface Config {
   workflowBundlePath?: string;
   /** Multiplies webhook retry waits: 1 in production; tests shrink the 10 s .. 10000 s schedule. */
   webhookRetryScale: number;
+  /** Days the webhook delivery log keeps deliveries and attempts (90 by default). */
+  webhookLogRetentionDays: number;
 }
 
 /** Reads and validates the environment once; a bad value stops the boot with the variable's name. */
@@ -74,5 +77,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
+    webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
   };
 }

@@ -1,2 +1,3 @@
 export { deviceOrderWorkflow } from './deviceOrder.ts';
 export { webhookDeliveryWorkflow } from './webhookDelivery.ts';
+export { webhookLogPruneWorkflow } from './webhookLogPrune.ts';

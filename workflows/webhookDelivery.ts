@@ -20,7 +20,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     if (made > 0) await sleep(delayBeforeAttemptMs(input.sender, made + 1, input.scale));
     const result = await attemptWebhookDelivery(input.deliveryId);
     if (result.state === 'delivered' || result.state === 'dead') return result.state;
-    made = Math.max(made + 1, result.attempts);
+    made = Math.max(made + 1, result.attempts - (input.roundBase ?? 0));
   }
   await markWebhookDeliveryDead(input.deliveryId);
   return 'dead';

@@ -14,8 +14,8 @@ function eventPayload(view: DeviceOrderView, businessId: number, eventType: stri
 export async function recordDeviceOrderEvent(em: Em, view: DeviceOrderView, businessId: number, eventType: string): Promise<string> {
   const [row] = await em.execute<{ event_id: string }[]>(
     `with l as (insert into device_order_event (device_order_id, business_id, event_type) values (?, ?, ?) returning id)
-     insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload)
-     select ?, 'DOE-' || l.id, ?, 'device_order', ?, jsonb_build_object('event_id', 'DOE-' || l.id) || ?::jsonb from l
+     insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family)
+     select ?, 'DOE-' || l.id, ?, 'device_order', ?, jsonb_build_object('event_id', 'DOE-' || l.id) || ?::jsonb, 'device_orders' from l
      returning event_id`,
     [view.id, businessId, eventType, businessId, eventType, String(view.id), eventPayload(view, businessId, eventType)],
   );
@@ -73,9 +73,9 @@ export async function insertStoredDeviceOrder(em: Em, o: NewDeviceOrder): Promis
        values (?, ?, 'stored', ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id),
      l as (insert into device_order_event (device_order_id, business_id, event_type, occurred_at) select o.id, ?, ?, ? from o returning id, device_order_id),
      e as (
-       insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload)
+       insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family)
        select ?, 'DOE-' || l.id, ?, 'device_order', l.device_order_id::text,
-         jsonb_build_object('event_id', 'DOE-' || l.id) || jsonb_set(?::jsonb, '{data,device_order,id}', to_jsonb(l.device_order_id))
+         jsonb_build_object('event_id', 'DOE-' || l.id) || jsonb_set(?::jsonb, '{data,device_order,id}', to_jsonb(l.device_order_id)), 'device_orders'
        from l)
      select id from o`,
     [o.businessId, o.kind, draft.next_actor, o.device.id, o.gridCode, o.referenceNumber, o.orderId, o.externalOrderId, o.dueAt, storedAt, o.pickupCodeHash,

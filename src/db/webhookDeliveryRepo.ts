@@ -2,6 +2,7 @@ import type { Em } from './orm.ts';
 import type { UrlFormatSetting, WebhookSettingsRow } from './webhookSettingsRepo.ts';
 import { splitUrls, urlFieldFor } from '../webhooks/routing.ts';
 import { maxAttempts, type DeliverySender } from '../webhooks/schedule.ts';
+import { payloadFor, type PriceFamily, type RecipientRow } from '../webhooks/transform.ts';
 
 /** How long the relay holds a freshly created delivery for its first attempt. */
 export const FIRST_LEASE_SEC = 30;
@@ -15,6 +16,8 @@ export interface OutboxRow {
   reference_type: string;
   reference_id: string;
   payload: Record<string, unknown>;
+  family: PriceFamily | null;
+  carrier_held: boolean;
 }
 
 export interface DeliveryRow {
@@ -34,12 +37,14 @@ export interface DeliveryRow {
   status: 'pending' | 'retrying' | 'delivered' | 'dead';
   attempts: number;
   max_attempts: number;
+  round: number;
+  round_base: number;
 }
 
 /** Claims unpublished outbox rows; other relays skip them until this transaction ends. */
 export async function claimOutbox(tx: Em, limit: number): Promise<OutboxRow[]> {
   return tx.execute<OutboxRow[]>(
-    `select id, business_id, customer_id, event_id, event_type, reference_type, reference_id, payload
+    `select id, business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held
      from outbox_event where published_at is null order by id limit ? for update skip locked`, [limit]);
 }
 
@@ -76,6 +81,7 @@ export async function fanOut(tx: Em, events: OutboxRow[], settings: WebhookSetti
 export interface ClaimedAttempt {
   delivery: DeliveryRow;
   attempt: number;
+  /** Already shaped for the receiver. */
   payload: Record<string, unknown>;
   secret: string | null;
 }
@@ -85,16 +91,20 @@ export interface ClaimedAttempt {
  * send the same delivery at once. Null when it is finished or someone else holds it.
  */
 export async function claimAttempt(em: Em, deliveryId: number, leaseSec: number): Promise<ClaimedAttempt | null> {
-  const [row] = await em.execute<(DeliveryRow & { payload: Record<string, unknown>; sign_secret: string | null })[]>(
+  const [row] = await em.execute<(DeliveryRow & Pick<OutboxRow, 'payload' | 'family' | 'carrier_held'> & RecipientRow & { sign_secret: string | null })[]>(
     `with d as (
        update webhook_delivery set attempts = attempts + 1, locked_until = now() + make_interval(secs => ?), updated_at = now()
        where id = ? and status in ('pending', 'retrying') and attempts < max_attempts and (locked_until is null or locked_until < now())
        returning *)
-     select d.*, o.payload, s.sign_secret from d join outbox_event o on o.id = d.outbox_event_id join webhook_settings s on s.id = d.settings_id`,
+     select d.*, o.payload, o.family, o.carrier_held, s.sign_secret, s.customer_id, coalesce(u.hidden_price_families, '{}') as hidden_price_families
+     from d join outbox_event o on o.id = d.outbox_event_id join webhook_settings s on s.id = d.settings_id left join app_user u on u.id = s.customer_id`,
     [leaseSec, deliveryId]);
   if (!row) return null;
-  const { payload, sign_secret, ...delivery } = row;
-  return { delivery, attempt: delivery.attempts, payload, secret: sign_secret };
+  const { payload, family, carrier_held, sign_secret, customer_id, hidden_price_families, ...delivery } = row;
+  return {
+    delivery, attempt: delivery.attempts, secret: sign_secret,
+    payload: payloadFor({ event_type: delivery.event_type, payload, family, carrier_held }, { customer_id, hidden_price_families }),
+  };
 }
 
 export interface AttemptRecord {
@@ -137,9 +147,9 @@ export async function markRetryWorkflowStarted(em: Em, deliveryIds: number[]): P
 }
 
 /** Open deliveries nobody is driving: the first attempt never finished or its retry workflow never started. */
-export async function orphanedDeliveries(em: Em, olderThanSec: number, limit: number): Promise<{ id: number; sender: DeliverySender; attempts: number }[]> {
+export async function orphanedDeliveries(em: Em, olderThanSec: number, limit: number): Promise<Pick<DeliveryRow, 'id' | 'business_id' | 'sender' | 'attempts' | 'round' | 'round_base'>[]> {
   return em.execute(
-    `select id, sender, attempts from webhook_delivery
+    `select id, business_id, sender, attempts, round, round_base from webhook_delivery
      where status in ('pending', 'retrying') and not retry_workflow_started and updated_at < now() - make_interval(secs => ?)
        and (locked_until is null or locked_until < now())
      order by updated_at limit ?`, [olderThanSec, limit]);

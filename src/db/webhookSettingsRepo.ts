@@ -1,5 +1,6 @@
 import type { Em } from './orm.ts';
 import type { UrlField } from '../webhooks/routing.ts';
+import type { PriceFamily } from '../webhooks/transform.ts';
 
 export type UrlFormat = 'native' | 'ce_binary' | 'ce_structured';
 export interface UrlFormatSetting { format: UrlFormat; standard_webhooks: boolean }
@@ -17,6 +18,9 @@ export interface WebhookSettingsRow {
   updated_at: Date;
 }
 
+/** A settings row with what the payload transform needs to know about its receiver. */
+export type RecipientSettings = WebhookSettingsRow & { hidden_price_families: PriceFamily[] };
+
 export interface WebhookSettingsPatch {
   signSecret?: string | null;
   urls?: Partial<Record<UrlField, string | null>>;
@@ -33,9 +37,11 @@ export async function findWebhookSettings(em: Em, businessId: number, customerId
 }
 
 /** Every settings row of the businesses, merchant level and customer overrides, for the relay's fan-out. */
-export async function settingsOfBusinesses(em: Em, businessIds: number[]): Promise<WebhookSettingsRow[]> {
+export async function settingsOfBusinesses(em: Em, businessIds: number[]): Promise<RecipientSettings[]> {
   if (businessIds.length === 0) return [];
-  return em.execute<WebhookSettingsRow[]>('select * from webhook_settings where business_id in (?)', [businessIds]);
+  return em.execute<RecipientSettings[]>(
+    `select s.*, coalesce(u.hidden_price_families, '{}') as hidden_price_families
+     from webhook_settings s left join app_user u on u.id = s.customer_id where s.business_id in (?)`, [businessIds]);
 }
 
 /**

@@ -3,6 +3,7 @@ import { login, logout, me } from './auth.ts';
 import { deviceOrderCollect, deviceOrderGet, deviceOrderList, deviceOrderRemove, deviceOrderStore } from './deviceOrders.ts';
 import { orderCreate, orderGet, orderList, planningPool } from './orders.ts';
 import type { Operation } from './types.ts';
+import { webhookDeliveryGet, webhookDeliveryList, webhookDeliveryReplay, webhookDeliveryResend } from './webhookDeliveries.ts';
 import { webhookSettingsGet, webhookSettingsUpdate } from './webhookSettings.ts';
 
 /** Every business operation, defined once; REST, GraphQL and OpenAPI are derived from this list. */
@@ -12,4 +13,5 @@ export const CATALOG: readonly Operation[] = [
   assignmentList, assignmentAssign, assignmentRevoke, assignmentRelease,
   deviceOrderStore, deviceOrderCollect, deviceOrderRemove, deviceOrderGet, deviceOrderList,
   webhookSettingsGet, webhookSettingsUpdate,
+  webhookDeliveryList, webhookDeliveryGet, webhookDeliveryReplay, webhookDeliveryResend,
 ] as unknown as readonly Operation[];

@@ -47,7 +47,7 @@ export async function sendAttempt(d: DeliveryRow, attempt: number, payload: Reco
   const ok = status !== null && status >= 200 && status < 300;
   return {
     deliveryId: d.id, businessId: d.business_id, attempt, url: d.url,
-    requestHeaders: Object.fromEntries(Object.entries(headers).filter(([k]) => LOGGED_HEADERS.test(k))),
+    requestHeaders: Object.fromEntries(Object.entries(headers).filter(([k]) => LOGGED_HEADERS.test(k)).map(([k, v]) => [k.toLowerCase(), v])),
     bodySha256: sha256(body).toString('hex'), bodyBytes: Buffer.byteLength(body),
     responseStatus: status, latencyMs: Math.round(performance.now() - started), error,
     outcome: ok ? 'delivered' : attempt >= d.max_attempts ? 'dead' : 'retrying',

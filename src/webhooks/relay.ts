@@ -1,16 +1,13 @@
 import pg from 'pg';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { TypedSearchAttributes } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Orm } from '../db/orm.ts';
-import { claimOutbox, fanOut, markRetryWorkflowStarted, orphanedDeliveries, recordAttempts, type AttemptRecord, type DeliveryRow, type OutboxRow } from '../db/webhookDeliveryRepo.ts';
-import { settingsOfBusinesses, type WebhookSettingsRow } from '../db/webhookSettingsRepo.ts';
+import { claimOutbox, fanOut, orphanedDeliveries, recordAttempts, type AttemptRecord, type DeliveryRow, type OutboxRow } from '../db/webhookDeliveryRepo.ts';
+import { settingsOfBusinesses, type RecipientSettings } from '../db/webhookSettingsRepo.ts';
 import type { Logger } from '../logger.ts';
-import { NO_DUPLICATES } from '../temporal/startOptions.ts';
-import { SA } from '../temporal/searchAttributes.ts';
-import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../temporal/webhookContract.ts';
 import { sendAttempt } from './deliver.ts';
-import type { DeliverySender } from './schedule.ts';
+import { startRetryWorkflows, type RoundToDrive } from './retryWorkflows.ts';
+import { payloadFor } from './transform.ts';
 
 const BATCH = 100;
 const FIRST_ATTEMPTS_IN_FLIGHT = 32;
@@ -20,7 +17,7 @@ const ORPHAN_AFTER_SEC = 30;
 
 interface Batch {
   events: OutboxRow[];
-  settings: WebhookSettingsRow[];
+  settings: RecipientSettings[];
   created: DeliveryRow[];
 }
 
@@ -104,44 +101,29 @@ export class OutboxRelay {
   /** The first attempt of each new delivery (claimed at fan-out), sent concurrently and logged in one write. */
   private async firstAttempts({ events, settings, created }: Batch): Promise<void> {
     if (created.length === 0) return;
-    const payloadOf = new Map(events.map((e) => [e.id, e.payload]));
-    const secretOf = new Map(settings.map((s) => [s.id, s.sign_secret]));
+    const eventOf = new Map(events.map((e) => [e.id, e]));
+    const settingsOf = new Map(settings.map((s) => [s.id, s]));
     const queue = [...created];
     const records: AttemptRecord[] = [];
     await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPTS_IN_FLIGHT, queue.length) }, async () => {
       for (let d = queue.shift(); d; d = queue.shift()) {
-        records.push(await sendAttempt(d, 1, payloadOf.get(d.outbox_event_id)!, secretOf.get(d.settings_id) ?? null, this.deps.config.publicBaseUrl));
+        const s = settingsOf.get(d.settings_id)!;
+        records.push(await sendAttempt(d, 1, payloadFor(eventOf.get(d.outbox_event_id)!, s), s.sign_secret, this.deps.config.publicBaseUrl));
       }
     }));
     await recordAttempts(this.deps.orm.em.fork(), records);
     const byId = new Map(created.map((d) => [d.id, d]));
-    await this.startRetries(records.filter((r) => r.outcome === 'retrying').map((r) => ({ id: r.deliveryId, sender: byId.get(r.deliveryId)!.sender, attempts: 1, businessId: r.businessId })));
+    const failed = records.filter((r) => r.outcome === 'retrying');
+    await this.startRetries(failed.map((r) => ({ id: r.deliveryId, sender: byId.get(r.deliveryId)!.sender, businessId: r.businessId, round: 0, attemptsMade: 1, roundBase: 0 })));
   }
 
   /** Deliveries left open by a crash (between fan-out and first attempt, or before the retry workflow started). */
   private async adoptOrphans(): Promise<void> {
     const orphans = await orphanedDeliveries(this.deps.orm.em.fork(), ORPHAN_AFTER_SEC, BATCH);
-    await this.startRetries(orphans.map((o) => ({ ...o, businessId: null })));
+    await this.startRetries(orphans.map((o) => ({ id: o.id, sender: o.sender, businessId: o.business_id, round: o.round, attemptsMade: o.attempts - o.round_base, roundBase: o.round_base })));
   }
 
-  private async startRetries(items: { id: number; sender: DeliverySender; attempts: number; businessId: number | null }[]): Promise<void> {
-    const started: number[] = [];
-    for (const item of items) {
-      const input: WebhookDeliveryInput = { deliveryId: item.id, sender: item.sender, attemptsMade: item.attempts, scale: this.deps.config.webhookRetryScale };
-      try {
-        await this.deps.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
-          workflowId: webhookDeliveryWorkflowId(item.id),
-          taskQueue: this.deps.config.taskQueue,
-          args: [input],
-          ...(item.businessId !== null && { typedSearchAttributes: new TypedSearchAttributes([{ key: SA.businessId, value: item.businessId }]) }),
-          ...NO_DUPLICATES,
-        });
-        started.push(item.id);
-      } catch (err) {
-        if (err instanceof WorkflowExecutionAlreadyStartedError) started.push(item.id);
-        else this.deps.log.warn({ err, deliveryId: item.id }, 'retry workflow not started; the sweep will try again');
-      }
-    }
-    await markRetryWorkflowStarted(this.deps.orm.em.fork(), started);
+  private async startRetries(rounds: RoundToDrive[]): Promise<void> {
+    await startRetryWorkflows({ ...this.deps, em: this.deps.orm.em.fork() }, rounds);
   }
 }

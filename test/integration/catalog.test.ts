@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CATALOG } from '../../src/operations/catalog.ts';
 import { koaPath } from '../../api/rest.ts';
+import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { buildAsyncApiDocument } from '../../src/webhooks/asyncapi.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 
 /** Fills path parameters with an id nobody has, so a reachable route answers 4xx from the operation, not 404 from routing. */
@@ -82,5 +84,14 @@ describe('the operation catalog is reachable on every surface it names', () => {
     assert.equal(result.valid, true);
     const broken = await new Validator().validate({ ...res.body, paths: { '/x': { get: { responses: 'none' } } } });
     assert.equal(broken.valid, false, 'the validator rejects a broken document');
+  });
+
+  test('the AsyncAPI webhook catalog is served publicly and parses without errors', async () => {
+    const res = await app.http.get('/asyncapi-webhooks.json');
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+    assert.deepEqual(res.body, buildAsyncApiDocument(app.config.publicBaseUrl));
+    const { diagnostics } = await new Parser().parse(JSON.stringify(res.body));
+    assert.deepEqual(diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error), []);
   });
 });

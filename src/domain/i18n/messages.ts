@@ -391,6 +391,30 @@ export const MESSAGES = {
     de: 'Dieses Fach enthält bereits einen aktiven Geräteauftrag.',
     es: 'Este compartimento ya contiene un pedido de dispositivo activo.',
   },
+  'webhook.delivery_in_progress': {
+    en: 'This delivery is still being attempted; replay it once it is delivered or dead-lettered.',
+    'zh-Hans': '该投递仍在尝试中；请在其送达或进入死信后再重放。',
+    'zh-Hant': '該投遞仍在嘗試中；請在其送達或進入死信後再重播。',
+    fr: 'Cette livraison est encore en cours de tentative ; rejouez-la une fois livrée ou en lettre morte.',
+    de: 'Diese Zustellung wird noch versucht; wiederholen Sie sie, wenn sie zugestellt oder unzustellbar ist.',
+    es: 'Esta entrega aún se está intentando; reprodúzcala cuando esté entregada o en mensajes fallidos.',
+  },
+  'field.filter_required': {
+    en: 'Give delivery_ids or at least one filter.',
+    'zh-Hans': '请提供 delivery_ids 或至少一个筛选条件。',
+    'zh-Hant': '請提供 delivery_ids 或至少一個篩選條件。',
+    fr: 'Indiquez delivery_ids ou au moins un filtre.',
+    de: 'Geben Sie delivery_ids oder mindestens einen Filter an.',
+    es: 'Indique delivery_ids o al menos un filtro.',
+  },
+  'field.range_reversed': {
+    en: 'Must be later than from.',
+    'zh-Hans': '必须晚于 from。',
+    'zh-Hant': '必須晚於 from。',
+    fr: 'Doit être postérieur à from.',
+    de: 'Muss später als from sein.',
+    es: 'Debe ser posterior a from.',
+  },
 } satisfies Record<string, Translations>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -1,0 +1,48 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
+import type { Config } from '../config.ts';
+import type { Em } from '../db/orm.ts';
+import { markRetryWorkflowStarted } from '../db/webhookDeliveryRepo.ts';
+import type { Logger } from '../logger.ts';
+import { NO_DUPLICATES } from '../temporal/startOptions.ts';
+import { SA } from '../temporal/searchAttributes.ts';
+import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../temporal/webhookContract.ts';
+import type { DeliverySender } from './schedule.ts';
+
+/** A delivery whose current round needs a workflow to drive it. */
+export interface RoundToDrive {
+  id: number;
+  sender: DeliverySender;
+  businessId: number | null;
+  round: number;
+  /** Attempts already made in this round (the relay's first attempt: 1; a replay or resend: 0). */
+  attemptsMade: number;
+  /** Attempts made before this round began. */
+  roundBase: number;
+}
+
+/**
+ * Starts one workflow per delivery round (`webhook-delivery-<id>`, then `-r<round>` for replays), marking the
+ * deliveries driven. A start that fails leaves the delivery unmarked, and the relay's sweep tries again.
+ */
+export async function startRetryWorkflows(deps: { temporal: Client; config: Config; em: Em; log: Logger }, rounds: RoundToDrive[]): Promise<number[]> {
+  const started: number[] = [];
+  for (const r of rounds) {
+    const input: WebhookDeliveryInput = { deliveryId: r.id, sender: r.sender, attemptsMade: r.attemptsMade, roundBase: r.roundBase, scale: deps.config.webhookRetryScale };
+    try {
+      await deps.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
+        workflowId: webhookDeliveryWorkflowId(r.id, r.round),
+        taskQueue: deps.config.taskQueue,
+        args: [input],
+        ...(r.businessId !== null && { typedSearchAttributes: new TypedSearchAttributes([{ key: SA.businessId, value: r.businessId }]) }),
+        ...NO_DUPLICATES,
+      });
+      started.push(r.id);
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) started.push(r.id);
+      else deps.log.warn({ err, deliveryId: r.id }, 'retry workflow not started; the sweep will try again');
+    }
+  }
+  await markRetryWorkflowStarted(deps.em, started);
+  return started;
+}
