@@ -18,6 +18,8 @@ export interface OutboxRow {
   payload: Record<string, unknown>;
   family: PriceFamily | null;
   carrier_held: boolean;
+  target_settings_id: number | null;
+  target_url: string | null;
 }
 
 export interface DeliveryRow {
@@ -44,7 +46,7 @@ export interface DeliveryRow {
 /** Claims unpublished outbox rows; other relays skip them until this transaction ends. */
 export async function claimOutbox(tx: Em, limit: number): Promise<OutboxRow[]> {
   return tx.execute<OutboxRow[]>(
-    `select id, business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held
+    `select id, business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, target_settings_id, target_url
      from outbox_event where published_at is null order by id limit ? for update skip locked`, [limit]);
 }
 
@@ -58,10 +60,8 @@ export async function fanOut(tx: Em, events: OutboxRow[], settings: WebhookSetti
   const values: unknown[][] = [];
   for (const e of events) {
     for (const s of settings) {
-      if (s.business_id !== e.business_id || (s.customer_id !== null && s.customer_id !== e.customer_id) || !s.sign_secret) continue;
-      const field = urlFieldFor(e.event_type, s);
-      if (!field) continue;
-      for (const url of splitUrls(s.urls[field])) {
+      if (s.business_id !== e.business_id || !s.sign_secret) continue;
+      for (const url of receivingUrls(e, s)) {
         const f = s.url_formats[url] ?? { format: 'native', standard_webhooks: false };
         values.push([e.business_id, e.id, s.id, 'tenant', url, f.format, f.standard_webhooks, e.event_id, e.event_type, e.reference_type, e.reference_id, maxAttempts('tenant')]);
       }
@@ -76,6 +76,24 @@ export async function fanOut(tx: Em, events: OutboxRow[], settings: WebhookSetti
   }
   if (events.length) await tx.execute('update outbox_event set published_at = now() where id in (?)', [events.map((e) => e.id)]);
   return created;
+}
+
+/**
+ * The URLs a test send of `eventType` reaches: those of the event's settings field (restrictions do not apply
+ * to a test), or every configured URL for the generic test event; only `url` when one is named.
+ */
+export function testTargets(s: WebhookSettingsRow, eventType: string, url: string | null): string[] {
+  const field = urlFieldFor(eventType, { device_order_events: null, order_lifecycle_events: null });
+  const urls = field ? splitUrls(s.urls[field]) : [...new Set(Object.values(s.urls).flatMap((v) => splitUrls(v)))];
+  return url ? urls.filter((u) => u === url) : urls;
+}
+
+/** The URLs of a settings row that receive an event. */
+function receivingUrls(e: OutboxRow, s: WebhookSettingsRow): string[] {
+  if (e.target_settings_id !== null) return e.target_settings_id === s.id ? testTargets(s, e.event_type, e.target_url) : [];
+  if (s.customer_id !== null && s.customer_id !== e.customer_id) return [];
+  const field = urlFieldFor(e.event_type, s);
+  return field ? splitUrls(s.urls[field]) : [];
 }
 
 export interface ClaimedAttempt {

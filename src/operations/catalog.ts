@@ -2,9 +2,11 @@ import { assignmentAssign, assignmentList, assignmentRelease, assignmentRevoke }
 import { login, logout, me } from './auth.ts';
 import { deviceOrderCollect, deviceOrderGet, deviceOrderList, deviceOrderRemove, deviceOrderStore } from './deviceOrders.ts';
 import { orderCreate, orderGet, orderList, planningPool } from './orders.ts';
+import { driverLocationReport } from './driverLocation.ts';
 import type { Operation } from './types.ts';
 import { webhookDeliveryGet, webhookDeliveryList, webhookDeliveryReplay, webhookDeliveryResend } from './webhookDeliveries.ts';
 import { webhookSettingsGet, webhookSettingsUpdate } from './webhookSettings.ts';
+import { webhookSettingsTest, webhookVerify } from './webhookTools.ts';
 
 /** Every business operation, defined once; REST, GraphQL and OpenAPI are derived from this list. */
 export const CATALOG: readonly Operation[] = [
@@ -14,4 +16,6 @@ export const CATALOG: readonly Operation[] = [
   deviceOrderStore, deviceOrderCollect, deviceOrderRemove, deviceOrderGet, deviceOrderList,
   webhookSettingsGet, webhookSettingsUpdate,
   webhookDeliveryList, webhookDeliveryGet, webhookDeliveryReplay, webhookDeliveryResend,
+  webhookSettingsTest, webhookVerify,
+  driverLocationReport,
 ] as unknown as readonly Operation[];

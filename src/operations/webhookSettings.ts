@@ -58,7 +58,7 @@ function present(customer: number | null, row: WebhookSettingsRow | null): Setti
 }
 
 /** A customer override belongs to one customer account of the caller's business. */
-async function checkCustomer(ctx: BusinessContext, id: number | null | undefined): Promise<number | null> {
+export async function checkCustomer(ctx: BusinessContext, id: number | null | undefined): Promise<number | null> {
   if (id == null) return null;
   const [row] = await ctx.em.execute<{ n: number }[]>("select count(*)::int as n from app_user where id = ? and business_id = ? and role = 'customer'", [id, ctx.caller.businessId]);
   if (!row!.n) throw errors.field('customer_id', 'field.unknown_customer');

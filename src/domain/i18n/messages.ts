@@ -415,6 +415,30 @@ export const MESSAGES = {
     de: 'Muss später als from sein.',
     es: 'Debe ser posterior a from.',
   },
+  'webhook.secret_missing': {
+    en: 'Set a webhook signing secret first: unsigned webhooks are never sent.',
+    'zh-Hans': '请先设置 Webhook 签名密钥：未签名的 Webhook 不会发送。',
+    'zh-Hant': '請先設定 Webhook 簽章密鑰：未簽章的 Webhook 不會發送。',
+    fr: "Définissez d'abord un secret de signature : aucun webhook non signé n'est envoyé.",
+    de: 'Legen Sie zuerst ein Signaturgeheimnis fest: unsignierte Webhooks werden nie gesendet.',
+    es: 'Configure primero un secreto de firma: nunca se envían webhooks sin firmar.',
+  },
+  'field.no_receiving_url': {
+    en: 'No configured URL receives this event.',
+    'zh-Hans': '没有已配置的 URL 接收此事件。',
+    'zh-Hant': '沒有已設定的 URL 接收此事件。',
+    fr: 'Aucune URL configurée ne reçoit cet événement.',
+    de: 'Keine konfigurierte URL empfängt dieses Ereignis.',
+    es: 'Ninguna URL configurada recibe este evento.',
+  },
+  'field.recorded_in_future': {
+    en: 'Must not be in the future.',
+    'zh-Hans': '不能是未来的时间。',
+    'zh-Hant': '不能是未來的時間。',
+    fr: 'Ne doit pas être dans le futur.',
+    de: 'Darf nicht in der Zukunft liegen.',
+    es: 'No puede estar en el futuro.',
+  },
 } satisfies Record<string, Translations>;
 
 export type MessageKey = keyof typeof MESSAGES;
