@@ -25,11 +25,12 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
     const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     const props = input.properties ?? {};
     const required = new Set(input.required ?? []);
+    const inQuery = method === 'GET' || method === 'DELETE';
     const parameters = Object.entries(props)
-      .filter(([k]) => pathParams.includes(k) || method === 'GET')
+      .filter(([k]) => pathParams.includes(k) || inQuery)
       .map(([name, schema]) => ({ name, in: pathParams.includes(name) ? 'path' : 'query', required: pathParams.includes(name) || required.has(name), schema }));
     const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k)));
-    const body = method === 'GET' || Object.keys(bodyProps).length === 0 ? undefined : {
+    const body = inQuery || Object.keys(bodyProps).length === 0 ? undefined : {
       required: true,
       content: { 'application/json': { schema: { ...input, properties: bodyProps, required: [...required].filter((k) => !pathParams.includes(k)) } } },
     };

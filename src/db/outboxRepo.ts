@@ -13,6 +13,8 @@ export interface NewOutboxEvent {
   payload: Record<string, unknown>;
   family?: PriceFamily | null;
   carrierHeld?: boolean;
+  /** The provider business a partner locker or third-party event is addressed to. */
+  providerId?: number | null;
   /** A test send: only this settings row (and this URL of it) receives the event. */
   targetSettingsId?: number | null;
   targetUrl?: string | null;
@@ -21,8 +23,8 @@ export interface NewOutboxEvent {
 /** Writes an event into the outbox in the caller's transaction; the insert trigger wakes the relay. */
 export async function insertOutboxEvent(em: Em, e: NewOutboxEvent): Promise<void> {
   await em.execute(
-    `insert into outbox_event (business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, target_settings_id, target_url)
-     values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)`,
+    `insert into outbox_event (business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url)
+     values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?)`,
     [e.businessId, e.customerId ?? null, e.eventId, e.eventType, e.referenceType, e.referenceId, JSON.stringify(e.payload), e.family ?? null,
-      e.carrierHeld ?? false, e.targetSettingsId ?? null, e.targetUrl ?? null]);
+      e.carrierHeld ?? false, e.providerId ?? null, e.targetSettingsId ?? null, e.targetUrl ?? null]);
 }

@@ -6,7 +6,7 @@ import { hashPassword } from '../domain/secrets.ts';
 
 export const DEMO_PASSWORD = 'demo-password';
 
-export const DEMO_ACCOUNTS: { email: string; name: string; role: Role; business: 'demo' | 'other' | null }[] = [
+export const DEMO_ACCOUNTS: { email: string; name: string; role: Role; business: 'demo' | 'other' | 'carrier' | 'lockers' | null }[] = [
   { email: 'admin@demo.example', name: 'Demo Admin', role: 'client_admin', business: 'demo' },
   { email: 'employee@demo.example', name: 'Demo Employee', role: 'employee', business: 'demo' },
   { email: 'broker@demo.example', name: 'Demo Broker', role: 'contractor', business: 'demo' },
@@ -15,6 +15,8 @@ export const DEMO_ACCOUNTS: { email: string; name: string; role: Role; business:
   { email: 'customer@demo.example', name: 'Demo Customer', role: 'customer', business: 'demo' },
   { email: 'platform@demo.example', name: 'Platform Admin', role: 'platform_admin', business: null },
   { email: 'admin@other.example', name: 'Other Admin', role: 'client_admin', business: 'other' },
+  { email: 'locker-provider@demo.example', name: 'Demo Locker Provider', role: 'locker_provider', business: 'lockers' },
+  { email: 'carrier@demo.example', name: 'Demo Carrier', role: 'delivery_provider', business: 'carrier' },
 ];
 
 const address = { line1: '1 Demo Street', city: 'Springfield', postal_code: '12345', country: 'US' };
@@ -27,12 +29,13 @@ export async function seedDemo(em: Em): Promise<void> {
     const demo = await business('DEMO', 'Demo', true);
     const other = await business('OTHER', 'Other', false);
     const carrier = await business('DEMO-CARRIER', 'Demo Carrier', false);
+    const lockers = await business('DEMO-LOCKERS', 'Demo Locker Provider', false);
     await tx.flush();
 
     const passwordHash = await hashPassword(DEMO_PASSWORD);
     for (const a of DEMO_ACCOUNTS) {
       if (await tx.count(User, { email: a.email })) continue;
-      const businessId = a.business === 'demo' ? demo.id : a.business === 'other' ? other.id : null;
+      const businessId = a.business === null ? null : { demo, other, carrier, lockers }[a.business].id;
       tx.create(User, { email: a.email, name: a.name, role: a.role, businessId, passwordHash });
     }
 

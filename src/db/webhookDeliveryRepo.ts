@@ -1,8 +1,10 @@
 import type { Em } from './orm.ts';
-import type { UrlFormatSetting, WebhookSettingsRow } from './webhookSettingsRepo.ts';
-import { splitUrls, urlFieldFor } from '../webhooks/routing.ts';
+import { liveSecrets, type EndpointRow } from './webhookEndpointRepo.ts';
+import type { RecipientSettings, UrlFormat, UrlFormatSetting, WebhookSettingsRow } from './webhookSettingsRepo.ts';
+import type { SigningKeys } from '../webhooks/request.ts';
+import { senderOf, splitUrls, urlFieldFor } from '../webhooks/routing.ts';
 import { maxAttempts, type DeliverySender } from '../webhooks/schedule.ts';
-import { payloadFor, type PriceFamily, type RecipientRow } from '../webhooks/transform.ts';
+import { payloadFor, type PriceFamily } from '../webhooks/transform.ts';
 
 /** How long the relay holds a freshly created delivery for its first attempt. */
 export const FIRST_LEASE_SEC = 30;
@@ -18,6 +20,7 @@ export interface OutboxRow {
   payload: Record<string, unknown>;
   family: PriceFamily | null;
   carrier_held: boolean;
+  provider_id: number | null;
   target_settings_id: number | null;
   target_url: string | null;
 }
@@ -26,7 +29,8 @@ export interface DeliveryRow {
   id: number;
   business_id: number;
   outbox_event_id: number;
-  settings_id: number;
+  settings_id: number | null;
+  endpoint_id: number | null;
   sender: DeliverySender;
   url: string;
   format: UrlFormatSetting['format'];
@@ -46,36 +50,67 @@ export interface DeliveryRow {
 /** Claims unpublished outbox rows; other relays skip them until this transaction ends. */
 export async function claimOutbox(tx: Em, limit: number): Promise<OutboxRow[]> {
   return tx.execute<OutboxRow[]>(
-    `select id, business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, target_settings_id, target_url
+    `select id, business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url
      from outbox_event where published_at is null order by id limit ? for update skip locked`, [limit]);
 }
 
+export interface Receivers {
+  settings: RecipientSettings[];
+  endpoints: EndpointRow[];
+}
+
+type NewDelivery = [businessId: number, outboxId: number, settingsId: number | null, endpointId: number | null, sender: DeliverySender, url: string,
+  format: UrlFormat, standardWebhooks: boolean, eventId: string, eventType: string, referenceType: string, referenceId: string, maxAttempts: number];
+
 /**
- * One delivery per (event, settings row, URL): merchant-level settings receive every event of the business,
- * a customer override the events that concern that customer. Marks the events published; returns the new
- * deliveries (a repeat fan-out of the same event creates nothing), each with its first attempt already
- * claimed for the relay (attempts 1, leased), so the hot path needs no second claim.
+ * One delivery per (event, receiver, URL). Tenant events go to settings rows: merchant-level settings receive
+ * every event of the business, a customer override the events that concern that customer. Provider events go
+ * to the endpoint of the provider they name, OHP events to the business's subscriptions. Marks the events
+ * published; returns the new deliveries (a repeat fan-out of the same event creates nothing), each with its
+ * first attempt already claimed for the relay (attempts 1, leased), so the hot path needs no second claim.
  */
-export async function fanOut(tx: Em, events: OutboxRow[], settings: WebhookSettingsRow[]): Promise<DeliveryRow[]> {
-  const values: unknown[][] = [];
+export async function fanOut(tx: Em, events: OutboxRow[], receivers: Receivers): Promise<DeliveryRow[]> {
+  const values: NewDelivery[] = [];
   for (const e of events) {
-    for (const s of settings) {
-      if (s.business_id !== e.business_id || !s.sign_secret) continue;
-      for (const url of receivingUrls(e, s)) {
-        const f = s.url_formats[url] ?? { format: 'native', standard_webhooks: false };
-        values.push([e.business_id, e.id, s.id, 'tenant', url, f.format, f.standard_webhooks, e.event_id, e.event_type, e.reference_type, e.reference_id, maxAttempts('tenant')]);
+    const sender = senderOf(e.event_type);
+    const row = (owner: number, settingsId: number | null, endpointId: number | null, url: string, format: UrlFormat, sw: boolean): NewDelivery =>
+      [owner, e.id, settingsId, endpointId, sender, url, format, sw, e.event_id, e.event_type, e.reference_type, e.reference_id, maxAttempts(sender)];
+    if (sender === 'tenant') {
+      for (const s of receivers.settings) {
+        if (s.business_id !== e.business_id || !s.sign_secret) continue;
+        for (const url of receivingUrls(e, s)) {
+          const f = s.url_formats[url] ?? { format: 'native', standard_webhooks: false };
+          values.push(row(e.business_id, s.id, null, url, f.format, f.standard_webhooks));
+        }
       }
+      continue;
+    }
+    for (const ep of receivers.endpoints) {
+      const url = endpointUrl(e, sender, ep);
+      if (url) values.push(row(ep.business_id, null, ep.id, url, ep.format, ep.standard_webhooks));
     }
   }
   let created: DeliveryRow[] = [];
   if (values.length) {
     created = await tx.execute<DeliveryRow[]>(
-      `insert into webhook_delivery (business_id, outbox_event_id, settings_id, sender, url, format, standard_webhooks, event_id, event_type, reference_type, reference_id, max_attempts, attempts, locked_until)
-       values ${values.map(() => `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, now() + interval '${FIRST_LEASE_SEC} seconds')`).join(', ')}
-       on conflict (outbox_event_id, settings_id, url) do nothing returning *`, values.flat());
+      `insert into webhook_delivery (business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, event_id, event_type, reference_type, reference_id, max_attempts, attempts, locked_until)
+       values ${values.map(() => `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, now() + interval '${FIRST_LEASE_SEC} seconds')`).join(', ')}
+       on conflict do nothing returning *`, values.flat());
   }
   if (events.length) await tx.execute('update outbox_event set published_at = now() where id in (?)', [events.map((e) => e.id)]);
   return created;
+}
+
+/**
+ * Where a provider or OHP endpoint receives an event, or null when it does not. Partner locker sandbox events
+ * (livemode false) go to the sandbox URL when there is one, and nowhere when the sandbox switch is off.
+ */
+function endpointUrl(e: OutboxRow, sender: DeliverySender, ep: EndpointRow): string | null {
+  if (ep.kind !== sender) return null;
+  const owner = sender === 'ohp' ? e.business_id : e.provider_id;
+  if (ep.business_id !== owner || (ep.events.length > 0 && !ep.events.includes(e.event_type))) return null;
+  if (sender === 'partner_locker' && e.payload.livemode === false) return ep.sandbox_enabled ? (ep.sandbox_url ?? ep.url) : null;
+  return ep.url;
 }
 
 /**
@@ -96,12 +131,27 @@ function receivingUrls(e: OutboxRow, s: WebhookSettingsRow): string[] {
   return field ? splitUrls(s.urls[field]) : [];
 }
 
-export interface ClaimedAttempt {
+/** What an attempt sends: the payload shaped for its receiver, the merchant it belongs to, the signing keys. */
+export interface PreparedEvent {
+  payload: Record<string, unknown>;
+  eventBusinessId: number;
+  keys: SigningKeys | null;
+}
+
+export interface ClaimedAttempt extends PreparedEvent {
   delivery: DeliveryRow;
   attempt: number;
-  /** Already shaped for the receiver. */
-  payload: Record<string, unknown>;
-  secret: string | null;
+}
+
+type EventFacts = Pick<OutboxRow, 'business_id' | 'event_type' | 'payload' | 'family' | 'carrier_held'>;
+
+/** The same preparation for the relay's first attempt and every retry. Endpoints are never customer accounts. */
+export function prepare(e: EventFacts, receiver: { settings: RecipientSettings } | { endpoint: EndpointRow }): PreparedEvent {
+  if ('endpoint' in receiver) {
+    return { payload: e.payload, eventBusinessId: e.business_id, keys: { secrets: liveSecrets(receiver.endpoint), keyId: receiver.endpoint.key_id } };
+  }
+  const s = receiver.settings;
+  return { payload: payloadFor(e, s), eventBusinessId: e.business_id, keys: s.sign_secret ? { secrets: [s.sign_secret], keyId: null } : null };
 }
 
 /**
@@ -109,20 +159,22 @@ export interface ClaimedAttempt {
  * send the same delivery at once. Null when it is finished or someone else holds it.
  */
 export async function claimAttempt(em: Em, deliveryId: number, leaseSec: number): Promise<ClaimedAttempt | null> {
-  const [row] = await em.execute<(DeliveryRow & Pick<OutboxRow, 'payload' | 'family' | 'carrier_held'> & RecipientRow & { sign_secret: string | null })[]>(
+  const [row] = await em.execute<{ delivery: DeliveryRow; event: EventFacts; settings: RecipientSettings | null; endpoint: EndpointRow | null }[]>(
     `with d as (
        update webhook_delivery set attempts = attempts + 1, locked_until = now() + make_interval(secs => ?), updated_at = now()
        where id = ? and status in ('pending', 'retrying') and attempts < max_attempts and (locked_until is null or locked_until < now())
        returning *)
-     select d.*, o.payload, o.family, o.carrier_held, s.sign_secret, s.customer_id, coalesce(u.hidden_price_families, '{}') as hidden_price_families
-     from d join outbox_event o on o.id = d.outbox_event_id join webhook_settings s on s.id = d.settings_id left join app_user u on u.id = s.customer_id`,
+     select to_jsonb(d) as delivery,
+       jsonb_build_object('business_id', o.business_id, 'event_type', o.event_type, 'payload', o.payload, 'family', o.family, 'carrier_held', o.carrier_held) as event,
+       case when s.id is null then null else to_jsonb(s) || jsonb_build_object('hidden_price_families', coalesce(u.hidden_price_families, '{}')) end as settings,
+       to_jsonb(ep) as endpoint
+     from d join outbox_event o on o.id = d.outbox_event_id
+       left join webhook_settings s on s.id = d.settings_id left join app_user u on u.id = s.customer_id
+       left join webhook_endpoint ep on ep.id = d.endpoint_id`,
     [leaseSec, deliveryId]);
   if (!row) return null;
-  const { payload, family, carrier_held, sign_secret, customer_id, hidden_price_families, ...delivery } = row;
-  return {
-    delivery, attempt: delivery.attempts, secret: sign_secret,
-    payload: payloadFor({ event_type: delivery.event_type, payload, family, carrier_held }, { customer_id, hidden_price_families }),
-  };
+  const prepared = row.endpoint ? prepare(row.event, { endpoint: row.endpoint }) : prepare(row.event, { settings: row.settings! });
+  return { ...prepared, delivery: row.delivery, attempt: row.delivery.attempts };
 }
 
 export interface AttemptRecord {

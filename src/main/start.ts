@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     `  GraphQL      ${base}/api/graphql`,
     `  OpenAPI      ${base}/api/openapi.json`,
     `  Temporal     ${config.temporalAddress}` + (temporal ? `   UI http://localhost:${config.temporalUiPort}` : ''),
-    ...(config.demoMode ? ['', `Demo accounts (password: ${DEMO_PASSWORD})`, ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(24)} ${a.role}`)] : []),
+    ...(config.demoMode ? ['', `Demo accounts (password: ${DEMO_PASSWORD})`, ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(30)} ${a.role}`)] : []),
     '',
     'Press Ctrl-C to stop.',
     '',

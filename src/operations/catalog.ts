@@ -3,6 +3,8 @@ import { login, logout, me } from './auth.ts';
 import { deviceOrderCollect, deviceOrderGet, deviceOrderList, deviceOrderRemove, deviceOrderStore } from './deviceOrders.ts';
 import { orderCreate, orderGet, orderList, planningPool } from './orders.ts';
 import { driverLocationReport } from './driverLocation.ts';
+import { ohpSubscriptionCreate, ohpSubscriptionList, ohpSubscriptionRevoke } from './ohpSubscriptions.ts';
+import { providerWebhookSettingsGet, providerWebhookSettingsRotate, providerWebhookSettingsUpdate, providerWebhookTest } from './providerWebhooks.ts';
 import type { Operation } from './types.ts';
 import { webhookDeliveryGet, webhookDeliveryList, webhookDeliveryReplay, webhookDeliveryResend } from './webhookDeliveries.ts';
 import { webhookSettingsGet, webhookSettingsUpdate } from './webhookSettings.ts';
@@ -18,4 +20,6 @@ export const CATALOG: readonly Operation[] = [
   webhookDeliveryList, webhookDeliveryGet, webhookDeliveryReplay, webhookDeliveryResend,
   webhookSettingsTest, webhookVerify,
   driverLocationReport,
+  providerWebhookSettingsGet, providerWebhookSettingsUpdate, providerWebhookSettingsRotate, providerWebhookTest,
+  ohpSubscriptionCreate, ohpSubscriptionList, ohpSubscriptionRevoke,
 ] as unknown as readonly Operation[];

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { findDelivery, listDeliveries, reopenDeliveries, type DeliveryFilter, type LoggedAttempt, type LoggedDelivery } from '../db/webhookLogRepo.ts';
 import { errors } from '../domain/errors.ts';
+import { PROVIDERS, type Role } from '../domain/roles.ts';
 import { startRetryWorkflows } from '../webhooks/retryWorkflows.ts';
 import { businessOf } from './run.ts';
 import { intParam, pageParams, pathId } from './schemas.ts';
 import { defineOperation, type BusinessContext } from './types.ts';
 
 const TAG = 'Webhooks';
+/** Merchants see their deliveries; provider accounts the deliveries to their own endpoint. */
+const RECEIVER_OWNERS: readonly Role[] = ['client_admin', ...PROVIDERS];
 /** How many dead letters one resend call reopens; the answer says whether more match. */
 export const RESEND_LIMIT = 500;
 
@@ -90,7 +93,7 @@ export const webhookDeliveryList = defineOperation({
   name: 'webhook_delivery_list',
   summary: 'List webhook deliveries (one per event and endpoint), newest first, with their state.',
   tag: TAG,
-  roles: ['client_admin'],
+  roles: RECEIVER_OWNERS,
   rest: { method: 'GET', path: '/v1/webhook-deliveries' },
   graphql: { name: 'webhookDeliveries', kind: 'query' },
   mcp: { scope: 'webhooks:read', risk: 'low' },
@@ -107,7 +110,7 @@ export const webhookDeliveryGet = defineOperation({
   name: 'webhook_delivery_get',
   summary: 'Read one webhook delivery with every attempt: headers sent (without signatures), body digest, answer, latency, error.',
   tag: TAG,
-  roles: ['client_admin'],
+  roles: RECEIVER_OWNERS,
   rest: { method: 'GET', path: '/v1/webhook-deliveries/{id}' },
   graphql: { name: 'webhookDelivery', kind: 'query' },
   mcp: { scope: 'webhooks:read', risk: 'low' },
@@ -124,7 +127,7 @@ export const webhookDeliveryReplay = defineOperation({
   name: 'webhook_delivery_replay',
   summary: 'Send a finished delivery (delivered or dead-lettered) again, with the same ids, on a fresh retry schedule.',
   tag: TAG,
-  roles: ['client_admin'],
+  roles: RECEIVER_OWNERS,
   rest: { method: 'POST', path: '/v1/webhook-deliveries/{id}/replay', status: 202 },
   graphql: { name: 'webhookDeliveryReplay', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'medium' },
@@ -144,7 +147,7 @@ export const webhookDeliveryResend = defineOperation({
   name: 'webhook_delivery_resend',
   summary: `Resend dead-lettered deliveries, chosen by id or by filter (at most ${RESEND_LIMIT} per call), each on a fresh retry schedule.`,
   tag: TAG,
-  roles: ['client_admin'],
+  roles: RECEIVER_OWNERS,
   rest: { method: 'POST', path: '/v1/webhook-deliveries/resend', status: 202 },
   graphql: { name: 'webhookDeliveryResend', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high' },

@@ -8,7 +8,7 @@ import { defineOperation, type BusinessContext } from './types.ts';
 
 const TAG = 'Webhooks';
 
-const isHttpUrl = (u: string) => {
+export const isHttpUrl = (u: string) => {
   try {
     const url = new URL(u);
     return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
@@ -42,7 +42,7 @@ const SettingsSchema = z.object({
 type SettingsView = z.input<typeof SettingsSchema>;
 
 /** The last four characters, so an operator can tell which secret is set without the secret being readable. */
-const maskSecret = (secret: string | null) => (secret ? `…${secret.slice(-4)}` : null);
+export const maskSecret = (secret: string | null) => (secret ? `…${secret.slice(-4)}` : null);
 
 function present(customer: number | null, row: WebhookSettingsRow | null): SettingsView {
   return {

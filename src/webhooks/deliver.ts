@@ -1,13 +1,13 @@
 import type { Em } from '../db/orm.ts';
-import { claimAttempt, recordAttempts, type AttemptRecord, type DeliveryRow } from '../db/webhookDeliveryRepo.ts';
-import { buildTenantRequest } from './request.ts';
+import { claimAttempt, recordAttempts, type AttemptRecord, type DeliveryRow, type PreparedEvent } from '../db/webhookDeliveryRepo.ts';
+import { buildRequest } from './request.ts';
 import { sha256 } from './signing.ts';
 
 /** The specification's request timeout: a receiver that has not answered in 3 s has failed this attempt. */
 export const REQUEST_TIMEOUT_MS = 3_000;
 const LEASE_SEC = 30;
 /** Signature headers are proofs, not secrets, but the log keeps only what explains a delivery. */
-const LOGGED_HEADERS = /^(content-type|x-webhook-event-id|x-webhook-timestamp|webhook-id|webhook-timestamp|ce-.*)$/i;
+const LOGGED_HEADERS = /^(content-type|x-webhook-(event-id|id|delivery-id|timestamp|key-id|content-digest|test)|x-ohp-(event|delivery|timestamp)|webhook-id|webhook-timestamp|ce-.*)$/i;
 
 export type AttemptOutcome =
   | { kind: 'delivered' | 'retrying' | 'dead'; attempt: number; status: number | null; error: string | null }
@@ -31,17 +31,17 @@ async function post(url: string, headers: Record<string, string>, body: string):
 }
 
 /** Signs and sends one attempt of a claimed delivery; the caller writes the returned log record. */
-export async function sendAttempt(d: DeliveryRow, attempt: number, payload: Record<string, unknown>, secret: string | null, publicBaseUrl: string): Promise<AttemptRecord> {
+export async function sendAttempt(d: DeliveryRow, attempt: number, { payload, eventBusinessId, keys }: PreparedEvent, publicBaseUrl: string): Promise<AttemptRecord> {
   let status: number | null = null;
-  let error: string | null = 'the webhook settings have no signing secret';
+  let error: string | null = 'the receiver has no signing secret';
   let headers: Record<string, string> = {};
   let body = '';
   const started = performance.now();
-  if (secret) {
-    ({ headers, body } = buildTenantRequest({
-      deliveryKey: d.delivery_key, businessId: d.business_id, eventType: d.event_type, referenceType: d.reference_type,
+  if (keys?.secrets.length) {
+    ({ headers, body } = buildRequest({
+      sender: d.sender, deliveryKey: d.delivery_key, businessId: eventBusinessId, eventType: d.event_type, referenceType: d.reference_type,
       referenceId: d.reference_id, format: d.format, standardWebhooks: d.standard_webhooks, payload,
-    }, secret, attempt, Math.floor(Date.now() / 1000), publicBaseUrl));
+    }, keys, attempt, Math.floor(Date.now() / 1000), publicBaseUrl));
     ({ status, error } = await post(d.url, headers, body));
   }
   const ok = status !== null && status >= 200 && status < 300;
@@ -58,7 +58,7 @@ export async function sendAttempt(d: DeliveryRow, attempt: number, payload: Reco
 export async function attemptDelivery(deps: DeliverDeps, deliveryId: number): Promise<AttemptOutcome> {
   const claimed = await claimAttempt(deps.em, deliveryId, LEASE_SEC);
   if (!claimed) return { kind: 'skipped' };
-  const record = await sendAttempt(claimed.delivery, claimed.attempt, claimed.payload, claimed.secret, deps.publicBaseUrl);
+  const record = await sendAttempt(claimed.delivery, claimed.attempt, claimed, deps.publicBaseUrl);
   await recordAttempts(deps.em, [record]);
   return { kind: record.outcome, attempt: record.attempt, status: record.responseStatus, error: record.error };
 }

@@ -2,12 +2,12 @@ import pg from 'pg';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Orm } from '../db/orm.ts';
-import { claimOutbox, fanOut, orphanedDeliveries, recordAttempts, type AttemptRecord, type DeliveryRow, type OutboxRow } from '../db/webhookDeliveryRepo.ts';
-import { settingsOfBusinesses, type RecipientSettings } from '../db/webhookSettingsRepo.ts';
+import { claimOutbox, fanOut, orphanedDeliveries, prepare, recordAttempts, type AttemptRecord, type DeliveryRow, type OutboxRow, type Receivers } from '../db/webhookDeliveryRepo.ts';
+import { endpointsFor } from '../db/webhookEndpointRepo.ts';
+import { settingsOfBusinesses } from '../db/webhookSettingsRepo.ts';
 import type { Logger } from '../logger.ts';
 import { sendAttempt } from './deliver.ts';
 import { startRetryWorkflows, type RoundToDrive } from './retryWorkflows.ts';
-import { payloadFor } from './transform.ts';
 
 const BATCH = 100;
 const FIRST_ATTEMPTS_IN_FLIGHT = 32;
@@ -17,7 +17,7 @@ const ORPHAN_AFTER_SEC = 30;
 
 interface Batch {
   events: OutboxRow[];
-  settings: RecipientSettings[];
+  receivers: Receivers;
   created: DeliveryRow[];
 }
 
@@ -92,23 +92,27 @@ export class OutboxRelay {
   private async relayBatch(): Promise<Batch> {
     return this.deps.orm.em.fork().transactional(async (tx) => {
       const events = await claimOutbox(tx, BATCH);
-      if (events.length === 0) return { events, settings: [], created: [] };
-      const settings = await settingsOfBusinesses(tx, [...new Set(events.map((e) => e.business_id))]);
-      return { events, settings, created: await fanOut(tx, events, settings) };
+      if (events.length === 0) return { events, receivers: { settings: [], endpoints: [] }, created: [] };
+      const businesses = [...new Set(events.map((e) => e.business_id))];
+      const providers = [...new Set(events.flatMap((e) => (e.provider_id === null ? [] : [e.provider_id])))];
+      const receivers = { settings: await settingsOfBusinesses(tx, businesses), endpoints: await endpointsFor(tx, businesses, providers) };
+      return { events, receivers, created: await fanOut(tx, events, receivers) };
     });
   }
 
   /** The first attempt of each new delivery (claimed at fan-out), sent concurrently and logged in one write. */
-  private async firstAttempts({ events, settings, created }: Batch): Promise<void> {
+  private async firstAttempts({ events, receivers, created }: Batch): Promise<void> {
     if (created.length === 0) return;
     const eventOf = new Map(events.map((e) => [e.id, e]));
-    const settingsOf = new Map(settings.map((s) => [s.id, s]));
+    const settingsOf = new Map(receivers.settings.map((s) => [s.id, s]));
+    const endpointOf = new Map(receivers.endpoints.map((ep) => [ep.id, ep]));
     const queue = [...created];
     const records: AttemptRecord[] = [];
     await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPTS_IN_FLIGHT, queue.length) }, async () => {
       for (let d = queue.shift(); d; d = queue.shift()) {
-        const s = settingsOf.get(d.settings_id)!;
-        records.push(await sendAttempt(d, 1, payloadFor(eventOf.get(d.outbox_event_id)!, s), s.sign_secret, this.deps.config.publicBaseUrl));
+        const e = eventOf.get(d.outbox_event_id)!;
+        const prepared = d.endpoint_id !== null ? prepare(e, { endpoint: endpointOf.get(d.endpoint_id)! }) : prepare(e, { settings: settingsOf.get(d.settings_id!)! });
+        records.push(await sendAttempt(d, 1, prepared, this.deps.config.publicBaseUrl));
       }
     }));
     await recordAttempts(this.deps.orm.em.fork(), records);

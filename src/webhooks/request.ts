@@ -1,22 +1,31 @@
-import { signStandardWebhooks, signTenant, standardWebhooksKey } from './signing.ts';
+import { signOhp, signPartnerLocker, signStandardWebhooks, signTenant, signThirdParty, standardWebhooksKey } from './signing.ts';
 import type { UrlFormat } from '../db/webhookSettingsRepo.ts';
+import type { DeliverySender } from './schedule.ts';
 
 /** CloudEvents attribute values fixed by docs/webhooks.md. */
 export const CE_TYPE_PREFIX = 'org.opentms.';
 const CE_BUSINESS = 'tmsbusiness';
 const CE_ATTEMPT = 'tmsattempt';
 
-export interface TenantDelivery {
-  /** X-Webhook-Event-Id: fixed per (event, endpoint). */
+export interface OutgoingDelivery {
+  sender: DeliverySender;
+  /** Fixed per (event, endpoint): X-Webhook-Event-Id (tenant), X-Webhook-Id (providers). */
   deliveryKey: string;
+  /** The business the event belongs to (CloudEvents source). */
   businessId: number;
   eventType: string;
   referenceType: string;
   referenceId: string;
   format: UrlFormat;
   standardWebhooks: boolean;
-  /** The native event body as the outbox holds it. */
+  /** The event body, already shaped for the receiver. */
   payload: Record<string, unknown>;
+}
+
+/** The keys that sign an attempt: current first; a provider's previous key during its grace period. */
+export interface SigningKeys {
+  secrets: readonly string[];
+  keyId: string | null;
 }
 
 export interface OutgoingRequest {
@@ -24,38 +33,66 @@ export interface OutgoingRequest {
   body: string;
 }
 
+const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
+
+/** The id receivers deduplicate on: the body's event_id (or OHP message_id) when it has one, else the delivery key. */
+export function stableId(d: OutgoingDelivery): string {
+  return text(d.payload.event_id) ?? text(d.payload.message_id) ?? d.deliveryKey;
+}
+
 /** The CloudEvents attributes of an event; the attempt number only exists in binary mode (see docs). */
-function cloudEventAttributes(d: TenantDelivery, id: string, publicBaseUrl: string) {
-  const time = typeof d.payload.occurred_at === 'string' ? d.payload.occurred_at : new Date().toISOString();
+function cloudEventAttributes(d: OutgoingDelivery, publicBaseUrl: string) {
   return {
     specversion: '1.0',
-    id,
+    id: stableId(d),
     source: `${publicBaseUrl}/api/v1/businesses/${d.businessId}`,
     type: `${CE_TYPE_PREFIX}${d.eventType}`,
     subject: `${d.referenceType}/${d.referenceId}`,
-    time,
+    time: text(d.payload.occurred_at) ?? new Date().toISOString(),
     dataschema: `${publicBaseUrl}/api/asyncapi-webhooks.json#/components/schemas/${d.eventType}`,
     [CE_BUSINESS]: String(d.businessId),
   };
 }
 
+/** Sandbox and test events: partner locker sandbox has livemode false; third-party tests have data.test. */
+export function isTestEvent(payload: Record<string, unknown>): boolean {
+  const data = payload.data as Record<string, unknown> | undefined;
+  return payload.livemode === false || data?.test === true;
+}
+
+/** The sender's own headers and signature, per the specification's table. */
+function senderHeaders(d: OutgoingDelivery, keys: SigningKeys, attempt: number, body: string, timestamp: number, contentType: string): Record<string, string> {
+  switch (d.sender) {
+    case 'tenant':
+      return signTenant({ secret: keys.secrets[0]!, body, timestamp, eventId: d.deliveryKey, contentType });
+    case 'ohp':
+      return signOhp({ secret: keys.secrets[0]!, event: d.eventType, messageId: stableId(d), body, timestamp, contentType });
+    case 'partner_locker':
+    case 'third_party': {
+      const input = { secrets: keys.secrets, keyId: keys.keyId ?? '', webhookId: d.deliveryKey, deliveryId: `${d.deliveryKey}.${attempt}`, body, timestamp, contentType };
+      const test = isTestEvent(d.payload);
+      if (d.sender === 'partner_locker') return signPartnerLocker({ ...input, test });
+      return test ? { ...signThirdParty(input), 'X-Webhook-Test': '1' } : signThirdParty(input);
+    }
+  }
+}
+
 /**
- * Builds one attempt of a tenant delivery: the body in its URL's format, signed now. The native body and the
- * structured CloudEvent are the same bytes on every retry; only timestamps, signatures and the attempt differ.
+ * Builds one attempt: the body in the endpoint's format, signed now. The native body and the structured
+ * CloudEvent are the same bytes on every retry; only timestamps, signatures and the attempt differ.
  */
-export function buildTenantRequest(d: TenantDelivery, secret: string, attempt: number, nowSec: number, publicBaseUrl: string): OutgoingRequest {
-  const id = typeof d.payload.event_id === 'string' ? d.payload.event_id : d.deliveryKey;
-  const attrs = cloudEventAttributes(d, id, publicBaseUrl);
+export function buildRequest(d: OutgoingDelivery, keys: SigningKeys, attempt: number, nowSec: number, publicBaseUrl: string): OutgoingRequest {
+  const attrs = cloudEventAttributes(d, publicBaseUrl);
   const structured = d.format === 'ce_structured';
   const body = JSON.stringify(structured ? { ...attrs, datacontenttype: 'application/json', data: d.payload } : d.payload);
   const contentType = structured ? 'application/cloudevents+json' : 'application/json';
-  const headers: Record<string, string> = signTenant({ secret, body, timestamp: nowSec, eventId: d.deliveryKey, contentType });
+  const headers = senderHeaders(d, keys, attempt, body, nowSec, contentType);
   if (d.format === 'ce_binary') {
     for (const [k, v] of Object.entries(attrs)) headers[`ce-${k}`] = v;
     headers[`ce-${CE_ATTEMPT}`] = String(attempt);
   }
   if (d.standardWebhooks) {
-    const { 'Content-Type': _ct, ...sw } = signStandardWebhooks({ keys: [standardWebhooksKey(secret)], id, timestamp: nowSec, body });
+    const { 'Content-Type': _ct, ...sw } = signStandardWebhooks({ keys: keys.secrets.map(standardWebhooksKey), id: attrs.id, timestamp: nowSec, body });
     Object.assign(headers, sw);
   }
   return { headers, body };

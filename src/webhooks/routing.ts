@@ -1,3 +1,5 @@
+import type { DeliverySender } from './schedule.ts';
+
 /**
  * Which settings field receives which tenant event. The specification names every field and most events;
  * the names it leaves open (order creation, interception, route board) are decided in docs/webhooks.md.
@@ -62,3 +64,16 @@ export function urlFieldFor(eventType: string, filters: EventFilters): UrlField 
 export function splitUrls(value: string | null | undefined): string[] {
   return [...new Set((value ?? '').split(',').map((u) => u.trim()).filter(Boolean))];
 }
+
+/** Who sends an event, by its name: provider channels and OHP have their own receivers; the rest is tenant. */
+export function senderOf(eventType: string): DeliverySender {
+  if (eventType.startsWith('partner_locker.') || eventType.startsWith('carrier_package.')) return 'partner_locker';
+  if (eventType.startsWith('delivery.assignment.')) return 'third_party';
+  if (OHP_EVENTS.includes(eventType)) return 'ohp';
+  return 'tenant';
+}
+
+export const OHP_EVENTS: readonly string[] = [
+  'handoff.accepted', 'handoff.rejected', 'handoff.expired', 'handoff.cancelled', 'amendment.accepted', 'amendment.rejected',
+  'handoff.tracking', 'settlement_line.created',
+];

@@ -22,6 +22,7 @@ export interface Http {
   get<T = any>(path: string, opts?: RequestOpts): Promise<Reply<T>>;
   post<T = any>(path: string, body?: unknown, opts?: RequestOpts): Promise<Reply<T>>;
   put<T = any>(path: string, body?: unknown, opts?: RequestOpts): Promise<Reply<T>>;
+  del<T = any>(path: string, opts?: RequestOpts): Promise<Reply<T>>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, opts?: RequestOpts): Promise<Reply<T>>;
 }
 
@@ -48,6 +49,7 @@ export function httpClient(url: string): Http {
     get: (path, opts) => call('GET', path, undefined, opts),
     post: (path, body, opts) => call('POST', path, body ?? {}, opts),
     put: (path, body, opts) => call('PUT', path, body ?? {}, opts),
+    del: (path, opts) => call('DELETE', path, undefined, opts),
     graphql: (query, variables, opts) => call('POST', '/graphql', { query, variables }, opts),
   };
 }

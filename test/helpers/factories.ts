@@ -26,6 +26,17 @@ export async function makeBusiness(em: Em, opts: { assignmentModule?: boolean } 
   return { business, users, device, tag };
 }
 
+/** A provider account in its own business (a partner locker provider or a third-party delivery provider). */
+export async function makeProvider(em: Em, role: 'locker_provider' | 'delivery_provider') {
+  const tag = randomUUID().slice(0, 8);
+  passwordHash ??= await hashPassword(PASSWORD);
+  const business = em.create(Business, { code: `P-${tag}`, name: `Provider ${tag}`, timezone: 'UTC', assignmentModuleEnabled: false });
+  await em.flush();
+  const user = em.create(User, { businessId: business.id, email: `${role}-${tag}@test.example`, name: `${role} ${tag}`, role, passwordHash });
+  await em.flush();
+  return { business, user };
+}
+
 export async function makeOrder(em: Em, businessId: number, over: Partial<{ statusId: number; routeId: number | null; selfDelivery: boolean; carrierProviderId: number | null; orderRef: string }> = {}) {
   const order = em.create(Order, {
     businessId, type: 'D', orderRef: over.orderRef ?? `REF-${randomUUID().slice(0, 8)}`, trackingNumber: newTrackingNumber(),

@@ -6,8 +6,8 @@ export interface Received {
   at: number;
 }
 
-/** What the receiver answers to the n-th request (0-based): a status, or 'hang' to answer only after 5 s. */
-export type Behaviour = (n: number, req: Received) => number | 'hang';
+/** What the receiver answers to the n-th request (0-based): a status, a status with a JSON body, or 'hang' to answer only after 5 s. */
+export type Behaviour = (n: number, req: Received) => number | { status: number; json: unknown } | 'hang';
 
 /** A real HTTP webhook receiver on a free port that records raw bodies and headers. */
 export async function startReceiver(behaviour: Behaviour = () => 200, port = 0) {
@@ -22,7 +22,8 @@ export async function startReceiver(behaviour: Behaviour = () => 200, port = 0) 
       const answer = behave(n, entry);
       const reply = (status: number) => { if (!res.writableEnded) res.writeHead(status, { 'content-type': 'text/plain' }).end('ok'); };
       if (answer === 'hang') setTimeout(() => reply(200), 5_000).unref();
-      else reply(answer);
+      else if (typeof answer === 'number') reply(answer);
+      else res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

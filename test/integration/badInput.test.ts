@@ -11,7 +11,7 @@ import { inputJsonSchema } from '../../api/graphql/schema.ts';
 import type { Operation } from '../../src/operations/types.ts';
 import { ROLES, type Role } from '../../src/domain/roles.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, makeOrder, PASSWORD } from '../helpers/factories.ts';
+import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../helpers/factories.ts';
 
 interface JsonSchema { type?: string; enum?: unknown[]; maxLength?: number; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[]; default?: unknown }
 
@@ -62,9 +62,10 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
     let path = op.rest!.path;
     for (const p of pathParams(op)) path = path.replace(`{${p}}`, encodeURIComponent(String(pathValues[p] ?? 2_000_000_000)));
     const headers: Record<string, string> = role ? { authorization: `Bearer ${tokens[role]}` } : {};
-    if (op.rest!.method === 'GET') {
+    if (op.rest!.method === 'GET' || op.rest!.method === 'DELETE') {
       const qs = new URLSearchParams(Object.entries(input).map(([k, v]): [string, string] => [k, String(v)]));
-      return app.http.get(`${path}${qs.size ? `?${qs}` : ''}`, { headers });
+      const url = `${path}${qs.size ? `?${qs}` : ''}`;
+      return op.rest!.method === 'GET' ? app.http.get(url, { headers }) : app.http.del(url, { headers });
     }
     return op.rest!.method === 'PUT' ? app.http.put(path, input, { headers }) : app.http.post(path, input, { headers });
   }
@@ -78,6 +79,7 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
     const accounts: Record<Role, string> = {
       client_admin: b.users.admin.email, employee: b.users.employee.email, contractor: b.users.broker.email,
       driver: b.users.driver.email, customer: b.users.customer.email, platform_admin: 'platform@demo.example',
+      locker_provider: (await makeProvider(app.em(), 'locker_provider')).user.email, delivery_provider: (await makeProvider(app.em(), 'delivery_provider')).user.email,
     };
     for (const role of ROLES) tokens[role] = await app.login(accounts[role], role === 'platform_admin' ? 'demo-password' : PASSWORD);
     const other = await makeBusiness(app.em());

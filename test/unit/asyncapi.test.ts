@@ -8,9 +8,9 @@ import { createOrm, type Em, type Orm } from '../../src/db/orm.ts';
 import { insertStoredDeviceOrder, transitionDeviceOrder } from '../../src/db/deviceOrderRepo.ts';
 import { buildAsyncApiDocument } from '../../src/webhooks/asyncapi.ts';
 import { EVENT_CATALOG, EVENT_NAMES, eventSchema } from '../../src/webhooks/eventCatalog.ts';
-import { buildTenantRequest } from '../../src/webhooks/request.ts';
+import { buildRequest } from '../../src/webhooks/request.ts';
 import { shapeForRecipient } from '../../src/webhooks/transform.ts';
-import { DEVICE_ORDER_EVENTS, LIFECYCLE_EVENTS, URL_FIELDS } from '../../src/webhooks/routing.ts';
+import { DEVICE_ORDER_EVENTS, LIFECYCLE_EVENTS, senderOf, URL_FIELDS } from '../../src/webhooks/routing.ts';
 
 const BASE = 'https://tms.example';
 
@@ -90,10 +90,10 @@ describe('AsyncAPI webhook catalog', () => {
   });
 
   test('the CloudEvents dataschema link points at the event\'s schema in this document', () => {
-    const req = buildTenantRequest({
-      deliveryKey: 'k', businessId: 1, eventType: 'device_order.stored', referenceType: 'device_order', referenceId: '1',
+    const req = buildRequest({
+      sender: 'tenant', deliveryKey: 'k', businessId: 1, eventType: 'device_order.stored', referenceType: 'device_order', referenceId: '1',
       format: 'ce_binary', standardWebhooks: false, payload: {},
-    }, 'x'.repeat(16), 1, 1_700_000_000, BASE);
+    }, { secrets: ['x'.repeat(16)], keyId: null }, 1, 1_700_000_000, BASE);
     const [url, fragment] = req.headers['ce-dataschema']!.split('#');
     assert.equal(url, doc.id);
     const target = fragment!.split('/').slice(1).reduce<any>((node, key) => node?.[key], doc);
@@ -170,5 +170,9 @@ describe('device order payloads written by deviceOrderRepo', () => {
     const { event, ...rest } = stored;
     assert.equal(validate({ ...rest, event_type: event }), false);
     assert.equal(validate({ ...stored, data: { device_order: { ...stored.data.device_order, status: 'collected' } } }), false);
+  });
+
+  test('the relay routes every catalog event to the sender the catalog names', () => {
+    for (const e of EVENT_CATALOG) assert.equal(senderOf(e.name), e.sender, e.name);
   });
 });

@@ -439,6 +439,30 @@ export const MESSAGES = {
     de: 'Darf nicht in der Zukunft liegen.',
     es: 'No puede estar en el futuro.',
   },
+  'webhook.provider_not_configured': {
+    en: 'Configure the webhook endpoint first.',
+    'zh-Hans': '请先配置 Webhook 端点。',
+    'zh-Hant': '請先設定 Webhook 端點。',
+    fr: "Configurez d'abord le point de terminaison webhook.",
+    de: 'Konfigurieren Sie zuerst den Webhook-Endpunkt.',
+    es: 'Configure primero el endpoint de webhook.',
+  },
+  'webhook.sandbox_disabled': {
+    en: 'Sandbox delivery is switched off for this endpoint.',
+    'zh-Hans': '此端点的沙盒投递已关闭。',
+    'zh-Hant': '此端點的沙盒投遞已關閉。',
+    fr: 'La livraison sandbox est désactivée pour ce point de terminaison.',
+    de: 'Die Sandbox-Zustellung ist für diesen Endpunkt ausgeschaltet.',
+    es: 'La entrega de sandbox está desactivada para este endpoint.',
+  },
+  'webhook.challenge_failed': {
+    en: 'The endpoint did not echo the challenge within 3 seconds: {reason}.',
+    'zh-Hans': '端点未在 3 秒内回显质询值：{reason}。',
+    'zh-Hant': '端點未在 3 秒內回傳質詢值：{reason}。',
+    fr: "Le point de terminaison n'a pas renvoyé le défi en 3 secondes : {reason}.",
+    de: 'Der Endpunkt hat die Challenge nicht innerhalb von 3 Sekunden zurückgegeben: {reason}.',
+    es: 'El endpoint no devolvió el desafío en 3 segundos: {reason}.',
+  },
 } satisfies Record<string, Translations>;
 
 export type MessageKey = keyof typeof MESSAGES;
