@@ -1,0 +1,232 @@
+// Two guarantees of the webhook engine, proven with real parts (PostgreSQL, Temporal dev server, an HTTP
+// receiver, the worker as its own OS process):
+// - a worker killed (SIGKILL, no shutdown hook runs) while an attempt is in flight loses nothing: the
+//   delivery is finished by the next worker, every copy signed and carrying the same ids;
+// - a Temporal server restarted while a retry workflow sleeps keeps that workflow, which then delivers.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Client } from '@temporalio/client';
+import { startTemporalDevServer, type DevServer } from '../../src/infra/temporalServer.ts';
+import { createLogger } from '../../src/logger.ts';
+import { webhookDeliveryWorkflowId } from '../../src/temporal/webhookContract.ts';
+import { verifyWebhook } from '../../src/webhooks/verify.ts';
+import { startApp, type TestApp } from '../helpers/app.ts';
+import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
+import { freePort } from '../helpers/ports.ts';
+import { startReceiver, type Behaviour, type Received } from '../helpers/receiver.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const SECRET = 'restart-secret-0123456789';
+const workerEntry = path.resolve(import.meta.dirname, '../../src/main/worker.ts');
+
+interface DeliveryRow {
+  id: number;
+  delivery_key: string;
+  status: string;
+  attempts: number;
+  retry_workflow_started: boolean;
+  leased: boolean;
+}
+
+/** A business whose device order webhooks go to a fresh receiver; `store()` creates one device order event. */
+async function tenantWithReceiver(app: TestApp, behaviour: Behaviour) {
+  const b = await makeBusiness(app.em());
+  const admin = await app.login(b.users.admin.email, PASSWORD);
+  const receiver = await startReceiver(behaviour);
+  // Only `stored`: the receiver then sees one event, so "every copy has the same ids" means something.
+  const put = await app.http.put('/v1/webhook-settings', { webhook_sign_secret: SECRET, device_order_webhook_url: receiver.url, device_order_events: 'device_order.stored' }, { token: admin });
+  assert.equal(put.status, 200);
+  return {
+    receiver,
+    /** Stores a device order; answers the id of the event it wrote to the outbox. */
+    async store(): Promise<string> {
+      const res = await app.http.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: 'A01', reference_number: `R-${b.tag}`, due_at: new Date(Date.now() + 3600_000).toISOString() }, { token: admin });
+      assert.equal(res.status, 201);
+      const [row] = await app.em().execute<{ event_id: string }[]>(
+        "select event_id from outbox_event where reference_type = 'device_order' and reference_id = ? and event_type = 'device_order.stored'", [String(res.body.device_order.id)]);
+      return row!.event_id;
+    },
+  };
+}
+
+async function deliveryOf(app: TestApp, eventId: string): Promise<DeliveryRow | undefined> {
+  const [row] = await app.em().execute<DeliveryRow[]>(
+    `select id, delivery_key, status, attempts, retry_workflow_started, coalesce(locked_until > now(), false) as leased
+     from webhook_delivery where event_id = ?`, [eventId]);
+  return row;
+}
+
+/** Duplicates are allowed (at least once), but each copy must be signed and carry the delivery's ids. */
+function assertSameSignedCopies(received: Received[], delivery: DeliveryRow, eventId: string): void {
+  for (const r of received) {
+    assert.deepEqual(verifyWebhook({ sender: 'tenant', secret: SECRET, headers: r.headers, rawBody: r.body }), { valid: true });
+    assert.equal(r.headers['x-webhook-event-id'], delivery.delivery_key, 'X-Webhook-Event-Id is fixed per delivery');
+    assert.equal(JSON.parse(r.body).event_id, eventId);
+  }
+}
+
+/** Waits until the delivery is finished, either way: a dead letter fails the test at once with its state. */
+async function finished(app: TestApp, eventId: string, timeoutMs: number): Promise<DeliveryRow> {
+  const d = await waitFor(async () => { const row = await deliveryOf(app, eventId); return (row?.status === 'delivered' || row?.status === 'dead') && row; }, timeoutMs, 250);
+  assert.equal(d.status, 'delivered', `delivery ended ${d.status} after ${d.attempts} attempts`);
+  return d;
+}
+
+async function workflowResult(temporal: Client, deliveryId: number): Promise<unknown> {
+  return temporal.workflow.getHandle(webhookDeliveryWorkflowId(deliveryId)).result();
+}
+
+/**
+ * `npm run worker` (Temporal worker and outbox relay) as a child process against the suite's PostgreSQL and
+ * Temporal, so that the test can SIGKILL it. Resolves once the role logs that it runs.
+ */
+async function spawnWorker(children: Set<ChildProcess>): Promise<ChildProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, WEBHOOK_RETRY_SCALE: '0.001', LOG_LEVEL: 'info' };
+  delete env.NODE_TEST_CONTEXT; // the child is a service, not a test file reporting to the runner
+  const child = spawn(process.execPath, [workerEntry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let output = '';
+  const keep = (d: Buffer) => { output = (output + d.toString()).slice(-20_000); };
+  child.stderr.on('data', keep);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => { keep(d); if (output.includes('"msg":"worker running"')) resolve(); });
+    child.once('exit', (code, signal) => reject(new Error(`the worker exited (${code ?? signal}) before running:\n${output}`)));
+  });
+  return child;
+}
+
+async function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
+}
+
+describe('webhook delivery survives a worker killed mid-attempt', () => {
+  let app: TestApp;
+  const children = new Set<ChildProcess>();
+  // The API only: the worker and the relay run in child processes that the tests kill.
+  before(async () => { app = await startApp({}, { worker: false }); });
+  after(async () => {
+    for (const child of children) await stopChild(child, 'SIGKILL');
+    await app.running.close();
+  });
+
+  // Would fail if the first attempt were made before its delivery row (with attempts = 1 and a lease) is
+  // committed, or if the sweep did not adopt a delivery whose lease ran out (orphanedDeliveries): the event
+  // would then be lost with the process and never reach the receiver.
+  test('killed during the relay\'s first attempt: the sweep adopts the leased delivery once its lease ends', { timeout: 180_000 }, async () => {
+    const tenant = await tenantWithReceiver(app, (n) => (n === 0 ? 'hang' : 200));
+    const first = await spawnWorker(children);
+    try {
+      const eventId = await tenant.store();
+      await waitFor(async () => tenant.receiver.received.length >= 1);
+      await stopChild(first, 'SIGKILL');
+
+      // The scenario as intended: the relay's attempt 1 was in flight, nothing recorded, no workflow yet.
+      const orphan = (await deliveryOf(app, eventId))!;
+      assert.deepEqual([orphan.status, orphan.attempts, orphan.retry_workflow_started, orphan.leased], ['pending', 1, false, true]);
+
+      const second = await spawnWorker(children);
+      try {
+        // The lease is 30 s and the sweep runs every 5 s: allow well over that.
+        const delivered = await finished(app, eventId, 120_000);
+        assert.ok(tenant.receiver.received.length >= 2, 'the hung attempt, then at least one answered 200');
+        assertSameSignedCopies(tenant.receiver.received, delivered, eventId);
+        assert.equal(await workflowResult(app.running.temporal, delivered.id), 'delivered', 'the adopted delivery was driven by its retry workflow');
+      } finally {
+        await stopChild(second, 'SIGTERM');
+      }
+    } finally {
+      await tenant.receiver.close();
+    }
+  });
+
+  // Would fail if the activity had no startToClose timeout (it would wait forever for the dead worker), if
+  // the attempt's lease never expired (claimAttempt would skip until the delivery is dead-lettered), or if a
+  // retry were built with new ids.
+  test('killed during a retry made by the workflow: the activity times out and the next worker delivers', { timeout: 180_000 }, async () => {
+    const tenant = await tenantWithReceiver(app, (n) => (n === 0 ? 500 : n === 1 ? 'hang' : 200));
+    const first = await spawnWorker(children);
+    try {
+      const eventId = await tenant.store();
+      await waitFor(async () => tenant.receiver.received.length >= 2);
+      await stopChild(first, 'SIGKILL');
+
+      // Attempt 2 came from the workflow's activity and was in flight: leased, not recorded.
+      const inFlight = (await deliveryOf(app, eventId))!;
+      assert.deepEqual([inFlight.status, inFlight.attempts, inFlight.retry_workflow_started, inFlight.leased], ['retrying', 2, true, true]);
+
+      const second = await spawnWorker(children);
+      try {
+        // startToClose is 30 s, then the activity is retried on the new worker.
+        const delivered = await finished(app, eventId, 120_000);
+        assert.ok(tenant.receiver.received.length >= 3, 'a refused attempt, the hung one, then at least one answered 200');
+        assertSameSignedCopies(tenant.receiver.received, delivered, eventId);
+        assert.equal(await workflowResult(app.running.temporal, delivered.id), 'delivered');
+      } finally {
+        await stopChild(second, 'SIGTERM');
+      }
+    } finally {
+      await tenant.receiver.close();
+    }
+  });
+});
+
+describe('webhook delivery survives a Temporal server restart', () => {
+  const log = createLogger('silent');
+  let dir: string;
+  let port: number;
+  let server: DevServer;
+  let app: TestApp;
+  // A server of its own, persisted in SQLite: the suite's shared server is in memory and must not restart.
+  const startServer = () => startTemporalDevServer({ port, uiPort: 0, namespace: 'default', headless: true, dbFile: path.join(dir, 'temporal.db') }, log);
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tms-temporal-restart-'));
+    port = await freePort();
+    server = await startServer();
+    // Scale 0.01: waits of 0.1 s, 1 s, 10 s, 100 s; the 10 s one is the sleep the restart happens in.
+    app = await startApp({ TEMPORAL_ADDRESS: server.address, WEBHOOK_RETRY_SCALE: '0.01' });
+  });
+  after(async () => {
+    await app?.running.close();
+    await server?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Would fail if the dev server kept its state in memory (no dbFile): the sleeping workflow would vanish
+  // with it, and since the delivery is marked as driven, the sweep would never adopt it.
+  test('a retry workflow sleeping through the restart wakes up and delivers with the same ids', { timeout: 180_000 }, async () => {
+    const tenant = await tenantWithReceiver(app, () => 500);
+    try {
+      const eventId = await tenant.store();
+      const { id } = await waitFor(async () => { const d = await deliveryOf(app, eventId); return d?.retry_workflow_started && d; });
+      const handle = app.running.temporal.workflow.getHandle(webhookDeliveryWorkflowId(id));
+      const completedActivities = async () => ((await handle.fetchHistory()).events ?? []).filter((e) => e.activityTaskCompletedEventAttributes).length;
+      // Attempt 1 (relay) and attempts 2 and 3 (activities) refused; the workflow is now in its 10 s timer.
+      await waitFor(async () => {
+        const events = (await handle.fetchHistory()).events ?? [];
+        return events.filter((e) => e.activityTaskCompletedEventAttributes).length === 2 && !!events.at(-1)?.timerStartedEventAttributes;
+      }, 30_000);
+      const sentBeforeRestart = tenant.receiver.received.length;
+
+      await server.stop();
+      tenant.receiver.behave(() => 200);
+      server = await startServer();
+
+      const delivered = await finished(app, eventId, 90_000);
+      assert.equal(await handle.result(), 'delivered');
+      assert.ok(await completedActivities() > 2, 'the history from before the restart is still there, followed by the delivering attempt');
+      assert.ok(tenant.receiver.received.length > sentBeforeRestart, 'the delivering attempt came after the restart');
+      assertSameSignedCopies(tenant.receiver.received, delivered, eventId);
+    } finally {
+      await tenant.receiver.close();
+    }
+  });
+});
