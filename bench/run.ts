@@ -5,7 +5,11 @@
  *  3. GET /v1/broker-order-assignments vs a bare Koa JSON endpoint
  *  4. webhook deliveries per second, event committed to 2xx received, vs a bare sign-and-POST loop; first-attempt
  *     latency p50/p99 at half the measured rate
- * BENCH_DEVICE_ORDERS (default 1000) sets N.
+ *  5. webhook retry lateness (attempt 2 received - attempt 1 received - the planned 10 s) p50/p99/max, R device-order
+ *     events whose first attempt fails, vs a setTimeout-scheduled sign-and-POST of each at the same instant in this
+ *     process; prints how many retries were pending (status retrying) when the first fell due and at the peak
+ * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
+ * (default 10000) R; R = 10000 takes 3 to 4 minutes on 2 cores.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -23,6 +27,7 @@ import { freePort } from '../test/helpers/ports.ts';
 import { makeBusiness, makeOrder, PASSWORD } from '../test/helpers/factories.ts';
 import { Device } from '../src/db/entities/index.ts';
 import { fmt, load, percentile } from './load.ts';
+import { retryLateness } from './retries.ts';
 
 const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
 const log = createLogger('warn');
@@ -164,6 +169,17 @@ try {
   line(`webhook first attempt p50 (ms, ${fmt(oursRate / 2)}/s)`, fmt(percentile(firstLatency, 50)), `sign+POST ${fmt(percentile(loopLat, 50))}`, percentile(firstLatency, 50) / percentile(loopLat, 50));
   line(`webhook first attempt p99 (ms, ${fmt(oursRate / 2)}/s)`, fmt(percentile(firstLatency, 99)), `sign+POST ${fmt(percentile(loopLat, 99))}`, percentile(firstLatency, 99) / percentile(loopLat, 99));
   receiver.close();
+
+  // 5. retry lateness with R retries pending: every first attempt fails, every retry succeeds (bench/retries.ts)
+  const R = Number(process.env.BENCH_RETRIES ?? 10000);
+  const rl = await retryLateness(app.url!, config, em, R);
+  for (const [name, p] of [['p50', 50], ['p99', 99], ['max', 100]] as const) {
+    const ours = percentile(rl.lateness, p);
+    const base = percentile(rl.baseline, p);
+    line(`retry lateness ${name} (ms, ${R} retries)`, fmt(ours), `setTimeout+POST ${fmt(base)}`, ours / Math.max(1, base));
+  }
+  console.log(`retries pending (status retrying): ${rl.pendingAtFirstDue} when the first fell due (${rl.delayMs / 1000} s after its attempt), ${rl.pendingPeak} at the peak; `
+    + `first attempts failed at ${fmt(R / (rl.firstAttemptsSpanMs / 1000))}/s${rl.missing ? `; ${rl.missing} retries never arrived` : ''}`);
   await app.close();
 } finally {
   await temporal.stop();

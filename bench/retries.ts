@@ -1,0 +1,132 @@
+/**
+ * Retry lateness of the webhook engine with a pile of retries pending (section 5 of `npm run bench`).
+ *
+ * `count` real device-order events (device order, ledger row and outbox event written in one statement, the
+ * rows deviceOrderRepo writes) go through the real path: relay, fan-out, signed first attempt, retry workflow.
+ * A local receiver answers 500 to attempt 1 and 200 to attempt 2 (retries are told apart by X-Webhook-Event-Id,
+ * fixed per delivery). Lateness of a retry = receiver's time of attempt 2 - receiver's time of attempt 1 - the
+ * planned wait (10 s x WEBHOOK_RETRY_SCALE, 1 in the bench).
+ * Baseline, same count, same process, same load, same schedule: when attempt 1 arrives, a plain setTimeout of
+ * the planned wait signs the same body anew and POSTs it to the same receiver.
+ */
+import http from 'node:http';
+import type { Config } from '../src/config.ts';
+import { Device } from '../src/db/entities/index.ts';
+import type { Em } from '../src/db/orm.ts';
+import { presentDeviceOrder } from '../src/domain/deviceOrderView.ts';
+import { delayBeforeAttemptMs } from '../src/webhooks/schedule.ts';
+import { signTenant } from '../src/webhooks/signing.ts';
+import { makeBusiness, PASSWORD } from '../test/helpers/factories.ts';
+
+export interface RetryRun {
+  delayMs: number;
+  /** Per delivery, ms late against the planned wait: the engine's retry, and the setTimeout baseline. */
+  lateness: number[];
+  baseline: number[];
+  /** Deliveries with status 'retrying' when the first retry fell due, and the most seen at once (sampled every 0.5 s). */
+  pendingAtFirstDue: number;
+  pendingPeak: number;
+  /** First attempt of the first delivery to first attempt of the last (ms): how fast failures come in. */
+  firstAttemptsSpanMs: number;
+  /** Deliveries whose retry never arrived before the deadline. */
+  missing: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function retryLateness(appUrl: string, config: Config, em: Em, count: number): Promise<RetryRun> {
+  const delayMs = delayBeforeAttemptMs('tenant', 2, config.webhookRetryScale);
+  const secret = 'bench-retry-secret-0123456789';
+  const attempts = new Map<string, number[]>();
+  const baseline: number[] = [];
+  let firstArrival: (() => void) | undefined;
+  const receiver = http.createServer((req, res) => {
+    const at = performance.now();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
+      const planned = Number(req.headers['x-bench-planned']);
+      if (planned) {
+        baseline.push(at - planned);
+        res.end();
+        return;
+      }
+      const key = String(req.headers['x-webhook-event-id'] ?? '');
+      const seen = attempts.get(key) ?? [];
+      attempts.set(key, seen);
+      seen.push(at);
+      res.statusCode = seen.length === 1 ? 500 : 200;
+      res.end();
+      if (seen.length !== 1) return;
+      firstArrival?.();
+      const body = Buffer.concat(chunks).toString();
+      const due = at + delayMs;
+      setTimeout(() => {
+        const headers = { ...signTenant({ secret, body, timestamp: Math.floor(Date.now() / 1000), eventId: `BASE-${key}` }), 'x-bench-planned': String(due) };
+        fetch(hookUrl, { method: 'POST', headers, body }).then((r) => r.arrayBuffer(), () => undefined).catch(() => undefined);
+      }, delayMs);
+    });
+  }).listen(0, '127.0.0.1');
+  await new Promise((r) => receiver.once('listening', r));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks/retries`;
+
+  // A tenant of its own, so that the counts never mix with other sections.
+  const t = await makeBusiness(em);
+  await em.nativeUpdate(Device, { id: t.device.id }, { gridCodes: Array.from({ length: count }, (_, i) => `R${i}`) });
+  const login = await fetch(`${appUrl}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: t.users.admin.email, password: PASSWORD }) });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  const put = await fetch(`${appUrl}/api/v1/webhook-settings`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ webhook_sign_secret: secret, device_order_webhook_url: hookUrl }) });
+  if (!put.ok) throw new Error(`webhook settings ${put.status} ${await put.text()}`);
+
+  const pending = async () => Number((await em.execute<{ n: string }[]>("select count(*) as n from webhook_delivery where business_id = ? and status = 'retrying'", [t.business.id]))[0]!.n);
+  let pendingPeak = 0;
+  let polling = true;
+  const poller = (async () => {
+    for (; polling; await sleep(500)) pendingPeak = Math.max(pendingPeak, await pending());
+  })();
+  const firstDue = new Promise<number>((resolve) => {
+    firstArrival = () => {
+      firstArrival = undefined;
+      setTimeout(() => resolve(pending()), delayMs);
+    };
+  });
+
+  const storedAt = new Date();
+  const draft = presentDeviceOrder({
+    id: 0, kind: 'delivery', status: 'stored', next_actor: 'recipient', device_id: t.device.id, device_code: t.device.code, device_name: t.device.name,
+    device_type: t.device.deviceType, grid_code: '', reference_number: '', order_id: null, external_order_id: null,
+    due_at: new Date(storedAt.getTime() + 7 * 86_400_000), overdue_at: null, stored_at: storedAt, ended_at: null, removal_reason: null,
+  });
+  const envelope = JSON.stringify({ event: 'device_order.stored', business_id: t.business.id, occurred_at: storedAt.toISOString(), data: { device_order: draft } });
+  await em.execute(
+    `with o as (
+       insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, reference_number, due_at, stored_at, pickup_code_hash)
+       select ?, 'delivery', 'stored', 'recipient', ?, 'R' || n, 'RETRY-' || n, ?, ?, 'bench' from generate_series(0, ? - 1) n
+       returning id, grid_code, reference_number),
+     l as (
+       insert into device_order_event (device_order_id, business_id, event_type, occurred_at)
+       select id, ?, 'device_order.stored', ? from o order by id returning id, device_order_id)
+     insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family)
+     select ?, 'DOE-' || l.id, 'device_order.stored', 'device_order', o.id::text,
+       jsonb_build_object('event_id', 'DOE-' || l.id) || jsonb_set(jsonb_set(jsonb_set(?::jsonb, '{data,device_order,id}', to_jsonb(o.id)),
+         '{data,device_order,grid_code}', to_jsonb(o.grid_code)), '{data,device_order,reference_number}', to_jsonb(o.reference_number)),
+       'device_orders'
+     from l join o on o.id = l.device_order_id order by l.id`,
+    [t.business.id, t.device.id, draft.due_at, storedAt, count, t.business.id, storedAt, t.business.id, envelope]);
+
+  const pendingAtFirstDue = await firstDue;
+  const retried = () => { let n = 0; for (const a of attempts.values()) if (a.length >= 2) n++; return n; };
+  const deadline = Date.now() + Math.max(120_000, count * 40);
+  while ((retried() < count || baseline.length < attempts.size) && Date.now() < deadline) await sleep(250);
+  polling = false;
+  await poller;
+  receiver.close();
+  const lateness: number[] = [];
+  let firstMin = Infinity;
+  let firstMax = -Infinity;
+  for (const [first, second] of attempts.values()) {
+    firstMin = Math.min(firstMin, first!);
+    firstMax = Math.max(firstMax, first!);
+    if (second !== undefined) lateness.push(second - first! - delayMs);
+  }
+  return { delayMs, lateness, baseline, pendingAtFirstDue, pendingPeak: Math.max(pendingPeak, pendingAtFirstDue), firstAttemptsSpanMs: firstMax - firstMin, missing: count - lateness.length };
+}
