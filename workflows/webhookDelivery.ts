@@ -17,7 +17,12 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   const max = maxAttempts(input.sender);
   let made = input.attemptsMade;
   while (made < max) {
-    if (made > 0) await sleep(delayBeforeAttemptMs(input.sender, made + 1, input.scale));
+    if (made > 0) {
+      const wait = delayBeforeAttemptMs(input.sender, made + 1, input.scale);
+      // The relay's attempt happened before this workflow started: its wait has already begun.
+      const elapsed = made === input.attemptsMade && input.lastAttemptAt !== undefined ? Date.now() - input.lastAttemptAt : 0;
+      if (wait - elapsed > 0) await sleep(wait - elapsed);
+    }
     const result = await attemptWebhookDelivery(input.deliveryId);
     if (result.state === 'delivered' || result.state === 'dead') return result.state;
     made = Math.max(made + 1, result.attempts - (input.roundBase ?? 0));

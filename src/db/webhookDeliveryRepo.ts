@@ -187,6 +187,8 @@ export interface AttemptRecord {
   bodyBytes: number;
   responseStatus: number | null;
   latencyMs: number;
+  /** Epoch ms when the request was sent. */
+  attemptedAt: number;
   error: string | null;
   /** delivered on 2xx; dead when this was the last allowed attempt; retrying otherwise. */
   outcome: 'delivered' | 'retrying' | 'dead';

@@ -37,6 +37,7 @@ export async function sendAttempt(d: DeliveryRow, attempt: number, { payload, ev
   let headers: Record<string, string> = {};
   let body = '';
   const started = performance.now();
+  const attemptedAt = Date.now();
   if (keys?.secrets.length) {
     ({ headers, body } = buildRequest({
       sender: d.sender, deliveryKey: d.delivery_key, businessId: eventBusinessId, eventType: d.event_type, referenceType: d.reference_type,
@@ -49,7 +50,7 @@ export async function sendAttempt(d: DeliveryRow, attempt: number, { payload, ev
     deliveryId: d.id, businessId: d.business_id, attempt, url: d.url,
     requestHeaders: Object.fromEntries(Object.entries(headers).filter(([k]) => LOGGED_HEADERS.test(k)).map(([k, v]) => [k.toLowerCase(), v])),
     bodySha256: sha256(body).toString('hex'), bodyBytes: Buffer.byteLength(body),
-    responseStatus: status, latencyMs: Math.round(performance.now() - started), error,
+    responseStatus: status, latencyMs: Math.round(performance.now() - started), attemptedAt, error,
     outcome: ok ? 'delivered' : attempt >= d.max_attempts ? 'dead' : 'retrying',
   };
 }

@@ -118,7 +118,9 @@ export class OutboxRelay {
     await recordAttempts(this.deps.orm.em.fork(), records);
     const byId = new Map(created.map((d) => [d.id, d]));
     const failed = records.filter((r) => r.outcome === 'retrying');
-    await this.startRetries(failed.map((r) => ({ id: r.deliveryId, sender: byId.get(r.deliveryId)!.sender, businessId: r.businessId, round: 0, attemptsMade: 1, roundBase: 0 })));
+    await this.startRetries(failed.map((r) => ({
+      id: r.deliveryId, sender: byId.get(r.deliveryId)!.sender, businessId: r.businessId, round: 0, attemptsMade: 1, roundBase: 0, lastAttemptAt: r.attemptedAt,
+    })));
   }
 
   /** Deliveries left open by a crash (between fan-out and first attempt, or before the retry workflow started). */

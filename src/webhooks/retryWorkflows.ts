@@ -19,6 +19,32 @@ export interface RoundToDrive {
   attemptsMade: number;
   /** Attempts made before this round began. */
   roundBase: number;
+  /** Epoch ms of the attempt just made, when there was one. */
+  lastAttemptAt?: number;
+}
+
+/** Starts in flight at once: a batch of failures must not wait on one round trip per delivery. */
+const STARTS_IN_FLIGHT = 16;
+
+async function startOne(deps: { temporal: Client; config: Config; log: Logger }, r: RoundToDrive): Promise<boolean> {
+  const input: WebhookDeliveryInput = {
+    deliveryId: r.id, sender: r.sender, attemptsMade: r.attemptsMade, roundBase: r.roundBase, scale: deps.config.webhookRetryScale,
+    ...(r.lastAttemptAt !== undefined && { lastAttemptAt: r.lastAttemptAt }),
+  };
+  try {
+    await deps.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
+      workflowId: webhookDeliveryWorkflowId(r.id, r.round),
+      taskQueue: deps.config.taskQueue,
+      args: [input],
+      ...(r.businessId !== null && { typedSearchAttributes: new TypedSearchAttributes([{ key: SA.businessId, value: r.businessId }]) }),
+      ...NO_DUPLICATES,
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return true;
+    deps.log.warn({ err, deliveryId: r.id }, 'retry workflow not started; the sweep will try again');
+    return false;
+  }
 }
 
 /**
@@ -27,22 +53,12 @@ export interface RoundToDrive {
  */
 export async function startRetryWorkflows(deps: { temporal: Client; config: Config; em: Em; log: Logger }, rounds: RoundToDrive[]): Promise<number[]> {
   const started: number[] = [];
-  for (const r of rounds) {
-    const input: WebhookDeliveryInput = { deliveryId: r.id, sender: r.sender, attemptsMade: r.attemptsMade, roundBase: r.roundBase, scale: deps.config.webhookRetryScale };
-    try {
-      await deps.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
-        workflowId: webhookDeliveryWorkflowId(r.id, r.round),
-        taskQueue: deps.config.taskQueue,
-        args: [input],
-        ...(r.businessId !== null && { typedSearchAttributes: new TypedSearchAttributes([{ key: SA.businessId, value: r.businessId }]) }),
-        ...NO_DUPLICATES,
-      });
-      started.push(r.id);
-    } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) started.push(r.id);
-      else deps.log.warn({ err, deliveryId: r.id }, 'retry workflow not started; the sweep will try again');
+  const queue = [...rounds];
+  await Promise.all(Array.from({ length: Math.min(STARTS_IN_FLIGHT, queue.length) }, async () => {
+    for (let r = queue.shift(); r; r = queue.shift()) {
+      if (await startOne(deps, r)) started.push(r.id);
     }
-  }
+  }));
   await markRetryWorkflowStarted(deps.em, started);
   return started;
 }
