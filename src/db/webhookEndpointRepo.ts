@@ -1,4 +1,5 @@
 import type { Em } from './orm.ts';
+import { textArray } from './pgArray.ts';
 import type { UrlFormat } from './webhookSettingsRepo.ts';
 
 export type EndpointKind = 'partner_locker' | 'third_party' | 'ohp';
@@ -44,9 +45,6 @@ export interface ProviderEndpointPatch {
   secret?: string;
   keyId?: string;
 }
-
-/** A PostgreSQL text[] literal: the query layer would expand a JS array into a list of parameters. */
-const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 export async function insertProviderEndpoint(em: Em, businessId: number, kind: EndpointKind, p: Required<Pick<ProviderEndpointPatch, 'url' | 'secret' | 'keyId'>> & ProviderEndpointPatch): Promise<EndpointRow> {
   const [row] = await em.execute<EndpointRow[]>(

@@ -1,4 +1,5 @@
 import type { Em } from './orm.ts';
+import { textArray } from './pgArray.ts';
 import type { UrlField } from '../webhooks/routing.ts';
 import type { PriceFamily } from '../webhooks/transform.ts';
 
@@ -67,7 +68,7 @@ export async function upsertWebhookSettings(em: Em, businessId: number, customer
      returning *`,
     [businessId, customerId, patch.signSecret ?? null, JSON.stringify(Object.fromEntries(set)), patch.urlFormats ? JSON.stringify(patch.urlFormats) : null,
       patch.deviceOrderEvents ?? null, patch.orderLifecycleEvents ?? null, patch.driverLocationMinIntervalSec ?? null,
-      has(patch.signSecret), `{${cleared.join(',')}}`, has(patch.urlFormats), has(patch.deviceOrderEvents), has(patch.orderLifecycleEvents), has(patch.driverLocationMinIntervalSec)],
+      has(patch.signSecret), textArray(cleared), has(patch.urlFormats), has(patch.deviceOrderEvents), has(patch.orderLifecycleEvents), has(patch.driverLocationMinIntervalSec)],
   );
   return row!;
 }

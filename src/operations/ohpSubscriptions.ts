@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { insertOhpSubscription, listOhpSubscriptions, revokeOhpSubscription, type EndpointRow } from '../db/webhookEndpointRepo.ts';
 import { errors } from '../domain/errors.ts';
 import { REQUEST_TIMEOUT_MS } from '../webhooks/deliver.ts';
-import { EVENT_CATALOG } from '../webhooks/eventCatalog.ts';
+import { OHP_EVENTS } from '../webhooks/routing.ts';
 import { signOhp } from '../webhooks/signing.ts';
 import { newKeyId, newSecret } from './providerWebhooks.ts';
 import { businessOf } from './run.ts';
@@ -12,7 +12,6 @@ import { defineOperation } from './types.ts';
 import { isHttpUrl, maskSecret } from './webhookSettings.ts';
 
 const TAG = 'OHP';
-const OHP_EVENTS = EVENT_CATALOG.filter((e) => e.sender === 'ohp').map((e) => e.name) as [string, ...string[]];
 
 const Subscription = z.object({
   id: z.number().int(),
@@ -58,7 +57,7 @@ export const ohpSubscriptionCreate = defineOperation({
   input: z.object({
     url: z.string().trim().max(2000).refine(isHttpUrl, { params: { key: 'field.invalid_url' } }),
     secret: z.string().min(16).max(255).optional(),
-    events: z.array(z.enum(OHP_EVENTS)).max(20).default([]),
+    events: z.array(z.enum(OHP_EVENTS as [string, ...string[]])).max(20).default([]),
     format: z.enum(['native', 'ce_binary', 'ce_structured']).default('native'),
     signature: z.enum(['ohp', 'standard_webhooks']).default('ohp'),
   }).strict(),

@@ -5,6 +5,7 @@ import { findProviderEndpoint, insertProviderEndpoint, rotateEndpointSecret, upd
 import { errors } from '../domain/errors.ts';
 import { PROVIDERS } from '../domain/roles.ts';
 import { EVENT_CATALOG } from '../webhooks/eventCatalog.ts';
+import { OHP_EVENTS } from '../webhooks/routing.ts';
 import { businessOf } from './run.ts';
 import { defineOperation, type BusinessContext } from './types.ts';
 import { isHttpUrl, maskSecret } from './webhookSettings.ts';
@@ -14,11 +15,8 @@ const TAG = 'Provider webhooks';
 export const ROTATION_GRACE_HOURS = 24;
 
 const KIND_OF_ROLE: Record<string, EndpointKind> = { locker_provider: 'partner_locker', delivery_provider: 'third_party' };
-const EVENTS_OF: Record<EndpointKind, string[]> = {
-  partner_locker: EVENT_CATALOG.filter((e) => e.sender === 'partner_locker').map((e) => e.name),
-  third_party: EVENT_CATALOG.filter((e) => e.sender === 'third_party').map((e) => e.name),
-  ohp: EVENT_CATALOG.filter((e) => e.sender === 'ohp').map((e) => e.name),
-};
+const eventsOf = (kind: EndpointKind) => EVENT_CATALOG.filter((e) => e.sender === kind).map((e) => e.name);
+const EVENTS_OF: Record<EndpointKind, string[]> = { partner_locker: eventsOf('partner_locker'), third_party: eventsOf('third_party'), ohp: OHP_EVENTS.slice() };
 
 /** A generated secret: 32 random bytes, shown once. */
 export const newSecret = () => `whk_${randomBytes(32).toString('base64url')}`;

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { webhookDeliveryWorkflowId } from '../../src/temporal/webhookContract.ts';
+import { startApp, type TestApp } from '../helpers/app.ts';
+import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
+import { startReceiver } from '../helpers/receiver.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+describe('retry schedule on the real clock', () => {
+  let app: TestApp;
+  before(async () => { app = await startApp({ WEBHOOK_RETRY_SCALE: '1' }); });
+  after(() => app.running.close());
+
+  test('the first retry waits what is left of 10 s after the relay\'s attempt, not 10 s from the workflow\'s start', async () => {
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    const receiver = await startReceiver((n) => (n === 0 ? 500 : 200));
+    try {
+      await app.http.put('/v1/webhook-settings', { webhook_sign_secret: 'wait-secret-0123456789', device_order_webhook_url: receiver.url, device_order_events: 'device_order.stored' }, { token: admin });
+      const res = await app.http.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: 'A01', reference_number: 'WAIT', due_at: new Date(Date.now() + 3600_000).toISOString() }, { token: admin });
+      assert.equal(res.status, 201);
+      const [delivery] = await waitFor(async () => {
+        const rows = await app.em().execute<{ id: number }[]>(
+          "select d.id from webhook_delivery d join outbox_event o on o.id = d.outbox_event_id where o.reference_id = ? and d.retry_workflow_started", [String(res.body.device_order.id)]);
+        return rows.length === 1 && rows;
+      });
+      const handle = app.running.temporal.workflow.getHandle(webhookDeliveryWorkflowId(Number(delivery!.id)));
+      const timer = await waitFor(async () => (await handle.fetchHistory()).events?.find((e) => e.timerStartedEventAttributes)?.timerStartedEventAttributes);
+      const ms = Number(timer.startToFireTimeout?.seconds ?? 0) * 1000 + Math.round((timer.startToFireTimeout?.nanos ?? 0) / 1e6);
+      // Sleeping the full 10 s from the workflow's start (the old behaviour) would make this exactly 10000.
+      assert.ok(ms > 0 && ms < 10_000, `timer ${ms} ms`);
+      assert.equal(await handle.result(), 'delivered');
+      assert.equal(receiver.received.length, 2);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
