@@ -1,6 +1,7 @@
 import type { Em } from './orm.ts';
 import { Business, Device, Order, User } from './entities/index.ts';
 import { ORDER_STATUS } from '../domain/orderStatus.ts';
+import { recordOrderCreated } from './orderEventRepo.ts';
 import type { Role } from '../domain/roles.ts';
 import { hashPassword } from '../domain/secrets.ts';
 
@@ -54,19 +55,22 @@ export async function seedDemo(em: Em): Promise<void> {
       { ref: 'DEMO-DELIVERED', tracking: 'TMSDEMO000006', statusId: ORDER_STATUS.DELIVERED },
       { ref: 'DEMO-CARRIER-HELD', tracking: 'TMSDEMO000007', statusId: ORDER_STATUS.NEW_ORDER, carrier: true },
     ];
+    const created: Order[] = [];
     for (const o of orders) {
       if (await tx.count(Order, { businessId: demo.id, orderRef: o.ref })) continue;
-      tx.create(Order, {
+      created.push(tx.create(Order, {
         businessId: demo.id, type: 'D', orderRef: o.ref, trackingNumber: o.tracking, statusId: o.statusId, scheduledDate: today,
         recipient: { name: `Recipient of ${o.ref}`, phone: '+1 555 0100', email: null, address }, note: null,
         selfDelivery: o.selfDelivery ?? true, carrierProviderId: o.carrier ? carrier.id : null, routeId: o.routeId ?? null,
-      });
+      }));
     }
     if (!(await tx.count(Order, { businessId: other.id, orderRef: 'OTHER-NEW-1' }))) {
-      tx.create(Order, {
+      created.push(tx.create(Order, {
         businessId: other.id, type: 'D', orderRef: 'OTHER-NEW-1', trackingNumber: 'TMSOTHER00001', statusId: ORDER_STATUS.NEW_ORDER,
         scheduledDate: today, recipient: { name: 'Other recipient', address }, note: null, selfDelivery: true, carrierProviderId: null, routeId: null,
-      });
+      }));
     }
+    await tx.flush();
+    for (const o of created) await recordOrderCreated(tx, o);
   });
 }

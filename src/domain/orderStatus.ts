@@ -30,3 +30,17 @@ export const ORDER_STATUS = Object.fromEntries(ORDER_STATUSES.map((s) => [s.code
 
 export const ASSIGNABLE_STATUS_IDS: readonly number[] = ORDER_STATUSES.filter((s) => s.assignable).map((s) => s.id);
 export const ORDER_STATUS_IDS: readonly number[] = ORDER_STATUSES.map((s) => s.id);
+
+/** Operation codes of order status changes (order.status_change `operation_type`). 6007-6010 are a carrier's. */
+export const ORDER_OPERATION = {
+  CREATED: 1001,
+  WAREHOUSE_SCAN: 2002,
+  API_STATUS_UPDATE: 6002,
+  CARRIER_ACCEPTED: 6007,
+  CARRIER_STATUS_PUSH: 6008,
+} as const;
+
+const STATUS_CODE = new Map<number, string>(ORDER_STATUSES.map((s) => [s.id, s.code]));
+
+/** The code of a status id, as API answers and events name it. */
+export const statusCodeOf = (id: number): string => STATUS_CODE.get(id) ?? 'UNKNOWN';

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { Order } from '../db/entities/index.ts';
+import { recordOrderCreated } from '../db/orderEventRepo.ts';
 import { plannableOrders } from '../db/orderRepo.ts';
 import { errors } from '../domain/errors.ts';
-import { ORDER_STATUS, ORDER_STATUS_IDS, ORDER_STATUSES } from '../domain/orderStatus.ts';
+import { ORDER_STATUS, ORDER_STATUS_IDS, statusCodeOf } from '../domain/orderStatus.ts';
 import { STAFF } from '../domain/roles.ts';
 import { businessOf } from './run.ts';
 import { intParam, pageParams, pathId } from './schemas.ts';
@@ -53,8 +54,6 @@ const OrderView = z.object({
 });
 type OrderView = z.input<typeof OrderView>;
 
-const STATUS_CODE = new Map<number, string>(ORDER_STATUSES.map((s) => [s.id, s.code]));
-
 export function presentOrder(o: Order): OrderView {
   const a = o.recipient.address;
   return {
@@ -63,7 +62,7 @@ export function presentOrder(o: Order): OrderView {
     order_ref: o.orderRef ?? null,
     tracking_number: o.trackingNumber,
     status_id: o.statusId,
-    status: STATUS_CODE.get(o.statusId) ?? 'UNKNOWN',
+    status: statusCodeOf(o.statusId),
     scheduled_date: typeof o.scheduledDate === 'string' ? o.scheduledDate : new Date(o.scheduledDate).toISOString().slice(0, 10),
     recipient: {
       name: o.recipient.name,
@@ -100,20 +99,24 @@ export const orderCreate = defineOperation({
   output: z.object({ result: z.literal(true), order_id: z.number().int(), tracking_number: z.string() }),
   async handler(input, ctx) {
     const { caller } = businessOf(ctx);
-    const order = ctx.em.create(Order, {
-      businessId: caller.businessId,
-      type: input.type,
-      orderRef: input.order_ref ?? null,
-      trackingNumber: newTrackingNumber(),
-      statusId: ORDER_STATUS.NEW_ORDER,
-      scheduledDate: input.scheduled_date,
-      recipient: input.recipient,
-      note: input.note ?? null,
-      selfDelivery: true,
-      carrierProviderId: null,
-      routeId: null,
+    const order = await ctx.em.transactional(async (tx) => {
+      const created = tx.create(Order, {
+        businessId: caller.businessId,
+        type: input.type,
+        orderRef: input.order_ref ?? null,
+        trackingNumber: newTrackingNumber(),
+        statusId: ORDER_STATUS.NEW_ORDER,
+        scheduledDate: input.scheduled_date,
+        recipient: input.recipient,
+        note: input.note ?? null,
+        selfDelivery: true,
+        carrierProviderId: null,
+        routeId: null,
+      });
+      await tx.flush();
+      await recordOrderCreated(tx, created);
+      return created;
     });
-    await ctx.em.flush();
     return { result: true as const, order_id: order.id, tracking_number: order.trackingNumber };
   },
 });

@@ -75,7 +75,7 @@ const OWN_EVENT_ID = str('Event id, stable across retries; deduplicate on it');
 
 const orderRef = obj({
   id: int('Order id'),
-  order_ref: str('Merchant order reference'),
+  order_ref: orNull(str('Merchant order reference')),
   tracking_number: orNull(str('Tracking number')),
   type: str('Order type, for example D (delivery), P (pickup), P2P (peer to peer)'),
   status_id: int('Current order status id'),
@@ -211,14 +211,15 @@ const tenant = (name: string, summary: string, data: Schema, eventId?: Schema): 
   ({ name, sender: 'tenant', summary, payload: tenantEnvelope(name, data, { eventId }) });
 
 const TENANT_EVENTS: CatalogEvent[] = [
-  tenant('order.created', 'A local delivery order (D, P or P2P) was created through any entry.', orderData()),
+  tenant('order.created', 'A local delivery order (D, P or P2P) was created through any entry.', orderData(),
+    str('ORC-<order id>, stable across retries', { pattern: '^ORC-[0-9]+$' })),
   tenant('order.status_change', 'The order status changed.', orderData({
     'before_status?': orNull(int('Status id before the change')),
     after_status: int('Status id after the change; 48 when intercepted'),
     'operation_type?': int('Operation code of the change'),
     'operation_description?': str('Text of the operation; empty for carrier-held shipments'),
     'ip_address?': str('Address the change came from; empty for carrier-held shipments'),
-  })),
+  }), str('OSC-<status history id>, stable across retries', { pattern: '^OSC-[0-9]+$' })),
   tenant('tracking.event', 'A parcel tracking event was recorded.', orderData({
     tracking_event: obj({
       id: int('Tracking event id'),

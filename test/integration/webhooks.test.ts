@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { Ajv } from 'ajv';
 import { HTTP, type CloudEvent } from 'cloudevents';
 import { Webhook } from 'standardwebhooks';
+import { eventSchema } from '../../src/webhooks/eventCatalog.ts';
 import { standardWebhooksKey } from '../../src/webhooks/signing.ts';
 import { verifyWebhook } from '../../src/webhooks/verify.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
@@ -200,6 +202,33 @@ describe('webhook settings and tenant delivery', () => {
     } finally {
       await merchant.close();
       await customer.close();
+    }
+  });
+
+  test('creating an order produces order.created, signed, once, shaped as the catalog says, with a history row', async () => {
+    const receiver = await startReceiver(() => 200);
+    try {
+      await app.http.put('/v1/webhook-settings', { webhook_sign_secret: SECRET, order_create_webhook_url: receiver.url, url_formats: null }, { token: admin });
+      const created = await app.http.post('/v1/client/orderCreate', {
+        type: 'D', scheduled_date: '2026-12-24', order_ref: `WH-${b.tag}`,
+        recipient: { name: 'Private Person', phone: '+33 1 23 45 67 89', address: { line1: '2 Rue X', city: 'Lyon', postal_code: '69001', country: 'fr' } },
+      }, { token: admin });
+      assert.equal(created.status, 200);
+      const got = await waitFor(async () => receiver.received.find((r) => r.body.includes('order.created')));
+      assert.deepEqual(verifyWebhook({ sender: 'tenant', headers: got.headers, rawBody: got.body, secret: SECRET }), { valid: true });
+      const event = JSON.parse(got.body);
+      assert.ok(new Ajv({ strict: false }).compile(eventSchema('order.created')!)(event), 'matches the catalog');
+      assert.equal(event.event_id, `ORC-${created.body.order_id}`);
+      assert.deepEqual(event.data.order, {
+        id: created.body.order_id, order_ref: `WH-${b.tag}`, tracking_number: created.body.tracking_number, type: 'D', status_id: 1, status: 'NEW_ORDER',
+      });
+      assert.ok(!got.body.includes('Private Person') && !got.body.includes('45 67'), 'no recipient details in the event');
+      const history = await app.em().execute('select before_status, after_status, operation_type from order_status_change where order_id = ?', [created.body.order_id]);
+      assert.deepEqual(history, [{ before_status: null, after_status: 1, operation_type: 1001 }]);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(receiver.received.filter((r) => r.body.includes('order.created')).length, 1);
+    } finally {
+      await receiver.close();
     }
   });
 });
