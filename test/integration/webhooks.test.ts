@@ -216,7 +216,7 @@ describe('webhook settings and tenant delivery', () => {
       assert.equal(created.status, 200);
       const got = await waitFor(async () => receiver.received.find((r) => r.body.includes('order.created')));
       assert.deepEqual(verifyWebhook({ sender: 'tenant', headers: got.headers, rawBody: got.body, secret: SECRET }), { valid: true });
-      const event = JSON.parse(got.body);
+      const event = JSON.parse(got.body) as { event_id: string; data: { order: unknown } };
       assert.ok(new Ajv({ strict: false }).compile(eventSchema('order.created')!)(event), 'matches the catalog');
       assert.equal(event.event_id, `ORC-${created.body.order_id}`);
       assert.deepEqual(event.data.order, {
