@@ -14,6 +14,7 @@ import { jsonBody } from './middleware/body.ts';
 import { requestContext, type State } from './middleware/context.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { buildOpenApi } from './openapi.ts';
+import { otepRepresentation } from './otepRepresentation.ts';
 import { ASYNCAPI_PATH, buildAsyncApiDocument } from '../src/webhooks/asyncapi.ts';
 import { restRouter } from './rest.ts';
 
@@ -51,6 +52,7 @@ export function createApp({ config, orm, temporal, log, catalog = CATALOG }: App
     .use(authenticate(orm))
     .use(graphqlMiddleware(buildSchema(catalog), makeContext))
     .use(meta.routes())
+    .use(otepRepresentation())
     .use(rest.routes())
     .use(rest.allowedMethods({ throw: true }));
   return app;

@@ -5,6 +5,8 @@ import { orderCreate, orderGet, orderList, planningPool } from './orders.ts';
 import { driverLocationReport } from './driverLocation.ts';
 import { ohpSubscriptionCreate, ohpSubscriptionList, ohpSubscriptionRevoke } from './ohpSubscriptions.ts';
 import { providerWebhookSettingsGet, providerWebhookSettingsRotate, providerWebhookSettingsUpdate, providerWebhookTest } from './providerWebhooks.ts';
+import { otepTrackingBatch, otepTrackingEvents, otepTrackingGet, otepValidate, otepVocabulary, publicTracking } from './otep.ts';
+import { otepCredentialCreate, otepCredentialList, otepCredentialRevoke, otepIngest, otepIngestEpcis } from './otepIngest.ts';
 import type { Operation } from './types.ts';
 import { webhookDeliveryGet, webhookDeliveryList, webhookDeliveryReplay, webhookDeliveryResend } from './webhookDeliveries.ts';
 import { webhookSettingsGet, webhookSettingsUpdate } from './webhookSettings.ts';
@@ -22,4 +24,6 @@ export const CATALOG: readonly Operation[] = [
   driverLocationReport,
   providerWebhookSettingsGet, providerWebhookSettingsUpdate, providerWebhookSettingsRotate, providerWebhookTest,
   ohpSubscriptionCreate, ohpSubscriptionList, ohpSubscriptionRevoke,
+  otepVocabulary, otepTrackingGet, otepTrackingEvents, otepTrackingBatch, publicTracking, otepValidate,
+  otepIngest, otepIngestEpcis, otepCredentialCreate, otepCredentialList, otepCredentialRevoke,
 ] as unknown as readonly Operation[];

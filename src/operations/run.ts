@@ -9,6 +9,8 @@ import { parseInput } from './validate.ts';
 export async function runOperation(op: Operation, raw: unknown, ctx: OperationContext): Promise<unknown> {
   if (op.roles !== 'public') {
     if (!ctx.caller) throw errors.unauthenticated();
+    // An ingest key is a narrow machine credential: it opens the ingest operations and nothing else.
+    if ((op.auth === 'otep_key') !== (ctx.caller.via === 'otep_key')) throw errors.forbidden();
   }
   await op.available?.(ctx);
   if (op.roles !== 'public') {

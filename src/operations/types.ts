@@ -13,6 +13,8 @@ export interface Caller {
   role: Role;
   businessId: number | null;
   tokenHash: string;
+  /** How the caller signed in: a user session token, or a provider's OTEP ingest key (which can only ingest). */
+  via: 'session' | 'otep_key';
 }
 
 /** What a handler gets: never a Koa object, so it runs the same under REST, GraphQL and (later) MCP. */
@@ -42,6 +44,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   output: O;
   /** Who may call it; 'public' needs no token. Checked in one place, the runner. */
   roles: readonly Role[] | 'public';
+  /** 'otep_key': only callers signed in with an OTEP ingest key may call it (and such a caller nothing else). */
+  auth?: 'otep_key';
   rest?: { method: HttpMethod; path: string; status?: number };
   graphql?: { name: string; kind?: 'query' | 'mutation' };
   mcp?: { scope: string; risk: 'low' | 'medium' | 'high' };

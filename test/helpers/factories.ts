@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Business, Device, Order, User } from '../../src/db/entities/index.ts';
+import { recordOrderCreated } from '../../src/db/orderEventRepo.ts';
 import type { Em } from '../../src/db/orm.ts';
 import { ORDER_STATUS } from '../../src/domain/orderStatus.ts';
 import type { Role } from '../../src/domain/roles.ts';
@@ -45,5 +46,6 @@ export async function makeOrder(em: Em, businessId: number, over: Partial<{ stat
     note: null, selfDelivery: over.selfDelivery ?? true, carrierProviderId: over.carrierProviderId ?? null, routeId: over.routeId ?? null,
   });
   await em.flush();
+  await recordOrderCreated(em, order);
   return order;
 }

@@ -104,7 +104,7 @@ describe('AsyncAPI webhook catalog', () => {
     const envelope = { event_id: 'E-1', business_id: 1, occurred_at: '2026-01-01T10:00:00.000Z' };
     assertValid('driver.location_update', { ...envelope, event: 'driver.location_update', data: { driver_id: 7, lat: 48.85, lng: 2.35, heading: null, speed: null, recorded_at: '2026-01-01T10:00:00Z' } });
     const order = { id: 1, order_ref: 'R-1', tracking_number: 'T1', type: 'D', status_id: 2, status: 'NEW_ORDER' };
-    assertValid('order.status_change', { ...envelope, event: 'order.status_change', data: { order, before_status: 1, after_status: 48, operation_type: 3043 } });
+    assertValid('order.status_change', { ...envelope, event_id: 'OSC-1', event: 'order.status_change', data: { order, before_status: 1, after_status: 48, operation_type: 3043 } });
     const rotated = { event_id: 'PLE-MOCK-1', event: 'partner_locker.delivery.code_rotated', livemode: false, occurred_at: envelope.occurred_at };
     const rotation = { code: 'pickup_code', rotated_at: envelope.occurred_at, recipient_notified: true };
     assertValid('partner_locker.delivery.code_rotated', { ...rotated, data: { delivery_id: 'D1', test: true, rotation } });

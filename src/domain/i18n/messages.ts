@@ -1,4 +1,5 @@
 import type { Language } from './languages.ts';
+import { OTEP_MESSAGES } from './otepMessages.ts';
 
 type Translations = Record<Language, string>;
 
@@ -6,7 +7,7 @@ type Translations = Record<Language, string>;
  * Every message the service says to a caller. A test fails when a key lacks a language.
  * `{name}` placeholders are filled from the message parameters.
  */
-export const MESSAGES = {
+const BASE_MESSAGES = {
   'error.validation': {
     en: 'The request is invalid.',
     'zh-Hans': '请求无效。',
@@ -464,6 +465,8 @@ export const MESSAGES = {
     es: 'El endpoint no devolvió el desafío en 3 segundos: {reason}.',
   },
 } satisfies Record<string, Translations>;
+
+export const MESSAGES = { ...BASE_MESSAGES, ...OTEP_MESSAGES };
 
 export type MessageKey = keyof typeof MESSAGES;
 export type MessageParams = Record<string, string | number>;
