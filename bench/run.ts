@@ -8,8 +8,11 @@
  *  5. webhook retry lateness (attempt 2 received - attempt 1 received - the planned 10 s) p50/p99/max, R device-order
  *     events whose first attempt fails, vs a setTimeout-scheduled sign-and-POST of each at the same instant in this
  *     process; prints how many retries were pending (status retrying) when the first fell due and at the peak
+ *  6. OTEP timeline GET at 64 in flight vs a bare Koa JSON endpoint of the same body; OTEP ingest, events per second
+ *     in documents of 500 over HTTP, vs one multi-row INSERT of the same rows per 500 (bench/otep.ts)
  * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
- * (default 10000) R; R = 10000 takes 3 to 4 minutes on 2 cores.
+ * (default 10000) R; R = 10000 takes 3 to 4 minutes on 2 cores. BENCH_OTEP_BATCHES (default 200) sets how many
+ * documents of 500 events section 6 ingests; 200 take about 30 s.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -28,6 +31,7 @@ import { makeBusiness, makeOrder, PASSWORD } from '../test/helpers/factories.ts'
 import { Device } from '../src/db/entities/index.ts';
 import { fmt, load, percentile } from './load.ts';
 import { retryLateness } from './retries.ts';
+import { EVENTS_PER_BATCH, GET_CONCURRENCY, otepBench } from './otep.ts';
 
 const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
 const log = createLogger('warn');
@@ -180,6 +184,14 @@ try {
   }
   console.log(`retries pending (status retrying): ${rl.pendingAtFirstDue} when the first fell due (${rl.delayMs / 1000} s after its attempt), ${rl.pendingPeak} at the peak; `
     + `first attempts failed at ${fmt(R / (rl.firstAttemptsSpanMs / 1000))}/s${rl.missing ? `; ${rl.missing} retries never arrived` : ''}`);
+
+  // 6. OTEP timeline reads and ingest (bench/otep.ts)
+  const ot = await otepBench(app.url!, em, Number(process.env.BENCH_OTEP_BATCHES ?? 200));
+  line(`OTEP timeline GET (per s, ${GET_CONCURRENCY} conc)`, fmt(ot.timeline.perSecond), `bare Koa ${fmt(ot.bare.perSecond)}`, ot.timeline.perSecond / ot.bare.perSecond);
+  line('OTEP timeline GET p99 (ms)', fmt(percentile(ot.timeline.latencies, 99)), `bare Koa ${fmt(percentile(ot.bare.latencies, 99))}`,
+    percentile(ot.timeline.latencies, 99) / percentile(ot.bare.latencies, 99));
+  line(`OTEP ingest (events/s, ${EVENTS_PER_BATCH}/doc)`, fmt(ot.ingestPerSecond), `multi-row INSERT ${fmt(ot.insertPerSecond)}`, ot.ingestPerSecond / ot.insertPerSecond);
+  console.log(`OTEP: timeline body ${ot.bodyBytes} bytes; ${ot.events} events ingested, their tracking.event outbox rows all published ${fmt(ot.outboxDrainMs)} ms after the last document`);
   await app.close();
 } finally {
   await temporal.stop();

@@ -143,9 +143,11 @@ function trackingOutboxRow(s: Shipment, e: NormalizedEvent, row: { id: string; r
  */
 async function followNewestEvents(tx: Em, touched: Shipment[]): Promise<void> {
   const orders = new Map(touched.map((s) => [s.id, s]));
+  // One index probe per order (tracking_event_timeline, read backwards), however long its history is.
   const newest = await tx.execute<{ order_id: number; id: string; status_code: string; occurred_at: Date }[]>(
-    `select distinct on (order_id) order_id, id, status_code, occurred_at from tracking_event
-     where order_id in (?) order by order_id, occurred_at desc, id desc`, [[...orders.keys()]]);
+    `select o.id as order_id, t.id, t.status_code, t.occurred_at from unnest(array[?]::int[]) as o(id)
+     cross join lateral (select id, status_code, occurred_at from tracking_event where order_id = o.id order by occurred_at desc, id desc limit 1) t`,
+    [[...orders.keys()]]);
   for (const n of newest) {
     const order = orders.get(n.order_id)!;
     const after = orderStatusOfOtep(n.status_code);

@@ -1,0 +1,145 @@
+/**
+ * OTEP ingest and timeline reads (section 6 of `npm run bench`).
+ *
+ * Timeline, measured first: GET /api/v1/otep/trackings/<tn> (public, no token) of 100 orders with 10 carrier
+ * events each (11 in the timeline with the order's creation), 64 in flight, against a bare Koa app in this
+ * process serving the same body with the same client (fetch).
+ *
+ * Ingest: a delivery provider's key POSTs documents of 500 native OTEP events (distinct ids, 5 for each of 100
+ * orders it carries) to /api/v1/otep/ingest, one document at a time, after a warm-up; the figure is accepted
+ * events per second over HTTP. Every 4 documents move on to 100 fresh orders, so no order carries more than 20
+ * events (a long parcel journey) and the figure does not depend on the run's length; the first document of
+ * each 100 moves their status (the last 3 leave it as it is). Each accepted event is also a tracking.event outbox
+ * row (the tenant has no webhook settings, so the relay publishes it to nobody).
+ * Baseline, same run, same orders: the same rows under other keys written into tracking_event with one
+ * multi-row INSERT per 500 through the app's ORM pool (em.execute), one statement at a time.
+ */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import Koa from 'koa';
+import type { Em } from '../src/db/orm.ts';
+import { isoInOffset } from '../src/otep/time.ts';
+import { OTEP_VERSION } from '../src/otep/vocabulary.ts';
+import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../test/helpers/factories.ts';
+import { load } from './load.ts';
+
+export const EVENTS_PER_BATCH = 500;
+export const GET_CONCURRENCY = 64;
+const ORDERS = 100;
+const DOCUMENTS_PER_ORDER = 4;
+const WARMUP_BATCHES = 5;
+const TIMELINE_ORDERS = 100;
+const TIMELINE_EVENTS = 10;
+const GETS = 5000;
+/** Hub scans: received and departed, both in phases after pickup, so no transition warning. */
+const SCANS = [['otep:core:received_at_facility', 'inbound'], ['otep:core:departed_facility', 'transit']] as const;
+const CITIES = [['Lyon', 'FR'], ['Milano', 'IT'], ['Köln', 'DE'], ['Gent', 'BE'], ['Porto', 'PT']] as const;
+const OFFSET_MIN = 120;
+
+export interface OtepRun {
+  events: number;
+  /** Accepted events per second over HTTP, and rows per second of the multi-row INSERT. */
+  ingestPerSecond: number;
+  insertPerSecond: number;
+  /** Last document answered to the last tracking.event outbox row published by the relay. */
+  outboxDrainMs: number;
+  timeline: { latencies: number[]; perSecond: number };
+  bare: { latencies: number[]; perSecond: number };
+  bodyBytes: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function otepBench(appUrl: string, em: Em, batches: number): Promise<OtepRun> {
+  const b = await makeBusiness(em);
+  const carrier = await makeProvider(em, 'delivery_provider');
+  const carried = async (count: number) => {
+    const made: Awaited<ReturnType<typeof makeOrder>>[] = [];
+    await load(count, 8, async (i) => { made[i] = await makeOrder(em.fork(), b.business.id, { carrierProviderId: carrier.business.id, selfDelivery: false }); });
+    return made;
+  };
+  const orders = await carried(Math.ceil((WARMUP_BATCHES + batches) / DOCUMENTS_PER_ORDER) * ORDERS);
+  const timelineOrders = await carried(TIMELINE_ORDERS);
+  // Created before any event they will carry, so each timeline reads in order.
+  await em.execute("update order_status_change set occurred_at = now() - interval '3 days' where order_id in (?)", [[...orders, ...timelineOrders].map((o) => o.id)]);
+
+  const json = { 'content-type': 'application/json' };
+  const login = await fetch(`${appUrl}/api/v1/user/login`, { method: 'POST', headers: json, body: JSON.stringify({ email: carrier.user.email, password: PASSWORD }) });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  const created = await fetch(`${appUrl}/api/v1/otep/credentials`, { method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'bench' }) });
+  if (created.status !== 201) throw new Error(`otep credential ${created.status} ${await created.text()}`);
+  const key = ((await created.json()) as { credential: { secret: string } }).credential.secret;
+
+  // Event k of the run: 10 ms after event k - 1, starting two days ago.
+  const start = Date.now() - 2 * 86_400_000;
+  let k = 0;
+  const eventsOf = (prefix: string, subjects: readonly string[], perSubject: number) => Array.from({ length: subjects.length * perSubject }, (_, j) => {
+    const [status_code] = SCANS[Math.floor(j / subjects.length) % 2]!;
+    const [city, country] = CITIES[j % CITIES.length]!;
+    return { id: `${prefix}-${j}`, subject: subjects[j % subjects.length]!, occurred_at: isoInOffset(new Date(start + 10 * k++), OFFSET_MIN), status_code, otep_version: OTEP_VERSION, location: { city, country } };
+  });
+  const perOrder = EVENTS_PER_BATCH / ORDERS;
+  const subjectsOf = (document: number) => {
+    const first = Math.floor(document / DOCUMENTS_PER_ORDER) * ORDERS;
+    return orders.slice(first, first + ORDERS).map((o) => o.trackingNumber);
+  };
+  const ingest = async (events: unknown[]) => {
+    const res = await fetch(`${appUrl}/api/v1/otep/ingest`, { method: 'POST', headers: { ...json, authorization: `Bearer ${key}` }, body: JSON.stringify({ events }) });
+    const answer = (await res.json()) as { accepted: number };
+    if (res.status !== 200 || answer.accepted !== events.length) throw new Error(`otep ingest ${res.status} ${JSON.stringify(answer).slice(0, 500)}`);
+  };
+  const outboxPending = async () => Number((await em.execute<{ n: string }[]>("select count(*) as n from outbox_event where published_at is null and event_type = 'tracking.event' and business_id = ?", [b.business.id]))[0]!.n);
+  const drain = async () => { while ((await outboxPending()) > 0) await sleep(50); };
+
+  // 1. timeline GET against a bare Koa JSON endpoint of the same body, before ingest leaves the database busy
+  const timelineTns = timelineOrders.map((o) => o.trackingNumber);
+  const perDocument = EVENTS_PER_BATCH / TIMELINE_EVENTS;
+  for (let first = 0; first < TIMELINE_ORDERS; first += perDocument) await ingest(eventsOf(`timeline-${first}`, timelineTns.slice(first, first + perDocument), TIMELINE_EVENTS));
+  await drain();
+  const sample = await (await fetch(`${appUrl}/api/v1/otep/trackings/${timelineTns[0]}`)).text();
+  const bareKoa = new Koa();
+  bareKoa.use((ctx) => { ctx.body = JSON.parse(sample); });
+  const bareServer = http.createServer(bareKoa.callback()).listen(0);
+  const bareUrl = `http://127.0.0.1:${(bareServer.address() as { port: number }).port}`;
+  const get = (url: (i: number) => string) => async (i: number) => {
+    const r = await fetch(url(i));
+    await r.arrayBuffer();
+    if (!r.ok) throw new Error(`GET ${url(i)} ${r.status}`);
+  };
+  const timelineOf = get((i) => `${appUrl}/api/v1/otep/trackings/${timelineTns[i % TIMELINE_ORDERS]}`);
+  await load(500, GET_CONCURRENCY, timelineOf);
+  const timeline = await load(GETS, GET_CONCURRENCY, timelineOf);
+  await load(500, GET_CONCURRENCY, get(() => bareUrl));
+  const bareGets = await load(GETS, GET_CONCURRENCY, get(() => bareUrl));
+  bareServer.close();
+
+  // 2. ingest over HTTP; documents are built before the clock starts
+  const warmups = Array.from({ length: WARMUP_BATCHES }, (_, n) => eventsOf(`warm-${n}`, subjectsOf(n), perOrder));
+  const documents = Array.from({ length: batches }, (_, n) => eventsOf(`bench-${n}`, subjectsOf(WARMUP_BATCHES + n), perOrder));
+  await load(WARMUP_BATCHES, 1, (n) => ingest(warmups[n]!));
+  await drain();
+  const ours = await load(batches, 1, (n) => ingest(documents[n]!));
+  const ingestedAt = performance.now();
+  await drain();
+  const outboxDrainMs = performance.now() - ingestedAt;
+
+  // Baseline: the rows ingest wrote for the same events, under other keys, one INSERT per document
+  const orderOf = new Map(orders.map((o) => [o.trackingNumber, o]));
+  const phaseOf = new Map<string, string>(SCANS);
+  const columns = 'order_id, business_id, event_key, provider_id, status_code, phase, occurred_at, occurred_offset_min, location, otep_version, content_hash';
+  const statement = `insert into tracking_event (${columns}) values ${Array.from({ length: EVENTS_PER_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+  const rowsOf = (events: ReturnType<typeof eventsOf>) => events.flatMap((e) => {
+    const location = JSON.stringify(e.location);
+    return [orderOf.get(e.subject)!.id, b.business.id, `base-${e.id}`, carrier.business.id, e.status_code, phaseOf.get(e.status_code)!, e.occurred_at, OFFSET_MIN,
+      location, e.otep_version, createHash('sha256').update(JSON.stringify(e)).digest('hex')];
+  });
+  const warmRows = warmups.map(rowsOf);
+  const rows = documents.map(rowsOf);
+  await load(WARMUP_BATCHES, 1, async (n) => { await em.execute(statement, warmRows[n]!); });
+  const bare = await load(batches, 1, async (n) => { await em.execute(statement, rows[n]!); });
+
+  return {
+    events: batches * EVENTS_PER_BATCH, ingestPerSecond: ours.perSecond * EVENTS_PER_BATCH, insertPerSecond: bare.perSecond * EVENTS_PER_BATCH, outboxDrainMs,
+    timeline, bare: bareGets, bodyBytes: Buffer.byteLength(sample),
+  };
+}
