@@ -77,6 +77,21 @@ function unreadable(pointer: string, error: { pointer: string; code: string }, l
   return { pointer, status: 'rejected' as const, reason: 'invalid' as const, message, findings: [{ severity: 'error', pointer: error.pointer, code: error.code, message }] };
 }
 
+/** Where each native field of a read EPCIS event came from, so findings point into the posted EPCIS document. */
+const EPCIS_FIELD: Record<string, string> = {
+  id: 'otep:eventId', subject: 'epcList', occurred_at: 'eventTime', status_code: 'otep:statusCode', location: 'otep:location',
+  incident_reason: 'otep:incidentReason', description: 'otep:description', otep_version: 'otep:version',
+};
+
+function inEpcisTerms(c: CheckedEvent): CheckedEvent {
+  const findings = c.findings.map((f) => {
+    const [field, ...rest] = f.pointer.slice(c.pointer.length + 1).split('/');
+    const epcisField = field === undefined ? undefined : EPCIS_FIELD[field];
+    return epcisField ? { ...f, pointer: [c.pointer, epcisField, ...rest].join('/') } : f;
+  });
+  return { ...c, findings };
+}
+
 export const otepIngestEpcis = defineOperation({
   name: 'otep_ingest_epcis',
   summary: 'Push tracking events as a GS1 EPCIS 2.0 JSON document of ObjectEvents (an ingest key is required); each event is normalised to OTEP.',
@@ -96,7 +111,7 @@ export const otepIngestEpcis = defineOperation({
     }
     if (parsed.events.length > MAX_EVENTS_PER_DOCUMENT) throw errors.field('epcisBody.eventList', 'otep.too_long', { field: 'eventList', max: MAX_EVENTS_PER_DOCUMENT });
     // Read events go through the same rule set as native ones; EPCIS 2.0 is read as the current OTEP version.
-    const checked = parsed.events.flatMap((p) => ('event' in p ? [checkEvent({ otep_version: OTEP_VERSION, ...p.event }, p.pointer, null)] : []));
+    const checked = parsed.events.flatMap((p) => ('event' in p ? [inEpcisTerms(checkEvent({ otep_version: OTEP_VERSION, ...p.event }, p.pointer, null))] : []));
     const answer = await ingestChecked(businessOf(ctx), checked);
     const byPointer = new Map(answer.events.map((e) => [e.pointer, e]));
     const events = parsed.events.map((p) => ('error' in p ? unreadable(p.pointer, p.error, ctx.lang) : byPointer.get(p.pointer)!));

@@ -50,11 +50,14 @@ describe('OTEP public reads, EPCIS ingest and the validator', () => {
     const document = epcis.project({ ...JOURNEY, tracking_number: 'TMSNOTOURS0001', events: carrierEvents('TMSNOTOURS0001').slice(0, 2) }, { baseUrl: 'https://x.example' });
     const events = (document as { epcisBody: { eventList: Record<string, unknown>[] } }).epcisBody.eventList;
     events.push({ type: 'ObjectEvent', action: 'OBSERVE', eventTime: '2026-11-20T10:00:00Z', eventTimeZoneOffset: '+00:00', epcList: ['urn:epc:id:sgtin:0614141.107346.2018'] });
+    events.push({ ...events[0]!, eventTime: '1999-12-31T23:00:00Z', eventTimeZoneOffset: '+00:00' });
     const res = await app.http.post('/v1/otep/ingest/epcis', document, { token: key, lang: 'fr' });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.events.map((e: { reason: string }) => e.reason), ['unknown_shipment', 'unknown_shipment', 'invalid']);
+    assert.deepEqual(res.body.events.map((e: { reason: string }) => e.reason), ['unknown_shipment', 'unknown_shipment', 'invalid', 'invalid']);
     assert.equal(res.body.events[2].findings[0].code, 'missing_subject');
     assert.match(res.body.events[2].message, /envoi/);
+    assert.deepEqual(res.body.events[3].findings.map((f: { pointer: string; code: string }) => `${f.pointer} ${f.code}`), ['/epcisBody/eventList/3/eventTime absurd_date'],
+      'a finding points into the EPCIS document');
     const notEpcis = await app.http.post('/v1/otep/ingest/epcis', { type: 'Something' }, { token: key });
     assert.equal(notEpcis.status, 422);
   });
