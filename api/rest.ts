@@ -3,10 +3,10 @@ import type Koa from 'koa';
 import type { Operation, OperationContext } from '../src/operations/types.ts';
 import { runOperation } from '../src/operations/run.ts';
 import type { State } from './middleware/context.ts';
+import { isObject } from '../src/domain/json.ts';
 
 export type ContextFactory = (state: State) => OperationContext;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** OpenAPI path `/v1/orders/{id}` -> Koa path `/v1/orders/:id`. */
 export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

@@ -1,3 +1,6 @@
+import http from 'node:http';
+import Koa from 'koa';
+
 /** Runs `task` `total` times with `concurrency` in flight; returns per-call latencies (ms) and calls per second. */
 export async function load(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<{ latencies: number[]; perSecond: number }> {
   const latencies: number[] = [];
@@ -20,3 +23,11 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+
+/** The baseline of the read benchmarks: a bare Koa app in this process answering `body` as JSON. */
+export function bareKoaJson(body: unknown): { url: string; close: () => void } {
+  const app = new Koa();
+  app.use((ctx) => { ctx.body = body; });
+  const server = http.createServer(app.callback()).listen(0);
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => server.close() };
+}

@@ -15,13 +15,11 @@
  * multi-row INSERT per 500 through the app's ORM pool (em.execute), one statement at a time.
  */
 import { createHash } from 'node:crypto';
-import http from 'node:http';
-import Koa from 'koa';
 import type { Em } from '../src/db/orm.ts';
 import { isoInOffset } from '../src/otep/time.ts';
 import { OTEP_VERSION } from '../src/otep/vocabulary.ts';
 import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../test/helpers/factories.ts';
-import { load } from './load.ts';
+import { bareKoaJson, load } from './load.ts';
 
 export const EVENTS_PER_BATCH = 500;
 export const GET_CONCURRENCY = 64;
@@ -97,10 +95,8 @@ export async function otepBench(appUrl: string, em: Em, batches: number): Promis
   for (let first = 0; first < TIMELINE_ORDERS; first += perDocument) await ingest(eventsOf(`timeline-${first}`, timelineTns.slice(first, first + perDocument), TIMELINE_EVENTS));
   await drain();
   const sample = await (await fetch(`${appUrl}/api/v1/otep/trackings/${timelineTns[0]}`)).text();
-  const bareKoa = new Koa();
-  bareKoa.use((ctx) => { ctx.body = JSON.parse(sample); });
-  const bareServer = http.createServer(bareKoa.callback()).listen(0);
-  const bareUrl = `http://127.0.0.1:${(bareServer.address() as { port: number }).port}`;
+  const bareServer = bareKoaJson(JSON.parse(sample));
+  const bareUrl = bareServer.url;
   const get = (url: (i: number) => string) => async (i: number) => {
     const r = await fetch(url(i));
     await r.arrayBuffer();

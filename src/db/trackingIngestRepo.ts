@@ -73,6 +73,7 @@ export async function ingestTrackingEvents(em: Em, providerId: number, events: r
         else {
           firstOfKey.set(batchKey, outcomes.length);
           writes.push({ index: outcomes.length, shipment, key, hash, event });
+          // A duplicate unless the upsert below returns its row (new, or changed content).
           outcomes.push({ pointer, status: 'duplicate', event_id: key });
         }
       }

@@ -3,6 +3,7 @@
  * between them, then the conformance level the document reaches. Shared by the validator and native ingest.
  */
 import { checkEvent, checkTransitions, type CheckedEvent, type Finding } from './rules.ts';
+import { isObject } from '../domain/json.ts';
 
 /** Most events one document may carry (ingest and validator). */
 export const MAX_EVENTS_PER_DOCUMENT = 1000;
@@ -17,7 +18,6 @@ export interface CheckedDocument {
   level: 0 | 1 | 2;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export class DocumentError extends Error {
   readonly finding: Finding;

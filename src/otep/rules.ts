@@ -3,6 +3,7 @@
  * error. Findings point at the offending field with a JSON Pointer (RFC 6901) into the posted document.
  */
 import { OTEP_VERSION, PHASES, parseStatusId, phaseId, PROFILES, REASON_BY_ID, STATUS_BY_ID, type Phase, type StatusCode } from './vocabulary.ts';
+import { isObject } from '../domain/json.ts';
 
 export type FindingCode =
   | 'not_an_object' | 'required' | 'not_a_string' | 'too_long' | 'bad_time' | 'time_zone_missing' | 'time_zone_invalid'
@@ -62,7 +63,6 @@ const LOCATION_TEXT = ['name', 'city', 'postal_code', 'gln'] as const;
 
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Parses an ISO 8601 time that must carry its offset; reports why it cannot be used. */

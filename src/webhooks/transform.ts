@@ -5,6 +5,7 @@
  * The rules are the tables below; the code under them only walks the payload.
  */
 import { ORDER_STATUSES } from '../domain/orderStatus.ts';
+import { isObject } from '../domain/json.ts';
 
 export const PRICE_FAMILIES = ['local_delivery', 'label_service', 'shipping_service', 'ltl_service', 'storage_services', 'moving_services', 'device_orders'] as const;
 export type PriceFamily = (typeof PRICE_FAMILIES)[number];
@@ -92,7 +93,6 @@ const carrierStatusText = new Map<string, string>(
 
 type JsonObject = Record<string, unknown>;
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Calls `fn` on every object in the tree, parents first, so children `fn` deleted are not visited. */
 function eachObject(value: unknown, fn: (object: JsonObject) => void): void {
