@@ -3,8 +3,9 @@
  * also the AsyncAPI schema format). asyncapi.ts publishes these under components.schemas/<event name>, the
  * target of the CloudEvents `dataschema` link, so each schema is self-contained (no $ref).
  *
- * Only device_order.* has a producer today, so only its schema is strict; the others are designed from the
- * specification's descriptions and allow fields not listed.
+ * Device order schemas are strict (a pickup code can never slip in), and order.created and order.status_change
+ * pin their event id forms. The rest (tracking.event and driver.location_update have producers too) are
+ * designed from the specification's descriptions and allow fields not listed.
  */
 import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, EVENT_OF_ACTION, NEXT_ACTORS, outcomeOf, REMOVAL_REASONS, type DeviceOrderAction } from '../domain/deviceOrder.ts';
 import { DEVICE_ORDER_EVENTS, LIFECYCLE_EVENTS } from './routing.ts';
