@@ -57,6 +57,13 @@ describe('OTEP ingest with provider keys', () => {
     const other = await makeProvider(app.em(), 'delivery_provider');
     const otherToken = await app.login(other.user.email, PASSWORD);
     assert.equal((await app.http.del(`/v1/otep/credentials/${key_id}`, { token: otherToken })).status, 404, 'another provider cannot see it');
+
+    const used = (await app.http.get('/v1/otep/credentials', { token: carrierToken })).body.credentials.find((c: { key_id: string }) => c.key_id === key_id);
+    assert.ok(used.last_used_at && used.revoked_at, 'the list says when a key was last used and revoked');
+    // At most 10 unrevoked keys: `other` has none, so ten succeed and the eleventh is refused.
+    for (let i = 0; i < 10; i++) assert.equal((await app.http.post('/v1/otep/credentials', {}, { token: otherToken })).status, 201);
+    const eleventh = await app.http.post('/v1/otep/credentials', {}, { token: otherToken });
+    assert.deepEqual([eleventh.status, eleventh.body.code], [409, 'TOO_MANY_KEYS']);
   });
 
   test('a journey pushed out of order builds an ordered timeline; re-sent it is all duplicates; a changed event is a correction', async () => {

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { epcis } from '../../src/otep/formats/epcis.ts';
 import { FORMAT_IDS, FORMATS } from '../../src/otep/formats/index.ts';
 import type { OtepEvent, Timeline } from '../../src/otep/model.ts';
+import { OTEP_VERSION, STATUS_CODES } from '../../src/otep/vocabulary.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../helpers/factories.ts';
 import { JOURNEY } from '../fixtures/otepJourney.ts';
@@ -89,6 +90,9 @@ describe('OTEP public reads, EPCIS ingest and the validator', () => {
     assert.ok(batch.body.results[0].timeline.resourceSpans);
     const tooMany = await app.http.post('/v1/otep/trackings/batch', { tracking_numbers: Array.from({ length: 101 }, (_, i) => `T${i}`) });
     assert.equal(tooMany.status, 422);
+
+    const vocabulary = await app.http.get('/v1/otep/vocabulary');
+    assert.deepEqual([vocabulary.body.otep_version, vocabulary.body.status_codes.length], [OTEP_VERSION, STATUS_CODES.length]);
 
     const classic = await app.http.get(`/v1/tracking/${native}`);
     assert.equal(classic.body.delivered, true);
