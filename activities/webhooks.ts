@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/common';
 import type { Orm } from '../src/db/orm.ts';
 import { markDead } from '../src/db/webhookDeliveryRepo.ts';
 import { pruneWebhookLog } from '../src/db/webhookLogRepo.ts';
@@ -11,7 +12,10 @@ export function createWebhookActivities(deps: { orm: Orm; publicBaseUrl: string 
       const em = deps.orm.em.fork();
       const outcome = await attemptDelivery({ em, publicBaseUrl: deps.publicBaseUrl }, deliveryId);
       if (outcome.kind !== 'skipped') return { state: outcome.kind, attempts: outcome.attempt };
-      const [row] = await em.execute<{ status: DeliveryState; attempts: number }[]>('select status, attempts from webhook_delivery where id = ?', [deliveryId]);
+      const [row] = await em.execute<{ status: DeliveryState; attempts: number; leased: boolean }[]>(
+        'select status, attempts, coalesce(locked_until > now(), false) as leased from webhook_delivery where id = ?', [deliveryId]);
+      // A crashed attempt's lease: retry once it expires instead of spending the next scheduled wait.
+      if (row?.leased && (row.status === 'pending' || row.status === 'retrying')) throw ApplicationFailure.retryable('another attempt of this delivery holds its lease', 'LeaseHeld');
       return { state: row?.status ?? 'dead', attempts: row?.attempts ?? 0 };
     },
     async markWebhookDeliveryDead(deliveryId: number): Promise<void> {

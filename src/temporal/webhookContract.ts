@@ -11,8 +11,6 @@ export interface WebhookDeliveryInput {
   attemptsMade: number;
   /** Attempts made in earlier rounds; absent for round 0. */
   roundBase?: number;
-  /** Epoch ms of the attempt already made, so the first wait counts from it and not from the workflow's start. */
-  lastAttemptAt?: number;
   /** Multiplies the schedule's waits; 1 in production, small in tests. */
   scale: number;
 }

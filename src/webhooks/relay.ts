@@ -11,6 +11,11 @@ import { startRetryWorkflows, type RoundToDrive } from './retryWorkflows.ts';
 
 const BATCH = 100;
 const FIRST_ATTEMPTS_IN_FLIGHT = 32;
+/**
+ * Batches whose first attempts may be under way at once: the next batch is claimed and sent while earlier ones
+ * wait on their receivers, so one slow receiver does not hold back every event behind it.
+ */
+const BATCHES_IN_FLIGHT = 3;
 /** Safety net for a missed notification and for deliveries whose driver died. */
 const SWEEP_MS = 5_000;
 const ORPHAN_AFTER_SEC = 30;
@@ -40,6 +45,7 @@ export class OutboxRelay {
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
+  private readonly sending = new Set<Promise<void>>();
 
   constructor(deps: RelayDeps) {
     this.deps = deps;
@@ -59,6 +65,7 @@ export class OutboxRelay {
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;
+    await Promise.all(this.sending);
     await this.listener?.end().catch(() => undefined);
   }
 
@@ -82,8 +89,12 @@ export class OutboxRelay {
 
   private async pass(sweep: boolean): Promise<void> {
     while (!this.stopped) {
+      while (this.sending.size >= BATCHES_IN_FLIGHT) await Promise.race(this.sending);
       const batch = await this.relayBatch();
-      await this.firstAttempts(batch);
+      const sent: Promise<void> = this.firstAttempts(batch)
+        .catch((err: unknown) => this.deps.log.error({ err }, 'first attempts of a relay batch failed; the sweep adopts its deliveries'))
+        .finally(() => this.sending.delete(sent));
+      this.sending.add(sent);
       if (batch.events.length < BATCH) break;
     }
     if (sweep) await this.adoptOrphans();

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.ts';
 import { NO_DUPLICATES } from '../temporal/startOptions.ts';
 import { SA } from '../temporal/searchAttributes.ts';
 import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../temporal/webhookContract.ts';
-import type { DeliverySender } from './schedule.ts';
+import { delayBeforeAttemptMs, maxAttempts, type DeliverySender } from './schedule.ts';
 
 /** A delivery whose current round needs a workflow to drive it. */
 export interface RoundToDrive {
@@ -23,19 +23,27 @@ export interface RoundToDrive {
   lastAttemptAt?: number;
 }
 
+/**
+ * The wait before the workflow's first attempt, which the server keeps as the workflow's start delay: no worker
+ * task runs until it is due. It counts from the attempt just made, not from now.
+ */
+function firstWaitMs(r: RoundToDrive, scale: number): number {
+  if (r.attemptsMade === 0 || r.attemptsMade >= maxAttempts(r.sender)) return 0;
+  return delayBeforeAttemptMs(r.sender, r.attemptsMade + 1, scale) - (r.lastAttemptAt === undefined ? 0 : Date.now() - r.lastAttemptAt);
+}
+
 /** Starts in flight at once: a batch of failures must not wait on one round trip per delivery. */
 const STARTS_IN_FLIGHT = 16;
 
 async function startOne(deps: { temporal: Client; config: Config; log: Logger }, r: RoundToDrive): Promise<boolean> {
-  const input: WebhookDeliveryInput = {
-    deliveryId: r.id, sender: r.sender, attemptsMade: r.attemptsMade, roundBase: r.roundBase, scale: deps.config.webhookRetryScale,
-    ...(r.lastAttemptAt !== undefined && { lastAttemptAt: r.lastAttemptAt }),
-  };
+  const input: WebhookDeliveryInput = { deliveryId: r.id, sender: r.sender, attemptsMade: r.attemptsMade, roundBase: r.roundBase, scale: deps.config.webhookRetryScale };
+  const delayMs = firstWaitMs(r, deps.config.webhookRetryScale);
   try {
     await deps.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
       workflowId: webhookDeliveryWorkflowId(r.id, r.round),
       taskQueue: deps.config.taskQueue,
       args: [input],
+      ...(delayMs > 0 && { startDelay: delayMs }),
       ...(r.businessId !== null && { typedSearchAttributes: new TypedSearchAttributes([{ key: SA.businessId, value: r.businessId }]) }),
       ...NO_DUPLICATES,
     });

@@ -9,6 +9,8 @@ import { Worker } from '@temporalio/worker';
 import { workflowsPath } from '../../src/temporal/worker.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
+import { startReceiver } from '../helpers/receiver.ts';
+import { webhookDeliveryWorkflowId } from '../../src/temporal/webhookContract.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const historiesDir = path.resolve(import.meta.dirname, 'histories');
@@ -16,7 +18,7 @@ const replayOptions = () => (process.env.WORKFLOW_BUNDLE_PATH ? { workflowBundle
 
 describe('determinism: recorded histories replay against the current workflow code', () => {
   let app: TestApp;
-  before(async () => { app = await startApp(); });
+  before(async () => { app = await startApp({ WEBHOOK_RETRY_SCALE: '0.01' }); });
   after(() => app.running.close());
 
   test('every committed history replays', async () => {
@@ -37,13 +39,38 @@ describe('determinism: recorded histories replay against the current workflow co
     await app.http.post(`/v1/device-orders/${id}/collect`, { pickup_code: res.body.pickup_code }, { token: admin });
     const handle = app.running.temporal.workflow.getHandle(`device-order-${id}`);
     assert.equal(await handle.result(), 'collected');
-    const history = await handle.fetchHistory();
-    if (process.env.RECORD_HISTORY) {
-      // The CLI writes the canonical protobuf JSON that historyFromJSON reads.
-      const shown = spawnSync(findOrBuildTemporalCli(createLogger('silent')), ['workflow', 'show', '-w', handle.workflowId, '--address', app.config.temporalAddress!, '--output', 'json'], { encoding: 'utf8' });
-      assert.equal(shown.status, 0, shown.stderr);
-      fs.writeFileSync(path.join(historiesDir, 'device-order-overdue-collected.json'), shown.stdout);
+    await replayAndMaybeRecord(app, handle.workflowId, 'device-order-overdue-collected.json');
+  });
+
+  test('a fresh webhook retry history (start delay, refused attempt, timer, delivered attempt) replays', async () => {
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    const receiver = await startReceiver((n) => (n < 2 ? 500 : 200));
+    try {
+      await app.http.put('/v1/webhook-settings', { webhook_sign_secret: 'replay-secret-0123456789', device_order_webhook_url: receiver.url, device_order_events: 'device_order.stored' }, { token: admin });
+      const res = await app.http.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: 'A01', reference_number: 'REPLAY', due_at: new Date(Date.now() + 3600_000).toISOString() }, { token: admin });
+      const [delivery] = await waitFor(async () => {
+        const rows = await app.em().execute<{ id: number }[]>(
+          "select d.id from webhook_delivery d join outbox_event o on o.id = d.outbox_event_id where o.reference_id = ? and d.status = 'delivered'", [String(res.body.device_order.id)]);
+        return rows.length === 1 && rows;
+      });
+      const handle = app.running.temporal.workflow.getHandle(webhookDeliveryWorkflowId(Number(delivery!.id)));
+      assert.equal(await handle.result(), 'delivered');
+      await replayAndMaybeRecord(app, handle.workflowId, 'webhook-delivery-refused-then-delivered.json');
+    } finally {
+      await receiver.close();
     }
-    await Worker.runReplayHistory(replayOptions(), history, handle.workflowId);
   });
 });
+
+/** Replays a finished workflow's history against the current code; RECORD_HISTORY=1 commits it for the test above. */
+async function replayAndMaybeRecord(app: TestApp, workflowId: string, file: string): Promise<void> {
+  const history = await app.running.temporal.workflow.getHandle(workflowId).fetchHistory();
+  if (process.env.RECORD_HISTORY) {
+    // The CLI writes the canonical protobuf JSON that historyFromJSON reads.
+    const shown = spawnSync(findOrBuildTemporalCli(createLogger('silent')), ['workflow', 'show', '-w', workflowId, '--address', app.config.temporalAddress!, '--output', 'json'], { encoding: 'utf8' });
+    assert.equal(shown.status, 0, shown.stderr);
+    fs.writeFileSync(path.join(historiesDir, file), shown.stdout);
+  }
+  await Worker.runReplayHistory(replayOptions(), history, workflowId);
+}

@@ -147,10 +147,9 @@ describe('webhook delivery survives a worker killed mid-attempt', () => {
     }
   });
 
-  // Would fail if the activity had no startToClose timeout (it would wait forever for the dead worker), if
-  // the attempt's lease never expired (claimAttempt would skip until the delivery is dead-lettered), or if a
-  // retry were built with new ids.
-  test('killed during a retry made by the workflow: the activity times out and the next worker delivers', { timeout: 180_000 }, async () => {
+  // Would fail if the dead worker's workflow task never timed out, if the attempt's lease never expired (the
+  // local activity would retry until its own timeout), or if a retry were built with new ids.
+  test('killed during a retry made by the workflow: its workflow task times out and the next worker delivers', { timeout: 180_000 }, async () => {
     const tenant = await tenantWithReceiver(app, (n) => (n === 0 ? 500 : n === 1 ? 'hang' : 200));
     const first = await spawnWorker(children);
     try {
@@ -164,7 +163,7 @@ describe('webhook delivery survives a worker killed mid-attempt', () => {
 
       const second = await spawnWorker(children);
       try {
-        // startToClose is 30 s, then the activity is retried on the new worker.
+        // The workflow task times out after 10 s; the new worker runs the attempt again once the 30 s lease ends.
         const delivered = await finished(app, eventId, 120_000);
         assert.ok(tenant.receiver.received.length >= 3, 'a refused attempt, the hung one, then at least one answered 200');
         assertSameSignedCopies(tenant.receiver.received, delivered, eventId);
@@ -208,11 +207,13 @@ describe('webhook delivery survives a Temporal server restart', () => {
       const eventId = await tenant.store();
       const { id } = await waitFor(async () => { const d = await deliveryOf(app, eventId); return d?.retry_workflow_started && d; });
       const handle = app.running.temporal.workflow.getHandle(webhookDeliveryWorkflowId(id));
-      const completedActivities = async () => ((await handle.fetchHistory()).events ?? []).filter((e) => e.activityTaskCompletedEventAttributes).length;
-      // Attempt 1 (relay) and attempts 2 and 3 (activities) refused; the workflow is now in its 10 s timer.
+      // Attempts made by the workflow are local activities, each recorded as a marker.
+      const attemptMarkers = (events: { markerRecordedEventAttributes?: unknown }[]) => events.filter((e) => e.markerRecordedEventAttributes).length;
+      const attemptsRecorded = async () => attemptMarkers((await handle.fetchHistory()).events ?? []);
+      // Attempt 1 (relay) and attempts 2 and 3 (workflow) refused; the workflow is now in its 10 s timer.
       await waitFor(async () => {
         const events = (await handle.fetchHistory()).events ?? [];
-        return events.filter((e) => e.activityTaskCompletedEventAttributes).length === 2 && !!events.at(-1)?.timerStartedEventAttributes;
+        return attemptMarkers(events) === 2 && !!events.at(-1)?.timerStartedEventAttributes;
       }, 30_000);
       const sentBeforeRestart = tenant.receiver.received.length;
 
@@ -222,7 +223,7 @@ describe('webhook delivery survives a Temporal server restart', () => {
 
       const delivered = await finished(app, eventId, 90_000);
       assert.equal(await handle.result(), 'delivered');
-      assert.ok(await completedActivities() > 2, 'the history from before the restart is still there, followed by the delivering attempt');
+      assert.ok(await attemptsRecorded() > 2, 'the history from before the restart is still there, followed by the delivering attempt');
       assert.ok(tenant.receiver.received.length > sentBeforeRestart, 'the delivering attempt came after the restart');
       assertSameSignedCopies(tenant.receiver.received, delivered, eventId);
     } finally {

@@ -11,7 +11,7 @@ describe('retry schedule on the real clock', () => {
   before(async () => { app = await startApp({ WEBHOOK_RETRY_SCALE: '1' }); });
   after(() => app.running.close());
 
-  test('the first retry waits what is left of 10 s after the relay\'s attempt, not 10 s from the workflow\'s start', async () => {
+  test('the first retry waits what is left of 10 s after the relay\'s attempt, not 10 s from the workflow\'s start, as the workflow\'s start delay', async () => {
     const b = await makeBusiness(app.em());
     const admin = await app.login(b.users.admin.email, PASSWORD);
     const receiver = await startReceiver((n) => (n === 0 ? 500 : 200));
@@ -25,12 +25,19 @@ describe('retry schedule on the real clock', () => {
         return rows.length === 1 && rows;
       });
       const handle = app.running.temporal.workflow.getHandle(webhookDeliveryWorkflowId(Number(delivery!.id)));
-      const timer = await waitFor(async () => (await handle.fetchHistory()).events?.find((e) => e.timerStartedEventAttributes)?.timerStartedEventAttributes);
-      const ms = Number(timer.startToFireTimeout?.seconds ?? 0) * 1000 + Math.round((timer.startToFireTimeout?.nanos ?? 0) / 1e6);
-      // Sleeping the full 10 s from the workflow's start (the old behaviour) would make this exactly 10000.
-      assert.ok(ms > 0 && ms < 10_000, `timer ${ms} ms`);
+      const started = (await handle.fetchHistory()).events?.[0]?.workflowExecutionStartedEventAttributes;
+      const backoff = started?.firstWorkflowTaskBackoff;
+      const ms = Number(backoff?.seconds ?? 0) * 1000 + Math.round((backoff?.nanos ?? 0) / 1e6);
+      // The wait is the workflow's start delay; the full 10 s from the workflow's start would make it exactly 10000.
+      assert.ok(ms > 0 && ms < 10_000, `start delay ${ms} ms`);
       assert.equal(await handle.result(), 'delivered');
       assert.equal(receiver.received.length, 2);
+      const gap = receiver.received[1]!.at - receiver.received[0]!.at;
+      assert.ok(gap >= 9_900, `attempt 2 came ${gap} ms after attempt 1`);
+      // The attempt ran as a local activity: no activity task went through the server.
+      const events = (await handle.fetchHistory()).events ?? [];
+      assert.ok(!events.some((e) => e.activityTaskScheduledEventAttributes));
+      assert.ok(events.some((e) => e.markerRecordedEventAttributes));
     } finally {
       await receiver.close();
     }
