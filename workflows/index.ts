@@ -1,3 +1,3 @@
 export { deviceOrderWorkflow } from './deviceOrder.ts';
-export { webhookDeliveryWorkflow } from './webhookDelivery.ts';
+export { webhookRetriesWorkflow } from './webhookRetries.ts';
 export { webhookLogPruneWorkflow } from './webhookLogPrune.ts';

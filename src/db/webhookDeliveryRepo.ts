@@ -214,19 +214,29 @@ export async function recordAttempts(em: Em, records: AttemptRecord[]): Promise<
     [JSON.stringify(rows)]);
 }
 
-export async function markRetryWorkflowStarted(em: Em, deliveryIds: number[]): Promise<void> {
-  if (deliveryIds.length) await em.execute('update webhook_delivery set retry_workflow_started = true where id in (?)', [deliveryIds]);
+/** Records which workflow drives the deliveries' current round. */
+export async function markRetryWorkflowStarted(em: Em, workflowId: string, deliveryIds: number[]): Promise<void> {
+  if (deliveryIds.length) await em.execute('update webhook_delivery set retry_workflow_id = ? where id in (?)', [workflowId, deliveryIds]);
 }
 
 /** Open deliveries nobody is driving: the first attempt never finished or its retry workflow never started. */
 export async function orphanedDeliveries(em: Em, olderThanSec: number, limit: number): Promise<Pick<DeliveryRow, 'id' | 'business_id' | 'sender' | 'attempts' | 'round' | 'round_base'>[]> {
   return em.execute(
     `select id, business_id, sender, attempts, round, round_base from webhook_delivery
-     where status in ('pending', 'retrying') and not retry_workflow_started and updated_at < now() - make_interval(secs => ?)
+     where status in ('pending', 'retrying') and retry_workflow_id is null and updated_at < now() - make_interval(secs => ?)
        and (locked_until is null or locked_until < now())
      order by updated_at limit ?`, [olderThanSec, limit]);
 }
 
-export async function markDead(em: Em, deliveryId: number): Promise<void> {
-  await em.execute("update webhook_delivery set status = 'dead', locked_until = null, updated_at = now() where id = ? and status in ('pending', 'retrying')", [deliveryId]);
+export async function markDead(em: Em, deliveryIds: number[]): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await em.execute("update webhook_delivery set status = 'dead', locked_until = null, updated_at = now() where id in (?) and status in ('pending', 'retrying')", [deliveryIds]);
+}
+
+/** Where deliveries stand, and whether a lease is still held on them. */
+export async function deliveryStates(em: Em, deliveryIds: number[]): Promise<{ id: number; status: DeliveryRow['status']; attempts: number; leased: boolean }[]> {
+  if (deliveryIds.length === 0) return [];
+  const rows = await em.execute<{ id: string | number; status: DeliveryRow['status']; attempts: number; leased: boolean }[]>(
+    'select id, status, attempts, coalesce(locked_until > now(), false) as leased from webhook_delivery where id in (?)', [deliveryIds]);
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }

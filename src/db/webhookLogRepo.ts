@@ -18,6 +18,7 @@ export interface LoggedDelivery extends DeliveryRow {
   created_at: Date;
   updated_at: Date;
   delivered_at: Date | null;
+  retry_workflow_id: string | null;
 }
 
 export interface LoggedAttempt {
@@ -73,7 +74,7 @@ export async function reopenDeliveries(em: Em, f: DeliveryFilter, statuses: Deli
   const w = where(f);
   return em.execute<LoggedDelivery[]>(
     `update webhook_delivery d set status = 'retrying', round = d.round + 1, round_base = d.attempts,
-       max_attempts = d.attempts + (d.max_attempts - d.round_base), retry_workflow_started = false, locked_until = null, updated_at = now()
+       max_attempts = d.attempts + (d.max_attempts - d.round_base), retry_workflow_id = null, locked_until = null, updated_at = now()
      where d.id in (select id from webhook_delivery where ${w.sql} and status in (?) order by id limit ? for update skip locked)
      returning d.*`, [...w.params, statuses, limit]);
 }

@@ -32,6 +32,7 @@ const Delivery = z.object({
   attempts: z.number().int(),
   max_attempts: z.number().int(),
   round: z.number().int().describe('0 for the original schedule; each replay or resend adds one.'),
+  retry_workflow_id: z.string().nullable().describe('The Temporal workflow that drives (or drove) this round\'s retries; null while the first attempt was enough.'),
   last_status: z.number().int().nullable(),
   last_error: z.string().nullable(),
   created_at: iso,
@@ -57,7 +58,7 @@ function present(d: LoggedDelivery): z.input<typeof Delivery> {
   return {
     id: Number(d.id), event_id: d.event_id, event_type: d.event_type, reference_type: d.reference_type, reference_id: d.reference_id,
     sender: d.sender, url: d.url, format: d.format, standard_webhooks: d.standard_webhooks, webhook_event_id: d.delivery_key,
-    status: d.status, attempts: d.attempts, max_attempts: d.max_attempts, round: d.round, last_status: d.last_status, last_error: d.last_error,
+    status: d.status, attempts: d.attempts, max_attempts: d.max_attempts, round: d.round, retry_workflow_id: d.retry_workflow_id, last_status: d.last_status, last_error: d.last_error,
     created_at: isoOf(d.created_at), updated_at: isoOf(d.updated_at), delivered_at: d.delivered_at ? isoOf(d.delivered_at) : null,
   };
 }

@@ -6,4 +6,6 @@ export const SA = {
   deviceId: defineSearchAttributeKey('DeviceId', SearchAttributeType.KEYWORD),
   deviceOrderStatus: defineSearchAttributeKey('DeviceOrderStatus', SearchAttributeType.KEYWORD),
   orderId: defineSearchAttributeKey('OrderId', SearchAttributeType.INT),
+  /** The deliveries a webhook retry workflow drives: `WebhookDeliveryIds = '123'` finds a delivery's workflow. */
+  webhookDeliveryIds: defineSearchAttributeKey('WebhookDeliveryIds', SearchAttributeType.KEYWORD_LIST),
 } as const;

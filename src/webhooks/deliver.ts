@@ -1,18 +1,17 @@
 import type { Em } from '../db/orm.ts';
-import { claimAttempt, recordAttempts, type AttemptRecord, type DeliveryRow, type PreparedEvent } from '../db/webhookDeliveryRepo.ts';
+import { claimAttempt, deliveryStates, recordAttempts, type AttemptRecord, type DeliveryRow, type PreparedEvent } from '../db/webhookDeliveryRepo.ts';
+import type { AttemptResult } from '../temporal/webhookContract.ts';
+import { eachInPool } from './pool.ts';
 import { buildRequest } from './request.ts';
 import { sha256 } from './signing.ts';
 
 /** The specification's request timeout: a receiver that has not answered in 3 s has failed this attempt. */
 export const REQUEST_TIMEOUT_MS = 3_000;
 const LEASE_SEC = 30;
+/** Attempts under way at once, for the relay's first attempts and for each batch of retries. */
+export const ATTEMPTS_IN_FLIGHT = 32;
 /** Signature headers are proofs, not secrets, but the log keeps only what explains a delivery. */
 const LOGGED_HEADERS = /^(content-type|x-webhook-(event-id|id|delivery-id|timestamp|key-id|content-digest|test)|x-ohp-(event|delivery|timestamp)|webhook-id|webhook-timestamp|ce-.*)$/i;
-
-export type AttemptOutcome =
-  | { kind: 'delivered' | 'retrying' | 'dead'; attempt: number; status: number | null; error: string | null }
-  /** Finished already, or another process holds its lease right now. */
-  | { kind: 'skipped' };
 
 export interface DeliverDeps {
   em: Em;
@@ -55,11 +54,27 @@ export async function sendAttempt(d: DeliveryRow, attempt: number, { payload, ev
   };
 }
 
-/** Makes the next attempt of one delivery: claim, sign anew, POST, log. Only a 2xx answer counts. */
-export async function attemptDelivery(deps: DeliverDeps, deliveryId: number): Promise<AttemptOutcome> {
-  const claimed = await claimAttempt(deps.em, deliveryId, LEASE_SEC);
-  if (!claimed) return { kind: 'skipped' };
-  const record = await sendAttempt(claimed.delivery, claimed.attempt, claimed, deps.publicBaseUrl);
-  await recordAttempts(deps.em, [record]);
-  return { kind: record.outcome, attempt: record.attempt, status: record.responseStatus, error: record.error };
+/**
+ * Makes the next attempt of each delivery (claim, sign anew, POST; 32 under way at once) and logs them in one
+ * write. Only a 2xx answer counts. A delivery not claimed is reported as it stands: finished, or `leased` while
+ * a lease a crashed attempt left behind has not ended.
+ */
+export async function attemptDeliveries(deps: DeliverDeps, deliveryIds: number[]): Promise<Record<number, AttemptResult>> {
+  const records: AttemptRecord[] = [];
+  const unclaimed: number[] = [];
+  await eachInPool(deliveryIds, ATTEMPTS_IN_FLIGHT, async (id) => {
+    const claimed = await claimAttempt(deps.em, id, LEASE_SEC);
+    if (claimed) records.push(await sendAttempt(claimed.delivery, claimed.attempt, claimed, deps.publicBaseUrl));
+    else unclaimed.push(id);
+  });
+  await recordAttempts(deps.em, records);
+  const results: Record<number, AttemptResult> = {};
+  for (const r of records) results[r.deliveryId] = { state: r.outcome, attempts: r.attempt, attemptedAt: r.attemptedAt };
+  for (const row of await deliveryStates(deps.em, unclaimed)) {
+    const open = row.status === 'pending' || row.status === 'retrying';
+    results[row.id] = { state: open && row.leased ? 'leased' : row.status, attempts: row.attempts, attemptedAt: null };
+  }
+  // A delivery that no longer exists (pruned) has nothing left to attempt.
+  for (const id of deliveryIds) results[id] ??= { state: 'dead', attempts: 0, attemptedAt: null };
+  return results;
 }

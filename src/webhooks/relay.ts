@@ -6,11 +6,11 @@ import { claimOutbox, fanOut, orphanedDeliveries, prepare, recordAttempts, type 
 import { endpointsFor } from '../db/webhookEndpointRepo.ts';
 import { settingsOfBusinesses } from '../db/webhookSettingsRepo.ts';
 import type { Logger } from '../logger.ts';
-import { sendAttempt } from './deliver.ts';
+import { ATTEMPTS_IN_FLIGHT, sendAttempt } from './deliver.ts';
+import { eachInPool } from './pool.ts';
 import { startRetryWorkflows, type RoundToDrive } from './retryWorkflows.ts';
 
 const BATCH = 100;
-const FIRST_ATTEMPTS_IN_FLIGHT = 32;
 /**
  * Batches whose first attempts may be under way at once: the next batch is claimed and sent while earlier ones
  * wait on their receivers, so one slow receiver does not hold back every event behind it.
@@ -117,15 +117,12 @@ export class OutboxRelay {
     const eventOf = new Map(events.map((e) => [e.id, e]));
     const settingsOf = new Map(receivers.settings.map((s) => [s.id, s]));
     const endpointOf = new Map(receivers.endpoints.map((ep) => [ep.id, ep]));
-    const queue = [...created];
     const records: AttemptRecord[] = [];
-    await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPTS_IN_FLIGHT, queue.length) }, async () => {
-      for (let d = queue.shift(); d; d = queue.shift()) {
-        const e = eventOf.get(d.outbox_event_id)!;
-        const prepared = d.endpoint_id !== null ? prepare(e, { endpoint: endpointOf.get(d.endpoint_id)! }) : prepare(e, { settings: settingsOf.get(d.settings_id!)! });
-        records.push(await sendAttempt(d, 1, prepared, this.deps.config.publicBaseUrl));
-      }
-    }));
+    await eachInPool(created, ATTEMPTS_IN_FLIGHT, async (d) => {
+      const e = eventOf.get(d.outbox_event_id)!;
+      const prepared = d.endpoint_id !== null ? prepare(e, { endpoint: endpointOf.get(d.endpoint_id)! }) : prepare(e, { settings: settingsOf.get(d.settings_id!)! });
+      records.push(await sendAttempt(d, 1, prepared, this.deps.config.publicBaseUrl));
+    });
     await recordAttempts(this.deps.orm.em.fork(), records);
     const byId = new Map(created.map((d) => [d.id, d]));
     const failed = records.filter((r) => r.outcome === 'retrying');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { Config } from '../config.ts';
@@ -6,7 +7,8 @@ import { markRetryWorkflowStarted } from '../db/webhookDeliveryRepo.ts';
 import type { Logger } from '../logger.ts';
 import { NO_DUPLICATES } from '../temporal/startOptions.ts';
 import { SA } from '../temporal/searchAttributes.ts';
-import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../temporal/webhookContract.ts';
+import { RETRY_BATCH, WEBHOOK_RETRIES_WORKFLOW, type RetryEntry, type WebhookRetriesInput } from '../temporal/webhookContract.ts';
+import { eachInPool } from './pool.ts';
 import { delayBeforeAttemptMs, maxAttempts, type DeliverySender } from './schedule.ts';
 
 /** A delivery whose current round needs a workflow to drive it. */
@@ -23,50 +25,71 @@ export interface RoundToDrive {
   lastAttemptAt?: number;
 }
 
-/**
- * The wait before the workflow's first attempt, which the server keeps as the workflow's start delay: no worker
- * task runs until it is due. It counts from the attempt just made, not from now.
- */
-function firstWaitMs(r: RoundToDrive, scale: number): number {
-  if (r.attemptsMade === 0 || r.attemptsMade >= maxAttempts(r.sender)) return 0;
-  return delayBeforeAttemptMs(r.sender, r.attemptsMade + 1, scale) - (r.lastAttemptAt === undefined ? 0 : Date.now() - r.lastAttemptAt);
+/** Starts in flight at once: a batch of failures must not wait on one round trip per workflow. */
+const STARTS_IN_FLIGHT = 8;
+
+type Deps = { temporal: Client; config: Config; em: Em; log: Logger };
+
+/** When the round's next attempt is due: at once for a new round, else the sender's wait after the attempt just made. */
+function dueAt(r: RoundToDrive, scale: number, now: number): number {
+  if (r.attemptsMade === 0 || r.attemptsMade >= maxAttempts(r.sender)) return now;
+  return (r.lastAttemptAt ?? now) + delayBeforeAttemptMs(r.sender, r.attemptsMade + 1, scale);
 }
 
-/** Starts in flight at once: a batch of failures must not wait on one round trip per delivery. */
-const STARTS_IN_FLIGHT = 16;
+/**
+ * The workflow id names its deliveries and their rounds, so a start repeated after an unclear failure finds the
+ * workflow already there instead of starting a twin.
+ */
+export function retriesWorkflowId(rounds: RoundToDrive[]): string {
+  const members = rounds.map((r) => `${r.id}.${r.round}`).join(',');
+  return `webhook-retries-${rounds[0]!.id}-${createHash('sha256').update(members).digest('hex').slice(0, 12)}`;
+}
 
-async function startOne(deps: { temporal: Client; config: Config; log: Logger }, r: RoundToDrive): Promise<boolean> {
-  const input: WebhookDeliveryInput = { deliveryId: r.id, sender: r.sender, attemptsMade: r.attemptsMade, roundBase: r.roundBase, scale: deps.config.webhookRetryScale };
-  const delayMs = firstWaitMs(r, deps.config.webhookRetryScale);
+async function startOne(deps: Deps, rounds: RoundToDrive[]): Promise<boolean> {
+  const now = Date.now();
+  const deliveries: RetryEntry[] = rounds.map((r) => ({ deliveryId: Number(r.id), sender: r.sender, attemptsMade: r.attemptsMade, roundBase: r.roundBase, dueAt: dueAt(r, deps.config.webhookRetryScale, now) }));
+  const input: WebhookRetriesInput = { deliveries, scale: deps.config.webhookRetryScale };
+  // The first wait is the start delay: the server holds the workflow, with no task for any worker, until it is due.
+  const delayMs = Math.min(...deliveries.map((d) => d.dueAt)) - now;
+  const businessId = rounds[0]!.businessId;
+  const workflowId = retriesWorkflowId(rounds);
   try {
-    await deps.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
-      workflowId: webhookDeliveryWorkflowId(r.id, r.round),
+    await deps.temporal.workflow.start(WEBHOOK_RETRIES_WORKFLOW, {
+      workflowId,
       taskQueue: deps.config.taskQueue,
       args: [input],
       ...(delayMs > 0 && { startDelay: delayMs }),
-      ...(r.businessId !== null && { typedSearchAttributes: new TypedSearchAttributes([{ key: SA.businessId, value: r.businessId }]) }),
+      typedSearchAttributes: new TypedSearchAttributes([
+        { key: SA.webhookDeliveryIds, value: rounds.map((r) => String(r.id)) },
+        ...(businessId === null ? [] : [{ key: SA.businessId, value: businessId }]),
+      ]),
       ...NO_DUPLICATES,
     });
-    return true;
   } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return true;
-    deps.log.warn({ err, deliveryId: r.id }, 'retry workflow not started; the sweep will try again');
-    return false;
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
+      deps.log.warn({ err, workflowId }, 'retry workflow not started; the sweep will try again');
+      return false;
+    }
   }
+  await markRetryWorkflowStarted(deps.em, workflowId, rounds.map((r) => r.id));
+  return true;
+}
+
+/** Batches of at most RETRY_BATCH deliveries of one business, in the order given. */
+function batches(rounds: RoundToDrive[]): RoundToDrive[][] {
+  const byBusiness = Map.groupBy(rounds, (r) => r.businessId);
+  return [...byBusiness.values()].flatMap((list) => Array.from({ length: Math.ceil(list.length / RETRY_BATCH) }, (_, i) => list.slice(i * RETRY_BATCH, (i + 1) * RETRY_BATCH)));
 }
 
 /**
- * Starts one workflow per delivery round (`webhook-delivery-<id>`, then `-r<round>` for replays), marking the
- * deliveries driven. A start that fails leaves the delivery unmarked, and the relay's sweep tries again.
+ * Starts the workflows that drive these delivery rounds: one `webhook-retries-…` workflow per batch of up to 100
+ * deliveries of one business, each delivery keeping its own schedule. A delivery records its workflow's id; a
+ * start that fails leaves it without one, and the relay's sweep tries again. Answers the deliveries now driven.
  */
-export async function startRetryWorkflows(deps: { temporal: Client; config: Config; em: Em; log: Logger }, rounds: RoundToDrive[]): Promise<number[]> {
+export async function startRetryWorkflows(deps: Deps, rounds: RoundToDrive[]): Promise<number[]> {
   const started: number[] = [];
-  const queue = [...rounds];
-  await Promise.all(Array.from({ length: Math.min(STARTS_IN_FLIGHT, queue.length) }, async () => {
-    for (let r = queue.shift(); r; r = queue.shift()) {
-      if (await startOne(deps, r)) started.push(r.id);
-    }
-  }));
-  await markRetryWorkflowStarted(deps.em, started);
+  await eachInPool(batches(rounds), STARTS_IN_FLIGHT, async (batch) => {
+    if (await startOne(deps, batch)) started.push(...batch.map((r) => r.id));
+  });
   return started;
 }

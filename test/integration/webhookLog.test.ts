@@ -4,6 +4,7 @@ import { WEBHOOK_LOG_PRUNE_SCHEDULE } from '../../src/temporal/webhookContract.t
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { startReceiver } from '../helpers/receiver.ts';
+import { retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const SECRET = 'log-secret-0123456789abcdef';
@@ -52,6 +53,7 @@ describe('webhook delivery log: list, read, replay, resend, prune', () => {
     const { id, orderId } = await storeAndDelivery();
     const dead = await settled(id, 'dead');
     assert.equal(dead.attempts, 5);
+    assert.match(dead.retry_workflow_id, /^webhook-retries-\d+-[0-9a-f]{12}$/);
     assert.deepEqual(dead.attempt_log.map((a: { attempt: number; response_status: number }) => [a.attempt, a.response_status]), [[1, 500], [2, 500], [3, 500], [4, 500], [5, 500]]);
     for (const a of dead.attempt_log) {
       assert.equal(a.request_headers['x-webhook-event-id'], dead.webhook_event_id);
@@ -76,7 +78,10 @@ describe('webhook delivery log: list, read, replay, resend, prune', () => {
     const again = receiver.received.slice(before);
     assert.equal(again.length, 1);
     assert.equal(again[0]!.headers['x-webhook-event-id'], dead.webhook_event_id, 'the resend keeps X-Webhook-Event-Id');
-    assert.equal(await app.running.temporal.workflow.getHandle(`webhook-delivery-${id}-r1`).result(), 'delivered');
+    const resentBy = await retryWorkflowOf(app, id);
+    assert.deepEqual(await resentBy.result(), { delivered: 1, dead: 0 });
+    assert.notEqual(resentBy.workflowId, dead.retry_workflow_id, 'the resent round has a workflow of its own');
+    assert.equal(delivered.retry_workflow_id, resentBy.workflowId, 'the API names the workflow');
 
     const nothing = await app.http.post('/v1/webhook-deliveries/resend', { event: 'device_order.stored', reference_type: 'device_order', reference_id: String(orderId) }, { token: admin });
     assert.equal(nothing.body.resent, 0, 'a delivered delivery is not a dead letter');

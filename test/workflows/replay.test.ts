@@ -10,7 +10,7 @@ import { workflowsPath } from '../../src/temporal/worker.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { startReceiver } from '../helpers/receiver.ts';
-import { webhookDeliveryWorkflowId } from '../../src/temporal/webhookContract.ts';
+import { retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const historiesDir = path.resolve(import.meta.dirname, 'histories');
@@ -54,9 +54,9 @@ describe('determinism: recorded histories replay against the current workflow co
           "select d.id from webhook_delivery d join outbox_event o on o.id = d.outbox_event_id where o.reference_id = ? and d.status = 'delivered'", [String(res.body.device_order.id)]);
         return rows.length === 1 && rows;
       });
-      const handle = app.running.temporal.workflow.getHandle(webhookDeliveryWorkflowId(Number(delivery!.id)));
-      assert.equal(await handle.result(), 'delivered');
-      await replayAndMaybeRecord(app, handle.workflowId, 'webhook-delivery-refused-then-delivered.json');
+      const handle = await retryWorkflowOf(app, Number(delivery!.id));
+      assert.deepEqual(await handle.result(), { delivered: 1, dead: 0 });
+      await replayAndMaybeRecord(app, handle.workflowId, 'webhook-retries-refused-then-delivered.json');
     } finally {
       await receiver.close();
     }

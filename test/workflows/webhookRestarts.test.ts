@@ -9,15 +9,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Client } from '@temporalio/client';
 import { startTemporalDevServer, type DevServer } from '../../src/infra/temporalServer.ts';
 import { createLogger } from '../../src/logger.ts';
-import { webhookDeliveryWorkflowId } from '../../src/temporal/webhookContract.ts';
 import { verifyWebhook } from '../../src/webhooks/verify.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { freePort } from '../helpers/ports.ts';
 import { startReceiver, type Behaviour, type Received } from '../helpers/receiver.ts';
+import { retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const SECRET = 'restart-secret-0123456789';
@@ -28,7 +27,7 @@ interface DeliveryRow {
   delivery_key: string;
   status: string;
   attempts: number;
-  retry_workflow_started: boolean;
+  retry_workflow_id: string | null;
   leased: boolean;
 }
 
@@ -55,7 +54,7 @@ async function tenantWithReceiver(app: TestApp, behaviour: Behaviour) {
 
 async function deliveryOf(app: TestApp, eventId: string): Promise<DeliveryRow | undefined> {
   const [row] = await app.em().execute<DeliveryRow[]>(
-    `select id, delivery_key, status, attempts, retry_workflow_started, coalesce(locked_until > now(), false) as leased
+    `select id, delivery_key, status, attempts, retry_workflow_id, coalesce(locked_until > now(), false) as leased
      from webhook_delivery where event_id = ?`, [eventId]);
   return row;
 }
@@ -76,8 +75,8 @@ async function finished(app: TestApp, eventId: string, timeoutMs: number): Promi
   return d;
 }
 
-async function workflowResult(temporal: Client, deliveryId: number): Promise<unknown> {
-  return temporal.workflow.getHandle(webhookDeliveryWorkflowId(deliveryId)).result();
+async function workflowResult(app: TestApp, deliveryId: number): Promise<unknown> {
+  return (await retryWorkflowOf(app, deliveryId)).result();
 }
 
 /**
@@ -130,7 +129,7 @@ describe('webhook delivery survives a worker killed mid-attempt', () => {
 
       // The scenario as intended: the relay's attempt 1 was in flight, nothing recorded, no workflow yet.
       const orphan = (await deliveryOf(app, eventId))!;
-      assert.deepEqual([orphan.status, orphan.attempts, orphan.retry_workflow_started, orphan.leased], ['pending', 1, false, true]);
+      assert.deepEqual([orphan.status, orphan.attempts, orphan.retry_workflow_id, orphan.leased], ['pending', 1, null, true]);
 
       const second = await spawnWorker(children);
       try {
@@ -138,7 +137,7 @@ describe('webhook delivery survives a worker killed mid-attempt', () => {
         const delivered = await finished(app, eventId, 120_000);
         assert.ok(tenant.receiver.received.length >= 2, 'the hung attempt, then at least one answered 200');
         assertSameSignedCopies(tenant.receiver.received, delivered, eventId);
-        assert.equal(await workflowResult(app.running.temporal, delivered.id), 'delivered', 'the adopted delivery was driven by its retry workflow');
+        assert.deepEqual(await workflowResult(app, delivered.id), { delivered: 1, dead: 0 }, 'the adopted delivery was driven by its retry workflow');
       } finally {
         await stopChild(second, 'SIGTERM');
       }
@@ -147,9 +146,10 @@ describe('webhook delivery survives a worker killed mid-attempt', () => {
     }
   });
 
-  // Would fail if the dead worker's workflow task never timed out, if the attempt's lease never expired (the
-  // local activity would retry until its own timeout), or if a retry were built with new ids.
-  test('killed during a retry made by the workflow: its workflow task times out and the next worker delivers', { timeout: 180_000 }, async () => {
+  // Would fail if the activity had no heartbeat timeout (it would wait for the dead worker for its 2 minutes),
+  // if the attempt's lease never expired (the workflow would find it leased until the delivery is dead-lettered),
+  // or if a retry were built with new ids.
+  test('killed during a retry made by the workflow: the activity misses its heartbeat and the next worker delivers', { timeout: 180_000 }, async () => {
     const tenant = await tenantWithReceiver(app, (n) => (n === 0 ? 500 : n === 1 ? 'hang' : 200));
     const first = await spawnWorker(children);
     try {
@@ -159,15 +159,15 @@ describe('webhook delivery survives a worker killed mid-attempt', () => {
 
       // Attempt 2 came from the workflow's activity and was in flight: leased, not recorded.
       const inFlight = (await deliveryOf(app, eventId))!;
-      assert.deepEqual([inFlight.status, inFlight.attempts, inFlight.retry_workflow_started, inFlight.leased], ['retrying', 2, true, true]);
+      assert.deepEqual([inFlight.status, inFlight.attempts, !!inFlight.retry_workflow_id, inFlight.leased], ['retrying', 2, true, true]);
 
       const second = await spawnWorker(children);
       try {
-        // The workflow task times out after 10 s; the new worker runs the attempt again once the 30 s lease ends.
+        // The heartbeat times out after 15 s; the new worker finds the delivery leased and attempts it once the 30 s lease ends.
         const delivered = await finished(app, eventId, 120_000);
         assert.ok(tenant.receiver.received.length >= 3, 'a refused attempt, the hung one, then at least one answered 200');
         assertSameSignedCopies(tenant.receiver.received, delivered, eventId);
-        assert.equal(await workflowResult(app.running.temporal, delivered.id), 'delivered');
+        assert.deepEqual(await workflowResult(app, delivered.id), { delivered: 1, dead: 0 });
       } finally {
         await stopChild(second, 'SIGTERM');
       }
@@ -205,15 +205,14 @@ describe('webhook delivery survives a Temporal server restart', () => {
     const tenant = await tenantWithReceiver(app, () => 500);
     try {
       const eventId = await tenant.store();
-      const { id } = await waitFor(async () => { const d = await deliveryOf(app, eventId); return d?.retry_workflow_started && d; });
-      const handle = app.running.temporal.workflow.getHandle(webhookDeliveryWorkflowId(id));
-      // Attempts made by the workflow are local activities, each recorded as a marker.
-      const attemptMarkers = (events: { markerRecordedEventAttributes?: unknown }[]) => events.filter((e) => e.markerRecordedEventAttributes).length;
-      const attemptsRecorded = async () => attemptMarkers((await handle.fetchHistory()).events ?? []);
+      const { id } = await waitFor(async () => { const d = await deliveryOf(app, eventId); return d?.retry_workflow_id ? d : undefined; });
+      const handle = await retryWorkflowOf(app, id);
+      const completed = (events: { activityTaskCompletedEventAttributes?: unknown }[]) => events.filter((e) => e.activityTaskCompletedEventAttributes).length;
+      const attemptsRecorded = async () => completed((await handle.fetchHistory()).events ?? []);
       // Attempt 1 (relay) and attempts 2 and 3 (workflow) refused; the workflow is now in its 10 s timer.
       await waitFor(async () => {
         const events = (await handle.fetchHistory()).events ?? [];
-        return attemptMarkers(events) === 2 && !!events.at(-1)?.timerStartedEventAttributes;
+        return completed(events) === 2 && !!events.at(-1)?.timerStartedEventAttributes;
       }, 30_000);
       const sentBeforeRestart = tenant.receiver.received.length;
 
@@ -222,7 +221,7 @@ describe('webhook delivery survives a Temporal server restart', () => {
       server = await startServer();
 
       const delivered = await finished(app, eventId, 90_000);
-      assert.equal(await handle.result(), 'delivered');
+      assert.deepEqual(await handle.result(), { delivered: 1, dead: 0 });
       assert.ok(await attemptsRecorded() > 2, 'the history from before the restart is still there, followed by the delivering attempt');
       assert.ok(tenant.receiver.received.length > sentBeforeRestart, 'the delivering attempt came after the restart');
       assertSameSignedCopies(tenant.receiver.received, delivered, eventId);

@@ -1,0 +1,70 @@
+import { defineQuery, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import type { WebhookActivities } from '../activities/webhooks.ts';
+import type { RetriesSummary, RetryEntry, RetryProgress, WebhookRetriesInput } from '../src/temporal/webhookContract.ts';
+import { delayBeforeAttemptMs, maxAttempts } from '../src/webhooks/schedule.ts';
+
+const { attemptWebhookDeliveries, markWebhookDeliveriesDead } = proxyActivities<WebhookActivities>({
+  // Up to 100 POSTs of at most 3 s each, 32 at a time, and two statements; a worker that dies is noticed by
+  // its missing heartbeat long before that.
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/** A lease a crashed attempt left behind lasts 30 s: look again after this, without counting an attempt. */
+const LEASE_RECHECK_MS = 5_000;
+
+export const deliveriesQuery = defineQuery<RetryProgress[]>('deliveries');
+
+interface Open extends RetryEntry {
+  made: number;
+}
+
+/**
+ * The retry schedules of up to 100 webhook deliveries, durable across worker and server restarts. Each delivery
+ * keeps its own schedule; those due together are attempted by one activity, each signed anew, the ids in the
+ * request never changing. The workflow's start delay is the first wait. Ends when every delivery is delivered
+ * or dead; the `deliveries` query shows each one's state and next attempt in the Temporal UI.
+ */
+export async function webhookRetriesWorkflow(input: WebhookRetriesInput): Promise<RetriesSummary> {
+  const open = new Map<number, Open>(input.deliveries.map((e) => [e.deliveryId, { ...e, made: e.attemptsMade }]));
+  const done = new Map<number, RetryProgress>();
+  setHandler(deliveriesQuery, () => [
+    ...[...open.values()].map((e) => ({ deliveryId: e.deliveryId, state: 'retrying' as const, attemptsMade: e.made, nextAttemptAt: new Date(e.dueAt).toISOString() })),
+    ...done.values(),
+  ]);
+  const finish = (e: Open, state: 'delivered' | 'dead') => {
+    open.delete(e.deliveryId);
+    done.set(e.deliveryId, { deliveryId: e.deliveryId, state, attemptsMade: e.made, nextAttemptAt: null });
+  };
+
+  while (open.size > 0) {
+    const now = Date.now();
+    const due = [...open.values()].filter((e) => e.dueAt <= now);
+    if (due.length === 0) {
+      await sleep(Math.min(...[...open.values()].map((e) => e.dueAt)) - now);
+      continue;
+    }
+    const results = await attemptWebhookDeliveries(due.map((e) => e.deliveryId));
+    const exhausted: Open[] = [];
+    for (const e of due) {
+      const r = results[e.deliveryId]!;
+      if (r.state === 'leased') {
+        e.dueAt = Date.now() + LEASE_RECHECK_MS;
+        continue;
+      }
+      const state = r.state === 'delivered' || r.state === 'dead' ? r.state : null;
+      // An open delivery counts as attempted even when no attempt could be made, so that the schedule always ends.
+      e.made = Math.max(r.attemptedAt !== null || !state ? e.made + 1 : e.made, r.attempts - e.roundBase);
+      if (state) finish(e, state);
+      else if (e.made >= maxAttempts(e.sender)) exhausted.push(e);
+      else e.dueAt = (r.attemptedAt ?? Date.now()) + delayBeforeAttemptMs(e.sender, e.made + 1, input.scale);
+    }
+    if (exhausted.length > 0) {
+      await markWebhookDeliveriesDead(exhausted.map((e) => e.deliveryId));
+      for (const e of exhausted) finish(e, 'dead');
+    }
+  }
+  const states = [...done.values()].map((d) => d.state);
+  return { delivered: states.filter((s) => s === 'delivered').length, dead: states.filter((s) => s === 'dead').length };
+}
