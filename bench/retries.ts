@@ -30,6 +30,10 @@ export interface RetryRun {
   firstAttemptsSpanMs: number;
   /** Deliveries whose retry never arrived before the deadline. */
   missing: number;
+  /** Baseline POSTs that failed (connection refused or reset under the load). */
+  baselineFailed: number;
+  /** Engine retries that got no answer in time (the receiver shares this process) and needed a third attempt. */
+  engineRetriesFailed: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -39,6 +43,9 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, coun
   const secret = 'bench-retry-secret-0123456789';
   const attempts = new Map<string, number[]>();
   const baseline: number[] = [];
+  // The baseline's POSTs that ended, either way, and those that failed (a failed one has no lateness to report).
+  let baselineSettled = 0;
+  let baselineFailed = 0;
   let firstArrival: (() => void) | undefined;
   const receiver = http.createServer((req, res) => {
     const at = performance.now();
@@ -62,7 +69,7 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, coun
       const due = at + delayMs;
       setTimeout(() => {
         const headers = { ...signTenant({ secret, body, timestamp: Math.floor(Date.now() / 1000), eventId: `BASE-${key}` }), 'x-bench-planned': String(due) };
-        fetch(hookUrl, { method: 'POST', headers, body }).then((r) => r.arrayBuffer(), () => undefined).catch(() => undefined);
+        fetch(hookUrl, { method: 'POST', headers, body }).then((r) => r.arrayBuffer()).catch(() => { baselineFailed++; }).finally(() => { baselineSettled++; });
       }, delayMs);
     });
   }).listen(0, '127.0.0.1');
@@ -116,7 +123,7 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, coun
   const pendingAtFirstDue = await firstDue;
   const retried = () => { let n = 0; for (const a of attempts.values()) if (a.length >= 2) n++; return n; };
   const deadline = Date.now() + Math.max(120_000, count * 40);
-  while ((retried() < count || baseline.length < attempts.size) && Date.now() < deadline) await sleep(250);
+  while ((retried() < count || baselineSettled < attempts.size) && Date.now() < deadline) await sleep(250);
   polling = false;
   await poller;
   receiver.close();
@@ -128,5 +135,6 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, coun
     firstMax = Math.max(firstMax, first!);
     if (second !== undefined) lateness.push(second - first! - delayMs);
   }
-  return { delayMs, lateness, baseline, pendingAtFirstDue, pendingPeak: Math.max(pendingPeak, pendingAtFirstDue), firstAttemptsSpanMs: firstMax - firstMin, missing: count - lateness.length };
+  const engineRetriesFailed = Number((await em.execute<{ n: string }[]>('select count(*) as n from webhook_delivery where business_id = ? and attempts > 2', [t.business.id]))[0]!.n);
+  return { engineRetriesFailed, delayMs, lateness, baseline, pendingAtFirstDue, pendingPeak: Math.max(pendingPeak, pendingAtFirstDue), firstAttemptsSpanMs: firstMax - firstMin, missing: count - lateness.length, baselineFailed };
 }

@@ -11,8 +11,9 @@ const { attemptWebhookDeliveries, markWebhookDeliveriesDead } = proxyActivities<
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-/** A lease a crashed attempt left behind lasts 30 s: look again after this, without counting an attempt. */
+/** When an attempt could not be made (nothing counted), the next try: a crashed attempt's lease lasts 30 s; a busy origin frees slots within seconds. */
 const LEASE_RECHECK_MS = 5_000;
+const BUSY_RECHECK_MS = 1_000;
 
 export const deliveriesQuery = defineQuery<RetryProgress[]>('deliveries');
 
@@ -49,8 +50,8 @@ export async function webhookRetriesWorkflow(input: WebhookRetriesInput): Promis
     const exhausted: Open[] = [];
     for (const e of due) {
       const r = results[e.deliveryId]!;
-      if (r.state === 'leased') {
-        e.dueAt = Date.now() + LEASE_RECHECK_MS;
+      if (r.state === 'leased' || r.state === 'busy') {
+        e.dueAt = Date.now() + (r.state === 'leased' ? LEASE_RECHECK_MS : BUSY_RECHECK_MS);
         continue;
       }
       const state = r.state === 'delivered' || r.state === 'dead' ? r.state : null;

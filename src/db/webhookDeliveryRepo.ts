@@ -233,6 +233,13 @@ export async function markDead(em: Em, deliveryIds: number[]): Promise<void> {
   await em.execute("update webhook_delivery set status = 'dead', locked_until = null, updated_at = now() where id in (?) and status in ('pending', 'retrying')", [deliveryIds]);
 }
 
+/** The URL each delivery is sent to. */
+export async function deliveryUrls(em: Em, deliveryIds: number[]): Promise<Map<number, string>> {
+  if (deliveryIds.length === 0) return new Map();
+  const rows = await em.execute<{ id: string | number; url: string }[]>('select id, url from webhook_delivery where id in (?)', [deliveryIds]);
+  return new Map(rows.map((r) => [Number(r.id), r.url]));
+}
+
 /** Where deliveries stand, and whether a lease is still held on them. */
 export async function deliveryStates(em: Em, deliveryIds: number[]): Promise<{ id: number; status: DeliveryRow['status']; attempts: number; leased: boolean }[]> {
   if (deliveryIds.length === 0) return [];

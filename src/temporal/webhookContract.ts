@@ -33,10 +33,10 @@ export interface RetryProgress {
 
 export type DeliveryState = 'pending' | 'retrying' | 'delivered' | 'dead';
 /**
- * One delivery's attempt, as the batch activity reports it. `leased`: another attempt (one a crash left behind)
- * still holds the delivery's lease, so this one was not made and not counted.
+ * One delivery's attempt, as the batch activity reports it. Not made and not counted: `leased`, another attempt
+ * (one a crash left behind) still holds the delivery's lease; `busy`, its receiver's origin had no free slot.
  */
-export interface AttemptResult { state: DeliveryState | 'leased'; attempts: number; attemptedAt: number | null }
+export interface AttemptResult { state: DeliveryState | 'leased' | 'busy'; attempts: number; attemptedAt: number | null }
 export interface RetriesSummary { delivered: number; dead: number }
 
 export const WEBHOOK_LOG_PRUNE_WORKFLOW = 'webhookLogPruneWorkflow';

@@ -1,6 +1,7 @@
 import type { Em } from '../db/orm.ts';
-import { claimAttempt, deliveryStates, recordAttempts, type AttemptRecord, type DeliveryRow, type PreparedEvent } from '../db/webhookDeliveryRepo.ts';
+import { claimAttempt, deliveryStates, deliveryUrls, recordAttempts, type AttemptRecord, type DeliveryRow, type PreparedEvent } from '../db/webhookDeliveryRepo.ts';
 import type { AttemptResult } from '../temporal/webhookContract.ts';
+import { HostGate } from './hostGate.ts';
 import { eachInPool } from './pool.ts';
 import { buildRequest } from './request.ts';
 import { sha256 } from './signing.ts';
@@ -54,21 +55,39 @@ export async function sendAttempt(d: DeliveryRow, attempt: number, { payload, ev
   };
 }
 
+/** Retry POSTs under way to one origin at most, and how long a batch waits for a slot before deferring. */
+const RETRIES_PER_ORIGIN = 32;
+const ORIGIN_WAIT_MS = 10_000;
+const retryGate = new HostGate(RETRIES_PER_ORIGIN);
+
 /**
- * Makes the next attempt of each delivery (claim, sign anew, POST; 32 under way at once) and logs them in one
- * write. Only a 2xx answer counts. A delivery not claimed is reported as it stands: finished, or `leased` while
- * a lease a crashed attempt left behind has not ended.
+ * Makes the next attempt of each delivery (a slot for its receiver's origin, then claim, sign anew, POST; 32
+ * under way at once) and logs them in one write. Only a 2xx answer counts. A delivery not attempted is reported
+ * as it stands: finished; `leased` while a lease a crashed attempt left behind has not ended; `busy` when its
+ * origin had no free slot in time.
  */
 export async function attemptDeliveries(deps: DeliverDeps, deliveryIds: number[]): Promise<Record<number, AttemptResult>> {
   const records: AttemptRecord[] = [];
   const unclaimed: number[] = [];
+  const results: Record<number, AttemptResult> = {};
+  const urls = await deliveryUrls(deps.em, deliveryIds);
   await eachInPool(deliveryIds, ATTEMPTS_IN_FLIGHT, async (id) => {
-    const claimed = await claimAttempt(deps.em, id, LEASE_SEC);
-    if (claimed) records.push(await sendAttempt(claimed.delivery, claimed.attempt, claimed, deps.publicBaseUrl));
-    else unclaimed.push(id);
+    const url = urls.get(id);
+    if (url === undefined) return;
+    const origin = new URL(url).origin;
+    if (!(await retryGate.acquire(origin, ORIGIN_WAIT_MS))) {
+      results[id] = { state: 'busy', attempts: 0, attemptedAt: null };
+      return;
+    }
+    try {
+      const claimed = await claimAttempt(deps.em, id, LEASE_SEC);
+      if (claimed) records.push(await sendAttempt(claimed.delivery, claimed.attempt, claimed, deps.publicBaseUrl));
+      else unclaimed.push(id);
+    } finally {
+      retryGate.release(origin);
+    }
   });
   await recordAttempts(deps.em, records);
-  const results: Record<number, AttemptResult> = {};
   for (const r of records) results[r.deliveryId] = { state: r.outcome, attempts: r.attempt, attemptedAt: r.attemptedAt };
   for (const row of await deliveryStates(deps.em, unclaimed)) {
     const open = row.status === 'pending' || row.status === 'retrying';
