@@ -1,4 +1,4 @@
-import { defineQuery, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { continueAsNew, defineQuery, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.ts';
 import type { RetriesSummary, RetryEntry, RetryProgress, WebhookRetriesInput } from '../src/temporal/webhookContract.ts';
 import { delayBeforeAttemptMs, maxAttempts } from '../src/webhooks/schedule.ts';
@@ -40,6 +40,11 @@ export async function webhookRetriesWorkflow(input: WebhookRetriesInput): Promis
   };
 
   while (open.size > 0) {
+    // A receiver busy for a long time makes many short rounds: the history starts afresh before it grows too long.
+    if (workflowInfo().continueAsNewSuggested) {
+      const carried = summaryOf(input.carried, [...done.values()]);
+      return continueAsNew<typeof webhookRetriesWorkflow>({ ...input, deliveries: [...open.values()].map(({ made, ...e }) => ({ ...e, attemptsMade: made })), carried });
+    }
     const now = Date.now();
     const due = [...open.values()].filter((e) => e.dueAt <= now);
     if (due.length === 0) {
@@ -66,6 +71,10 @@ export async function webhookRetriesWorkflow(input: WebhookRetriesInput): Promis
       for (const e of exhausted) finish(e, 'dead');
     }
   }
-  const states = [...done.values()].map((d) => d.state);
-  return { delivered: states.filter((s) => s === 'delivered').length, dead: states.filter((s) => s === 'dead').length };
+  return summaryOf(input.carried, [...done.values()]);
+}
+
+function summaryOf(carried: RetriesSummary | undefined, done: RetryProgress[]): RetriesSummary {
+  const count = (state: 'delivered' | 'dead') => (carried?.[state] ?? 0) + done.filter((d) => d.state === state).length;
+  return { delivered: count('delivered'), dead: count('dead') };
 }

@@ -41,6 +41,8 @@ export interface DevServerOptions {
   /** SQLite file; omitted means in memory (tests). */
   dbFile?: string;
   headless?: boolean;
+  /** Server dynamic config, `key=value` each (tests that need a small limit). */
+  dynamicConfig?: string[];
 }
 
 export interface DevServer {
@@ -54,6 +56,7 @@ export async function startTemporalDevServer(opts: DevServerOptions, log: Logger
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--namespace', opts.namespace, '--log-level', 'warn'];
   if (opts.headless) args.push('--headless');
   else args.push('--ui-port', String(opts.uiPort));
+  for (const value of opts.dynamicConfig ?? []) args.push('--dynamic-config-value', value);
   if (opts.dbFile) {
     fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
     args.push('--db-filename', opts.dbFile, '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');

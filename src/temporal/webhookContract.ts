@@ -20,6 +20,8 @@ export interface WebhookRetriesInput {
   deliveries: RetryEntry[];
   /** Multiplies the schedule's waits; 1 in production, small in tests. */
   scale: number;
+  /** Deliveries finished before the workflow continued as new, for its result. */
+  carried?: RetriesSummary;
 }
 
 /** What the workflow's `deliveries` query answers for each delivery it drives. */

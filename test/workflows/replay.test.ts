@@ -9,9 +9,9 @@ import { Worker } from '@temporalio/worker';
 import { workflowsPath } from '../../src/temporal/worker.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
-import { startReceiver } from '../helpers/receiver.ts';
-import { retryWorkflowOf } from '../helpers/retryWorkflow.ts';
+import { awaitDeviceOrderDelivery, retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
 
 const historiesDir = path.resolve(import.meta.dirname, 'histories');
 const replayOptions = () => (process.env.WORKFLOW_BUNDLE_PATH ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH } } : { workflowsPath });
@@ -43,18 +43,10 @@ describe('determinism: recorded histories replay against the current workflow co
   });
 
   test('a fresh webhook retry history (start delay, refused attempt, timer, delivered attempt) replays', async () => {
-    const b = await makeBusiness(app.em());
-    const admin = await app.login(b.users.admin.email, PASSWORD);
-    const receiver = await startReceiver((n) => (n < 2 ? 500 : 200));
+    const { receiver, store } = await tenantWithReceiver(app, (n) => (n < 2 ? 500 : 200), 'replay-secret-0123456789');
     try {
-      await app.http.put('/v1/webhook-settings', { webhook_sign_secret: 'replay-secret-0123456789', device_order_webhook_url: receiver.url, device_order_events: 'device_order.stored' }, { token: admin });
-      const res = await app.http.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: 'A01', reference_number: 'REPLAY', due_at: new Date(Date.now() + 3600_000).toISOString() }, { token: admin });
-      const [delivery] = await waitFor(async () => {
-        const rows = await app.em().execute<{ id: number }[]>(
-          "select d.id from webhook_delivery d join outbox_event o on o.id = d.outbox_event_id where o.reference_id = ? and d.status = 'delivered'", [String(res.body.device_order.id)]);
-        return rows.length === 1 && rows;
-      });
-      const handle = await retryWorkflowOf(app, Number(delivery!.id));
+      const delivery = await awaitDeviceOrderDelivery(app, (await store()).deviceOrderId, (d) => d.status === 'delivered');
+      const handle = await retryWorkflowOf(app, delivery.id);
       assert.deepEqual(await handle.result(), { delivered: 1, dead: 0 });
       await replayAndMaybeRecord(app, handle.workflowId, 'webhook-retries-refused-then-delivered.json');
     } finally {

@@ -13,10 +13,10 @@ import { startTemporalDevServer, type DevServer } from '../../src/infra/temporal
 import { createLogger } from '../../src/logger.ts';
 import { verifyWebhook } from '../../src/webhooks/verify.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { freePort } from '../helpers/ports.ts';
-import { startReceiver, type Behaviour, type Received } from '../helpers/receiver.ts';
+import type { Received } from '../helpers/receiver.ts';
 import { retryWorkflowOf } from '../helpers/retryWorkflow.ts';
+import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const SECRET = 'restart-secret-0123456789';
@@ -29,27 +29,6 @@ interface DeliveryRow {
   attempts: number;
   retry_workflow_id: string | null;
   leased: boolean;
-}
-
-/** A business whose device order webhooks go to a fresh receiver; `store()` creates one device order event. */
-async function tenantWithReceiver(app: TestApp, behaviour: Behaviour) {
-  const b = await makeBusiness(app.em());
-  const admin = await app.login(b.users.admin.email, PASSWORD);
-  const receiver = await startReceiver(behaviour);
-  // Only `stored`: the receiver then sees one event, so "every copy has the same ids" means something.
-  const put = await app.http.put('/v1/webhook-settings', { webhook_sign_secret: SECRET, device_order_webhook_url: receiver.url, device_order_events: 'device_order.stored' }, { token: admin });
-  assert.equal(put.status, 200);
-  return {
-    receiver,
-    /** Stores a device order; answers the id of the event it wrote to the outbox. */
-    async store(): Promise<string> {
-      const res = await app.http.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: 'A01', reference_number: `R-${b.tag}`, due_at: new Date(Date.now() + 3600_000).toISOString() }, { token: admin });
-      assert.equal(res.status, 201);
-      const [row] = await app.em().execute<{ event_id: string }[]>(
-        "select event_id from outbox_event where reference_type = 'device_order' and reference_id = ? and event_type = 'device_order.stored'", [String(res.body.device_order.id)]);
-      return row!.event_id;
-    },
-  };
 }
 
 async function deliveryOf(app: TestApp, eventId: string): Promise<DeliveryRow | undefined> {
@@ -120,10 +99,10 @@ describe('webhook delivery survives a worker killed mid-attempt', () => {
   // committed, or if the sweep did not adopt a delivery whose lease ran out (orphanedDeliveries): the event
   // would then be lost with the process and never reach the receiver.
   test('killed during the relay\'s first attempt: the sweep adopts the leased delivery once its lease ends', { timeout: 180_000 }, async () => {
-    const tenant = await tenantWithReceiver(app, (n) => (n === 0 ? 'hang' : 200));
+    const tenant = await tenantWithReceiver(app, (n) => (n === 0 ? 'hang' : 200), SECRET);
     const first = await spawnWorker(children);
     try {
-      const eventId = await tenant.store();
+      const { eventId } = await tenant.store();
       await waitFor(async () => tenant.receiver.received.length >= 1);
       await stopChild(first, 'SIGKILL');
 
@@ -150,10 +129,10 @@ describe('webhook delivery survives a worker killed mid-attempt', () => {
   // if the attempt's lease never expired (the workflow would find it leased until the delivery is dead-lettered),
   // or if a retry were built with new ids.
   test('killed during a retry made by the workflow: the activity misses its heartbeat and the next worker delivers', { timeout: 180_000 }, async () => {
-    const tenant = await tenantWithReceiver(app, (n) => (n === 0 ? 500 : n === 1 ? 'hang' : 200));
+    const tenant = await tenantWithReceiver(app, (n) => (n === 0 ? 500 : n === 1 ? 'hang' : 200), SECRET);
     const first = await spawnWorker(children);
     try {
-      const eventId = await tenant.store();
+      const { eventId } = await tenant.store();
       await waitFor(async () => tenant.receiver.received.length >= 2);
       await stopChild(first, 'SIGKILL');
 
@@ -202,9 +181,9 @@ describe('webhook delivery survives a Temporal server restart', () => {
   // Would fail if the dev server kept its state in memory (no dbFile): the sleeping workflow would vanish
   // with it, and since the delivery is marked as driven, the sweep would never adopt it.
   test('a retry workflow sleeping through the restart wakes up and delivers with the same ids', { timeout: 180_000 }, async () => {
-    const tenant = await tenantWithReceiver(app, () => 500);
+    const tenant = await tenantWithReceiver(app, () => 500, SECRET);
     try {
-      const eventId = await tenant.store();
+      const { eventId } = await tenant.store();
       const { id } = await waitFor(async () => { const d = await deliveryOf(app, eventId); return d?.retry_workflow_id ? d : undefined; });
       const handle = await retryWorkflowOf(app, id);
       const completed = (events: { activityTaskCompletedEventAttributes?: unknown }[]) => events.filter((e) => e.activityTaskCompletedEventAttributes).length;
