@@ -3,9 +3,9 @@ import type { Orm } from '../src/db/orm.ts';
 import { markDead } from '../src/db/webhookDeliveryRepo.ts';
 import { pruneWebhookLog } from '../src/db/webhookLogRepo.ts';
 import type { AttemptResult, PruneResult } from '../src/temporal/webhookContract.ts';
-import { attemptDeliveries } from '../src/webhooks/deliver.ts';
+import { attemptDeliveries, type SendOptions } from '../src/webhooks/deliver.ts';
 
-export function createWebhookActivities(deps: { orm: Orm; publicBaseUrl: string }) {
+export function createWebhookActivities(deps: { orm: Orm } & SendOptions) {
   return {
     /** One signed attempt of each delivery; a receiver's failure is a result, not an activity error (only infrastructure errors retry). */
     async attemptWebhookDeliveries(deliveryIds: number[]): Promise<Record<number, AttemptResult>> {
@@ -13,7 +13,7 @@ export function createWebhookActivities(deps: { orm: Orm; publicBaseUrl: string 
       const ctx = Context.current();
       const beat = setInterval(() => ctx.heartbeat(), 3_000);
       try {
-        return await attemptDeliveries({ em: deps.orm.em.fork(), publicBaseUrl: deps.publicBaseUrl }, deliveryIds);
+        return await attemptDeliveries({ em: deps.orm.em.fork(), publicBaseUrl: deps.publicBaseUrl, allowPrivateTargets: deps.allowPrivateTargets }, deliveryIds);
       } finally {
         clearInterval(beat);
       }

@@ -38,7 +38,7 @@ try {
   const files = process.argv.slice(2);
   const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...(files.length ? files : ['test/**/*.test.ts'])], {
     stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, WORKFLOW_BUNDLE_PATH: bundlePath, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' },
+    env: { ...process.env, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, WORKFLOW_BUNDLE_PATH: bundlePath, WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' },
   });
   code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
 } finally {

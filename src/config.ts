@@ -22,6 +22,7 @@ const EnvSchema = z.object({
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -50,6 +51,11 @@ export interface Config {
   webhookRetryScale: number;
   /** Days the webhook delivery log keeps deliveries and attempts (90 by default). */
   webhookLogRetentionDays: number;
+  /**
+   * Whether webhooks may go to loopback, private and link-local addresses. Off by default, so that a tenant's URL
+   * cannot reach this service's own network; `npm start` and the tests turn it on for their local receivers.
+   */
+  webhookAllowPrivateTargets: boolean;
 }
 
 /** Reads and validates the environment once; a bad value stops the boot with the variable's name. */
@@ -77,6 +83,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
+    webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
   };
 }

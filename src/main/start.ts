@@ -10,7 +10,8 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../db/seed.ts';
 import { startEmbeddedPostgres, type LocalPostgres } from '../infra/postgres.ts';
 import { startTemporalDevServer, type DevServer } from '../infra/temporalServer.ts';
 
-const config = loadConfig({ DEMO_MODE: '1', ...process.env });
+// One machine for development: the demo seed, and webhooks to local receivers (`npm run api`/`worker` keep both off).
+const config = loadConfig({ DEMO_MODE: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...process.env });
 const log = createLogger(config.logLevel);
 const stops: (() => Promise<void>)[] = [];
 
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
     `  GraphQL      ${base}/api/graphql`,
     `  OpenAPI      ${base}/api/openapi.json`,
     `  Temporal     ${config.temporalAddress}` + (temporal ? `   UI http://localhost:${config.temporalUiPort}` : ''),
+    ...(config.webhookAllowPrivateTargets ? ['', 'Webhooks may go to local and private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=0 refuses them).'] : []),
     ...(config.demoMode ? ['', `Demo accounts (password: ${DEMO_PASSWORD})`, ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(30)} ${a.role}`)] : []),
     '',
     'Press Ctrl-C to stop.',

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { insertOhpSubscription, listOhpSubscriptions, revokeOhpSubscription, type EndpointRow } from '../db/webhookEndpointRepo.ts';
 import { errors } from '../domain/errors.ts';
-import { REQUEST_TIMEOUT_MS } from '../webhooks/deliver.ts';
+import { postOutbound } from '../webhooks/outbound.ts';
 import { OHP_EVENTS } from '../webhooks/routing.ts';
 import { signOhp } from '../webhooks/signing.ts';
 import { newKeyId, newSecret } from './providerWebhooks.ts';
 import { businessOf } from './run.ts';
 import { intParam } from './schemas.ts';
 import { defineOperation } from './types.ts';
-import { isHttpUrl, maskSecret } from './webhookSettings.ts';
+import { isHttpUrl, maskSecret, refusePrivateUrls } from './webhookSettings.ts';
 
 const TAG = 'OHP';
 
@@ -32,18 +32,20 @@ const present = (e: EndpointRow): z.input<typeof Subscription> => ({
  * Proves the subscriber controls the URL: it must answer 200 with the same challenge within 3 s. The request is
  * signed like a push, so the subscriber can check it too.
  */
-async function challenge(url: string, secret: string): Promise<string | null> {
+async function challenge(url: string, secret: string, allowPrivate: boolean): Promise<string | null> {
   const value = randomBytes(24).toString('base64url');
   const body = JSON.stringify({ type: 'challenge', challenge: value });
   const headers = signOhp({ secret, event: 'challenge', messageId: `challenge-${value.slice(0, 12)}`, body, timestamp: Math.floor(Date.now() / 1000) });
+  const res = await postOutbound(url, headers, body, { allowPrivate, readBody: true });
+  if (res.status === null) return res.error?.startsWith('no answer') ? 'no answer' : 'unreachable';
+  if (res.status !== 200) return `HTTP ${res.status}`;
+  let answer: { challenge?: unknown } | null = null;
   try {
-    const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    if (res.status !== 200) return `HTTP ${res.status}`;
-    const answer = (await res.json().catch(() => null)) as { challenge?: unknown } | null;
-    return answer?.challenge === value ? null : 'the answer did not contain the challenge';
-  } catch (err) {
-    return (err as Error).name === 'TimeoutError' ? 'no answer' : 'unreachable';
+    answer = JSON.parse(res.body ?? '') as { challenge?: unknown } | null;
+  } catch {
+    // An answer that is not JSON does not contain the challenge.
   }
+  return answer?.challenge === value ? null : 'the answer did not contain the challenge';
 }
 
 export const ohpSubscriptionCreate = defineOperation({
@@ -64,8 +66,9 @@ export const ohpSubscriptionCreate = defineOperation({
   output: z.object({ result: z.literal(true), subscription: Subscription, generated_secret: z.string().optional().describe('Present once when generated.') }),
   async handler(input, ctx) {
     const { caller } = businessOf(ctx);
+    refusePrivateUrls(ctx, { url: [input.url] });
     const secret = input.secret ?? newSecret();
-    const failed = await challenge(input.url, secret);
+    const failed = await challenge(input.url, secret, ctx.config.webhookAllowPrivateTargets);
     if (failed) throw errors.badRequest('CHALLENGE_FAILED', 'webhook.challenge_failed', { reason: failed });
     const row = await insertOhpSubscription(ctx.em, caller.businessId, {
       url: input.url, events: input.events, format: input.format, standardWebhooks: input.signature === 'standard_webhooks', secret, keyId: newKeyId(),

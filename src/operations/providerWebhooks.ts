@@ -8,7 +8,7 @@ import { EVENT_CATALOG } from '../webhooks/eventCatalog.ts';
 import { OHP_EVENTS } from '../webhooks/routing.ts';
 import { businessOf } from './run.ts';
 import { defineOperation, type BusinessContext } from './types.ts';
-import { isHttpUrl, maskSecret } from './webhookSettings.ts';
+import { isHttpUrl, maskSecret, refusePrivateUrls } from './webhookSettings.ts';
 
 const TAG = 'Provider webhooks';
 /** After a rotation the previous key keeps signing beside the new one for this long. */
@@ -101,6 +101,7 @@ export const providerWebhookSettingsUpdate = defineOperation({
     if (unknown.length) throw errors.field('events', 'field.unknown_event', { event: unknown.join(', ') });
     const existing = await findProviderEndpoint(ctx.em, bctx.caller.businessId, kind);
     if (!existing && !input.url) throw errors.field('url', 'field.required');
+    refusePrivateUrls(ctx, { url: [input.url], sandbox_url: [input.sandbox_url] });
     const generatedSecret = !existing && !input.secret ? newSecret() : undefined;
     const patch = {
       url: input.url, sandboxUrl: input.sandbox_url, sandboxEnabled: input.sandbox_enabled, events: input.events, format: input.format,

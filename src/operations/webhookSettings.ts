@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { findWebhookSettings, upsertWebhookSettings, type WebhookSettingsRow } from '../db/webhookSettingsRepo.ts';
+import type { Config } from '../config.ts';
 import { errors } from '../domain/errors.ts';
+import { isPrivateUrl } from '../webhooks/targetPolicy.ts';
 import { DEVICE_ORDER_EVENTS, LIFECYCLE_EVENTS, splitUrls, URL_FIELDS, type UrlField } from '../webhooks/routing.ts';
 import { businessOf } from './run.ts';
 import { intParam } from './schemas.ts';
@@ -16,6 +18,16 @@ export const isHttpUrl = (u: string) => {
     return false;
   }
 };
+/**
+ * Unless private targets are allowed, each URL given must name a public host; the sender checks again on every
+ * request, on the address it actually connects to. Answers 422 naming every field with a private URL.
+ */
+export function refusePrivateUrls(ctx: { config: Config }, urls: Record<string, readonly (string | null | undefined)[]>): void {
+  if (ctx.config.webhookAllowPrivateTargets) return;
+  const fields = Object.entries(urls).filter(([, list]) => list.some((u) => u && isPrivateUrl(u))).map(([field]) => ({ field, key: 'field.private_url' as const }));
+  if (fields.length > 0) throw errors.validation(fields);
+}
+
 const urlList = z.string().trim().max(2000)
   .refine((v) => v === '' || splitUrls(v).every(isHttpUrl), { params: { key: 'field.invalid_url' } })
   .nullable();
@@ -110,6 +122,7 @@ export const webhookSettingsUpdate = defineOperation({
     const given: Partial<Record<UrlField, string | null>> = { tracking_event_webhook_url: input.track_event_webhook_url, ...input };
     const urls: Partial<Record<UrlField, string | null>> = {};
     for (const f of URL_FIELDS) if (given[f] !== undefined) urls[f] = given[f] ? splitUrls(given[f]).join(',') : null;
+    refusePrivateUrls(ctx, { ...Object.fromEntries(Object.entries(urls).map(([f, v]) => [f, v ? v.split(',') : []])), url_formats: Object.keys(input.url_formats ?? {}) });
     const row = await upsertWebhookSettings(ctx.em, bctx.caller.businessId, customer, {
       signSecret: input.webhook_sign_secret,
       urls,

@@ -32,6 +32,6 @@ export async function createWorker(config: Config, address: string, orm: Orm, lo
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : { workflowsPath }),
-    activities: { ...createDeviceOrderActivities({ orm }), ...createWebhookActivities({ orm, publicBaseUrl: config.publicBaseUrl }) },
+    activities: { ...createDeviceOrderActivities({ orm }), ...createWebhookActivities({ orm, publicBaseUrl: config.publicBaseUrl, allowPrivateTargets: config.webhookAllowPrivateTargets }) },
   });
 }

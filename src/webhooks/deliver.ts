@@ -2,36 +2,29 @@ import type { Em } from '../db/orm.ts';
 import { claimAttempt, deliveryStates, deliveryUrls, recordAttempts, type AttemptRecord, type DeliveryRow, type PreparedEvent } from '../db/webhookDeliveryRepo.ts';
 import type { AttemptResult } from '../temporal/webhookContract.ts';
 import { HostGate } from './hostGate.ts';
+import { postOutbound } from './outbound.ts';
 import { eachInPool } from './pool.ts';
 import { buildRequest } from './request.ts';
 import { sha256 } from './signing.ts';
 
-/** The specification's request timeout: a receiver that has not answered in 3 s has failed this attempt. */
-export const REQUEST_TIMEOUT_MS = 3_000;
 const LEASE_SEC = 30;
 /** Attempts under way at once, for the relay's first attempts and for each batch of retries. */
 export const ATTEMPTS_IN_FLIGHT = 32;
 /** Signature headers are proofs, not secrets, but the log keeps only what explains a delivery. */
 const LOGGED_HEADERS = /^(content-type|x-webhook-(event-id|id|delivery-id|timestamp|key-id|content-digest|test)|x-ohp-(event|delivery|timestamp)|webhook-id|webhook-timestamp|ce-.*)$/i;
 
-export interface DeliverDeps {
-  em: Em;
+/** What every attempt needs besides its delivery: where the catalog is published, and the target policy. */
+export interface SendOptions {
   publicBaseUrl: string;
+  allowPrivateTargets: boolean;
 }
 
-async function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number | null; error: string | null }> {
-  try {
-    const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    await res.body?.cancel();
-    return { status: res.status, error: res.ok ? null : `HTTP ${res.status}` };
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    return { status: null, error: e.name === 'TimeoutError' ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : (e.cause?.code ?? e.message) };
-  }
+export interface DeliverDeps extends SendOptions {
+  em: Em;
 }
 
 /** Signs and sends one attempt of a claimed delivery; the caller writes the returned log record. */
-export async function sendAttempt(d: DeliveryRow, attempt: number, { payload, eventBusinessId, keys }: PreparedEvent, publicBaseUrl: string): Promise<AttemptRecord> {
+export async function sendAttempt(d: DeliveryRow, attempt: number, { payload, eventBusinessId, keys }: PreparedEvent, opts: SendOptions): Promise<AttemptRecord> {
   let status: number | null = null;
   let error: string | null = 'the receiver has no signing secret';
   let headers: Record<string, string> = {};
@@ -42,8 +35,8 @@ export async function sendAttempt(d: DeliveryRow, attempt: number, { payload, ev
     ({ headers, body } = buildRequest({
       sender: d.sender, deliveryKey: d.delivery_key, businessId: eventBusinessId, eventType: d.event_type, referenceType: d.reference_type,
       referenceId: d.reference_id, format: d.format, standardWebhooks: d.standard_webhooks, payload,
-    }, keys, attempt, Math.floor(Date.now() / 1000), publicBaseUrl));
-    ({ status, error } = await post(d.url, headers, body));
+    }, keys, attempt, Math.floor(Date.now() / 1000), opts.publicBaseUrl));
+    ({ status, error } = await postOutbound(d.url, headers, body, { allowPrivate: opts.allowPrivateTargets }));
   }
   const ok = status !== null && status >= 200 && status < 300;
   return {
@@ -81,7 +74,7 @@ export async function attemptDeliveries(deps: DeliverDeps, deliveryIds: number[]
     }
     try {
       const claimed = await claimAttempt(deps.em, id, LEASE_SEC);
-      if (claimed) records.push(await sendAttempt(claimed.delivery, claimed.attempt, claimed, deps.publicBaseUrl));
+      if (claimed) records.push(await sendAttempt(claimed.delivery, claimed.attempt, claimed, deps));
       else unclaimed.push(id);
     } finally {
       retryGate.release(origin);

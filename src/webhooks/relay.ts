@@ -121,7 +121,7 @@ export class OutboxRelay {
     await eachInPool(created, ATTEMPTS_IN_FLIGHT, async (d) => {
       const e = eventOf.get(d.outbox_event_id)!;
       const prepared = d.endpoint_id !== null ? prepare(e, { endpoint: endpointOf.get(d.endpoint_id)! }) : prepare(e, { settings: settingsOf.get(d.settings_id!)! });
-      records.push(await sendAttempt(d, 1, prepared, this.deps.config.publicBaseUrl));
+      records.push(await sendAttempt(d, 1, prepared, { publicBaseUrl: this.deps.config.publicBaseUrl, allowPrivateTargets: this.deps.config.webhookAllowPrivateTargets }));
     });
     await recordAttempts(this.deps.orm.em.fork(), records);
     const byId = new Map(created.map((d) => [d.id, d]));

@@ -208,6 +208,14 @@ const BASE_MESSAGES = {
     de: 'Geben Sie eine oder mehrere http(s)-URLs an, durch Kommas getrennt.',
     es: 'Indique una o varias URL http(s), separadas por comas.',
   },
+  'field.private_url': {
+    en: 'Webhooks cannot be sent to a loopback, private or link-local address.',
+    'zh-Hans': 'Webhook 不能发送到回环、私有或链路本地地址。',
+    'zh-Hant': 'Webhook 不能傳送到迴路、私有或鏈路本機位址。',
+    fr: 'Les webhooks ne peuvent pas être envoyés à une adresse de bouclage, privée ou lien-local.',
+    de: 'Webhooks können nicht an eine Loopback-, private oder Link-Local-Adresse gesendet werden.',
+    es: 'Los webhooks no pueden enviarse a una dirección de bucle invertido, privada o de enlace local.',
+  },
   'field.unknown_event': {
     en: 'Unknown event: {event}.',
     'zh-Hans': '未知事件：{event}。',
