@@ -19,6 +19,8 @@ const BATCHES_IN_FLIGHT = 3;
 /** Safety net for a missed notification and for deliveries whose driver died. */
 const SWEEP_MS = 5_000;
 const ORPHAN_AFTER_SEC = 30;
+/** Wait before listening again after the LISTEN connection was lost. */
+const LISTEN_RETRY_MS = 1_000;
 
 interface Batch {
   events: OutboxRow[];
@@ -52,13 +54,43 @@ export class OutboxRelay {
   }
 
   async start(): Promise<void> {
-    this.listener = new pg.Client({ connectionString: this.deps.databaseUrl });
-    this.listener.on('notification', () => this.wake());
-    this.listener.on('error', (err) => this.deps.log.warn({ err }, 'outbox listener lost; the sweep keeps the relay going'));
-    await this.listener.connect();
-    await this.listener.query('listen outbox_event');
+    await this.listen();
     this.timer = setInterval(() => this.wake(true), SWEEP_MS);
     this.wake(true);
+  }
+
+  /** LISTENs on a connection of its own. When that connection is lost (restart, failover), a new one replaces it. */
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.deps.databaseUrl });
+    client.on('notification', () => this.wake());
+    client.on('error', (err: Error & { code?: string }) => {
+      // 57P01 admin_shutdown: PostgreSQL is stopping (Ctrl-C under `npm start` reaches it too), not a fault.
+      if (err.code === '57P01') this.deps.log.info('outbox listener closed: the database is shutting down; listening again once it is back');
+      else this.deps.log.warn({ err: { message: err.message, code: err.code } }, 'outbox listener lost; listening again shortly, the sweep covers the gap');
+    });
+    try {
+      await client.connect();
+      await client.query('listen outbox_event');
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    client.once('end', () => void this.listenAgain());
+    this.listener = client;
+  }
+
+  private async listenAgain(): Promise<void> {
+    while (!this.stopped) {
+      await new Promise((r) => setTimeout(r, LISTEN_RETRY_MS));
+      if (this.stopped) return;
+      try {
+        await this.listen();
+        this.wake(true);
+        return;
+      } catch (err) {
+        this.deps.log.warn({ err: { message: (err as Error).message } }, 'outbox listener not back yet; trying again');
+      }
+    }
   }
 
   async stop(): Promise<void> {

@@ -62,3 +62,32 @@ describe('durability: no webhook is lost while the receiver is down and the work
     }
   });
 });
+
+describe('durability: the relay listens again when its LISTEN connection is lost', () => {
+  let app: TestApp;
+  before(async () => { app = await startApp(); });
+  after(() => app.running.close());
+
+  const listeners = async () => (await app.em().execute<{ pid: number }[]>(
+    "select pid from pg_stat_activity where datname = current_database() and query = 'listen outbox_event'")).map((r) => r.pid);
+
+  // Would fail if a lost LISTEN connection were not replaced: events would then wait for the 5 s sweep forever after.
+  test('a terminated listener connection is replaced, and events are delivered after it', async () => {
+    const [before] = await waitFor(async () => { const pids = await listeners(); return pids.length === 1 && pids; });
+    await app.em().execute('select pg_terminate_backend(?)', [before]);
+    const [replacement] = await waitFor(async () => { const pids = await listeners(); return pids.length === 1 && pids[0] !== before && pids; }, 15_000);
+    assert.notEqual(replacement, before);
+
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    const receiver = await startReceiver(() => 200);
+    try {
+      await app.http.put('/v1/webhook-settings', { webhook_sign_secret: SECRET, device_order_webhook_url: receiver.url, device_order_events: 'device_order.stored' }, { token: admin });
+      await app.http.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: 'A01', reference_number: 'RELISTEN', due_at: new Date(Date.now() + 3600_000).toISOString() }, { token: admin });
+      await waitFor(async () => receiver.received.length === 1);
+      assert.deepEqual(verifyWebhook({ sender: 'tenant', secret: SECRET, headers: receiver.received[0]!.headers, rawBody: receiver.received[0]!.body }), { valid: true });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
