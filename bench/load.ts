@@ -24,6 +24,23 @@ export function percentile(values: number[], p: number): number {
 
 export const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
+const keepAlive = new http.Agent({ keepAlive: true });
+
+/**
+ * The webhook baselines' POST: node's http client over one keep-alive agent, the transport the engine uses
+ * (src/webhooks/outbound.ts), so that a ratio measures the engine's own work and not a choice of client.
+ * Resolves with the status once the answer has been read; rejects on a network error or after 3 s.
+ */
+export function postKeepAlive(url: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent: keepAlive, signal: AbortSignal.timeout(3000), headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      res.resume().on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** The baseline of the read benchmarks: a bare Koa app in this process answering `body` as JSON. */
 export function bareKoaJson(body: unknown): { url: string; close: () => void } {
   const app = new Koa();

@@ -16,6 +16,7 @@ import type { Em } from '../src/db/orm.ts';
 import { presentDeviceOrder } from '../src/domain/deviceOrderView.ts';
 import { delayBeforeAttemptMs } from '../src/webhooks/schedule.ts';
 import { signTenant } from '../src/webhooks/signing.ts';
+import { postKeepAlive } from './load.ts';
 import { makeBusiness, PASSWORD } from '../test/helpers/factories.ts';
 
 export interface RetryRun {
@@ -69,7 +70,7 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, coun
       const due = at + delayMs;
       setTimeout(() => {
         const headers = { ...signTenant({ secret, body, timestamp: Math.floor(Date.now() / 1000), eventId: `BASE-${key}` }), 'x-bench-planned': String(due) };
-        fetch(hookUrl, { method: 'POST', headers, body }).then((r) => r.arrayBuffer()).catch(() => { baselineFailed++; }).finally(() => { baselineSettled++; });
+        postKeepAlive(hookUrl, headers, body).catch(() => { baselineFailed++; }).finally(() => { baselineSettled++; });
       }, delayMs);
     });
   }).listen(0, '127.0.0.1');

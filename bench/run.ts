@@ -28,7 +28,7 @@ import { startTemporalDevServer } from '../src/infra/temporalServer.ts';
 import { freePort } from '../test/helpers/ports.ts';
 import { makeBusiness, makeOrder, PASSWORD } from '../test/helpers/factories.ts';
 import { Device } from '../src/db/entities/index.ts';
-import { bareKoaJson, fmt, load, percentile } from './load.ts';
+import { bareKoaJson, fmt, load, percentile, postKeepAlive } from './load.ts';
 import { retryLateness } from './retries.ts';
 import { EVENTS_PER_BATCH, GET_CONCURRENCY, otepBench } from './otep.ts';
 
@@ -146,8 +146,7 @@ try {
   await load(W, 32, async (i) => {
     const body = bodies[i]!;
     const h = signTenant({ secret, body, timestamp: Math.floor(Date.now() / 1000), eventId: `LOOP-${i}` });
-    const r = await fetch(hookUrl, { method: 'POST', headers: { ...h, 'x-bench-loop': '1' }, body, signal: AbortSignal.timeout(3000) });
-    await r.arrayBuffer();
+    await postKeepAlive(hookUrl, { ...h, 'x-bench-loop': '1' }, body);
   });
   const loopRate = W / ((performance.now() - t1) / 1000);
   line('webhook deliveries (per s)', fmt(oursRate), `sign+POST loop ${fmt(loopRate)}`, oursRate / loopRate);
@@ -170,8 +169,8 @@ try {
   for (let i = 0; i < paced; i++) {
     const started = performance.now();
     const body = bodies[i]!;
-    loopLatency.push(fetch(hookUrl, { method: 'POST', headers: signTenant({ secret, body, timestamp: Math.floor(Date.now() / 1000), eventId: `PACED-${i}` }), body })
-      .then((r) => r.arrayBuffer()).then(() => performance.now() - started));
+    loopLatency.push(postKeepAlive(hookUrl, signTenant({ secret, body, timestamp: Math.floor(Date.now() / 1000), eventId: `PACED-${i}` }), body)
+      .then(() => performance.now() - started));
     await new Promise((r) => setTimeout(r, gapMs));
   }
   const loopLat = await Promise.all(loopLatency);
