@@ -6,7 +6,7 @@ import { claimOutbox, fanOut, orphanedDeliveries, prepare, recordAttempts, type 
 import { endpointsFor } from '../db/webhookEndpointRepo.ts';
 import { settingsOfBusinesses } from '../db/webhookSettingsRepo.ts';
 import type { Logger } from '../logger.ts';
-import { ATTEMPTS_IN_FLIGHT, sendAttempt } from './deliver.ts';
+import { ATTEMPTS_IN_FLIGHT, sendAttempt, type SendOptions } from './deliver.ts';
 import { eachInPool } from './pool.ts';
 import { startRetryWorkflows, type RoundToDrive } from './retryWorkflows.ts';
 
@@ -42,6 +42,7 @@ export interface RelayDeps {
  */
 export class OutboxRelay {
   private readonly deps: RelayDeps;
+  private readonly send: SendOptions;
   private listener?: pg.Client;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
@@ -51,6 +52,7 @@ export class OutboxRelay {
 
   constructor(deps: RelayDeps) {
     this.deps = deps;
+    this.send = { publicBaseUrl: deps.config.publicBaseUrl, allowPrivateTargets: deps.config.webhookAllowPrivateTargets };
   }
 
   async start(): Promise<void> {
@@ -153,7 +155,7 @@ export class OutboxRelay {
     await eachInPool(created, ATTEMPTS_IN_FLIGHT, async (d) => {
       const e = eventOf.get(d.outbox_event_id)!;
       const prepared = d.endpoint_id !== null ? prepare(e, { endpoint: endpointOf.get(d.endpoint_id)! }) : prepare(e, { settings: settingsOf.get(d.settings_id!)! });
-      records.push(await sendAttempt(d, 1, prepared, { publicBaseUrl: this.deps.config.publicBaseUrl, allowPrivateTargets: this.deps.config.webhookAllowPrivateTargets }));
+      records.push(await sendAttempt(d, 1, prepared, this.send));
     });
     await recordAttempts(this.deps.orm.em.fork(), records);
     const byId = new Map(created.map((d) => [d.id, d]));
