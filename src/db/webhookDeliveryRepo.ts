@@ -1,13 +1,9 @@
 import type { Em } from './orm.ts';
 import { liveSecrets, type EndpointRow } from './webhookEndpointRepo.ts';
-import type { RecipientSettings, UrlFormat, UrlFormatSetting, WebhookSettingsRow } from './webhookSettingsRepo.ts';
+import type { RecipientSettings, UrlFormatSetting } from './webhookSettingsRepo.ts';
 import type { SigningKeys } from '../webhooks/request.ts';
-import { senderOf, splitUrls, urlFieldFor } from '../webhooks/routing.ts';
-import { maxAttempts, type DeliverySender } from '../webhooks/schedule.ts';
+import type { DeliverySender } from '../webhooks/schedule.ts';
 import { payloadFor, type PriceFamily } from '../webhooks/transform.ts';
-
-/** How long the relay holds a freshly created delivery for its first attempt. */
-export const FIRST_LEASE_SEC = 30;
 
 export interface OutboxRow {
   id: number;
@@ -23,6 +19,8 @@ export interface OutboxRow {
   provider_id: number | null;
   target_settings_id: number | null;
   target_url: string | null;
+  /** Random per event; the delivery keys derive from it (src/webhooks/fanOut.ts). */
+  key_seed: string;
 }
 
 export interface DeliveryRow {
@@ -47,88 +45,35 @@ export interface DeliveryRow {
   round_base: number;
 }
 
-/** Claims unpublished outbox rows; other relays skip them until this transaction ends. */
-export async function claimOutbox(tx: Em, limit: number): Promise<OutboxRow[]> {
-  return tx.execute<OutboxRow[]>(
-    `select id, business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url
-     from outbox_event where published_at is null order by id limit ? for update skip locked`, [limit]);
-}
+/** A delivery before its row exists: the relay writes it with its first attempt. */
+export type NewDelivery = Omit<DeliveryRow, 'id' | 'status' | 'attempts' | 'round' | 'round_base'>;
+
+/**
+ * How long a claim may sit idle while its first attempts are under way (100 attempts, 32 at a time, 3 s each
+ * at worst, take 12 s). Past it the server ends the session and releases the claim (claim_outbox).
+ */
+const CLAIM_IDLE_LIMIT = '60s';
 
 export interface Receivers {
   settings: RecipientSettings[];
   endpoints: EndpointRow[];
 }
 
-type NewDelivery = [businessId: number, outboxId: number, settingsId: number | null, endpointId: number | null, sender: DeliverySender, url: string,
-  format: UrlFormat, standardWebhooks: boolean, eventId: string, eventType: string, referenceType: string, referenceId: string, maxAttempts: number];
-
 /**
- * One delivery per (event, receiver, URL). Tenant events go to settings rows: merchant-level settings receive
- * every event of the business, a customer override the events that concern that customer. Provider events go
- * to the endpoint of the provider they name, OHP events to the business's subscriptions. Marks the events
- * published; returns the new deliveries (a repeat fan-out of the same event creates nothing), each with its
- * first attempt already claimed for the relay (attempts 1, leased), so the hot path needs no second claim.
+ * Claims up to `limit` unpublished outbox rows, which other relays skip until this transaction ends, with the
+ * receivers they may go to: every settings row of their businesses (merchant level and customer overrides),
+ * the OHP subscriptions of their businesses and the endpoints of the providers they name. One round trip.
  */
-export async function fanOut(tx: Em, events: OutboxRow[], receivers: Receivers): Promise<DeliveryRow[]> {
-  const values: NewDelivery[] = [];
-  for (const e of events) {
-    const sender = senderOf(e.event_type);
-    const row = (owner: number, settingsId: number | null, endpointId: number | null, url: string, format: UrlFormat, sw: boolean): NewDelivery =>
-      [owner, e.id, settingsId, endpointId, sender, url, format, sw, e.event_id, e.event_type, e.reference_type, e.reference_id, maxAttempts(sender)];
-    if (sender === 'tenant') {
-      for (const s of receivers.settings) {
-        if (s.business_id !== e.business_id || !s.sign_secret) continue;
-        for (const url of receivingUrls(e, s)) {
-          const f = s.url_formats[url] ?? { format: 'native', standard_webhooks: false };
-          values.push(row(e.business_id, s.id, null, url, f.format, f.standard_webhooks));
-        }
-      }
-      continue;
-    }
-    for (const ep of receivers.endpoints) {
-      const url = endpointUrl(e, sender, ep);
-      if (url) values.push(row(ep.business_id, null, ep.id, url, ep.format, ep.standard_webhooks));
-    }
-  }
-  let created: DeliveryRow[] = [];
-  if (values.length) {
-    created = await tx.execute<DeliveryRow[]>(
-      `insert into webhook_delivery (business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, event_id, event_type, reference_type, reference_id, max_attempts, attempts, locked_until)
-       values ${values.map(() => `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, now() + interval '${FIRST_LEASE_SEC} seconds')`).join(', ')}
-       on conflict do nothing returning *`, values.flat());
-  }
-  if (events.length) await tx.execute('update outbox_event set published_at = now() where id in (?)', [events.map((e) => e.id)]);
-  return created;
-}
-
-/**
- * Where a provider or OHP endpoint receives an event, or null when it does not. Partner locker sandbox events
- * (livemode false) go to the sandbox URL when there is one, and nowhere when the sandbox switch is off.
- */
-function endpointUrl(e: OutboxRow, sender: DeliverySender, ep: EndpointRow): string | null {
-  if (ep.kind !== sender) return null;
-  const owner = sender === 'ohp' ? e.business_id : e.provider_id;
-  if (ep.business_id !== owner || (ep.events.length > 0 && !ep.events.includes(e.event_type))) return null;
-  if (sender === 'partner_locker' && e.payload.livemode === false) return ep.sandbox_enabled ? (ep.sandbox_url ?? ep.url) : null;
-  return ep.url;
-}
-
-/**
- * The URLs a test send of `eventType` reaches: those of the event's settings field (restrictions do not apply
- * to a test), or every configured URL for the generic test event; only `url` when one is named.
- */
-export function testTargets(s: WebhookSettingsRow, eventType: string, url: string | null): string[] {
-  const field = urlFieldFor(eventType, { device_order_events: null, order_lifecycle_events: null });
-  const urls = field ? splitUrls(s.urls[field]) : [...new Set(Object.values(s.urls).flatMap((v) => splitUrls(v)))];
-  return url ? urls.filter((u) => u === url) : urls;
-}
-
-/** The URLs of a settings row that receive an event. */
-function receivingUrls(e: OutboxRow, s: WebhookSettingsRow): string[] {
-  if (e.target_settings_id !== null) return e.target_settings_id === s.id ? testTargets(s, e.event_type, e.target_url) : [];
-  if (s.customer_id !== null && s.customer_id !== e.customer_id) return [];
-  const field = urlFieldFor(e.event_type, s);
-  return field ? splitUrls(s.urls[field]) : [];
+export async function claimOutbox(tx: Em, limit: number): Promise<{ events: OutboxRow[]; receivers: Receivers }> {
+  const [row] = await tx.execute<{ events: OutboxRow[]; settings: RecipientSettings[]; endpoints: EndpointRow[] }[]>(
+    `with e as (select * from claim_outbox(?, ?))
+     select coalesce((select json_agg(e order by e.id) from e), '[]') as events,
+       coalesce((select json_agg(to_jsonb(s) || jsonb_build_object('hidden_price_families', coalesce(u.hidden_price_families, '{}')))
+         from webhook_settings s left join app_user u on u.id = s.customer_id where s.business_id in (select business_id from e)), '[]') as settings,
+       coalesce((select json_agg(ep) from webhook_endpoint ep where ep.revoked_at is null and
+         ((ep.kind = 'ohp' and ep.business_id in (select business_id from e)) or (ep.kind <> 'ohp' and ep.business_id in (select provider_id from e)))), '[]') as endpoints`,
+    [limit, CLAIM_IDLE_LIMIT]);
+  return { events: row!.events, receivers: { settings: row!.settings, endpoints: row!.endpoints } };
 }
 
 /** What an attempt sends: the payload shaped for its receiver, the merchant it belongs to, the signing keys. */
@@ -177,8 +122,8 @@ export async function claimAttempt(em: Em, deliveryId: number, leaseSec: number)
   return { ...prepared, delivery: row.delivery, attempt: row.delivery.attempts };
 }
 
-export interface AttemptRecord {
-  deliveryId: number;
+/** What one attempt did, as the delivery log keeps it. */
+export interface AttemptOutcome {
   businessId: number;
   attempt: number;
   url: string;
@@ -194,24 +139,54 @@ export interface AttemptRecord {
   outcome: 'delivered' | 'retrying' | 'dead';
 }
 
+export interface AttemptRecord extends AttemptOutcome {
+  deliveryId: number;
+}
+
+/** The columns of a delivery log row, as one JSON object per attempt for jsonb_to_recordset. */
+const logColumns = (a: AttemptOutcome) => ({
+  business_id: a.businessId, attempt: a.attempt, url: a.url, request_headers: a.requestHeaders, body_sha256: a.bodySha256, body_bytes: a.bodyBytes,
+  response_status: a.responseStatus, latency_ms: a.latencyMs, attempted_at: a.attemptedAt / 1000, error: a.error, outcome: a.outcome,
+});
+const LOG_RECORD = `business_id int, attempt int, url text, request_headers jsonb, body_sha256 text, body_bytes int, response_status int,
+  latency_ms int, attempted_at float8, error text, outcome text`;
+const LOG_INSERT = `insert into webhook_attempt (delivery_id, business_id, attempt, url, request_headers, body_sha256, body_bytes, response_status, latency_ms, error, attempted_at)`;
+const LOG_VALUES = 'r.business_id, r.attempt, r.url, r.request_headers, r.body_sha256, r.body_bytes, r.response_status, r.latency_ms, r.error, to_timestamp(r.attempted_at)';
+
 /** Writes the delivery log rows and the deliveries' new states in one statement, releasing the leases. */
 export async function recordAttempts(em: Em, records: AttemptRecord[]): Promise<void> {
   if (records.length === 0) return;
-  const rows = records.map((r) => ({
-    delivery_id: r.deliveryId, business_id: r.businessId, attempt: r.attempt, url: r.url, request_headers: r.requestHeaders, body_sha256: r.bodySha256,
-    body_bytes: r.bodyBytes, response_status: r.responseStatus, latency_ms: r.latencyMs, error: r.error, outcome: r.outcome,
-  }));
   await em.execute(
-    `with r as (
-       select * from jsonb_to_recordset(?::jsonb) as x(delivery_id bigint, business_id int, attempt int, url text, request_headers jsonb,
-         body_sha256 text, body_bytes int, response_status int, latency_ms int, error text, outcome text)),
-     a as (
-       insert into webhook_attempt (delivery_id, business_id, attempt, url, request_headers, body_sha256, body_bytes, response_status, latency_ms, error)
-       select delivery_id, business_id, attempt, url, request_headers, body_sha256, body_bytes, response_status, latency_ms, error from r)
+    `with r as (select * from jsonb_to_recordset(?::jsonb) as x(delivery_id bigint, ${LOG_RECORD})),
+     a as (${LOG_INSERT} select r.delivery_id, ${LOG_VALUES} from r)
      update webhook_delivery d set status = r.outcome, last_status = r.response_status, last_error = r.error, locked_until = null, updated_at = now(),
        delivered_at = case when r.outcome = 'delivered' then now() else d.delivered_at end
      from r where d.id = r.delivery_id`,
-    [JSON.stringify(rows)]);
+    [JSON.stringify(records.map((r) => ({ delivery_id: r.deliveryId, ...logColumns(r) })))]);
+}
+
+/**
+ * The relay's write for a claimed batch, after its first attempts: each delivery row with its state after
+ * attempt 1, that attempt's log row, and the events marked published, in one statement. Returns the deliveries
+ * written (a delivery that already exists is left as it is and not returned).
+ */
+export async function recordFirstAttempts(tx: Em, sent: { delivery: NewDelivery; attempt: AttemptOutcome }[], eventIds: number[]): Promise<Pick<DeliveryRow, 'id' | 'delivery_key'>[]> {
+  const rows = sent.map(({ delivery, attempt }) => ({ ...delivery, ...logColumns(attempt) }));
+  const written = await tx.execute<Pick<DeliveryRow, 'id' | 'delivery_key'>[]>(
+    `with r as (select * from jsonb_to_recordset(?::jsonb) as x(outbox_event_id bigint, settings_id int, endpoint_id int, sender text, format text,
+       standard_webhooks boolean, delivery_key uuid, event_id text, event_type text, reference_type text, reference_id text, max_attempts int, ${LOG_RECORD})),
+     d as (
+       insert into webhook_delivery (business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
+         event_type, reference_type, reference_id, max_attempts, attempts, status, last_status, last_error, updated_at, delivered_at)
+       select business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
+         event_type, reference_type, reference_id, max_attempts, 1, outcome, response_status, error, statement_timestamp(),
+         case when outcome = 'delivered' then statement_timestamp() end
+       from r on conflict do nothing returning id, delivery_key),
+     a as (${LOG_INSERT} select d.id, ${LOG_VALUES} from d join r using (delivery_key)),
+     p as (update outbox_event set published_at = now() where id in (?))
+     select id, delivery_key from d`,
+    [JSON.stringify(rows), eventIds]);
+  return written.map((w) => ({ ...w, id: Number(w.id) }));
 }
 
 /** Records which workflow drives the deliveries' current round. */

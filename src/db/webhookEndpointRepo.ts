@@ -102,12 +102,3 @@ export async function revokeOhpSubscription(em: Em, businessId: number, id: numb
     "update webhook_endpoint set revoked_at = now(), updated_at = now() where id = ? and business_id = ? and kind = 'ohp' and revoked_at is null returning id", [id, businessId]);
   return rows.length > 0;
 }
-
-/** Live endpoints that may receive the events: OHP subscriptions of their businesses, provider endpoints of their providers. */
-export async function endpointsFor(em: Em, businessIds: number[], providerIds: number[]): Promise<EndpointRow[]> {
-  if (businessIds.length === 0 && providerIds.length === 0) return [];
-  return em.execute<EndpointRow[]>(
-    `select * from webhook_endpoint where revoked_at is null and
-       ((kind = 'ohp' and business_id in (?)) or (kind <> 'ohp' and business_id in (?)))`,
-    [businessIds.length ? businessIds : [0], providerIds.length ? providerIds : [0]]);
-}

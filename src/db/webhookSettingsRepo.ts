@@ -37,14 +37,6 @@ export async function findWebhookSettings(em: Em, businessId: number, customerId
   return rows[0] ?? null;
 }
 
-/** Every settings row of the businesses, merchant level and customer overrides, for the relay's fan-out. */
-export async function settingsOfBusinesses(em: Em, businessIds: number[]): Promise<RecipientSettings[]> {
-  if (businessIds.length === 0) return [];
-  return em.execute<RecipientSettings[]>(
-    `select s.*, coalesce(u.hidden_price_families, '{}') as hidden_price_families
-     from webhook_settings s left join app_user u on u.id = s.customer_id where s.business_id in (?)`, [businessIds]);
-}
-
 /**
  * Partial update in one statement: a field absent from the patch keeps its value, null clears it. URL fields
  * merge into the `urls` map; a cleared URL field leaves the map.

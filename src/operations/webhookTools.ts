@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { insertOutboxEvent } from '../db/outboxRepo.ts';
-import { testTargets } from '../db/webhookDeliveryRepo.ts';
+import { testTargets } from '../webhooks/fanOut.ts';
 import { findWebhookSettings } from '../db/webhookSettingsRepo.ts';
 import { errors } from '../domain/errors.ts';
 import { ROLES } from '../domain/roles.ts';

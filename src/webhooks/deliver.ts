@@ -1,5 +1,5 @@
 import type { Em } from '../db/orm.ts';
-import { claimAttempt, deliveryStates, deliveryUrls, recordAttempts, type AttemptRecord, type DeliveryRow, type PreparedEvent } from '../db/webhookDeliveryRepo.ts';
+import { claimAttempt, deliveryStates, deliveryUrls, recordAttempts, type AttemptOutcome, type AttemptRecord, type NewDelivery, type PreparedEvent } from '../db/webhookDeliveryRepo.ts';
 import type { AttemptResult } from '../temporal/webhookContract.ts';
 import { HostGate } from './hostGate.ts';
 import { postOutbound } from './outbound.ts';
@@ -23,8 +23,8 @@ export interface DeliverDeps extends SendOptions {
   em: Em;
 }
 
-/** Signs and sends one attempt of a claimed delivery; the caller writes the returned log record. */
-export async function sendAttempt(d: DeliveryRow, attempt: number, { payload, eventBusinessId, keys }: PreparedEvent, opts: SendOptions): Promise<AttemptRecord> {
+/** Signs and sends one attempt of a delivery (claimed, or not yet written); the caller writes what it did. */
+export async function sendAttempt(d: NewDelivery, attempt: number, { payload, eventBusinessId, keys }: PreparedEvent, opts: SendOptions): Promise<AttemptOutcome> {
   let status: number | null = null;
   let error: string | null = 'the receiver has no signing secret';
   let headers: Record<string, string> = {};
@@ -40,7 +40,7 @@ export async function sendAttempt(d: DeliveryRow, attempt: number, { payload, ev
   }
   const ok = status !== null && status >= 200 && status < 300;
   return {
-    deliveryId: d.id, businessId: d.business_id, attempt, url: d.url,
+    businessId: d.business_id, attempt, url: d.url,
     requestHeaders: Object.fromEntries(Object.entries(headers).filter(([k]) => LOGGED_HEADERS.test(k)).map(([k, v]) => [k.toLowerCase(), v])),
     bodySha256: sha256(body).toString('hex'), bodyBytes: Buffer.byteLength(body),
     responseStatus: status, latencyMs: Math.round(performance.now() - started), attemptedAt, error,
@@ -74,7 +74,7 @@ export async function attemptDeliveries(deps: DeliverDeps, deliveryIds: number[]
     }
     try {
       const claimed = await claimAttempt(deps.em, id, LEASE_SEC);
-      if (claimed) records.push(await sendAttempt(claimed.delivery, claimed.attempt, claimed, deps));
+      if (claimed) records.push({ deliveryId: id, ...await sendAttempt(claimed.delivery, claimed.attempt, claimed, deps) });
       else unclaimed.push(id);
     } finally {
       retryGate.release(origin);

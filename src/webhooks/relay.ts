@@ -2,11 +2,11 @@ import pg from 'pg';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Orm } from '../db/orm.ts';
-import { claimOutbox, fanOut, orphanedDeliveries, prepare, recordAttempts, type AttemptRecord, type DeliveryRow, type OutboxRow, type Receivers } from '../db/webhookDeliveryRepo.ts';
-import { endpointsFor } from '../db/webhookEndpointRepo.ts';
-import { settingsOfBusinesses } from '../db/webhookSettingsRepo.ts';
+import type { Em } from '../db/orm.ts';
+import { claimOutbox, orphanedDeliveries, prepare, recordFirstAttempts, type AttemptOutcome, type OutboxRow, type Receivers } from '../db/webhookDeliveryRepo.ts';
 import type { Logger } from '../logger.ts';
 import { ATTEMPTS_IN_FLIGHT, sendAttempt, type SendOptions } from './deliver.ts';
+import { planDeliveries, type PlannedDelivery } from './fanOut.ts';
 import { eachInPool } from './pool.ts';
 import { startRetryWorkflows, type RoundToDrive } from './retryWorkflows.ts';
 
@@ -22,12 +22,6 @@ const ORPHAN_AFTER_SEC = 30;
 /** Wait before listening again after the LISTEN connection was lost. */
 const LISTEN_RETRY_MS = 1_000;
 
-interface Batch {
-  events: OutboxRow[];
-  receivers: Receivers;
-  created: DeliveryRow[];
-}
-
 export interface RelayDeps {
   orm: Orm;
   temporal: Client;
@@ -38,7 +32,8 @@ export interface RelayDeps {
 
 /**
  * The outbox relay: woken by NOTIFY, it claims events with SKIP LOCKED, fans them out to the configured
- * endpoints and makes each first attempt at once. Only a failed attempt starts a retry workflow.
+ * endpoints and makes each first attempt at once, then writes the deliveries with those attempts and marks the
+ * events published, all in the claiming transaction. Only a failed attempt starts a retry workflow.
  */
 export class OutboxRelay {
   private readonly deps: RelayDeps;
@@ -124,48 +119,52 @@ export class OutboxRelay {
   private async pass(sweep: boolean): Promise<void> {
     while (!this.stopped) {
       while (this.sending.size >= BATCHES_IN_FLIGHT) await Promise.race(this.sending);
-      const batch = await this.relayBatch();
-      const sent: Promise<void> = this.firstAttempts(batch)
-        .catch((err: unknown) => this.deps.log.error({ err }, 'first attempts of a relay batch failed; the sweep adopts its deliveries'))
+      const { claimed, done } = this.relayBatch();
+      const sent: Promise<void> = done
+        .catch((err: unknown) => this.deps.log.error({ err }, 'relay batch failed; its events stay unpublished and are sent again'))
         .finally(() => this.sending.delete(sent));
       this.sending.add(sent);
-      if (batch.events.length < BATCH) break;
+      if ((await claimed) < BATCH) break;
     }
     if (sweep) await this.adoptOrphans();
   }
 
-  private async relayBatch(): Promise<Batch> {
-    return this.deps.orm.em.fork().transactional(async (tx) => {
-      const events = await claimOutbox(tx, BATCH);
-      if (events.length === 0) return { events, receivers: { settings: [], endpoints: [] }, created: [] };
-      const businesses = [...new Set(events.map((e) => e.business_id))];
-      const providers = [...new Set(events.flatMap((e) => (e.provider_id === null ? [] : [e.provider_id])))];
-      const receivers = { settings: await settingsOfBusinesses(tx, businesses), endpoints: await endpointsFor(tx, businesses, providers) };
-      return { events, receivers, created: await fanOut(tx, events, receivers) };
+  /**
+   * One batch in one transaction: claim (`claimed` resolves with the count, so the next claim can start), fan
+   * out, first attempts, one write. A relay that dies before the write leaves its events unpublished: the next
+   * claim sends them again under the same delivery keys. Retry workflows start once the write is committed.
+   */
+  private relayBatch(): { claimed: Promise<number>; done: Promise<void> } {
+    let count!: (n: number) => void;
+    const claimed = new Promise<number>((resolve) => { count = resolve; });
+    const done = (async () => {
+      const failed = await this.deps.orm.em.fork().transactional(async (tx) => {
+        const { events, receivers } = await claimOutbox(tx, BATCH);
+        count(events.length);
+        return events.length ? this.deliverBatch(tx, events, receivers) : [];
+      });
+      await this.startRetries(failed);
+    })().finally(() => count(0));
+    return { claimed, done };
+  }
+
+  /** Fans the claimed events out, makes every first attempt (32 at a time) and writes them; returns the failures. */
+  private async deliverBatch(tx: Em, events: OutboxRow[], receivers: Receivers): Promise<RoundToDrive[]> {
+    const planned = planDeliveries(events, receivers);
+    const sent: { delivery: PlannedDelivery['delivery']; attempt: AttemptOutcome }[] = [];
+    await eachInPool(planned, ATTEMPTS_IN_FLIGHT, async ({ delivery, event, receiver }) => {
+      sent.push({ delivery, attempt: await sendAttempt(delivery, 1, prepare(event, receiver), this.send) });
+    });
+    const written = new Map((await recordFirstAttempts(tx, sent, events.map((e) => e.id))).map((w) => [w.delivery_key, w.id]));
+    return sent.flatMap(({ delivery: d, attempt: a }) => {
+      const id = written.get(d.delivery_key);
+      return id !== undefined && a.outcome === 'retrying'
+        ? [{ id, sender: d.sender, businessId: d.business_id, round: 0, attemptsMade: 1, roundBase: 0, lastAttemptAt: a.attemptedAt }]
+        : [];
     });
   }
 
-  /** The first attempt of each new delivery (claimed at fan-out), sent concurrently and logged in one write. */
-  private async firstAttempts({ events, receivers, created }: Batch): Promise<void> {
-    if (created.length === 0) return;
-    const eventOf = new Map(events.map((e) => [e.id, e]));
-    const settingsOf = new Map(receivers.settings.map((s) => [s.id, s]));
-    const endpointOf = new Map(receivers.endpoints.map((ep) => [ep.id, ep]));
-    const records: AttemptRecord[] = [];
-    await eachInPool(created, ATTEMPTS_IN_FLIGHT, async (d) => {
-      const e = eventOf.get(d.outbox_event_id)!;
-      const prepared = d.endpoint_id !== null ? prepare(e, { endpoint: endpointOf.get(d.endpoint_id)! }) : prepare(e, { settings: settingsOf.get(d.settings_id!)! });
-      records.push(await sendAttempt(d, 1, prepared, this.send));
-    });
-    await recordAttempts(this.deps.orm.em.fork(), records);
-    const byId = new Map(created.map((d) => [d.id, d]));
-    const failed = records.filter((r) => r.outcome === 'retrying');
-    await this.startRetries(failed.map((r) => ({
-      id: r.deliveryId, sender: byId.get(r.deliveryId)!.sender, businessId: r.businessId, round: 0, attemptsMade: 1, roundBase: 0, lastAttemptAt: r.attemptedAt,
-    })));
-  }
-
-  /** Deliveries left open by a crash (between fan-out and first attempt, or before the retry workflow started). */
+  /** Failed deliveries nobody drives: the relay died after writing them and before their retry workflow started. */
   private async adoptOrphans(): Promise<void> {
     const orphans = await orphanedDeliveries(this.deps.orm.em.fork(), ORPHAN_AFTER_SEC, BATCH);
     await this.startRetries(orphans.map((o) => ({ id: o.id, sender: o.sender, businessId: o.business_id, round: o.round, attemptsMade: o.attempts - o.round_base, roundBase: o.round_base })));

@@ -8,7 +8,7 @@
 //   so the verifier accepts both.
 // - After a key rotation the provider signs with every live key for 24 hours, so those senders take a
 //   list of secrets (current first) and emit one signature per key, space-separated.
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 
 export const SENDERS = [
   'tenant',
@@ -49,7 +49,7 @@ function nonEmpty(list: readonly string[], what: string): readonly string[] {
 // ---- Signature values (shared with verify.ts) ----
 
 export function sha256(body: Body): Buffer {
-  return createHash('sha256').update(body).digest();
+  return hash('sha256', body, 'buffer');
 }
 
 export function contentDigest(body: Body): string {

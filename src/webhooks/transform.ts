@@ -156,11 +156,17 @@ function hidePrices(payload: JsonObject): void {
   else payload.price_hidden = true;
 }
 
-/** The payload as this recipient may see it; a new object, the input is left as it was. */
+/**
+ * The payload as this recipient may see it: a changed copy when something is masked or hidden from it, else
+ * the payload itself (the relay sends one event to many receivers). The input is never modified.
+ */
 export function shapeForRecipient(payload: Record<string, unknown>, facts: EventFacts, recipient: Recipient): Record<string, unknown> {
+  const mask = recipient.toCustomer && facts.carrierHeld;
+  const hide = facts.family !== null && recipient.hiddenFamilies.includes(facts.family);
+  if (!mask && !hide) return payload;
   const shaped = structuredClone(payload);
-  if (recipient.toCustomer && facts.carrierHeld) maskCarrier(shaped, facts.eventType);
-  if (facts.family !== null && recipient.hiddenFamilies.includes(facts.family)) hidePrices(shaped);
+  if (mask) maskCarrier(shaped, facts.eventType);
+  if (hide) hidePrices(shaped);
   return shaped;
 }
 

@@ -227,11 +227,13 @@ describe('purity and totality', () => {
     assert.deepEqual(inputs, copies);
   });
 
-  test('the result shares no objects with the input', () => {
-    const input = envelope('order.deleted', { nested: { list: [{ a: 1 }] } });
-    const shaped = shapeForRecipient(input, facts('order.deleted'), merchant);
+  test('a shaped result shares no objects with the input; a payload nothing applies to comes back as it is', () => {
+    const input = envelope('order.status_change', { nested: { list: [{ a: 1 }] }, shipping_price: 5 });
+    const shaped = shapeForRecipient(input, facts('order.status_change'), hidingLocal);
     (shaped.data as any).nested.list[0].a = 2;
     assert.equal((input.data as any).nested.list[0].a, 1);
+    const untouched = envelope('order.deleted', { nested: { list: [{ a: 1 }] } });
+    assert.equal(shapeForRecipient(untouched, facts('order.deleted'), merchant), untouched);
   });
 
   test('an unrelated payload comes back deep-equal and serialises to the same bytes', () => {
