@@ -12,7 +12,7 @@ import { Migration } from '@mikro-orm/migrations';
  *   the whole backlog. It also bounds how long the claiming transaction may sit idle, so that the claim of a
  *   relay whose host vanished without closing its connection is released then, not when TCP gives up.
  */
-export class Migration20261122080000OutboxKeySeed extends Migration {
+export class Migration20261122080000RelayClaim extends Migration {
   override up(): void {
     this.addSql(`
       alter table outbox_event add column key_seed uuid not null default gen_random_uuid();
