@@ -22,6 +22,8 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+export const median = (values: number[]) => percentile(values, 50);
+
 export const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
 const keepAlive = new http.Agent({ keepAlive: true });

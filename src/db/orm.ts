@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import { CompiledQuery } from 'kysely';
 import * as entities from './entities/index.ts';
 
 const migrationsDir = path.resolve(import.meta.dirname, '../../migrations');
@@ -21,6 +22,16 @@ export async function createOrm(databaseUrl: string, poolMax = 10, onLog?: (mess
     logger: (message: string) => onLog?.(message),
     migrations: { path: migrationsDir, pathTs: migrationsDir, glob: '*.ts', transactional: true, snapshot: false, silent: true },
   });
+}
+
+/**
+ * Runs SQL with parameters bound by the server ($1, $2, ...). `em.execute` writes every value into the SQL
+ * text, escaping it character by character; for a statement carrying a batch as one large JSON value, binding
+ * it is the cheaper way on both ends. Inside a transaction it runs on the transaction's connection.
+ */
+export async function executeBound<T>(em: Em, text: string, params: unknown[]): Promise<T[]> {
+  const { rows } = await em.getKysely().executeQuery<T>(CompiledQuery.raw(text, params));
+  return rows as T[];
 }
 
 /** Applies pending migrations; returns the names applied. */

@@ -1,4 +1,4 @@
-import type { Em } from './orm.ts';
+import { executeBound, type Em } from './orm.ts';
 import { liveSecrets, type EndpointRow } from './webhookEndpointRepo.ts';
 import type { RecipientSettings, UrlFormatSetting } from './webhookSettingsRepo.ts';
 import type { SigningKeys } from '../webhooks/request.ts';
@@ -156,8 +156,8 @@ const LOG_VALUES = 'r.business_id, r.attempt, r.url, r.request_headers, r.body_s
 /** Writes the delivery log rows and the deliveries' new states in one statement, releasing the leases. */
 export async function recordAttempts(em: Em, records: AttemptRecord[]): Promise<void> {
   if (records.length === 0) return;
-  await em.execute(
-    `with r as (select * from jsonb_to_recordset(?::jsonb) as x(delivery_id bigint, ${LOG_RECORD})),
+  await executeBound(em,
+    `with r as (select * from jsonb_to_recordset($1::jsonb) as x(delivery_id bigint, ${LOG_RECORD})),
      a as (${LOG_INSERT} select r.delivery_id, ${LOG_VALUES} from r)
      update webhook_delivery d set status = r.outcome, last_status = r.response_status, last_error = r.error, locked_until = null, updated_at = now(),
        delivered_at = case when r.outcome = 'delivered' then now() else d.delivered_at end
@@ -172,8 +172,8 @@ export async function recordAttempts(em: Em, records: AttemptRecord[]): Promise<
  */
 export async function recordFirstAttempts(tx: Em, sent: { delivery: NewDelivery; attempt: AttemptOutcome }[], eventIds: number[]): Promise<Pick<DeliveryRow, 'id' | 'delivery_key'>[]> {
   const rows = sent.map(({ delivery, attempt }) => ({ ...delivery, ...logColumns(attempt) }));
-  const written = await tx.execute<Pick<DeliveryRow, 'id' | 'delivery_key'>[]>(
-    `with r as (select * from jsonb_to_recordset(?::jsonb) as x(outbox_event_id bigint, settings_id int, endpoint_id int, sender text, format text,
+  const written = await executeBound<Pick<DeliveryRow, 'id' | 'delivery_key'>>(tx,
+    `with r as (select * from jsonb_to_recordset($1::jsonb) as x(outbox_event_id bigint, settings_id int, endpoint_id int, sender text, format text,
        standard_webhooks boolean, delivery_key uuid, event_id text, event_type text, reference_type text, reference_id text, max_attempts int, ${LOG_RECORD})),
      d as (
        insert into webhook_delivery (business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
@@ -183,7 +183,7 @@ export async function recordFirstAttempts(tx: Em, sent: { delivery: NewDelivery;
          case when outcome = 'delivered' then statement_timestamp() end
        from r on conflict do nothing returning id, delivery_key),
      a as (${LOG_INSERT} select d.id, ${LOG_VALUES} from d join r using (delivery_key)),
-     p as (update outbox_event set published_at = now() where id in (?))
+     p as (update outbox_event set published_at = now() where id = any($2::bigint[]))
      select id, delivery_key from d`,
     [JSON.stringify(rows), eventIds]);
   return written.map((w) => ({ ...w, id: Number(w.id) }));

@@ -171,6 +171,6 @@ export class OutboxRelay {
   }
 
   private async startRetries(rounds: RoundToDrive[]): Promise<void> {
-    await startRetryWorkflows({ ...this.deps, em: this.deps.orm.em.fork() }, rounds);
+    if (rounds.length) await startRetryWorkflows({ ...this.deps, em: this.deps.orm.em.fork() }, rounds);
   }
 }
