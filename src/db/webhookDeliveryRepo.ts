@@ -49,8 +49,8 @@ export interface DeliveryRow {
 export type NewDelivery = Omit<DeliveryRow, 'id' | 'status' | 'attempts' | 'round' | 'round_base'>;
 
 /**
- * How long a claim may sit idle while its first attempts are under way (100 attempts, 32 at a time, 3 s each
- * at worst, take 12 s). Past it the server ends the session and releases the claim (claim_outbox).
+ * How long a claim may sit idle while its first attempts are under way (200 attempts, 32 at a time, 3 s each
+ * at worst, take 21 s). Past it the server ends the session and releases the claim (claim_outbox).
  */
 const CLAIM_IDLE_LIMIT = '60s';
 
@@ -124,7 +124,6 @@ export async function claimAttempt(em: Em, deliveryId: number, leaseSec: number)
 
 /** What one attempt did, as the delivery log keeps it. */
 export interface AttemptOutcome {
-  businessId: number;
   attempt: number;
   url: string;
   requestHeaders: Record<string, string>;
@@ -145,13 +144,13 @@ export interface AttemptRecord extends AttemptOutcome {
 
 /** The columns of a delivery log row, as one JSON object per attempt for jsonb_to_recordset. */
 const logColumns = (a: AttemptOutcome) => ({
-  business_id: a.businessId, attempt: a.attempt, url: a.url, request_headers: a.requestHeaders, body_sha256: a.bodySha256, body_bytes: a.bodyBytes,
+  attempt: a.attempt, url: a.url, request_headers: a.requestHeaders, body_sha256: a.bodySha256, body_bytes: a.bodyBytes,
   response_status: a.responseStatus, latency_ms: a.latencyMs, attempted_at: a.attemptedAt / 1000, error: a.error, outcome: a.outcome,
 });
-const LOG_RECORD = `business_id int, attempt int, url text, request_headers jsonb, body_sha256 text, body_bytes int, response_status int,
+const LOG_RECORD = `attempt int, url text, request_headers jsonb, body_sha256 text, body_bytes int, response_status int,
   latency_ms int, attempted_at float8, error text, outcome text`;
-const LOG_INSERT = `insert into webhook_attempt (delivery_id, business_id, attempt, url, request_headers, body_sha256, body_bytes, response_status, latency_ms, error, attempted_at)`;
-const LOG_VALUES = 'r.business_id, r.attempt, r.url, r.request_headers, r.body_sha256, r.body_bytes, r.response_status, r.latency_ms, r.error, to_timestamp(r.attempted_at)';
+const LOG_INSERT = `insert into webhook_attempt (delivery_id, attempt, url, request_headers, body_sha256, body_bytes, response_status, latency_ms, error, attempted_at)`;
+const LOG_VALUES = 'r.attempt, r.url, r.request_headers, r.body_sha256, r.body_bytes, r.response_status, r.latency_ms, r.error, to_timestamp(r.attempted_at)';
 
 /** Writes the delivery log rows and the deliveries' new states in one statement, releasing the leases. */
 export async function recordAttempts(em: Em, records: AttemptRecord[]): Promise<void> {
@@ -173,7 +172,7 @@ export async function recordAttempts(em: Em, records: AttemptRecord[]): Promise<
 export async function recordFirstAttempts(tx: Em, sent: { delivery: NewDelivery; attempt: AttemptOutcome }[], eventIds: number[]): Promise<Pick<DeliveryRow, 'id' | 'delivery_key'>[]> {
   const rows = sent.map(({ delivery, attempt }) => ({ ...delivery, ...logColumns(attempt) }));
   const written = await executeBound<Pick<DeliveryRow, 'id' | 'delivery_key'>>(tx,
-    `with r as (select * from jsonb_to_recordset($1::jsonb) as x(outbox_event_id bigint, settings_id int, endpoint_id int, sender text, format text,
+    `with r as (select * from jsonb_to_recordset($1::jsonb) as x(business_id int, outbox_event_id bigint, settings_id int, endpoint_id int, sender text, format text,
        standard_webhooks boolean, delivery_key uuid, event_id text, event_type text, reference_type text, reference_id text, max_attempts int, ${LOG_RECORD})),
      d as (
        insert into webhook_delivery (business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,

@@ -40,7 +40,7 @@ export async function sendAttempt(d: NewDelivery, attempt: number, { payload, ev
   }
   const ok = status !== null && status >= 200 && status < 300;
   return {
-    businessId: d.business_id, attempt, url: d.url,
+    attempt, url: d.url,
     requestHeaders: Object.fromEntries(Object.entries(headers).filter(([k]) => LOGGED_HEADERS.test(k)).map(([k, v]) => [k.toLowerCase(), v])),
     bodySha256: sha256(body).toString('hex'), bodyBytes: Buffer.byteLength(body),
     responseStatus: status, latencyMs: Math.round(performance.now() - started), attemptedAt, error,

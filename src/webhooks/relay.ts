@@ -10,7 +10,7 @@ import { planDeliveries, type PlannedDelivery } from './fanOut.ts';
 import { eachInPool } from './pool.ts';
 import { startRetryWorkflows, type RoundToDrive } from './retryWorkflows.ts';
 
-const BATCH = 100;
+const BATCH = 200;
 /**
  * Batches whose first attempts may be under way at once: the next batch is claimed and sent while earlier ones
  * wait on their receivers, so one slow receiver does not hold back every event behind it.
