@@ -1,0 +1,73 @@
+// The relay's claim (claim_outbox), against the real PostgreSQL: two relays never claim one event, and a claim
+// whose relay went silent is ended by the server, so its events go to another relay. No relay runs here: the
+// test holds the claims itself on two connections.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { createOrm, type Orm } from '../../src/db/orm.ts';
+import { makeBusiness } from '../helpers/factories.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+describe('outbox claim', () => {
+  let orm: Orm;
+  let ids: number[];
+  const clients: pg.Client[] = [];
+
+  /** A connection of its own, as each relay batch has; a server-ended session is expected, not a failure. */
+  async function connection(): Promise<pg.Client> {
+    const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    c.on('error', () => undefined);
+    await c.connect();
+    clients.push(c);
+    return c;
+  }
+
+  /** Claims as the relay does (in a transaction left open) and answers which of this test's events it got, in order. */
+  async function claim(c: pg.Client, idleLimit: string): Promise<number[]> {
+    await c.query('begin');
+    const { rows } = await c.query<{ id: string }>('select id from claim_outbox(10000, $1)', [idleLimit]);
+    return rows.map((r) => Number(r.id)).filter((id) => ids.includes(id));
+  }
+
+  before(async () => {
+    orm = await createOrm(process.env.DATABASE_URL!);
+    const em = orm.em.fork();
+    const { business } = await makeBusiness(em);
+    const rows = await em.execute<{ id: string }[]>(
+      `insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload)
+       select ?, 'CLAIM-' || n || '-' || ?, 'device_order.stored', 'device_order', n::text, '{}' from generate_series(1, 3) n returning id`,
+      [business.id, business.id]);
+    ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+  });
+  after(async () => {
+    for (const c of clients) await c.end().catch(() => undefined);
+    // Published, so that no later relay sends these hand-made events.
+    await orm.em.fork().execute('update outbox_event set published_at = now() where id in (?)', [ids]);
+    await orm.close();
+  });
+
+  test('a second claim skips what the first holds; the first gets the events in id order', { timeout: 30_000 }, async () => {
+    const first = await connection();
+    const second = await connection();
+    assert.deepEqual(await claim(first, '60s'), ids);
+    assert.deepEqual(await claim(second, '60s'), []);
+    await first.query('rollback');
+    assert.deepEqual(await claim(second, '60s'), ids, 'released with the first claim\'s transaction');
+    await second.query('rollback');
+  });
+
+  test('a claim left idle past its limit is ended by the server, and its events can be claimed again', { timeout: 30_000 }, async () => {
+    const silent = await connection();
+    assert.deepEqual(await claim(silent, '1s'), ids);
+    const other = await connection();
+    assert.deepEqual(await claim(other, '60s'), []);
+    await other.query('rollback');
+    // Claimable again once the server has ended the silent session (after 1 s idle).
+    await waitFor(async () => {
+      const got = await claim(other, '60s');
+      await other.query('rollback');
+      return got.length === ids.length;
+    }, 15_000, 200);
+    await assert.rejects(silent.query('select 1'), 'the server ended the idle session');
+  });
+});
