@@ -152,6 +152,10 @@ const LOG_RECORD = `attempt int, url text, request_headers jsonb, body_sha256 te
 const LOG_INSERT = `insert into webhook_attempt (delivery_id, attempt, url, request_headers, body_sha256, body_bytes, response_status, latency_ms, error, attempted_at)`;
 const LOG_VALUES = 'r.attempt, r.url, r.request_headers, r.body_sha256, r.body_bytes, r.response_status, r.latency_ms, r.error, to_timestamp(r.attempted_at)';
 
+/** The columns of a new delivery, as jsonb_to_recordset reads them. */
+const DELIVERY_RECORD = `business_id int, outbox_event_id bigint, settings_id int, endpoint_id int, sender text, format text,
+  standard_webhooks boolean, delivery_key uuid, event_id text, event_type text, reference_type text, reference_id text, max_attempts int`;
+
 /** Writes the delivery log rows and the deliveries' new states in one statement, releasing the leases. */
 export async function recordAttempts(em: Em, records: AttemptRecord[]): Promise<void> {
   if (records.length === 0) return;
@@ -172,8 +176,7 @@ export async function recordAttempts(em: Em, records: AttemptRecord[]): Promise<
 export async function recordFirstAttempts(tx: Em, sent: { delivery: NewDelivery; attempt: AttemptOutcome }[], eventIds: number[]): Promise<Pick<DeliveryRow, 'id' | 'delivery_key'>[]> {
   const rows = sent.map(({ delivery, attempt }) => ({ ...delivery, ...logColumns(attempt) }));
   const written = await executeBound<Pick<DeliveryRow, 'id' | 'delivery_key'>>(tx,
-    `with r as (select * from jsonb_to_recordset($1::jsonb) as x(business_id int, outbox_event_id bigint, settings_id int, endpoint_id int, sender text, format text,
-       standard_webhooks boolean, delivery_key uuid, event_id text, event_type text, reference_type text, reference_id text, max_attempts int, ${LOG_RECORD})),
+    `with r as (select * from jsonb_to_recordset($1::jsonb) as x(${DELIVERY_RECORD}, ${LOG_RECORD})),
      d as (
        insert into webhook_delivery (business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
          event_type, reference_type, reference_id, max_attempts, attempts, status, last_status, last_error, updated_at, delivered_at)
@@ -186,6 +189,27 @@ export async function recordFirstAttempts(tx: Em, sent: { delivery: NewDelivery;
      select id, delivery_key from d`,
     [JSON.stringify(rows), eventIds]);
   return written.map((w) => ({ ...w, id: Number(w.id) }));
+}
+
+/**
+ * The careful form of the relay's write, in two parts around the first attempts: first the deliveries, pending
+ * with attempt 1 under way (a write that fails then fails before anything is sent), returning those written;
+ * then `recordAttempts` and `markPublished`.
+ */
+export async function insertPendingDeliveries(tx: Em, deliveries: NewDelivery[]): Promise<Pick<DeliveryRow, 'id' | 'delivery_key'>[]> {
+  const written = await executeBound<Pick<DeliveryRow, 'id' | 'delivery_key'>>(tx,
+    `insert into webhook_delivery (business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
+       event_type, reference_type, reference_id, max_attempts, attempts)
+     select business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
+       event_type, reference_type, reference_id, max_attempts, 1
+     from jsonb_to_recordset($1::jsonb) as x(${DELIVERY_RECORD}, url text)
+     on conflict do nothing returning id, delivery_key`,
+    [JSON.stringify(deliveries)]);
+  return written.map((w) => ({ ...w, id: Number(w.id) }));
+}
+
+export async function markPublished(tx: Em, eventIds: number[]): Promise<void> {
+  await executeBound(tx, 'update outbox_event set published_at = now() where id = any($1::bigint[])', [eventIds]);
 }
 
 /** Records which workflow drives the deliveries' current round. */

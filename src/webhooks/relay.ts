@@ -1,9 +1,11 @@
 import pg from 'pg';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
-import type { Orm } from '../db/orm.ts';
-import type { Em } from '../db/orm.ts';
-import { claimOutbox, orphanedDeliveries, prepare, recordFirstAttempts, type AttemptOutcome, type OutboxRow, type Receivers } from '../db/webhookDeliveryRepo.ts';
+import type { Em, Orm } from '../db/orm.ts';
+import {
+  claimOutbox, insertPendingDeliveries, markPublished, orphanedDeliveries, prepare, recordAttempts, recordFirstAttempts,
+  type AttemptOutcome, type OutboxRow, type Receivers,
+} from '../db/webhookDeliveryRepo.ts';
 import type { Logger } from '../logger.ts';
 import { ATTEMPTS_IN_FLIGHT, sendAttempt, type SendOptions } from './deliver.ts';
 import { planDeliveries, type PlannedDelivery } from './fanOut.ts';
@@ -43,6 +45,8 @@ export class OutboxRelay {
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
+  /** Set by a failed batch: the next batches write their deliveries before sending (see deliverBatch). */
+  private careful = false;
   private readonly sending = new Set<Promise<void>>();
 
   constructor(deps: RelayDeps) {
@@ -142,20 +146,41 @@ export class OutboxRelay {
         const { events, receivers } = await claimOutbox(tx, BATCH);
         count(events.length);
         return events.length ? this.deliverBatch(tx, events, receivers) : [];
+      }).catch((err: unknown) => {
+        this.careful = true;
+        throw err;
       });
+      this.careful = false;
       await this.startRetries(failed);
     })().finally(() => count(0));
     return { claimed, done };
   }
 
-  /** Fans the claimed events out, makes every first attempt (32 at a time) and writes them; returns the failures. */
+  /**
+   * Fans the claimed events out, makes every first attempt (32 at a time) and writes them; returns the failures.
+   * After a failed batch the relay is careful: it writes the deliveries before sending and their attempts after,
+   * so that a write that keeps failing (a bug, a schema out of step) stops each batch before its receivers hear
+   * from it again, instead of sending them every event anew on every claim.
+   */
   private async deliverBatch(tx: Em, events: OutboxRow[], receivers: Receivers): Promise<RoundToDrive[]> {
-    const planned = planDeliveries(events, receivers);
+    let planned = planDeliveries(events, receivers);
+    const careful = this.careful;
+    let written = new Map<string, number>();
+    if (careful) {
+      written = new Map((await insertPendingDeliveries(tx, planned.map((p) => p.delivery))).map((w) => [w.delivery_key, w.id]));
+      planned = planned.filter((p) => written.has(p.delivery.delivery_key));
+    }
     const sent: { delivery: PlannedDelivery['delivery']; attempt: AttemptOutcome }[] = [];
     await eachInPool(planned, ATTEMPTS_IN_FLIGHT, async ({ delivery, event, receiver }) => {
       sent.push({ delivery, attempt: await sendAttempt(delivery, 1, prepare(event, receiver), this.send) });
     });
-    const written = new Map((await recordFirstAttempts(tx, sent, events.map((e) => e.id))).map((w) => [w.delivery_key, w.id]));
+    const eventIds = events.map((e) => e.id);
+    if (careful) {
+      await recordAttempts(tx, sent.map(({ delivery, attempt }) => ({ ...attempt, deliveryId: written.get(delivery.delivery_key)! })));
+      await markPublished(tx, eventIds);
+    } else {
+      written = new Map((await recordFirstAttempts(tx, sent, eventIds)).map((w) => [w.delivery_key, w.id]));
+    }
     return sent.flatMap(({ delivery: d, attempt: a }) => {
       const id = written.get(d.delivery_key);
       return id !== undefined && a.outcome === 'retrying'
