@@ -19,7 +19,7 @@ export interface OutboxRow {
   provider_id: number | null;
   target_settings_id: number | null;
   target_url: string | null;
-  /** Random per event; the delivery keys derive from it (src/webhooks/fanOut.ts). */
+  /** Random per event (none on events published before it existed); delivery keys derive from it (fanOut.ts). */
   key_seed: string;
 }
 
@@ -49,10 +49,11 @@ export interface DeliveryRow {
 export type NewDelivery = Omit<DeliveryRow, 'id' | 'status' | 'attempts' | 'round' | 'round_base'>;
 
 /**
- * How long a claim may sit idle while its first attempts are under way (200 attempts, 32 at a time, 3 s each
- * at worst, take 21 s). Past it the server ends the session and releases the claim (claim_outbox).
+ * How long a claim may sit idle while its first attempts are under way: 60 s, which covers 200 deliveries (32
+ * at a time, 3 s each at worst: 21 s) with room to spare; a batch that fans out to more extends it
+ * (extendClaimIdleLimit). Past it the server ends the session and releases the claim (claim_outbox).
  */
-const CLAIM_IDLE_LIMIT = '60s';
+export const CLAIM_IDLE_LIMIT_SEC = 60;
 
 export interface Receivers {
   settings: RecipientSettings[];
@@ -72,8 +73,13 @@ export async function claimOutbox(tx: Em, limit: number): Promise<{ events: Outb
          from webhook_settings s left join app_user u on u.id = s.customer_id where s.business_id in (select business_id from e)), '[]') as settings,
        coalesce((select json_agg(ep) from webhook_endpoint ep where ep.revoked_at is null and
          ((ep.kind = 'ohp' and ep.business_id in (select business_id from e)) or (ep.kind <> 'ohp' and ep.business_id in (select provider_id from e)))), '[]') as endpoints`,
-    [limit, CLAIM_IDLE_LIMIT]);
+    [limit, `${CLAIM_IDLE_LIMIT_SEC}s`]);
   return { events: row!.events, receivers: { settings: row!.settings, endpoints: row!.endpoints } };
+}
+
+/** Lets this claim sit idle for `seconds` before the server ends it. */
+export async function extendClaimIdleLimit(tx: Em, seconds: number): Promise<void> {
+  await executeBound(tx, "select set_config('idle_in_transaction_session_timeout', $1, true)", [`${Math.ceil(seconds)}s`]);
 }
 
 /** What an attempt sends: the payload shaped for its receiver, the merchant it belongs to, the signing keys. */
@@ -156,14 +162,17 @@ const LOG_VALUES = 'r.attempt, r.url, r.request_headers, r.body_sha256, r.body_b
 const DELIVERY_RECORD = `business_id int, outbox_event_id bigint, settings_id int, endpoint_id int, sender text, format text,
   standard_webhooks boolean, delivery_key uuid, event_id text, event_type text, reference_type text, reference_id text, max_attempts int`;
 
-/** Writes the delivery log rows and the deliveries' new states in one statement, releasing the leases. */
+/**
+ * Writes the delivery log rows and the deliveries' new states in one statement, releasing the leases. The time
+ * is the statement's: in the relay's careful write the transaction began before the attempts.
+ */
 export async function recordAttempts(em: Em, records: AttemptRecord[]): Promise<void> {
   if (records.length === 0) return;
   await executeBound(em,
     `with r as (select * from jsonb_to_recordset($1::jsonb) as x(delivery_id bigint, ${LOG_RECORD})),
      a as (${LOG_INSERT} select r.delivery_id, ${LOG_VALUES} from r)
-     update webhook_delivery d set status = r.outcome, last_status = r.response_status, last_error = r.error, locked_until = null, updated_at = now(),
-       delivered_at = case when r.outcome = 'delivered' then now() else d.delivered_at end
+     update webhook_delivery d set status = r.outcome, last_status = r.response_status, last_error = r.error, locked_until = null,
+       updated_at = statement_timestamp(), delivered_at = case when r.outcome = 'delivered' then statement_timestamp() else d.delivered_at end
      from r where d.id = r.delivery_id`,
     [JSON.stringify(records.map((r) => ({ delivery_id: r.deliveryId, ...logColumns(r) })))]);
 }

@@ -3,11 +3,12 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import type { Em, Orm } from '../db/orm.ts';
 import {
-  claimOutbox, insertPendingDeliveries, markPublished, orphanedDeliveries, prepare, recordAttempts, recordFirstAttempts,
+  CLAIM_IDLE_LIMIT_SEC, claimOutbox, extendClaimIdleLimit, insertPendingDeliveries, markPublished, orphanedDeliveries, prepare, recordAttempts, recordFirstAttempts,
   type AttemptOutcome, type OutboxRow, type Receivers,
 } from '../db/webhookDeliveryRepo.ts';
 import type { Logger } from '../logger.ts';
 import { ATTEMPTS_IN_FLIGHT, sendAttempt, type SendOptions } from './deliver.ts';
+import { REQUEST_TIMEOUT_MS } from './outbound.ts';
 import { planDeliveries, type PlannedDelivery } from './fanOut.ts';
 import { eachInPool } from './pool.ts';
 import { startRetryWorkflows, type RoundToDrive } from './retryWorkflows.ts';
@@ -21,6 +22,10 @@ const BATCHES_IN_FLIGHT = 3;
 /** Safety net for a missed notification and for deliveries whose driver died. */
 const SWEEP_MS = 5_000;
 const ORPHAN_AFTER_SEC = 30;
+/** Room a claim keeps, beyond its slowest first attempts, for its write and commit. */
+const CLAIM_MARGIN_SEC = 30;
+/** Events of failed batches remembered at most (see `suspects`). */
+const SUSPECTS_KEPT = 10_000;
 /** Wait before listening again after the LISTEN connection was lost. */
 const LISTEN_RETRY_MS = 1_000;
 
@@ -45,8 +50,8 @@ export class OutboxRelay {
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
-  /** Set by a failed batch: the next batches write their deliveries before sending (see deliverBatch). */
-  private careful = false;
+  /** Events whose batch failed: a batch holding any of them is written the careful way (see deliverBatch). */
+  private readonly suspects = new Set<number>();
   private readonly sending = new Set<Promise<void>>();
 
   constructor(deps: RelayDeps) {
@@ -123,6 +128,7 @@ export class OutboxRelay {
   private async pass(sweep: boolean): Promise<void> {
     while (!this.stopped) {
       while (this.sending.size >= BATCHES_IN_FLIGHT) await Promise.race(this.sending);
+      if (this.stopped) break;
       const { claimed, done } = this.relayBatch();
       const sent: Promise<void> = done
         .catch((err: unknown) => this.deps.log.error({ err }, 'relay batch failed; its events stay unpublished and are sent again'))
@@ -142,15 +148,18 @@ export class OutboxRelay {
     let count!: (n: number) => void;
     const claimed = new Promise<number>((resolve) => { count = resolve; });
     const done = (async () => {
+      let ids: number[] = [];
       const failed = await this.deps.orm.em.fork().transactional(async (tx) => {
         const { events, receivers } = await claimOutbox(tx, BATCH);
+        ids = events.map((e) => e.id);
         count(events.length);
         return events.length ? this.deliverBatch(tx, events, receivers) : [];
       }).catch((err: unknown) => {
-        this.careful = true;
+        for (const id of ids) this.suspects.add(id);
+        for (const id of this.suspects) if (this.suspects.size > SUSPECTS_KEPT) this.suspects.delete(id);
         throw err;
       });
-      this.careful = false;
+      for (const id of ids) this.suspects.delete(id);
       await this.startRetries(failed);
     })().finally(() => count(0));
     return { claimed, done };
@@ -158,13 +167,16 @@ export class OutboxRelay {
 
   /**
    * Fans the claimed events out, makes every first attempt (32 at a time) and writes them; returns the failures.
-   * After a failed batch the relay is careful: it writes the deliveries before sending and their attempts after,
-   * so that a write that keeps failing (a bug, a schema out of step) stops each batch before its receivers hear
-   * from it again, instead of sending them every event anew on every claim.
+   * A batch holding an event whose batch failed before is careful: it writes the deliveries before sending and
+   * their attempts after, so that a write that keeps failing (a bug, a schema out of step) stops the batch before
+   * its receivers hear from it again, instead of sending them its events anew on every claim.
    */
   private async deliverBatch(tx: Em, events: OutboxRow[], receivers: Receivers): Promise<RoundToDrive[]> {
     let planned = planDeliveries(events, receivers);
-    const careful = this.careful;
+    // The claim must outlive its slowest first attempts (every one timing out), with room for the write.
+    const worstSec = Math.ceil(planned.length / ATTEMPTS_IN_FLIGHT) * (REQUEST_TIMEOUT_MS / 1000) + CLAIM_MARGIN_SEC;
+    if (worstSec > CLAIM_IDLE_LIMIT_SEC) await extendClaimIdleLimit(tx, worstSec);
+    const careful = events.some((e) => this.suspects.has(e.id));
     let written = new Map<string, number>();
     if (careful) {
       written = new Map((await insertPendingDeliveries(tx, planned.map((p) => p.delivery))).map((w) => [w.delivery_key, w.id]));

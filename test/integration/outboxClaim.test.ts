@@ -33,10 +33,11 @@ describe('outbox claim', () => {
     orm = await createOrm(process.env.DATABASE_URL!);
     const em = orm.em.fork();
     const { business } = await makeBusiness(em);
+    // Not a device order's reference: other files look device order events up by reference.
     const rows = await em.execute<{ id: string }[]>(
       `insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload)
-       select ?, 'CLAIM-' || n || '-' || ?, 'device_order.stored', 'device_order', n::text, '{}' from generate_series(1, 3) n returning id`,
-      [business.id, business.id]);
+       select ?, 'CLAIM-' || ? || '-' || n, 'device_order.stored', 'claim_test', ? || '-' || n, '{}' from generate_series(1, 3) n returning id`,
+      [business.id, business.id, business.id]);
     ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   });
   after(async () => {
