@@ -201,19 +201,19 @@ export async function recordFirstAttempts(tx: Em, sent: { delivery: NewDelivery;
 }
 
 /**
- * The careful form of the relay's write, in two parts around the first attempts: first the deliveries, pending
- * with attempt 1 under way (a write that fails then fails before anything is sent), returning those written;
- * then `recordAttempts` and `markPublished`.
+ * The careful form of the relay's write: the deliveries, pending with attempt 1 under way and leased for
+ * `leaseSec` (after which the relay's sweep adopts one left so), committed with the events' published mark
+ * before anything is sent; `recordAttempts` completes them. Returns the deliveries written.
  */
-export async function insertPendingDeliveries(tx: Em, deliveries: NewDelivery[]): Promise<Pick<DeliveryRow, 'id' | 'delivery_key'>[]> {
+export async function insertPendingDeliveries(tx: Em, deliveries: NewDelivery[], leaseSec: number): Promise<Pick<DeliveryRow, 'id' | 'delivery_key'>[]> {
   const written = await executeBound<Pick<DeliveryRow, 'id' | 'delivery_key'>>(tx,
     `insert into webhook_delivery (business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
-       event_type, reference_type, reference_id, max_attempts, attempts)
+       event_type, reference_type, reference_id, max_attempts, attempts, locked_until)
      select business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
-       event_type, reference_type, reference_id, max_attempts, 1
+       event_type, reference_type, reference_id, max_attempts, 1, now() + make_interval(secs => $2)
      from jsonb_to_recordset($1::jsonb) as x(${DELIVERY_RECORD}, url text)
      on conflict do nothing returning id, delivery_key`,
-    [JSON.stringify(deliveries)]);
+    [JSON.stringify(deliveries), leaseSec]);
   return written.map((w) => ({ ...w, id: Number(w.id) }));
 }
 

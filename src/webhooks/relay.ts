@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { Em, Orm } from '../db/orm.ts';
 import {
   CLAIM_IDLE_LIMIT_SEC, claimOutbox, extendClaimIdleLimit, insertPendingDeliveries, markPublished, orphanedDeliveries, prepare, recordAttempts, recordFirstAttempts,
-  type AttemptOutcome, type OutboxRow, type Receivers,
+  type AttemptOutcome,
 } from '../db/webhookDeliveryRepo.ts';
 import type { Logger } from '../logger.ts';
 import { ATTEMPTS_IN_FLIGHT, sendAttempt, type SendOptions } from './deliver.ts';
@@ -22,12 +22,29 @@ const BATCHES_IN_FLIGHT = 3;
 /** Safety net for a missed notification and for deliveries whose driver died. */
 const SWEEP_MS = 5_000;
 const ORPHAN_AFTER_SEC = 30;
-/** Room a claim keeps, beyond its slowest first attempts, for its write and commit. */
+/** Room a claim (or a careful batch's lease) keeps, beyond its slowest first attempts, for its write and commit. */
 const CLAIM_MARGIN_SEC = 30;
 /** Events of failed batches remembered at most (see `suspects`). */
 const SUSPECTS_KEPT = 10_000;
 /** Wait before listening again after the LISTEN connection was lost. */
 const LISTEN_RETRY_MS = 1_000;
+
+type Sent = { delivery: PlannedDelivery['delivery']; attempt: AttemptOutcome };
+/** A careful batch once committed: what is left to send, and the ids of the deliveries written for it. */
+type Written = { planned: PlannedDelivery[]; written: Map<string, number> };
+
+/** How long first attempts may take at worst (every one timing out, 32 at a time), plus room for the write. */
+const worstSendSec = (planned: PlannedDelivery[]) => Math.ceil(planned.length / ATTEMPTS_IN_FLIGHT) * (REQUEST_TIMEOUT_MS / 1000) + CLAIM_MARGIN_SEC;
+
+/** The failed first attempts of written deliveries, as rounds for retry workflows. */
+function failures(sent: Sent[], written: Map<string, number>): RoundToDrive[] {
+  return sent.flatMap(({ delivery: d, attempt: a }) => {
+    const id = written.get(d.delivery_key);
+    return id !== undefined && a.outcome === 'retrying'
+      ? [{ id, sender: d.sender, businessId: d.business_id, round: 0, attemptsMade: 1, roundBase: 0, lastAttemptAt: a.attemptedAt }]
+      : [];
+  });
+}
 
 export interface RelayDeps {
   orm: Orm;
@@ -44,7 +61,7 @@ export interface RelayDeps {
  */
 export class OutboxRelay {
   private readonly deps: RelayDeps;
-  private readonly send: SendOptions;
+  private readonly sendOptions: SendOptions;
   private listener?: pg.Client;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
@@ -56,7 +73,7 @@ export class OutboxRelay {
 
   constructor(deps: RelayDeps) {
     this.deps = deps;
-    this.send = { publicBaseUrl: deps.config.publicBaseUrl, allowPrivateTargets: deps.config.webhookAllowPrivateTargets };
+    this.sendOptions = { publicBaseUrl: deps.config.publicBaseUrl, allowPrivateTargets: deps.config.webhookAllowPrivateTargets };
   }
 
   async start(): Promise<void> {
@@ -131,7 +148,7 @@ export class OutboxRelay {
       if (this.stopped) break;
       const { claimed, done } = this.relayBatch();
       const sent: Promise<void> = done
-        .catch((err: unknown) => this.deps.log.error({ err }, 'relay batch failed; its events stay unpublished and are sent again'))
+        .catch((err: unknown) => this.deps.log.error({ err }, 'relay batch failed; unpublished events are claimed again, written deliveries adopted by the sweep'))
         .finally(() => this.sending.delete(sent));
       this.sending.add(sent);
       if ((await claimed) < BATCH) break;
@@ -143,62 +160,65 @@ export class OutboxRelay {
    * One batch in one transaction: claim (`claimed` resolves with the count, so the next claim can start), fan
    * out, first attempts, one write. A relay that dies before the write leaves its events unpublished: the next
    * claim sends them again under the same delivery keys. Retry workflows start once the write is committed.
+   *
+   * A batch holding an event whose batch failed before is careful instead: it commits its deliveries (pending,
+   * leased) and the published mark first, and sends after. A write that keeps failing (a bug, a schema out of
+   * step) then stops the batch before its receivers hear from it again, instead of sending them its events anew
+   * on every claim; a delivery whose attempt could not be recorded is adopted by the sweep once its lease ends.
    */
   private relayBatch(): { claimed: Promise<number>; done: Promise<void> } {
     let count!: (n: number) => void;
     const claimed = new Promise<number>((resolve) => { count = resolve; });
     const done = (async () => {
       let ids: number[] = [];
-      const failed = await this.deps.orm.em.fork().transactional(async (tx) => {
+      const outcome = await this.deps.orm.em.fork().transactional(async (tx): Promise<{ toSend: Written } | { failed: RoundToDrive[] }> => {
         const { events, receivers } = await claimOutbox(tx, BATCH);
         ids = events.map((e) => e.id);
         count(events.length);
-        return events.length ? this.deliverBatch(tx, events, receivers) : [];
+        const planned = planDeliveries(events, receivers);
+        if (events.some((e) => this.suspects.has(e.id))) return { toSend: await this.writeFirst(tx, planned, ids) };
+        return { failed: events.length ? await this.sendThenWrite(tx, planned, ids) : [] };
       }).catch((err: unknown) => {
         for (const id of ids) this.suspects.add(id);
         for (const id of this.suspects) if (this.suspects.size > SUSPECTS_KEPT) this.suspects.delete(id);
         throw err;
       });
       for (const id of ids) this.suspects.delete(id);
-      await this.startRetries(failed);
+      await this.startRetries('toSend' in outcome ? await this.sendWritten(outcome.toSend) : outcome.failed);
     })().finally(() => count(0));
     return { claimed, done };
   }
 
-  /**
-   * Fans the claimed events out, makes every first attempt (32 at a time) and writes them; returns the failures.
-   * A batch holding an event whose batch failed before is careful: it writes the deliveries before sending and
-   * their attempts after, so that a write that keeps failing (a bug, a schema out of step) stops the batch before
-   * its receivers hear from it again, instead of sending them its events anew on every claim.
-   */
-  private async deliverBatch(tx: Em, events: OutboxRow[], receivers: Receivers): Promise<RoundToDrive[]> {
-    let planned = planDeliveries(events, receivers);
-    // The claim must outlive its slowest first attempts (every one timing out), with room for the write.
-    const worstSec = Math.ceil(planned.length / ATTEMPTS_IN_FLIGHT) * (REQUEST_TIMEOUT_MS / 1000) + CLAIM_MARGIN_SEC;
-    if (worstSec > CLAIM_IDLE_LIMIT_SEC) await extendClaimIdleLimit(tx, worstSec);
-    const careful = events.some((e) => this.suspects.has(e.id));
-    let written = new Map<string, number>();
-    if (careful) {
-      written = new Map((await insertPendingDeliveries(tx, planned.map((p) => p.delivery))).map((w) => [w.delivery_key, w.id]));
-      planned = planned.filter((p) => written.has(p.delivery.delivery_key));
-    }
-    const sent: { delivery: PlannedDelivery['delivery']; attempt: AttemptOutcome }[] = [];
+  /** Makes every first attempt, 32 at a time. */
+  private async send(planned: PlannedDelivery[]): Promise<Sent[]> {
+    const sent: Sent[] = [];
     await eachInPool(planned, ATTEMPTS_IN_FLIGHT, async ({ delivery, event, receiver }) => {
-      sent.push({ delivery, attempt: await sendAttempt(delivery, 1, prepare(event, receiver), this.send) });
+      sent.push({ delivery, attempt: await sendAttempt(delivery, 1, prepare(event, receiver), this.sendOptions) });
     });
-    const eventIds = events.map((e) => e.id);
-    if (careful) {
-      await recordAttempts(tx, sent.map(({ delivery, attempt }) => ({ ...attempt, deliveryId: written.get(delivery.delivery_key)! })));
-      await markPublished(tx, eventIds);
-    } else {
-      written = new Map((await recordFirstAttempts(tx, sent, eventIds)).map((w) => [w.delivery_key, w.id]));
-    }
-    return sent.flatMap(({ delivery: d, attempt: a }) => {
-      const id = written.get(d.delivery_key);
-      return id !== undefined && a.outcome === 'retrying'
-        ? [{ id, sender: d.sender, businessId: d.business_id, round: 0, attemptsMade: 1, roundBase: 0, lastAttemptAt: a.attemptedAt }]
-        : [];
-    });
+    return sent;
+  }
+
+  /** The usual way: first attempts while the claim is held, then one write; answers the failures. */
+  private async sendThenWrite(tx: Em, planned: PlannedDelivery[], eventIds: number[]): Promise<RoundToDrive[]> {
+    // The claim must outlive its slowest first attempts, with room for the write.
+    if (worstSendSec(planned) > CLAIM_IDLE_LIMIT_SEC) await extendClaimIdleLimit(tx, worstSendSec(planned));
+    const sent = await this.send(planned);
+    const written = new Map((await recordFirstAttempts(tx, sent, eventIds)).map((w) => [w.delivery_key, w.id]));
+    return failures(sent, written);
+  }
+
+  /** The careful way, first part: deliveries written (leased for as long as their attempts may take) and events published. */
+  private async writeFirst(tx: Em, planned: PlannedDelivery[], eventIds: number[]): Promise<Written> {
+    const written = new Map((await insertPendingDeliveries(tx, planned.map((p) => p.delivery), worstSendSec(planned))).map((w) => [w.delivery_key, w.id]));
+    await markPublished(tx, eventIds);
+    return { planned: planned.filter((p) => written.has(p.delivery.delivery_key)), written };
+  }
+
+  /** The careful way, once committed: first attempts, then their record; answers the failures. */
+  private async sendWritten({ planned, written }: Written): Promise<RoundToDrive[]> {
+    const sent = await this.send(planned);
+    await recordAttempts(this.deps.orm.em.fork(), sent.map(({ delivery, attempt }) => ({ ...attempt, deliveryId: written.get(delivery.delivery_key)! })));
+    return failures(sent, written);
   }
 
   /** Failed deliveries nobody drives: the relay died after writing them and before their retry workflow started. */
