@@ -221,7 +221,11 @@ export class OutboxRelay {
     return failures(sent, written);
   }
 
-  /** Failed deliveries nobody drives: the relay died after writing them and before their retry workflow started. */
+  /**
+   * Open deliveries nobody drives, once their lease has ended: failures whose retry workflow never started (the
+   * relay died between its write and the start), and a careful batch's deliveries whose attempts were never
+   * recorded (the relay died while sending, or the record failed).
+   */
   private async adoptOrphans(): Promise<void> {
     const orphans = await orphanedDeliveries(this.deps.orm.em.fork(), ORPHAN_AFTER_SEC, BATCH);
     await this.startRetries(orphans.map((o) => ({ id: o.id, sender: o.sender, businessId: o.business_id, round: o.round, attemptsMade: o.attempts - o.round_base, roundBase: o.round_base })));
