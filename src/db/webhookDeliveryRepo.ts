@@ -161,6 +161,9 @@ const LOG_VALUES = 'r.attempt, r.url, r.request_headers, r.body_sha256, r.body_b
 /** The columns of a new delivery, as jsonb_to_recordset reads them. */
 const DELIVERY_RECORD = `business_id int, outbox_event_id bigint, settings_id int, endpoint_id int, sender text, format text,
   standard_webhooks boolean, delivery_key uuid, event_id text, event_type text, reference_type text, reference_id text, max_attempts int`;
+/** The same columns (and url) as both relay writes insert them, in this order on both sides. */
+const DELIVERY_COLUMNS = `business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
+  event_type, reference_type, reference_id, max_attempts`;
 
 /**
  * Writes the delivery log rows and the deliveries' new states in one statement, releasing the leases. The time
@@ -187,10 +190,8 @@ export async function recordFirstAttempts(tx: Em, sent: { delivery: NewDelivery;
   const written = await executeBound<Pick<DeliveryRow, 'id' | 'delivery_key'>>(tx,
     `with r as (select * from jsonb_to_recordset($1::jsonb) as x(${DELIVERY_RECORD}, ${LOG_RECORD})),
      d as (
-       insert into webhook_delivery (business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
-         event_type, reference_type, reference_id, max_attempts, attempts, status, last_status, last_error, updated_at, delivered_at)
-       select business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
-         event_type, reference_type, reference_id, max_attempts, 1, outcome, response_status, error, statement_timestamp(),
+       insert into webhook_delivery (${DELIVERY_COLUMNS}, attempts, status, last_status, last_error, updated_at, delivered_at)
+       select ${DELIVERY_COLUMNS}, 1, outcome, response_status, error, statement_timestamp(),
          case when outcome = 'delivered' then statement_timestamp() end
        from r on conflict do nothing returning id, delivery_key),
      a as (${LOG_INSERT} select d.id, ${LOG_VALUES} from d join r using (delivery_key)),
@@ -207,10 +208,8 @@ export async function recordFirstAttempts(tx: Em, sent: { delivery: NewDelivery;
  */
 export async function insertPendingDeliveries(tx: Em, deliveries: NewDelivery[], leaseSec: number): Promise<Pick<DeliveryRow, 'id' | 'delivery_key'>[]> {
   const written = await executeBound<Pick<DeliveryRow, 'id' | 'delivery_key'>>(tx,
-    `insert into webhook_delivery (business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
-       event_type, reference_type, reference_id, max_attempts, attempts, locked_until)
-     select business_id, outbox_event_id, settings_id, endpoint_id, sender, url, format, standard_webhooks, delivery_key, event_id,
-       event_type, reference_type, reference_id, max_attempts, 1, now() + make_interval(secs => $2)
+    `insert into webhook_delivery (${DELIVERY_COLUMNS}, attempts, locked_until)
+     select ${DELIVERY_COLUMNS}, 1, now() + make_interval(secs => $2)
      from jsonb_to_recordset($1::jsonb) as x(${DELIVERY_RECORD}, url text)
      on conflict do nothing returning id, delivery_key`,
     [JSON.stringify(deliveries), leaseSec]);

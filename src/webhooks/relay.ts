@@ -201,7 +201,8 @@ export class OutboxRelay {
   /** The usual way: first attempts while the claim is held, then one write; answers the failures. */
   private async sendThenWrite(tx: Em, planned: PlannedDelivery[], eventIds: number[]): Promise<RoundToDrive[]> {
     // The claim must outlive its slowest first attempts, with room for the write.
-    if (worstSendSec(planned) > CLAIM_IDLE_LIMIT_SEC) await extendClaimIdleLimit(tx, worstSendSec(planned));
+    const worst = worstSendSec(planned);
+    if (worst > CLAIM_IDLE_LIMIT_SEC) await extendClaimIdleLimit(tx, worst);
     const sent = await this.send(planned);
     const written = new Map((await recordFirstAttempts(tx, sent, eventIds)).map((w) => [w.delivery_key, w.id]));
     return failures(sent, written);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { createOrm, type Orm } from '../../src/db/orm.ts';
+import { claimOutbox, extendClaimIdleLimit } from '../../src/db/webhookDeliveryRepo.ts';
 import { makeBusiness } from '../helpers/factories.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -70,5 +71,17 @@ describe('outbox claim', () => {
       return got.length === ids.length;
     }, 15_000, 200);
     await assert.rejects(silent.query('select 1'), 'the server ended the idle session');
+  });
+
+  test('the relay\'s claim sets its idle limit for its own transaction only, and a large fan-out extends it', { timeout: 30_000 }, async () => {
+    const shown = async (em: ReturnType<Orm['em']['fork']>) =>
+      (await em.execute<{ idle_in_transaction_session_timeout: string }[]>('show idle_in_transaction_session_timeout'))[0]!.idle_in_transaction_session_timeout;
+    await orm.em.fork().transactional(async (tx) => {
+      await claimOutbox(tx, 1);
+      assert.equal(await shown(tx), '1min');
+      await extendClaimIdleLimit(tx, 92.5);
+      assert.equal(await shown(tx), '93s');
+    });
+    assert.equal(await shown(orm.em.fork()), '0', 'the session default again after the transaction');
   });
 });
