@@ -25,8 +25,6 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
 COPY migrations ./migrations
-COPY activities ./activities
-COPY workflows ./workflows
 COPY api ./api
 COPY src ./src
 

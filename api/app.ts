@@ -1,11 +1,11 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
-import type { Config } from '../src/config.ts';
-import type { Orm } from '../src/db/orm.ts';
-import type { Logger } from '../src/logger.ts';
-import { CATALOG } from '../src/operations/catalog.ts';
-import type { Operation, OperationContext } from '../src/operations/types.ts';
+import type { Config } from '../src/platform/config.ts';
+import type { Orm } from '../src/platform/db/orm.ts';
+import type { Logger } from '../src/platform/logger.ts';
+import { CATALOG } from '../src/modules/catalog.ts';
+import type { Operation, OperationContext } from '../src/platform/catalog/types.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { graphqlMiddleware } from './graphql/handler.ts';
 import { healthChecks } from './health.ts';
@@ -14,8 +14,8 @@ import { jsonBody } from './middleware/body.ts';
 import { requestContext, type State } from './middleware/context.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { buildOpenApi } from './openapi.ts';
-import { otepRepresentation } from './otepRepresentation.ts';
-import { ASYNCAPI_PATH, buildAsyncApiDocument } from '../src/webhooks/asyncapi.ts';
+import { otepRepresentation } from '../src/modules/tracking/representation.ts';
+import { ASYNCAPI_PATH, buildAsyncApiDocument } from '../src/modules/webhooks/asyncapi.ts';
 import { restRouter } from './rest.ts';
 
 export interface AppDeps {

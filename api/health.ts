@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { Orm } from '../src/db/orm.ts';
+import type { Orm } from '../src/platform/db/orm.ts';
 
 type Check = 'ok' | 'down';
 

@@ -1,4 +1,4 @@
-import type { Operation } from '../src/operations/types.ts';
+import type { Operation } from '../src/platform/catalog/types.ts';
 import { inputJsonSchema, outputJsonSchema } from './graphql/schema.ts';
 
 const ERROR_SCHEMA = {

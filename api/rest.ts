@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
-import type { Operation, OperationContext } from '../src/operations/types.ts';
-import { runOperation } from '../src/operations/run.ts';
+import type { Operation, OperationContext } from '../src/platform/catalog/types.ts';
+import { runOperation } from '../src/platform/catalog/run.ts';
 import type { State } from './middleware/context.ts';
-import { isObject } from '../src/domain/json.ts';
+import { isObject } from '../src/platform/json.ts';
 
 export type ContextFactory = (state: State) => OperationContext;
 

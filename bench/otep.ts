@@ -15,9 +15,9 @@
  * multi-row INSERT per 500 through the app's ORM pool (em.execute), one statement at a time.
  */
 import { createHash } from 'node:crypto';
-import type { Em } from '../src/db/orm.ts';
-import { isoInOffset } from '../src/otep/time.ts';
-import { OTEP_VERSION } from '../src/otep/vocabulary.ts';
+import type { Em } from '../src/platform/db/orm.ts';
+import { isoInOffset } from '../src/modules/tracking/time.ts';
+import { OTEP_VERSION } from '../src/modules/tracking/vocabulary.ts';
 import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../test/helpers/factories.ts';
 import { bareKoaJson, load } from './load.ts';
 

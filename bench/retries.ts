@@ -10,12 +10,12 @@
  * the planned wait signs the same body anew and POSTs it to the same receiver.
  */
 import http from 'node:http';
-import type { Config } from '../src/config.ts';
-import { Device } from '../src/db/entities/index.ts';
-import type { Em } from '../src/db/orm.ts';
-import { presentDeviceOrder } from '../src/domain/deviceOrderView.ts';
-import { delayBeforeAttemptMs } from '../src/webhooks/schedule.ts';
-import { signTenant } from '../src/webhooks/signing.ts';
+import type { Config } from '../src/platform/config.ts';
+import { Device } from '../src/modules/entities.ts';
+import type { Em } from '../src/platform/db/orm.ts';
+import { presentDeviceOrder } from '../src/modules/device-orders/views.ts';
+import { delayBeforeAttemptMs } from '../src/modules/webhooks/schedule.ts';
+import { signTenant } from '../src/modules/webhooks/signing.ts';
 import { postKeepAlive } from './load.ts';
 import { makeBusiness, PASSWORD } from '../test/helpers/factories.ts';
 

@@ -18,16 +18,16 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../src/config.ts';
-import { bootstrap } from '../src/bootstrap.ts';
-import { createLogger } from '../src/logger.ts';
-import { createOrm, migrate } from '../src/db/orm.ts';
-import { seedDemo } from '../src/db/seed.ts';
-import { startEmbeddedPostgres } from '../src/infra/postgres.ts';
-import { startTemporalDevServer } from '../src/infra/temporalServer.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { bootstrap } from '../src/main/bootstrap.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { createOrm, migrate } from '../src/platform/db/orm.ts';
+import { seedDemo } from '../src/main/seed.ts';
+import { startEmbeddedPostgres } from '../src/platform/launchers/postgres.ts';
+import { startTemporalDevServer } from '../src/platform/launchers/temporalServer.ts';
 import { freePort } from '../test/helpers/ports.ts';
 import { makeBusiness, makeOrder, PASSWORD } from '../test/helpers/factories.ts';
-import { Device } from '../src/db/entities/index.ts';
+import { Device } from '../src/modules/entities.ts';
 import { bareKoaJson, fmt, load, median, percentile, postKeepAlive } from './load.ts';
 import { retryLateness } from './retries.ts';
 import { EVENTS_PER_BATCH, GET_CONCURRENCY, otepBench } from './otep.ts';
@@ -138,7 +138,7 @@ try {
      select ?, ? || n, 'device_order.stored', 'device_order', n::text, ?::jsonb from unnest(?::int[]) n`,
     [b.business.id, prefix, JSON.stringify(payload(0)), `{${ids.join(',')}}`]);
   const deliveredCount = async () => Number((await em.execute<{ n: string }[]>("select count(*) as n from webhook_delivery where status = 'delivered' and event_id like 'BENCH-%'"))[0]!.n);
-  const { signTenant } = await import('../src/webhooks/signing.ts');
+  const { signTenant } = await import('../src/modules/webhooks/signing.ts');
   const bodies = Array.from({ length: W }, (_, i) => JSON.stringify({ event_id: `LOOP-${i}`, ...payload(i) }));
   const loopPost = (i: number, extra: Record<string, string> = {}) =>
     postKeepAlive(hookUrl, { ...signTenant({ secret, body: bodies[i]!, timestamp: Math.floor(Date.now() / 1000), eventId: `LOOP-${i}` }), ...extra }, bodies[i]!);

@@ -7,12 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { createLogger } from '../src/logger.ts';
-import { createOrm, migrate } from '../src/db/orm.ts';
-import { seedDemo } from '../src/db/seed.ts';
-import { startEmbeddedPostgres } from '../src/infra/postgres.ts';
-import { startTemporalDevServer } from '../src/infra/temporalServer.ts';
-import { workflowsPath } from '../src/temporal/worker.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { createOrm, migrate } from '../src/platform/db/orm.ts';
+import { seedDemo } from '../src/main/seed.ts';
+import { startEmbeddedPostgres } from '../src/platform/launchers/postgres.ts';
+import { startTemporalDevServer } from '../src/platform/launchers/temporalServer.ts';
+import { workflowsPath } from '../src/platform/temporal/worker.ts';
 import { freePort } from '../test/helpers/ports.ts';
 
 const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'warn');

@@ -1,8 +1,8 @@
 import { GraphQLError, GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfig } from 'graphql';
 import { z } from 'zod';
-import { AppError } from '../../src/domain/errors.ts';
-import { runOperation } from '../../src/operations/run.ts';
-import type { Operation, OperationContext } from '../../src/operations/types.ts';
+import { AppError } from '../../src/platform/errors.ts';
+import { runOperation } from '../../src/platform/catalog/run.ts';
+import type { Operation, OperationContext } from '../../src/platform/catalog/types.ts';
 import { errorBody } from '../middleware/errors.ts';
 import { TypeBuilder, type JsonSchema } from './types.ts';
 

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
-import { callerForToken } from '../../src/db/callers.ts';
-import type { Orm } from '../../src/db/orm.ts';
+import { callerForToken } from '../../src/modules/identity/repo.ts';
+import type { Orm } from '../../src/platform/db/orm.ts';
 import type { State } from './context.ts';
 
 /** Identifies the caller from a bearer token; whether the caller may act is decided by the operation runner. */

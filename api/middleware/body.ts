@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { AppError } from '../../src/domain/errors.ts';
+import { AppError } from '../../src/platform/errors.ts';
 import type { State } from './context.ts';
 
 const LIMIT = 1024 * 1024;

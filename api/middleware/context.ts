@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
-import { pickLanguage, type Language } from '../../src/domain/i18n/languages.ts';
-import type { Logger } from '../../src/logger.ts';
-import type { Caller } from '../../src/operations/types.ts';
+import { pickLanguage, type Language } from '../../src/platform/i18n/languages.ts';
+import type { Logger } from '../../src/platform/logger.ts';
+import type { Caller } from '../../src/platform/catalog/types.ts';
 
 export interface State {
   requestId: string;

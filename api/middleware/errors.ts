@@ -1,7 +1,7 @@
 import type Koa from 'koa';
-import { AppError } from '../../src/domain/errors.ts';
-import { translate } from '../../src/domain/i18n/messages.ts';
-import type { Language } from '../../src/domain/i18n/languages.ts';
+import { AppError } from '../../src/platform/errors.ts';
+import { translate } from '../../src/platform/i18n/messages.ts';
+import type { Language } from '../../src/platform/i18n/languages.ts';
 import type { State } from './context.ts';
 
 export function errorBody(err: AppError, lang: Language) {

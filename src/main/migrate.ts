@@ -1,7 +1,7 @@
-import { loadConfig } from '../config.ts';
-import { createLogger } from '../logger.ts';
-import { createOrm, migrate } from '../db/orm.ts';
-import { seedDemo } from '../db/seed.ts';
+import { loadConfig } from '../platform/config.ts';
+import { createLogger } from '../platform/logger.ts';
+import { createOrm, migrate } from '../platform/db/orm.ts';
+import { seedDemo } from './seed.ts';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);

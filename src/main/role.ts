@@ -1,6 +1,6 @@
-import { loadConfig } from '../config.ts';
-import { createLogger } from '../logger.ts';
-import { bootstrap, type BootstrapOptions } from '../bootstrap.ts';
+import { loadConfig } from '../platform/config.ts';
+import { createLogger } from '../platform/logger.ts';
+import { bootstrap, type BootstrapOptions } from './bootstrap.ts';
 
 /** Runs one role against external PostgreSQL and Temporal (the production shape). */
 export async function runRole(name: string, opts: BootstrapOptions): Promise<void> {

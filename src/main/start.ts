@@ -3,12 +3,12 @@
  * healthy before the next; Ctrl-C stops them in reverse order. Data stays under DATA_DIR for the next start.
  */
 import path from 'node:path';
-import { loadConfig } from '../config.ts';
-import { createLogger } from '../logger.ts';
-import { bootstrap } from '../bootstrap.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../db/seed.ts';
-import { startEmbeddedPostgres, type LocalPostgres } from '../infra/postgres.ts';
-import { startTemporalDevServer, type DevServer } from '../infra/temporalServer.ts';
+import { loadConfig } from '../platform/config.ts';
+import { createLogger } from '../platform/logger.ts';
+import { bootstrap } from './bootstrap.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts';
+import { startEmbeddedPostgres, type LocalPostgres } from '../platform/launchers/postgres.ts';
+import { startTemporalDevServer, type DevServer } from '../platform/launchers/temporalServer.ts';
 
 // One machine for development: the demo seed, and webhooks to local receivers (`npm run api`/`worker` keep both off).
 const config = loadConfig({ DEMO_MODE: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...process.env });

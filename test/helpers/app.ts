@@ -1,7 +1,7 @@
-import { loadConfig, type Config } from '../../src/config.ts';
-import { bootstrap, type BootstrapOptions, type Running } from '../../src/bootstrap.ts';
-import { createLogger } from '../../src/logger.ts';
-import type { Em } from '../../src/db/orm.ts';
+import { loadConfig, type Config } from '../../src/platform/config.ts';
+import { bootstrap, type BootstrapOptions, type Running } from '../../src/main/bootstrap.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import type { Em } from '../../src/platform/db/orm.ts';
 
 export interface TestApp {
   running: Running;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Business, Device, Order, User } from '../../src/db/entities/index.ts';
-import { recordOrderCreated } from '../../src/db/orderEventRepo.ts';
-import type { Em } from '../../src/db/orm.ts';
-import { ORDER_STATUS } from '../../src/domain/orderStatus.ts';
-import type { Role } from '../../src/domain/roles.ts';
-import { hashPassword } from '../../src/domain/secrets.ts';
-import { newTrackingNumber } from '../../src/operations/orders.ts';
+import { Business, Device, Order, User } from '../../src/modules/entities.ts';
+import { recordOrderCreated } from '../../src/modules/orders/statusRepo.ts';
+import type { Em } from '../../src/platform/db/orm.ts';
+import { ORDER_STATUS } from '../../src/modules/orders/domain.ts';
+import type { Role } from '../../src/platform/roles.ts';
+import { hashPassword } from '../../src/platform/secrets.ts';
+import { newTrackingNumber } from '../../src/modules/orders/operations.ts';
 
 export const PASSWORD = 'test-password-1';
 let passwordHash: string | undefined;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ORDER_STATUS } from '../../src/domain/orderStatus.ts';
+import { ORDER_STATUS } from '../../src/modules/orders/domain.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, makeOrder, PASSWORD } from '../helpers/factories.ts';
 

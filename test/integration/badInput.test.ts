@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CATALOG } from '../../src/operations/catalog.ts';
+import { CATALOG } from '../../src/modules/catalog.ts';
 import { inputJsonSchema } from '../../api/graphql/schema.ts';
-import type { Operation } from '../../src/operations/types.ts';
-import { ROLES, type Role } from '../../src/domain/roles.ts';
+import type { Operation } from '../../src/platform/catalog/types.ts';
+import { ROLES, type Role } from '../../src/platform/roles.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../helpers/factories.ts';
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CATALOG } from '../../src/operations/catalog.ts';
+import { CATALOG } from '../../src/modules/catalog.ts';
 import { koaPath } from '../../api/rest.ts';
 import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { buildAsyncApiDocument } from '../../src/webhooks/asyncapi.ts';
+import { buildAsyncApiDocument } from '../../src/modules/webhooks/asyncapi.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 
 /** Fills path parameters with an id nobody has, so a reachable route answers 4xx from the operation, not 404 from routing. */

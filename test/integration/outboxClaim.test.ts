@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { createOrm, type Orm } from '../../src/db/orm.ts';
-import { claimOutbox, extendClaimIdleLimit } from '../../src/db/webhookDeliveryRepo.ts';
+import { createOrm, type Orm } from '../../src/platform/db/orm.ts';
+import { claimOutbox, extendClaimIdleLimit } from '../../src/modules/webhooks/repo/deliveries.ts';
 import { makeBusiness } from '../helpers/factories.ts';
 import { waitFor } from '../helpers/wait.ts';
 

@@ -4,7 +4,7 @@
 // claim. The failures are real: a trigger in PostgreSQL refuses this test's rows until the test drops it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { verifyWebhook } from '../../src/webhooks/verify.ts';
+import { verifyWebhook } from '../../src/modules/webhooks/verify.ts';
 import type { Received } from '../helpers/receiver.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { tenantWithReceiver } from '../helpers/webhookTenant.ts';

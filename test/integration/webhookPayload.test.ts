@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
-import { eventSchema } from '../../src/webhooks/eventCatalog.ts';
-import { verifyWebhook } from '../../src/webhooks/verify.ts';
+import { eventSchema } from '../../src/modules/webhooks/events.ts';
+import { verifyWebhook } from '../../src/modules/webhooks/verify.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { startReceiver } from '../helpers/receiver.ts';

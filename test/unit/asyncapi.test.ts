@@ -3,14 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { DiagnosticSeverity, Parser, type AsyncAPIDocumentInterface } from '@asyncapi/parser';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { Device } from '../../src/db/entities/index.ts';
-import { createOrm, type Em, type Orm } from '../../src/db/orm.ts';
-import { insertStoredDeviceOrder, transitionDeviceOrder } from '../../src/db/deviceOrderRepo.ts';
-import { buildAsyncApiDocument } from '../../src/webhooks/asyncapi.ts';
-import { EVENT_CATALOG, EVENT_NAMES, eventSchema } from '../../src/webhooks/eventCatalog.ts';
-import { buildRequest } from '../../src/webhooks/request.ts';
-import { shapeForRecipient } from '../../src/webhooks/transform.ts';
-import { DEVICE_ORDER_EVENTS, LIFECYCLE_EVENTS, senderOf, URL_FIELDS } from '../../src/webhooks/routing.ts';
+import { Device } from '../../src/modules/entities.ts';
+import { createOrm, type Em, type Orm } from '../../src/platform/db/orm.ts';
+import { insertStoredDeviceOrder, transitionDeviceOrder } from '../../src/modules/device-orders/repo.ts';
+import { buildAsyncApiDocument } from '../../src/modules/webhooks/asyncapi.ts';
+import { EVENT_CATALOG, EVENT_NAMES, eventSchema } from '../../src/modules/webhooks/events.ts';
+import { buildRequest } from '../../src/modules/webhooks/request.ts';
+import { shapeForRecipient } from '../../src/modules/webhooks/transform.ts';
+import { DEVICE_ORDER_EVENTS, LIFECYCLE_EVENTS, senderOf, URL_FIELDS } from '../../src/modules/webhooks/routing.ts';
 
 const BASE = 'https://tms.example';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assignRefusal } from '../../src/domain/assignment.ts';
-import { isTerminal, nextStatus } from '../../src/domain/deviceOrder.ts';
-import { ORDER_STATUS } from '../../src/domain/orderStatus.ts';
-import { hashPassword, hashPickupCode, verifyPassword, verifyPickupCode } from '../../src/domain/secrets.ts';
+import { assignRefusal } from '../../src/modules/assignments/domain.ts';
+import { isTerminal, nextStatus } from '../../src/modules/device-orders/domain.ts';
+import { ORDER_STATUS } from '../../src/modules/orders/domain.ts';
+import { hashPassword, hashPickupCode, verifyPassword, verifyPickupCode } from '../../src/platform/secrets.ts';
 
 const base = { routeId: null, selfDelivery: true, statusId: ORDER_STATUS.NEW_ORDER, carrierProviderId: null };
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LANGUAGES, pickLanguage } from '../../src/domain/i18n/languages.ts';
-import { MESSAGES, translate } from '../../src/domain/i18n/messages.ts';
+import { LANGUAGES, pickLanguage } from '../../src/platform/i18n/languages.ts';
+import { MESSAGES, translate } from '../../src/platform/i18n/messages.ts';
 
 test('every message key has a non-empty text in all six languages', () => {
   for (const [key, texts] of Object.entries(MESSAGES)) {

@@ -13,8 +13,8 @@ import {
   type ParsedEpcisEvent,
   shipmentUri,
   trackingNumberFromUri,
-} from '../../src/otep/formats/epcis.ts';
-import type { OtepEvent } from '../../src/otep/model.ts';
+} from '../../src/modules/tracking/formats/epcis.ts';
+import type { OtepEvent } from '../../src/modules/tracking/model.ts';
 import { JOURNEY } from '../fixtures/otepJourney.ts';
 
 const ctx = { baseUrl: 'https://tms.example' };

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { OtepEvent, Timeline } from '../../src/otep/model.ts';
-import { onerecord } from '../../src/otep/formats/onerecord.ts';
-import { otlp, unixNanos } from '../../src/otep/formats/otlp.ts';
-import { sensorthings } from '../../src/otep/formats/sensorthings.ts';
-import type { Format } from '../../src/otep/formats/types.ts';
-import { uncefact } from '../../src/otep/formats/uncefact.ts';
-import { REASON_BY_ID, STATUS_BY_ID } from '../../src/otep/vocabulary.ts';
+import type { OtepEvent, Timeline } from '../../src/modules/tracking/model.ts';
+import { onerecord } from '../../src/modules/tracking/formats/onerecord.ts';
+import { otlp, unixNanos } from '../../src/modules/tracking/formats/otlp.ts';
+import { sensorthings } from '../../src/modules/tracking/formats/sensorthings.ts';
+import type { Format } from '../../src/modules/tracking/formats/types.ts';
+import { uncefact } from '../../src/modules/tracking/formats/uncefact.ts';
+import { REASON_BY_ID, STATUS_BY_ID } from '../../src/modules/tracking/vocabulary.ts';
 import { JOURNEY } from '../fixtures/otepJourney.ts';
 
 // No JSON schema for ONE Record, UN/CEFACT, OTLP or SensorThings ships in an installed package, so the

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { INCIDENT_REASONS, PHASES, STATUS_BY_ID, STATUS_CODES } from '../../src/otep/vocabulary.ts';
-import { parseOccurredAt } from '../../src/otep/rules.ts';
-import { isoInOffset } from '../../src/otep/time.ts';
+import { INCIDENT_REASONS, PHASES, STATUS_BY_ID, STATUS_CODES } from '../../src/modules/tracking/vocabulary.ts';
+import { parseOccurredAt } from '../../src/modules/tracking/rules.ts';
+import { isoInOffset } from '../../src/modules/tracking/time.ts';
 
 describe('the OTEP vocabulary', () => {
   test('docs/otep.md publishes every status code and reason', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { bootstrap } from '../../src/bootstrap.ts';
-import { createLogger } from '../../src/logger.ts';
+import { bootstrap } from '../../src/main/bootstrap.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { waitFor } from '../helpers/wait.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { bootstrap } from '../../src/bootstrap.ts';
-import { createLogger } from '../../src/logger.ts';
-import { verifyWebhook } from '../../src/webhooks/verify.ts';
+import { bootstrap } from '../../src/main/bootstrap.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { verifyWebhook } from '../../src/modules/webhooks/verify.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { freePort } from '../helpers/ports.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTemporalDevServer, type DevServer } from '../../src/infra/temporalServer.ts';
-import { createLogger } from '../../src/logger.ts';
+import { startTemporalDevServer, type DevServer } from '../../src/platform/launchers/temporalServer.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { freePort } from '../helpers/ports.ts';
 import { awaitDeviceOrderDelivery, retryWorkflowOf } from '../helpers/retryWorkflow.ts';

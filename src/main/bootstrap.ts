@@ -1,0 +1,98 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, Connection } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
+import { createApp } from '../../api/app.ts';
+import type { Config } from '../platform/config.ts';
+import { createOrm, migrate, type Orm } from '../platform/db/orm.ts';
+import { seedDemo } from './seed.ts';
+import type { Logger } from '../platform/logger.ts';
+import { awaitSearchAttributes, registerSearchAttributes } from '../platform/temporal/searchAttributes.ts';
+import { ensureSchedules } from '../platform/temporal/schedules.ts';
+import { createWorker } from '../platform/temporal/worker.ts';
+import { OutboxRelay } from '../modules/webhooks/relay.ts';
+
+export interface Services {
+  orm: Orm;
+  connection: Connection;
+  temporal: Client;
+}
+
+/** Connects to PostgreSQL and Temporal; both addresses must be resolved by now. */
+export async function connectServices(config: Config, databaseUrl: string, temporalAddress: string): Promise<Services> {
+  const orm = await createOrm(databaseUrl);
+  const connection = await Connection.connect({ address: temporalAddress });
+  const temporal = new Client({ connection, namespace: config.temporalNamespace });
+  return { orm, connection, temporal };
+}
+
+export interface Running extends Services {
+  server?: http.Server;
+  url?: string;
+  worker?: Worker;
+  workerRun?: Promise<void>;
+  relay?: OutboxRelay;
+  close(): Promise<void>;
+}
+
+export interface BootstrapOptions {
+  api?: boolean;
+  worker?: boolean;
+  migrate?: boolean;
+  seed?: boolean;
+  /** 0 picks a free port (tests). */
+  port?: number;
+}
+
+/**
+ * Builds the service from its parts: used by `npm start`, the single-role entry points and the tests.
+ * Needs `config.databaseUrl` and `config.temporalAddress`.
+ */
+export async function bootstrap(config: Config, log: Logger, opts: BootstrapOptions = {}): Promise<Running> {
+  const { api = true, worker: withWorker = true } = opts;
+  if (!config.databaseUrl || !config.temporalAddress) throw new Error('bootstrap needs DATABASE_URL and TEMPORAL_ADDRESS');
+  const services = await connectServices(config, config.databaseUrl, config.temporalAddress);
+  const running: Running = {
+    ...services,
+    async close() {
+      if (running.server) await new Promise<void>((resolve) => running.server!.close(() => resolve()));
+      running.server?.closeAllConnections();
+      await running.relay?.stop();
+      if (running.worker) {
+        if (running.worker.getState() === 'RUNNING') running.worker.shutdown();
+        await running.workerRun;
+      }
+      await services.connection.close();
+      await services.orm.close();
+    },
+  };
+  try {
+    if (opts.migrate) {
+      const applied = await migrate(services.orm);
+      if (applied.length) log.info({ applied }, 'migrations applied');
+    }
+    if (opts.seed) await seedDemo(services.orm.em.fork());
+    if (withWorker) {
+      const added = await registerSearchAttributes(services.connection, config.temporalNamespace);
+      if (added.length) log.info({ added }, 'search attributes registered');
+      await awaitSearchAttributes(services.temporal, added);
+      running.worker = await createWorker(config, config.temporalAddress, services.orm, log);
+      running.workerRun = running.worker.run();
+      running.workerRun.catch((err: unknown) => log.error({ err }, 'worker stopped'));
+      await ensureSchedules(services.temporal, config, log);
+      running.relay = new OutboxRelay({ orm: services.orm, temporal: services.temporal, config, databaseUrl: config.databaseUrl, log });
+      await running.relay.start();
+    }
+    if (api) {
+      const app = createApp({ config, orm: services.orm, temporal: services.temporal, log });
+      const server = http.createServer(app.callback());
+      await new Promise<void>((resolve, reject) => server.once('error', reject).listen(opts.port ?? config.port, resolve));
+      running.server = server;
+      running.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }
+  } catch (err) {
+    await running.close().catch(() => undefined);
+    throw err;
+  }
+  return running;
+}

@@ -1,0 +1,207 @@
+import { LockMode } from '@mikro-orm/core';
+import { z } from 'zod';
+import { BrokerOrderAssignment, Business, Order, User } from '../entities.ts';
+import { assignRefusal, ASSIGNMENT_STATUSES } from './domain.ts';
+import { errors } from '../../platform/errors.ts';
+import { translate, type MessageKey } from '../../platform/i18n/messages.ts';
+import { formatDateTime } from '../../platform/time.ts';
+import { businessOf } from '../../platform/catalog/run.ts';
+import { intParam, pageParams } from '../../platform/catalog/schemas.ts';
+import { defineOperation, type BusinessContext, type OperationContext } from '../../platform/catalog/types.ts';
+
+const TAG = 'Broker Order Assignments';
+
+/** 503 while the module is switched off for the whole system. */
+function moduleAvailable(ctx: OperationContext): void {
+  if (!ctx.config.assignmentModuleAvailable) throw errors.unavailable('assignment.module_unavailable', 'MODULE_UNAVAILABLE');
+}
+
+/** 403 unless the platform has enabled the module for the caller's business. */
+async function moduleEnabled(ctx: BusinessContext): Promise<void> {
+  const business = ctx.caller.businessId === null ? null : await ctx.em.findOne(Business, ctx.caller.businessId);
+  if (!business?.assignmentModuleEnabled) throw errors.forbidden('assignment.module_disabled', 'MODULE_DISABLED');
+}
+
+const Assignment = z.object({
+  id: z.number().int(),
+  order_id: z.number().int(),
+  order_ref: z.string().nullable(),
+  order_status_id: z.number().int().nullable(),
+  scheduled_date: z.string().nullable(),
+  route_id: z.number().int().nullable(),
+  broker_id: z.number().int(),
+  broker_name: z.string().nullable(),
+  status: z.enum(ASSIGNMENT_STATUSES),
+  note: z.string().nullable(),
+  assigned_by: z.number().int().nullable(),
+  assigned_at: z.string().nullable(),
+  ended_by: z.number().int().nullable(),
+  ended_at: z.string().nullable(),
+  end_reason: z.string().nullable(),
+});
+
+const OrderError = z.object({ order_id: z.number().int(), message: z.string() });
+const orderIds = z.array(intParam()).min(1).max(500).transform((ids) => [...new Set(ids)]);
+
+const common = { tag: TAG, available: moduleAvailable, guard: moduleEnabled } as const;
+
+interface AssignmentRow {
+  id: number; order_id: number; order_ref: string | null; status_id: number | null; scheduled_date: string | Date | null;
+  route_id: number | null; broker_id: number; broker_name: string | null; status: (typeof ASSIGNMENT_STATUSES)[number];
+  note: string | null; assigned_by: number | null; assigned_at: Date | null; ended_by: number | null; ended_at: Date | null; end_reason: string | null;
+}
+
+const date = (d: Date | string | null) => (d === null ? null : typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+const dateTime = (d: Date | null) => (d === null ? null : formatDateTime(new Date(d)));
+
+function present(r: AssignmentRow): z.input<typeof Assignment> {
+  return {
+    id: r.id, order_id: r.order_id, order_ref: r.order_ref, order_status_id: r.status_id, scheduled_date: date(r.scheduled_date),
+    route_id: r.route_id, broker_id: r.broker_id, broker_name: r.broker_name, status: r.status, note: r.note,
+    assigned_by: r.assigned_by, assigned_at: dateTime(r.assigned_at), ended_by: r.ended_by, ended_at: dateTime(r.ended_at), end_reason: r.end_reason,
+  };
+}
+
+/** Locks the caller's orders in id order (so concurrent batches cannot deadlock); unknown ids answer 422 on `field`. */
+async function lockOrders(ctx: BusinessContext, ids: number[], field: 'order_ids' | 'order_id' = 'order_ids'): Promise<Map<number, Order>> {
+  const orders = await ctx.em.find(Order, { id: { $in: ids }, businessId: ctx.caller.businessId }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
+  const found = new Map(orders.map((o) => [o.id, o]));
+  const unknown = ids.filter((id) => !found.has(id));
+  if (unknown.length) throw errors.field(field, 'field.unknown_ids', { ids: unknown.join(', ') });
+  return found;
+}
+
+export const assignmentList = defineOperation({
+  ...common,
+  name: 'list_broker_order_assignments',
+  summary: 'List contractor order assignments, newest first, with each order\'s current status.',
+  roles: ['client_admin', 'employee', 'contractor'],
+  rest: { method: 'GET', path: '/v1/broker-order-assignments' },
+  graphql: { name: 'brokerOrderAssignments', kind: 'query' },
+  mcp: { scope: 'orders:read', risk: 'low' },
+  input: z.object({
+    broker_id: intParam().optional(),
+    status: z.enum(ASSIGNMENT_STATUSES).optional(),
+    order_id: intParam().optional(),
+    ...pageParams,
+  }).strict(),
+  output: z.object({ result: z.boolean(), total: z.number().int(), page: z.number().int(), per_page: z.number().int(), assignments: z.array(Assignment) }),
+  async handler(input, ctx) {
+    const { caller } = businessOf(ctx);
+    // A contractor sees only its own assignments; broker_id is ignored for it.
+    const brokerId = caller.role === 'contractor' ? caller.id : input.broker_id;
+    const where = ['a.business_id = ?'];
+    const params: unknown[] = [caller.businessId];
+    if (brokerId !== undefined) { where.push('a.broker_id = ?'); params.push(brokerId); }
+    if (input.status) { where.push('a.status = ?'); params.push(input.status); }
+    if (input.order_id !== undefined) { where.push('a.order_id = ?'); params.push(input.order_id); }
+    const clause = where.join(' and ');
+    const [count] = await ctx.em.execute<{ total: string }[]>(`select count(*) as total from broker_order_assignment a where ${clause}`, params);
+    const rows = await ctx.em.execute<AssignmentRow[]>(
+      `select a.*, o.order_ref, o.status_id, o.scheduled_date::text as scheduled_date, o.route_id, u.name as broker_name
+       from broker_order_assignment a join delivery_order o on o.id = a.order_id join app_user u on u.id = a.broker_id
+       where ${clause} order by a.assigned_at desc, a.id desc limit ? offset ?`,
+      [...params, input.per_page, (input.page - 1) * input.per_page],
+    );
+    return { result: true, total: Number(count!.total), page: input.page, per_page: input.per_page, assignments: rows.map(present) };
+  },
+});
+
+export const assignmentAssign = defineOperation({
+  ...common,
+  name: 'assign_orders_to_broker',
+  summary: 'Hand orders exclusively to one contractor; an order held by another contractor moves in one step.',
+  roles: ['client_admin'],
+  rest: { method: 'POST', path: '/v1/broker-order-assignments' },
+  graphql: { name: 'assignOrdersToBroker', kind: 'mutation' },
+  mcp: { scope: 'orders:write', risk: 'medium' },
+  input: z.object({ order_ids: orderIds, broker_id: intParam(), note: z.string().max(500).nullish() }).strict(),
+  output: z.object({ result: z.boolean(), assigned: z.number().int(), skipped: z.number().int(), errors: z.array(OrderError) }),
+  async handler(input, ctx) {
+    const bctx = businessOf(ctx);
+    const { caller } = bctx;
+    const broker = await ctx.em.findOne(User, { id: input.broker_id, businessId: caller.businessId, role: 'contractor' });
+    if (!broker) throw errors.field('broker_id', 'field.not_a_contractor');
+    return ctx.em.transactional(async (em) => {
+      const orders = await lockOrders({ ...bctx, em }, input.order_ids);
+      const active = await em.find(BrokerOrderAssignment, { orderId: { $in: input.order_ids }, status: 'active' });
+      const activeByOrder = new Map(active.map((a) => [a.orderId, a]));
+      const refused: { order_id: number; message: string }[] = [];
+      const now = new Date();
+      const accepted: number[] = [];
+      for (const id of input.order_ids) {
+        const held = activeByOrder.get(id);
+        const refusal: MessageKey | null = held?.brokerId === broker.id ? 'assignment.already_assigned' : assignRefusal(orders.get(id)!);
+        if (refusal) { refused.push({ order_id: id, message: translate(refusal, ctx.lang) }); continue; }
+        if (held) Object.assign(held, { status: 'revoked', endedBy: caller.id, endedAt: now, endReason: 'reassigned' });
+        accepted.push(id);
+      }
+      // The held assignment must end before the new one starts, or the one-active index refuses the insert.
+      await em.flush();
+      for (const id of accepted) {
+        em.create(BrokerOrderAssignment, {
+          businessId: caller.businessId, orderId: id, brokerId: broker.id, status: 'active', note: input.note ?? null,
+          assignedBy: caller.id, assignedAt: now, endedBy: null, endedAt: null, endReason: null,
+        });
+      }
+      await em.flush();
+      const assigned = input.order_ids.length - refused.length;
+      return { result: assigned > 0, assigned, skipped: refused.length, errors: refused };
+    });
+  },
+});
+
+export const assignmentRevoke = defineOperation({
+  ...common,
+  name: 'revoke_broker_order_assignments',
+  summary: 'End active assignments; the orders return to ordinary contractor rules.',
+  roles: ['client_admin'],
+  rest: { method: 'POST', path: '/v1/broker-order-assignments/revoke' },
+  graphql: { name: 'revokeBrokerOrderAssignments', kind: 'mutation' },
+  mcp: { scope: 'orders:write', risk: 'medium' },
+  input: z.object({ order_ids: orderIds, reason: z.string().max(255).nullish() }).strict(),
+  output: z.object({ result: z.boolean(), revoked: z.number().int(), skipped: z.number().int(), errors: z.array(OrderError) }),
+  async handler(input, ctx) {
+    const bctx = businessOf(ctx);
+    return ctx.em.transactional(async (em) => {
+      const orders = await lockOrders({ ...bctx, em }, input.order_ids);
+      const active = new Map((await em.find(BrokerOrderAssignment, { orderId: { $in: input.order_ids }, status: 'active' })).map((a) => [a.orderId, a]));
+      const refused: { order_id: number; message: string }[] = [];
+      const now = new Date();
+      for (const id of input.order_ids) {
+        const assignment = active.get(id);
+        const refusal: MessageKey | null = orders.get(id)!.routeId !== null ? 'assignment.on_route' : !assignment ? 'assignment.not_active' : null;
+        if (refusal) { refused.push({ order_id: id, message: translate(refusal, ctx.lang) }); continue; }
+        Object.assign(assignment!, { status: 'revoked', endedBy: bctx.caller.id, endedAt: now, endReason: input.reason ?? null });
+      }
+      await em.flush();
+      const revoked = input.order_ids.length - refused.length;
+      return { result: revoked > 0, revoked, skipped: refused.length, errors: refused };
+    });
+  },
+});
+
+export const assignmentRelease = defineOperation({
+  ...common,
+  name: 'release_broker_order_assignment',
+  summary: 'The holding contractor gives an order back; it returns to ordinary contractor rules.',
+  roles: ['contractor'],
+  rest: { method: 'POST', path: '/v1/broker-order-assignments/release' },
+  graphql: { name: 'releaseBrokerOrderAssignment', kind: 'mutation' },
+  mcp: { scope: 'orders:write', risk: 'medium' },
+  input: z.object({ order_id: intParam(), reason: z.string().max(255).nullish() }).strict(),
+  output: z.object({ result: z.boolean(), message: z.string() }),
+  async handler(input, ctx) {
+    const bctx = businessOf(ctx);
+    return ctx.em.transactional(async (em) => {
+      const order = (await lockOrders({ ...bctx, em }, [input.order_id], 'order_id')).get(input.order_id)!;
+      const assignment = await em.findOne(BrokerOrderAssignment, { orderId: order.id, status: 'active', brokerId: bctx.caller.id });
+      if (!assignment) throw errors.badRequest('NOT_ASSIGNED_TO_YOU', 'assignment.not_yours');
+      if (order.routeId !== null) throw errors.badRequest('ORDER_ON_ROUTE', 'assignment.on_route');
+      Object.assign(assignment, { status: 'released', endedBy: bctx.caller.id, endedAt: new Date(), endReason: input.reason ?? null });
+      await em.flush();
+      return { result: true, message: translate('assignment.released', ctx.lang) };
+    });
+  },
+});
+

@@ -1,0 +1,193 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { Device } from '../entities.ts';
+import { findDeviceOrder, findPickupCodeHash, findStoreTarget, insertStoredDeviceOrder, listDeviceOrders } from './repo.ts';
+import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, NEXT_ACTORS, REMOVAL_REASONS, type DeviceOrderStatus } from './domain.ts';
+import { errors } from '../../platform/errors.ts';
+import { hashPickupCode, newPickupCode, verifyPickupCode } from '../../platform/secrets.ts';
+import { collectUpdate, deviceOrderWorkflowId, removeUpdate, DEVICE_ORDER_WORKFLOW, INVALID_TRANSITION, type DeviceOrderInput } from './contract.ts';
+import { deviceOrderSearchAttributes, NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
+import { businessOf } from '../../platform/catalog/run.ts';
+import { intParam, pageParams, pathId } from '../../platform/catalog/schemas.ts';
+import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
+import type { DeviceOrderView } from './views.ts';
+
+const TAG = 'Device Orders';
+const STAFF_AND_DRIVERS = ['client_admin', 'employee', 'driver'] as const;
+
+const iso = z.string();
+export const DeviceOrderSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(DEVICE_ORDER_KINDS),
+  status: z.enum(DEVICE_ORDER_STATUSES),
+  next_actor: z.enum(NEXT_ACTORS),
+  device_type: z.string(),
+  device_id: z.string(),
+  device_name: z.string(),
+  grid_code: z.string(),
+  reference_number: z.string(),
+  order_id: z.number().int().nullable(),
+  external_order_id: z.string().nullable(),
+  due_at: iso,
+  overdue_at: iso.nullable(),
+  stored_at: iso,
+  ended_at: iso.nullable(),
+  removal_reason: z.enum(REMOVAL_REASONS).nullable(),
+});
+
+async function loadOr404(ctx: BusinessContext, id: number): Promise<DeviceOrderView> {
+  const view = await findDeviceOrder(ctx.em, ctx.caller.businessId, id);
+  if (!view) throw errors.notFound();
+  return view;
+}
+
+const invalidTransition = (status: DeviceOrderStatus, action: string) =>
+  errors.conflict('INVALID_TRANSITION', 'device_order.invalid_transition', { status, action });
+
+/** Sends an update to the device order's workflow; a refused or finished process answers 409. */
+async function transition(ctx: BusinessContext, id: number, action: 'collect' | 'remove', send: (handle: ReturnType<typeof ctx.temporal.workflow.getHandle>) => Promise<unknown>): Promise<DeviceOrderView> {
+  const handle = ctx.temporal.workflow.getHandle(deviceOrderWorkflowId(id));
+  try {
+    return (await send(handle)) as DeviceOrderView;
+  } catch (err) {
+    const refused = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === INVALID_TRANSITION;
+    if (refused || err instanceof WorkflowNotFoundError) throw invalidTransition((await loadOr404(ctx, id)).status, action);
+    throw err;
+  }
+}
+
+export const deviceOrderStore = defineOperation({
+  name: 'device_order_store',
+  summary: 'Store a parcel in a device compartment and start its device order process; answers the pickup code once.',
+  tag: TAG,
+  roles: STAFF_AND_DRIVERS,
+  rest: { method: 'POST', path: '/v1/device-orders', status: 201 },
+  graphql: { name: 'deviceOrderStore', kind: 'mutation' },
+  mcp: { scope: 'orders:write', risk: 'medium' },
+  input: z.object({
+    kind: z.enum(DEVICE_ORDER_KINDS),
+    device_id: z.string().trim().min(1).max(64),
+    grid_code: z.string().trim().min(1).max(32),
+    reference_number: z.string().trim().min(1).max(100),
+    order_id: intParam().nullish(),
+    external_order_id: z.string().trim().max(100).nullish(),
+    due_at: z.iso.datetime({ offset: true }),
+  }).strict(),
+  output: z.object({ result: z.literal(true), device_order: DeviceOrderSchema, pickup_code: z.string() }),
+  async handler(input, ctx) {
+    const bctx = businessOf(ctx);
+    const businessId = bctx.caller.businessId;
+    const { device, hasGrid, orderKnown } = await findStoreTarget(ctx.em, businessId, input.device_id, input.grid_code, input.order_id ?? null);
+    if (!device) throw errors.field('device_id', 'field.unknown_device');
+    if (!hasGrid) throw errors.field('grid_code', 'field.unknown_grid');
+    if (input.order_id != null && !orderKnown) throw errors.field('order_id', 'field.unknown_order');
+    const dueAt = new Date(input.due_at);
+    if (dueAt.getTime() <= Date.now()) throw errors.field('due_at', 'field.due_in_past');
+
+    const pickupCode = newPickupCode();
+    try {
+      const view = await ctx.em.transactional(async (tx) => {
+        const stored = await insertStoredDeviceOrder(tx, {
+          businessId, kind: input.kind, device, gridCode: input.grid_code, referenceNumber: input.reference_number,
+          orderId: input.order_id ?? null, externalOrderId: input.external_order_id ?? null, dueAt, pickupCodeHash: hashPickupCode(pickupCode),
+        });
+        // Started inside the transaction: if the start fails nothing is written; if the commit fails, the
+        // workflow finds no row when its timer fires and ends quietly.
+        const args: DeviceOrderInput = { id: stored.id, businessId, dueAt: stored.due_at };
+        await ctx.temporal.workflow.start(DEVICE_ORDER_WORKFLOW, {
+          workflowId: deviceOrderWorkflowId(stored.id),
+          taskQueue: ctx.config.taskQueue,
+          args: [args],
+          typedSearchAttributes: deviceOrderSearchAttributes(businessId, device.code, input.order_id ?? null),
+          ...NO_DUPLICATES,
+        });
+        return stored;
+      });
+      return { result: true as const, device_order: view, pickup_code: pickupCode };
+    } catch (err) {
+      if (err instanceof UniqueConstraintViolationException) throw errors.conflict('COMPARTMENT_OCCUPIED', 'device_order.compartment_occupied');
+      throw err;
+    }
+  },
+});
+
+export const deviceOrderCollect = defineOperation({
+  name: 'device_order_collect',
+  summary: 'Collect a stored or overdue parcel with its pickup code.',
+  tag: TAG,
+  roles: ['client_admin', 'employee', 'driver', 'customer'],
+  rest: { method: 'POST', path: '/v1/device-orders/{id}/collect' },
+  graphql: { name: 'deviceOrderCollect', kind: 'mutation' },
+  mcp: { scope: 'orders:write', risk: 'medium' },
+  input: z.object({ id: pathId, pickup_code: z.string().trim().min(1).max(32) }).strict(),
+  output: z.object({ result: z.literal(true), device_order: DeviceOrderSchema }),
+  async handler(input, ctx) {
+    const bctx = businessOf(ctx);
+    const current = await loadOr404(bctx, input.id);
+    if (current.status !== 'stored' && current.status !== 'overdue') throw invalidTransition(current.status, 'collect');
+    const hash = await findPickupCodeHash(ctx.em, bctx.caller.businessId, input.id);
+    if (!hash || !verifyPickupCode(input.pickup_code, hash)) throw errors.field('pickup_code', 'device_order.wrong_pickup_code');
+    const view = await transition(bctx, input.id, 'collect', (h) => h.executeUpdate(collectUpdate, { args: [{ actorId: bctx.caller.id }] }));
+    return { result: true as const, device_order: view };
+  },
+});
+
+export const deviceOrderRemove = defineOperation({
+  name: 'device_order_remove',
+  summary: 'Staff remove a stored or overdue parcel from its compartment, with a reason.',
+  tag: TAG,
+  roles: ['client_admin', 'employee'],
+  rest: { method: 'POST', path: '/v1/device-orders/{id}/remove' },
+  graphql: { name: 'deviceOrderRemove', kind: 'mutation' },
+  mcp: { scope: 'orders:write', risk: 'high' },
+  input: z.object({ id: pathId, removal_reason: z.enum(REMOVAL_REASONS) }).strict(),
+  output: z.object({ result: z.literal(true), device_order: DeviceOrderSchema }),
+  async handler(input, ctx) {
+    const bctx = businessOf(ctx);
+    await loadOr404(bctx, input.id);
+    const view = await transition(bctx, input.id, 'remove', (h) => h.executeUpdate(removeUpdate, { args: [{ removalReason: input.removal_reason, actorId: bctx.caller.id }] }));
+    return { result: true as const, device_order: view };
+  },
+});
+
+export const deviceOrderGet = defineOperation({
+  name: 'device_order_get',
+  summary: 'Read one device order.',
+  tag: TAG,
+  roles: STAFF_AND_DRIVERS,
+  rest: { method: 'GET', path: '/v1/device-orders/{id}' },
+  graphql: { name: 'deviceOrder', kind: 'query' },
+  mcp: { scope: 'orders:read', risk: 'low' },
+  input: z.object({ id: pathId }).strict(),
+  output: z.object({ result: z.literal(true), device_order: DeviceOrderSchema }),
+  async handler(input, ctx) {
+    return { result: true as const, device_order: await loadOr404(businessOf(ctx), input.id) };
+  },
+});
+
+export const deviceOrderList = defineOperation({
+  name: 'device_order_list',
+  summary: 'List device orders, newest first; filter by status or device.',
+  tag: TAG,
+  roles: STAFF_AND_DRIVERS,
+  rest: { method: 'GET', path: '/v1/device-orders' },
+  graphql: { name: 'deviceOrders', kind: 'query' },
+  mcp: { scope: 'orders:read', risk: 'low' },
+  input: z.object({ status: z.enum(DEVICE_ORDER_STATUSES).optional(), device_id: z.string().max(64).optional(), ...pageParams }).strict(),
+  output: z.object({ result: z.literal(true), total: z.number().int(), page: z.number().int(), per_page: z.number().int(), device_orders: z.array(DeviceOrderSchema) }),
+  async handler(input, ctx) {
+    const { caller } = businessOf(ctx);
+    let deviceId: number | undefined;
+    if (input.device_id !== undefined) {
+      const device = await ctx.em.findOne(Device, { code: input.device_id, businessId: caller.businessId });
+      if (!device) return { result: true as const, total: 0, page: input.page, per_page: input.per_page, device_orders: [] };
+      deviceId = device.id;
+    }
+    const { total, items } = await listDeviceOrders(ctx.em, {
+      businessId: caller.businessId, status: input.status, deviceId, limit: input.per_page, offset: (input.page - 1) * input.per_page,
+    });
+    return { result: true as const, total, page: input.page, per_page: input.per_page, device_orders: items };
+  },
+});

@@ -1,0 +1,148 @@
+import type { Em } from '../../platform/db/orm.ts';
+import { AWAITED_BY, EVENT_OF_ACTION, outcomeOf, statusesAllowing, type DeviceOrderAction, type DeviceOrderKind, type DeviceOrderStatus } from './domain.ts';
+import { presentDeviceOrder, type DeviceOrderRow, type DeviceOrderView } from './views.ts';
+
+const SELECT_VIEW = `select o.*, d.code as device_code, d.name as device_name, d.device_type
+  from device_order o join device d on d.id = o.device_id`;
+
+/** The outbox payload of a device order event; the event id is added by SQL from the ledger id. */
+function eventPayload(view: DeviceOrderView, businessId: number, eventType: string): string {
+  return JSON.stringify({ event: eventType, business_id: businessId, occurred_at: new Date().toISOString(), data: { device_order: view } });
+}
+
+/** Writes the ledger row and its outbox event in the caller's transaction; the event id is DOE-<ledger id>. */
+export async function recordDeviceOrderEvent(em: Em, view: DeviceOrderView, businessId: number, eventType: string): Promise<string> {
+  const [row] = await em.execute<{ event_id: string }[]>(
+    `with l as (insert into device_order_event (device_order_id, business_id, event_type) values (?, ?, ?) returning id)
+     insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family)
+     select ?, 'DOE-' || l.id, ?, 'device_order', ?, jsonb_build_object('event_id', 'DOE-' || l.id) || ?::jsonb, 'device_orders' from l
+     returning event_id`,
+    [view.id, businessId, eventType, businessId, eventType, String(view.id), eventPayload(view, businessId, eventType)],
+  );
+  return row!.event_id;
+}
+
+export interface StoreTarget {
+  device: { id: number; code: string; name: string; deviceType: string } | null;
+  hasGrid: boolean;
+  orderKnown: boolean;
+}
+
+/** What a store needs to validate, in one round trip: the business's device, its compartment, the order. */
+export async function findStoreTarget(em: Em, businessId: number, deviceCode: string, gridCode: string, orderId: number | null): Promise<StoreTarget> {
+  const [row] = await em.execute<{ id: number | null; code: string; name: string; device_type: string; has_grid: boolean | null; order_known: boolean }[]>(
+    `select d.id, d.code, d.name, d.device_type, d.grid_codes @> jsonb_build_array(?::text) as has_grid,
+       ?::int is not null and exists (select 1 from delivery_order where id = ? and business_id = ?) as order_known
+     from (select 1) one left join device d on d.code = ? and d.business_id = ?`,
+    [gridCode, orderId, orderId, businessId, deviceCode, businessId],
+  );
+  return {
+    device: row!.id === null ? null : { id: row!.id, code: row!.code, name: row!.name, deviceType: row!.device_type },
+    hasGrid: row!.has_grid === true,
+    orderKnown: row!.order_known,
+  };
+}
+
+export interface NewDeviceOrder {
+  businessId: number;
+  kind: DeviceOrderKind;
+  device: { id: number; code: string; name: string; deviceType: string };
+  gridCode: string;
+  referenceNumber: string;
+  orderId: number | null;
+  externalOrderId: string | null;
+  dueAt: Date;
+  pickupCodeHash: string;
+}
+
+/**
+ * Inserts a stored device order with its ledger row and outbox event in one statement (one round trip);
+ * the payload is built here with id 0 and the statement sets the id the sequence gave.
+ */
+export async function insertStoredDeviceOrder(em: Em, o: NewDeviceOrder): Promise<DeviceOrderView> {
+  const storedAt = new Date();
+  const draft = presentDeviceOrder({
+    id: 0, kind: o.kind, status: 'stored', next_actor: AWAITED_BY[o.kind], device_id: o.device.id, device_code: o.device.code,
+    device_name: o.device.name, device_type: o.device.deviceType, grid_code: o.gridCode, reference_number: o.referenceNumber,
+    order_id: o.orderId, external_order_id: o.externalOrderId, due_at: o.dueAt, overdue_at: null, stored_at: storedAt, ended_at: null, removal_reason: null,
+  });
+  const eventType = EVENT_OF_ACTION.store;
+  const [row] = await em.execute<{ id: number }[]>(
+    `with o as (
+       insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, reference_number, order_id, external_order_id, due_at, stored_at, pickup_code_hash)
+       values (?, ?, 'stored', ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id),
+     l as (insert into device_order_event (device_order_id, business_id, event_type, occurred_at) select o.id, ?, ?, ? from o returning id, device_order_id),
+     e as (
+       insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family)
+       select ?, 'DOE-' || l.id, ?, 'device_order', l.device_order_id::text,
+         jsonb_build_object('event_id', 'DOE-' || l.id) || jsonb_set(?::jsonb, '{data,device_order,id}', to_jsonb(l.device_order_id)), 'device_orders'
+       from l)
+     select id from o`,
+    [o.businessId, o.kind, draft.next_actor, o.device.id, o.gridCode, o.referenceNumber, o.orderId, o.externalOrderId, o.dueAt, storedAt, o.pickupCodeHash,
+      o.businessId, eventType, storedAt,
+      o.businessId, eventType, eventPayload(draft, o.businessId, eventType)],
+  );
+  return { ...draft, id: row!.id };
+}
+
+export async function findDeviceOrder(em: Em, businessId: number, id: number): Promise<DeviceOrderView | null> {
+  const rows = await em.execute<DeviceOrderRow[]>(`${SELECT_VIEW} where o.business_id = ? and o.id = ?`, [businessId, id]);
+  return rows[0] ? presentDeviceOrder(rows[0]) : null;
+}
+
+export async function findPickupCodeHash(em: Em, businessId: number, id: number): Promise<string | null> {
+  const rows = await em.execute<{ pickup_code_hash: string }[]>('select pickup_code_hash from device_order where business_id = ? and id = ?', [businessId, id]);
+  return rows[0]?.pickup_code_hash ?? null;
+}
+
+export interface DeviceOrderFilter {
+  businessId: number;
+  status?: DeviceOrderStatus;
+  deviceId?: number;
+  limit: number;
+  offset: number;
+}
+
+export async function listDeviceOrders(em: Em, f: DeviceOrderFilter): Promise<{ total: number; items: DeviceOrderView[] }> {
+  const where = ['o.business_id = ?'];
+  const params: unknown[] = [f.businessId];
+  if (f.status) { where.push('o.status = ?'); params.push(f.status); }
+  if (f.deviceId !== undefined) { where.push('o.device_id = ?'); params.push(f.deviceId); }
+  const clause = where.join(' and ');
+  const [count] = await em.execute<{ total: string }[]>(`select count(*) as total from device_order o where ${clause}`, params);
+  const rows = await em.execute<DeviceOrderRow[]>(`${SELECT_VIEW} where ${clause} order by o.id desc limit ? offset ?`, [...params, f.limit, f.offset]);
+  return { total: Number(count!.total), items: rows.map(presentDeviceOrder) };
+}
+
+export type TransitionResult =
+  | { ok: true; view: DeviceOrderView; eventId: string }
+  | { ok: false; reason: 'missing' }
+  | { ok: false; reason: 'invalid'; status: DeviceOrderStatus };
+
+/**
+ * Applies one transition to the read model with its ledger row and outbox event, in one transaction.
+ * The UPDATE's status guard makes the database the arbiter if two actors race.
+ */
+export async function transitionDeviceOrder(em: Em, id: number, action: DeviceOrderAction, opts: { removalReason?: string } = {}): Promise<TransitionResult> {
+  const { status: to, nextActor } = outcomeOf(action);
+  return em.transactional(async (tx) => {
+    const [row] = await tx.execute<(DeviceOrderRow & { business_id: number })[]>(
+      `with u as (
+         update device_order set status = ?, next_actor = ?, updated_at = now(),
+           overdue_at = case when ? = 'overdue' then now() else overdue_at end,
+           ended_at = case when ? in ('collected', 'removed') then now() else ended_at end,
+           removal_reason = coalesce(?, removal_reason)
+         where id = ? and status in (?) returning *)
+       select u.*, d.code as device_code, d.name as device_name, d.device_type from u join device d on d.id = u.device_id`,
+      [to, nextActor, to, to, opts.removalReason ?? null, id, statusesAllowing(action)],
+    );
+    if (!row) {
+      const [current] = await tx.execute<{ status: DeviceOrderStatus }[]>('select status from device_order where id = ?', [id]);
+      return current ? { ok: false, reason: 'invalid', status: current.status } : { ok: false, reason: 'missing' };
+    }
+    const view = presentDeviceOrder(row);
+    const eventId = await recordDeviceOrderEvent(tx, view, row.business_id, EVENT_OF_ACTION[action]);
+    return { ok: true, view, eventId };
+  });
+}
+

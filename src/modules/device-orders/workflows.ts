@@ -1,0 +1,66 @@
+import { ActivityFailure, ApplicationFailure, condition, proxyActivities, setHandler, upsertSearchAttributes, allHandlersFinished, log } from '@temporalio/workflow';
+import type { DeviceOrderActivities } from './activities.ts';
+import { isTerminal, nextStatus, type DeviceOrderAction, type DeviceOrderStatus, type RemovalReason } from './domain.ts';
+import { collectUpdate, removeUpdate, statusQuery, INVALID_TRANSITION, DEVICE_ORDER_MISSING, type DeviceOrderInput, type DeviceOrderSnapshot } from './contract.ts';
+import { SA } from '../searchAttributes.ts';
+
+const { applyDeviceOrderTransition } = proxyActivities<DeviceOrderActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, DEVICE_ORDER_MISSING] },
+});
+
+/** Holds the status and serialises transitions so that a timer and an update never both apply. */
+class DeviceOrderState {
+  status: DeviceOrderStatus = 'stored';
+  private busy = false;
+  private readonly id: number;
+  constructor(id: number) {
+    this.id = id;
+  }
+
+  assertAllowed(action: DeviceOrderAction): void {
+    if (this.busy || nextStatus(this.status, action) === null) {
+      throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: `device order ${this.id} is ${this.status}`, details: [this.status, action], nonRetryable: true });
+    }
+  }
+
+  async apply(action: DeviceOrderAction, args: { removalReason?: RemovalReason; actorId?: number | null } = {}): Promise<DeviceOrderSnapshot> {
+    this.assertAllowed(action);
+    this.busy = true;
+    try {
+      const snapshot = await applyDeviceOrderTransition({ id: this.id, action, ...args }).catch((err: unknown) => {
+        // The read model refused the transition: surface the activity's own failure to the caller.
+        if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) throw err.cause;
+        throw err;
+      });
+      this.status = snapshot.status;
+      upsertSearchAttributes([{ key: SA.deviceOrderStatus, value: this.status }]);
+      return snapshot;
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+export async function deviceOrderWorkflow(input: DeviceOrderInput): Promise<DeviceOrderStatus> {
+  const state = new DeviceOrderState(input.id);
+  setHandler(statusQuery, () => state.status);
+  setHandler(collectUpdate, (args) => state.apply('collect', args), { validator: (_args) => state.assertAllowed('collect') });
+  setHandler(removeUpdate, (args) => state.apply('remove', args), { validator: (_args) => state.assertAllowed('remove') });
+
+  const untilDue = Math.max(1, Date.parse(input.dueAt) - Date.now());
+  const ended = await condition(() => isTerminal(state.status), untilDue);
+  if (!ended && state.status === 'stored') {
+    try {
+      await state.apply('overdue');
+    } catch (err) {
+      // The row left 'stored' without this workflow (or its store was rolled back): nothing is overdue.
+      if (!(err instanceof ApplicationFailure && (err.type === INVALID_TRANSITION || err.type === DEVICE_ORDER_MISSING))) throw err;
+      if (err.type === DEVICE_ORDER_MISSING) return state.status;
+    }
+    log.info('device order overdue', { deviceOrderId: input.id, status: state.status });
+  }
+  await condition(() => isTerminal(state.status));
+  await condition(allHandlersFinished);
+  return state.status;
+}

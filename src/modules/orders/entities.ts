@@ -1,0 +1,42 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { timestamps } from '../../platform/db/base.ts';
+
+export interface Address {
+  line1: string;
+  line2?: string | null;
+  city: string;
+  postal_code: string;
+  country: string;
+  lat?: number | null;
+  lng?: number | null;
+}
+
+export interface Recipient {
+  name: string;
+  phone?: string | null;
+  email?: string | null;
+  address: Address;
+}
+
+export const Order = defineEntity({
+  name: 'Order',
+  tableName: 'delivery_order',
+  properties: {
+    id: p.integer().primary(),
+    businessId: p.integer(),
+    type: p.enum(['D', 'P', 'P2P'] as const),
+    orderRef: p.string().nullable(),
+    trackingNumber: p.string().unique(),
+    statusId: p.integer(),
+    scheduledDate: p.string().columnType('date'),
+    recipient: p.json<Recipient>(),
+    note: p.text().nullable(),
+    /** False for orders fulfilled by a carrier label rather than the business's own drivers. */
+    selfDelivery: p.boolean().default(true),
+    /** The third-party delivery provider (a provider account's business) currently carrying the order. */
+    carrierProviderId: p.integer().nullable(),
+    routeId: p.integer().nullable(),
+    ...timestamps,
+  },
+});
+export type Order = InferEntity<typeof Order>;

@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { Order } from '../entities.ts';
+import { recordOrderCreated } from './statusRepo.ts';
+import { plannableOrders } from './repo.ts';
+import { errors } from '../../platform/errors.ts';
+import { ORDER_STATUS, ORDER_STATUS_IDS, statusCodeOf } from './domain.ts';
+import { STAFF } from '../../platform/roles.ts';
+import { businessOf } from '../../platform/catalog/run.ts';
+import { intParam, pageParams, pathId } from '../../platform/catalog/schemas.ts';
+import { defineOperation } from '../../platform/catalog/types.ts';
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+const optionalText = (max: number) => z.string().trim().max(max).nullish();
+
+const AddressInput = z.object({
+  line1: text(255),
+  line2: optionalText(255),
+  city: text(100),
+  postal_code: text(20),
+  country: z.string().trim().regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2').transform((c) => c.toUpperCase()),
+  lat: z.number().min(-90).max(90).nullish(),
+  lng: z.number().min(-180).max(180).nullish(),
+}).strict();
+
+const RecipientInput = z.object({
+  name: text(255),
+  phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,32}$/, 'phone number').nullish(),
+  email: z.string().trim().email().max(255).nullish(),
+  address: AddressInput,
+}).strict();
+
+const OrderView = z.object({
+  id: z.number().int(),
+  type: z.enum(['D', 'P', 'P2P']),
+  order_ref: z.string().nullable(),
+  tracking_number: z.string(),
+  status_id: z.number().int(),
+  status: z.string(),
+  scheduled_date: z.string(),
+  recipient: z.object({
+    name: z.string(),
+    phone: z.string().nullable(),
+    email: z.string().nullable(),
+    address: z.object({
+      line1: z.string(), line2: z.string().nullable(), city: z.string(), postal_code: z.string(), country: z.string(),
+      lat: z.number().nullable(), lng: z.number().nullable(),
+    }),
+  }),
+  note: z.string().nullable(),
+  self_delivery: z.boolean(),
+  route_id: z.number().int().nullable(),
+  created_at: z.string(),
+});
+type OrderView = z.input<typeof OrderView>;
+
+export function presentOrder(o: Order): OrderView {
+  const a = o.recipient.address;
+  return {
+    id: o.id,
+    type: o.type,
+    order_ref: o.orderRef ?? null,
+    tracking_number: o.trackingNumber,
+    status_id: o.statusId,
+    status: statusCodeOf(o.statusId),
+    scheduled_date: typeof o.scheduledDate === 'string' ? o.scheduledDate : new Date(o.scheduledDate).toISOString().slice(0, 10),
+    recipient: {
+      name: o.recipient.name,
+      phone: o.recipient.phone ?? null,
+      email: o.recipient.email ?? null,
+      address: { line1: a.line1, line2: a.line2 ?? null, city: a.city, postal_code: a.postal_code, country: a.country, lat: a.lat ?? null, lng: a.lng ?? null },
+    },
+    note: o.note ?? null,
+    self_delivery: o.selfDelivery,
+    route_id: o.routeId ?? null,
+    created_at: new Date(o.createdAt).toISOString(),
+  };
+}
+
+export function newTrackingNumber(): string {
+  return `TMS${randomBytes(6).toString('hex').toUpperCase()}`;
+}
+
+export const orderCreate = defineOperation({
+  name: 'client_order_create',
+  summary: 'Create a local delivery (D), pickup (P) or peer-to-peer (P2P) order.',
+  tag: 'Client',
+  roles: STAFF,
+  rest: { method: 'POST', path: '/v1/client/orderCreate' },
+  graphql: { name: 'clientOrderCreate', kind: 'mutation' },
+  mcp: { scope: 'orders:write', risk: 'medium' },
+  input: z.object({
+    type: z.enum(['D', 'P', 'P2P']),
+    scheduled_date: z.iso.date(),
+    order_ref: optionalText(100),
+    recipient: RecipientInput,
+    note: optionalText(1000),
+  }).strict(),
+  output: z.object({ result: z.literal(true), order_id: z.number().int(), tracking_number: z.string() }),
+  async handler(input, ctx) {
+    const { caller } = businessOf(ctx);
+    const order = await ctx.em.transactional(async (tx) => {
+      const created = tx.create(Order, {
+        businessId: caller.businessId,
+        type: input.type,
+        orderRef: input.order_ref ?? null,
+        trackingNumber: newTrackingNumber(),
+        statusId: ORDER_STATUS.NEW_ORDER,
+        scheduledDate: input.scheduled_date,
+        recipient: input.recipient,
+        note: input.note ?? null,
+        selfDelivery: true,
+        carrierProviderId: null,
+        routeId: null,
+      });
+      await tx.flush();
+      await recordOrderCreated(tx, created);
+      return created;
+    });
+    return { result: true as const, order_id: order.id, tracking_number: order.trackingNumber };
+  },
+});
+
+export const orderList = defineOperation({
+  name: 'get_orders',
+  summary: 'List the business\'s orders, newest first.',
+  tag: 'Client',
+  roles: STAFF,
+  rest: { method: 'GET', path: '/v1/orders' },
+  graphql: { name: 'orders', kind: 'query' },
+  mcp: { scope: 'orders:read', risk: 'low' },
+  input: z.object({
+    order_ref: z.string().max(100).optional(),
+    status: z.coerce.number<unknown>().int().refine((s) => ORDER_STATUS_IDS.includes(s), 'order status id').optional(),
+    ...pageParams,
+  }).strict(),
+  output: z.object({ result: z.literal(true), total: z.number().int(), page: z.number().int(), per_page: z.number().int(), orders: z.array(OrderView) }),
+  async handler(input, ctx) {
+    const { caller } = businessOf(ctx);
+    const where = {
+      businessId: caller.businessId,
+      ...(input.order_ref !== undefined && { orderRef: input.order_ref }),
+      ...(input.status !== undefined && { statusId: input.status }),
+    };
+    const [rows, total] = await ctx.em.findAndCount(Order, where, {
+      orderBy: { id: 'desc' }, limit: input.per_page, offset: (input.page - 1) * input.per_page,
+    });
+    return { result: true as const, total, page: input.page, per_page: input.per_page, orders: rows.map(presentOrder) };
+  },
+});
+
+export const orderGet = defineOperation({
+  name: 'get_order_detail',
+  summary: 'Read one order of the business.',
+  tag: 'Client',
+  roles: STAFF,
+  rest: { method: 'GET', path: '/v1/orders/{id}' },
+  graphql: { name: 'order', kind: 'query' },
+  mcp: { scope: 'orders:read', risk: 'low' },
+  input: z.object({ id: pathId }).strict(),
+  output: z.object({ result: z.literal(true), order: OrderView }),
+  async handler(input, ctx) {
+    const { caller } = businessOf(ctx);
+    const order = await ctx.em.findOne(Order, { id: input.id, businessId: caller.businessId });
+    if (!order) throw errors.notFound();
+    return { result: true as const, order: presentOrder(order) };
+  },
+});
+
+export const planningPool = defineOperation({
+  name: 'get_planning_pool',
+  summary: 'Orders the caller may plan now: the client\'s pool, or a contractor\'s own assigned and unassigned orders.',
+  tag: 'Dispatch',
+  roles: ['client_admin', 'employee', 'contractor'],
+  rest: { method: 'GET', path: '/v1/planning/orders' },
+  graphql: { name: 'planningPool', kind: 'query' },
+  mcp: { scope: 'routes:read', risk: 'low' },
+  input: z.object({ limit: intParam().max(500).default(500) }).strict(),
+  output: z.object({ result: z.literal(true), orders: z.array(OrderView) }),
+  async handler(input, ctx) {
+    const { caller } = businessOf(ctx);
+    const rows = await plannableOrders(ctx.em, caller.businessId, caller.role === 'contractor' ? caller.id : null, input.limit);
+    return { result: true as const, orders: rows.map(presentOrder) };
+  },
+});

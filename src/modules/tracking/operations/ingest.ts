@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { createCredential, listCredentials, MAX_ACTIVE_KEYS, revokeCredential } from '../repo/credentials.ts';
+import { ingestTrackingEvents, type IngestOutcome } from '../repo/ingest.ts';
+import { AppError, errors } from '../../../platform/errors.ts';
+import { translate, type MessageKey } from '../../../platform/i18n/messages.ts';
+import { PROVIDERS } from '../../../platform/roles.ts';
+import { checkDocument, MAX_EVENTS_PER_DOCUMENT } from '../document.ts';
+import { EpcisDocumentError, parseEpcis } from '../formats/epcis.ts';
+import { checkEvent } from '../rules.ts';
+import { OTEP_VERSION } from '../vocabulary.ts';
+import type { CheckedEvent, Finding } from '../rules.ts';
+import { documentFailure, fieldOfPointer, presentFinding } from './read.ts';
+import { businessOf } from '../../../platform/catalog/run.ts';
+import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+
+const EventOutcome = z.object({
+  pointer: z.string(),
+  status: z.enum(['accepted', 'duplicate', 'rejected']),
+  event_id: z.string().optional(),
+  revision: z.number().int().optional(),
+  reason: z.enum(['invalid', 'unknown_shipment', 'not_your_shipment']).optional(),
+  message: z.string().optional(),
+  findings: z.array(z.object({ severity: z.string(), pointer: z.string(), code: z.string(), message: z.string() })).optional(),
+});
+export const IngestAnswer = z.object({
+  result: z.literal(true),
+  accepted: z.number().int(),
+  duplicates: z.number().int(),
+  rejected: z.number().int(),
+  events: z.array(EventOutcome),
+});
+
+/**
+ * Ingests checked events for the calling provider and answers per event, in document order. Invalid events
+ * are rejected with their findings; warnings of accepted events are reported too.
+ */
+export async function ingestChecked(ctx: BusinessContext, checked: readonly CheckedEvent[], extra: readonly Finding[] = []): Promise<z.input<typeof IngestAnswer>> {
+  const valid = checked.filter((c) => c.event).map((c) => ({ pointer: c.pointer, event: c.event! }));
+  const outcomes = new Map<string, IngestOutcome>();
+  for (const o of await ingestTrackingEvents(ctx.em, ctx.caller.businessId, valid)) outcomes.set(o.pointer, o);
+  const findingsAt = (c: CheckedEvent) => [...c.findings, ...extra.filter((f) => f.pointer === c.pointer || f.pointer.startsWith(`${c.pointer}/`))]
+    .map((f) => presentFinding(f, ctx.lang));
+  const events = checked.map((c) => {
+    const findings = findingsAt(c);
+    const outcome = outcomes.get(c.pointer);
+    if (!outcome) return { pointer: c.pointer, status: 'rejected' as const, reason: 'invalid' as const, message: translate('otep.invalid', ctx.lang), findings };
+    const base = { ...outcome, ...(findings.length ? { findings } : {}) };
+    return outcome.status === 'rejected' ? { ...base, message: translate(`otep.${outcome.reason}`, ctx.lang) } : base;
+  });
+  const count = (s: string) => events.filter((e) => e.status === s).length;
+  return { result: true, accepted: count('accepted'), duplicates: count('duplicate'), rejected: count('rejected'), events };
+}
+
+export const otepIngest = defineOperation({
+  name: 'otep_ingest',
+  summary: 'Push tracking events as a native OTEP timeline (an ingest key is required); answers accepted, duplicate or rejected per event.',
+  tag: 'OTEP',
+  roles: PROVIDERS,
+  auth: 'otep_key',
+  rest: { method: 'POST', path: '/v1/otep/ingest' },
+  input: z.unknown(),
+  output: IngestAnswer,
+  async handler(input, ctx) {
+    let document;
+    try {
+      document = checkDocument(input);
+    } catch (e) {
+      documentFailure(e);
+    }
+    return ingestChecked(businessOf(ctx), document.events, document.findings);
+  },
+});
+
+/** An EPCIS event that cannot be read as an OTEP event at all, as a rejection with its reason in the caller's language. */
+function unreadable(pointer: string, error: { pointer: string; code: string }, lang: BusinessContext['lang']) {
+  const message = translate(`otep.epcis.${error.code}` as MessageKey, lang);
+  return { pointer, status: 'rejected' as const, reason: 'invalid' as const, message, findings: [{ severity: 'error', pointer: error.pointer, code: error.code, message }] };
+}
+
+/** Where each native field of a read EPCIS event came from, so findings point into the posted EPCIS document. */
+const EPCIS_FIELD: Record<string, string> = {
+  id: 'otep:eventId', subject: 'epcList', occurred_at: 'eventTime', status_code: 'otep:statusCode', location: 'otep:location',
+  incident_reason: 'otep:incidentReason', description: 'otep:description', otep_version: 'otep:version',
+};
+
+function inEpcisTerms(c: CheckedEvent): CheckedEvent {
+  const findings = c.findings.map((f) => {
+    const [field, ...rest] = f.pointer.slice(c.pointer.length + 1).split('/');
+    const epcisField = field === undefined ? undefined : EPCIS_FIELD[field];
+    return epcisField ? { ...f, pointer: [c.pointer, epcisField, ...rest].join('/') } : f;
+  });
+  return { ...c, findings };
+}
+
+export const otepIngestEpcis = defineOperation({
+  name: 'otep_ingest_epcis',
+  summary: 'Push tracking events as a GS1 EPCIS 2.0 JSON document of ObjectEvents (an ingest key is required); each event is normalised to OTEP.',
+  tag: 'OTEP',
+  roles: PROVIDERS,
+  auth: 'otep_key',
+  rest: { method: 'POST', path: '/v1/otep/ingest/epcis' },
+  input: z.unknown(),
+  output: IngestAnswer,
+  async handler(input, ctx) {
+    let parsed;
+    try {
+      parsed = parseEpcis(input);
+    } catch (e) {
+      if (!(e instanceof EpcisDocumentError)) throw e;
+      throw errors.field(fieldOfPointer(e.pointer), `otep.epcis.${e.code}` as MessageKey);
+    }
+    if (parsed.events.length > MAX_EVENTS_PER_DOCUMENT) throw errors.field('epcisBody.eventList', 'otep.too_long', { field: 'eventList', max: MAX_EVENTS_PER_DOCUMENT });
+    // Read events go through the same rule set as native ones; EPCIS 2.0 is read as the current OTEP version.
+    const checked = parsed.events.flatMap((p) => ('event' in p ? [inEpcisTerms(checkEvent({ otep_version: OTEP_VERSION, ...p.event }, p.pointer, null))] : []));
+    const answer = await ingestChecked(businessOf(ctx), checked);
+    const byPointer = new Map(answer.events.map((e) => [e.pointer, e]));
+    const events = parsed.events.map((p) => ('error' in p ? unreadable(p.pointer, p.error, ctx.lang) : byPointer.get(p.pointer)!));
+    return { ...answer, rejected: events.filter((e) => e.status === 'rejected').length, events };
+  },
+});
+
+const keyName = z.string().trim().min(1).max(100);
+const CredentialView = z.object({ key_id: z.string(), name: z.string(), created_at: z.string(), last_used_at: z.string().nullable(), revoked_at: z.string().nullable() });
+
+export const otepCredentialCreate = defineOperation({
+  name: 'otep_credential_create',
+  summary: `Create an OTEP ingest key for this provider account; the secret is shown once (at most ${MAX_ACTIVE_KEYS} unrevoked keys).`,
+  tag: 'OTEP',
+  roles: PROVIDERS,
+  rest: { method: 'POST', path: '/v1/otep/credentials', status: 201 },
+  input: z.object({ name: keyName.default('ingest key') }).strict(),
+  output: z.object({ result: z.literal(true), credential: CredentialView.extend({ secret: z.string() }) }),
+  async handler(input, ctx) {
+    const { caller } = businessOf(ctx);
+    const credential = await createCredential(ctx.em, caller.businessId, caller.id, input.name);
+    if (!credential) throw new AppError(409, 'TOO_MANY_KEYS', 'otep.too_many_keys', { params: { max: MAX_ACTIVE_KEYS } });
+    return { result: true as const, credential };
+  },
+});
+
+export const otepCredentialList = defineOperation({
+  name: 'otep_credential_list',
+  summary: 'List this provider account\'s OTEP ingest keys (never their secrets).',
+  tag: 'OTEP',
+  roles: PROVIDERS,
+  rest: { method: 'GET', path: '/v1/otep/credentials' },
+  input: z.object({}).strict(),
+  output: z.object({ credentials: z.array(CredentialView) }),
+  async handler(_input, ctx) {
+    return { credentials: await listCredentials(ctx.em, businessOf(ctx).caller.businessId) };
+  },
+});
+
+export const otepCredentialRevoke = defineOperation({
+  name: 'otep_credential_revoke',
+  summary: 'Revoke an OTEP ingest key; it stops working at once.',
+  tag: 'OTEP',
+  roles: PROVIDERS,
+  rest: { method: 'DELETE', path: '/v1/otep/credentials/{key_id}' },
+  input: z.object({ key_id: z.string().trim().min(1).max(40) }).strict(),
+  output: z.object({ result: z.literal(true) }),
+  async handler(input, ctx) {
+    if (!(await revokeCredential(ctx.em, businessOf(ctx).caller.businessId, input.key_id))) throw errors.notFound();
+    return { result: true as const };
+  },
+});

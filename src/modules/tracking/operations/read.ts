@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { loadTimelines } from '../repo/timeline.ts';
+import { errors } from '../../../platform/errors.ts';
+import { translate, type MessageKey } from '../../../platform/i18n/messages.ts';
+import type { Language } from '../../../platform/i18n/languages.ts';
+import { checkDocument, DocumentError } from '../document.ts';
+import { DEFAULT_FORMAT, FORMAT_IDS, FORMATS } from '../formats/index.ts';
+import type { Timeline } from '../model.ts';
+import type { Finding } from '../rules.ts';
+import { STATUS_BY_ID, vocabularyDocument } from '../vocabulary.ts';
+import { defineOperation, type OperationContext } from '../../../platform/catalog/types.ts';
+
+/** Most tracking numbers one batch read resolves. */
+export const MAX_BATCH_TRACKINGS = 100;
+
+const trackingNumber = z.string().trim().min(1).max(64);
+const format = z.enum(FORMAT_IDS as [string, ...string[]]).default(DEFAULT_FORMAT);
+const anyJson = z.unknown();
+
+/** A finding as callers read it: where, what, and a message in their language. */
+export function presentFinding(f: Finding, lang: Language) {
+  return { severity: f.severity, pointer: f.pointer, code: f.code, message: translate(`otep.${f.code}` as MessageKey, lang, f.params) };
+}
+
+/** A JSON Pointer as the dotted field name of the error body; the whole body is `body`. */
+export const fieldOfPointer = (pointer: string) => (pointer === '' ? 'body' : pointer.slice(1).replace(/\//g, '.'));
+
+/** A document that cannot be read as a timeline: 422 naming the pointer, in the caller's language. */
+export function documentFailure(e: unknown): never {
+  if (!(e instanceof DocumentError)) throw e;
+  const { pointer, code, params } = e.finding;
+  throw errors.field(fieldOfPointer(pointer), `otep.${code}` as MessageKey, params);
+}
+
+async function timelineOf(ctx: OperationContext, tn: string): Promise<Timeline> {
+  const timeline = (await loadTimelines(ctx.em, [tn])).get(tn);
+  if (!timeline) throw errors.notFound();
+  return timeline;
+}
+
+const projectionContext = (ctx: OperationContext) => ({ baseUrl: ctx.config.publicBaseUrl });
+
+export const otepVocabulary = defineOperation({
+  name: 'otep_vocabulary',
+  summary: 'The OTEP vocabulary: status codes with phases and projections to EPCIS, ONE Record and UN/CEFACT, and incident reasons.',
+  tag: 'OTEP',
+  roles: 'public',
+  rest: { method: 'GET', path: '/v1/otep/vocabulary' },
+  input: z.object({}).strict(),
+  output: anyJson,
+  handler: async () => vocabularyDocument(),
+});
+
+export const otepTrackingGet = defineOperation({
+  name: 'otep_tracking_get',
+  summary: 'The unified timeline of a tracking number, in the representation `format` names (default otep).',
+  tag: 'OTEP',
+  roles: 'public',
+  rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}' },
+  input: z.object({ tracking_number: trackingNumber, format }).strict(),
+  output: anyJson,
+  async handler(input, ctx) {
+    return FORMATS.get(input.format)!.project(await timelineOf(ctx, input.tracking_number), projectionContext(ctx));
+  },
+});
+
+export const otepTrackingEvents = defineOperation({
+  name: 'otep_tracking_events',
+  summary: 'Only the events of a tracking number\'s timeline, in the representation `format` names.',
+  tag: 'OTEP',
+  roles: 'public',
+  rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}/events' },
+  input: z.object({ tracking_number: trackingNumber, format }).strict(),
+  output: anyJson,
+  async handler(input, ctx) {
+    const f = FORMATS.get(input.format)!;
+    const timeline = await timelineOf(ctx, input.tracking_number);
+    return (f.projectEvents ?? f.project)(timeline, projectionContext(ctx));
+  },
+});
+
+export const otepTrackingBatch = defineOperation({
+  name: 'otep_trackings_batch',
+  summary: `Timelines of up to ${MAX_BATCH_TRACKINGS} tracking numbers in one call; unknown ones answer found:false.`,
+  tag: 'OTEP',
+  roles: 'public',
+  rest: { method: 'POST', path: '/v1/otep/trackings/batch' },
+  input: z.object({ tracking_numbers: z.array(trackingNumber).min(1).max(MAX_BATCH_TRACKINGS), format }).strict(),
+  output: z.object({ results: z.array(z.object({ tracking_number: z.string(), found: z.boolean(), timeline: anyJson.optional() })) }),
+  async handler(input, ctx) {
+    const unique = [...new Set(input.tracking_numbers)];
+    const timelines = await loadTimelines(ctx.em, unique);
+    const f = FORMATS.get(input.format)!;
+    return {
+      results: unique.map((tn) => {
+        const t = timelines.get(tn);
+        return t ? { tracking_number: tn, found: true, timeline: f.project(t, projectionContext(ctx)) } : { tracking_number: tn, found: false };
+      }),
+    };
+  },
+});
+
+export const publicTracking = defineOperation({
+  name: 'public_tracking',
+  summary: 'Classic public package tracking, answered from the OTEP timeline.',
+  tag: 'Tracking',
+  roles: 'public',
+  rest: { method: 'GET', path: '/v1/tracking/{number}' },
+  input: z.object({ number: trackingNumber }).strict(),
+  output: anyJson,
+  async handler(input, ctx) {
+    const t = await timelineOf(ctx, input.number);
+    const place = (e: Timeline['events'][number]) => [e.location?.city, e.location?.country].filter(Boolean).join(', ') || null;
+    return {
+      tracking_number: t.tracking_number,
+      status: t.current && { code: t.current.status_code, label: STATUS_BY_ID.get(t.current.status_code)?.label ?? t.current.status_code, since: t.current.occurred_at },
+      delivered: t.current?.phase === 'otep:phase:delivered',
+      events: t.events.toReversed().map((e) => ({
+        time: e.occurred_at, status: e.status_code, label: STATUS_BY_ID.get(e.status_code)?.label ?? e.status_code, location: place(e),
+        ...(e.after_terminal ? { after_terminal: true } : {}),
+      })),
+    };
+  },
+});
+
+export const otepValidate = defineOperation({
+  name: 'otep_validate',
+  summary: 'OTEP conformance validator: every error and warning with a JSON Pointer, and the conformance level reached.',
+  tag: 'OTEP',
+  roles: 'public',
+  rest: { method: 'POST', path: '/v1/otep/validate' },
+  input: anyJson,
+  output: anyJson,
+  async handler(input, ctx) {
+    let findings: Finding[];
+    let level = 0;
+    try {
+      const checked = checkDocument(input);
+      findings = [...checked.events.flatMap((e) => e.findings), ...checked.findings];
+      level = checked.level;
+    } catch (e) {
+      if (!(e instanceof DocumentError)) throw e;
+      findings = [e.finding];
+    }
+    const present = (severity: Finding['severity']) => findings.filter((f) => f.severity === severity).map((f) => presentFinding(f, ctx.lang));
+    const errorsFound = present('error');
+    return { valid: errorsFound.length === 0, level, errors: errorsFound, warnings: present('warning') };
+  },
+});

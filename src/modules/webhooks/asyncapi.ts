@@ -1,0 +1,176 @@
+/**
+ * The machine-readable webhook catalog (AsyncAPI 3.0.0), served at /api/asyncapi-webhooks.json.
+ * Receivers own the URLs, so channels have no fixed address: one channel per place a receiver URL is
+ * configured. Payload schemas live under components.schemas/<event name> because CloudEvents `dataschema`
+ * points there.
+ */
+import { EVENT_CATALOG, type CatalogEvent, type EventSender, type Schema } from './events.ts';
+import { URL_FIELDS, urlFieldFor, type UrlField } from './routing.ts';
+
+export const ASYNCAPI_PATH = '/api/asyncapi-webhooks.json';
+const TEST_EVENT = 'webhook.test';
+
+const header = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
+
+/** Optional on every sender: CloudEvents binary attributes and Standard Webhooks, chosen per URL or endpoint. */
+const FORMAT_HEADERS: Record<string, Schema> = {
+  'ce-specversion': header('CloudEvents binary mode: 1.0', { const: '1.0' }),
+  'ce-id': header('CloudEvents id: the body event_id, otherwise the delivery id'),
+  'ce-source': header('<base URL>/api/v1/businesses/<business id>'),
+  'ce-type': header('org.opentms.<event name>'),
+  'ce-subject': header('<reference type>/<reference id>, for example device_order/42'),
+  'ce-time': header('The event occurred_at'),
+  'ce-dataschema': header('Link to this document: #/components/schemas/<event name>'),
+  'ce-tmsbusiness': header('Business id'),
+  'ce-tmsattempt': header('Attempt number (binary mode only)'),
+  'webhook-id': header('Standard Webhooks id, same rule as ce-id'),
+  'webhook-timestamp': header('Standard Webhooks timestamp, Unix seconds'),
+  'webhook-signature': header("'v1,' + base64(HMAC-SHA256(whsec key, id + '.' + timestamp + '.' + body)), space-separated per key"),
+};
+
+const CONTENT_TYPE = header('application/json; application/cloudevents+json in CloudEvents structured mode', {
+  enum: ['application/json', 'application/cloudevents+json'],
+});
+
+const LOCKER_HEADERS: Record<string, Schema> = {
+  'Content-Type': CONTENT_TYPE,
+  'X-Webhook-Id': header('Event id, the same across retries; use it for idempotency'),
+  'X-Webhook-Delivery-Id': header('This delivery; part of the signed message'),
+  'X-Webhook-Timestamp': header('Unix seconds; reject stale values'),
+  'X-Webhook-Key-Id': header('Id of the current signing key'),
+  'X-Webhook-Content-Digest': header("'sha-256=' + base64(SHA-256(body))"),
+  'X-Webhook-Signature': header("'v1=' + base64(HMAC-SHA256(secret, timestamp LF delivery_id LF body)); one per live key, space-separated, for 24 h after a rotation"),
+};
+
+const SIGNING_HEADERS: Record<EventSender, { required: Record<string, Schema>; optional?: Record<string, Schema> }> = {
+  tenant: {
+    required: {
+      'Content-Type': CONTENT_TYPE,
+      Signature: header('hex(HMAC-SHA256(secret, raw body))'),
+      'X-Webhook-Event-Id': header('Delivery id (event x URL); never changes across retries'),
+      'X-Webhook-Timestamp': header('Unix seconds of this attempt'),
+      'X-Webhook-Signature-V2': header("hex(HMAC-SHA256(secret, timestamp + '.' + body))"),
+    },
+  },
+  partner_locker: { required: LOCKER_HEADERS, optional: { 'X-Webhook-Test': header('1 on sandbox events', { const: '1' }) } },
+  third_party: { required: LOCKER_HEADERS },
+  ohp: {
+    required: {
+      'Content-Type': CONTENT_TYPE,
+      'X-Ohp-Event': header('Event name'),
+      'X-Ohp-Delivery': header('Equals the body message_id; stable across retries'),
+      'X-Ohp-Timestamp': header('Unix seconds; changes per attempt'),
+      'X-Ohp-Signature': header("'v1=' + hex(HMAC-SHA256(subscription secret, timestamp + '.' + raw body))"),
+    },
+  },
+};
+
+function headersSchema(sender: EventSender): Schema {
+  const { required, optional = {} } = SIGNING_HEADERS[sender];
+  return { type: 'object', properties: { ...required, ...optional, ...FORMAT_HEADERS }, required: Object.keys(required) };
+}
+
+interface ChannelSpec {
+  title: string;
+  description: string;
+  events: string[];
+}
+
+const NO_FILTER = { device_order_events: null, order_lifecycle_events: null };
+
+/** Tenant channels follow routing.ts, so the catalog cannot drift from where events are actually sent. */
+function channelSpecs(): Record<string, ChannelSpec> {
+  const channels: Record<string, ChannelSpec> = {};
+  for (const field of URL_FIELDS) {
+    channels[field] = {
+      title: field,
+      description: `The URLs in the webhook settings field ${field} (merchant level or customer override; comma-separated). `
+        + 'Each URL receives native JSON, CloudEvents binary or structured mode, optionally with Standard Webhooks headers.',
+      events: [],
+    };
+  }
+  for (const e of EVENT_CATALOG.filter((x) => x.sender === 'tenant')) {
+    const field: UrlField | null = urlFieldFor(e.name, NO_FILTER);
+    // The test push goes to whichever URL it is asked for.
+    const targets = e.name === TEST_EVENT ? URL_FIELDS : field ? [field] : [];
+    for (const t of targets) channels[t]!.events.push(e.name);
+  }
+  const bySender = (s: EventSender) => EVENT_CATALOG.filter((e) => e.sender === s).map((e) => e.name);
+  channels.partner_locker_endpoint = {
+    title: 'Partner locker endpoint',
+    description: 'One endpoint per provider account with a selectable event list; sandbox events go to the sandbox URL when configured. '
+      + '1 + 7 retries with exponential backoff, then dead letter.',
+    events: bySender('partner_locker'),
+  };
+  channels.third_party_endpoint = {
+    title: 'Third-party delivery endpoint',
+    description: 'Endpoint, secret and subscription per provider and category. 1 + 7 retries, then dead letter.',
+    events: bySender('third_party'),
+  };
+  channels.ohp_subscription = {
+    title: 'OHP subscription',
+    description: 'The url of an OHP subscription (POST /v1/ohp/subscriptions). Pull remains the source of truth.',
+    events: bySender('ohp'),
+  };
+  return channels;
+}
+
+function message(e: CatalogEvent): Schema {
+  return {
+    name: e.name,
+    title: e.name,
+    summary: e.summary,
+    contentType: 'application/json',
+    // The sender's signing headers come from its trait, shared by all its messages.
+    traits: [{ $ref: `#/components/messageTraits/${e.sender}` }],
+    payload: { $ref: `#/components/schemas/${e.name}` },
+  };
+}
+
+const cache = new Map<string, Schema>();
+
+/** The AsyncAPI document for this deployment's public base URL; built once per URL. Do not mutate it. */
+export function buildAsyncApiDocument(publicBaseUrl: string): Schema {
+  const base = publicBaseUrl.replace(/\/+$/, '');
+  const cached = cache.get(base);
+  if (cached) return cached;
+
+  const specs = channelSpecs();
+  const channels: Record<string, Schema> = {};
+  const operations: Record<string, Schema> = {};
+  for (const [id, spec] of Object.entries(specs)) {
+    channels[id] = {
+      address: null,
+      title: spec.title,
+      description: spec.description,
+      messages: Object.fromEntries(spec.events.map((name) => [name, { $ref: `#/components/messages/${name}` }])),
+    };
+    operations[`send_${id}`] = {
+      action: 'send',
+      title: `Push to ${spec.title}`,
+      channel: { $ref: `#/channels/${id}` },
+      messages: spec.events.map((name) => ({ $ref: `#/channels/${id}/messages/${name}` })),
+    };
+  }
+  const senders = Object.keys(SIGNING_HEADERS) as EventSender[];
+  const doc: Schema = {
+    asyncapi: '3.0.0',
+    id: `${base}${ASYNCAPI_PATH}`,
+    info: {
+      title: 'Transport Management Service webhooks',
+      version: '1.0.0',
+      description: 'Every webhook the service pushes: signed HTTP POST requests to receiver URLs. Reply 2xx within 3 seconds; '
+        + 'verify the signature over the raw body first. Payload schemas are under components.schemas, keyed by event name.',
+    },
+    defaultContentType: 'application/json',
+    channels,
+    operations,
+    components: {
+      schemas: Object.fromEntries(EVENT_CATALOG.map((e) => [e.name, { title: e.name, description: e.summary, ...e.payload }])),
+      messages: Object.fromEntries(EVENT_CATALOG.map((e) => [e.name, message(e)])),
+      messageTraits: Object.fromEntries(senders.map((s) => [s, { headers: headersSchema(s) }])),
+    },
+  };
+  cache.set(base, doc);
+  return doc;
+}

@@ -1,0 +1,46 @@
+import type { DeliverySender } from './schedule.ts';
+
+export const WEBHOOK_RETRIES_WORKFLOW = 'webhookRetriesWorkflow';
+/** Deliveries one retry workflow drives at most: one Temporal workflow per batch of failures, not per delivery. */
+export const RETRY_BATCH = 100;
+
+/** One delivery's current round, as a retry workflow drives it. */
+export interface RetryEntry {
+  deliveryId: number;
+  sender: DeliverySender;
+  /** Attempts of this round already made when the workflow starts (the relay's first attempt: 1; a replay: 0). */
+  attemptsMade: number;
+  /** Attempts made in earlier rounds (0 for round 0). */
+  roundBase: number;
+  /** Epoch ms when the next attempt is due: the wait counts from the attempt before it, not from the workflow's start. */
+  dueAt: number;
+}
+
+export interface WebhookRetriesInput {
+  deliveries: RetryEntry[];
+  /** Multiplies the schedule's waits; 1 in production, small in tests. */
+  scale: number;
+  /** Deliveries finished before the workflow continued as new, for its result. */
+  carried?: RetriesSummary;
+}
+
+/** What the workflow's `deliveries` query answers for each delivery it drives. */
+export interface RetryProgress {
+  deliveryId: number;
+  state: DeliveryState;
+  attemptsMade: number;
+  /** ISO time of the next attempt while one is planned. */
+  nextAttemptAt: string | null;
+}
+
+export type DeliveryState = 'pending' | 'retrying' | 'delivered' | 'dead';
+/**
+ * One delivery's attempt, as the batch activity reports it. Not made and not counted: `leased`, another attempt
+ * (one a crash left behind) still holds the delivery's lease; `busy`, its receiver's origin had no free slot.
+ */
+export interface AttemptResult { state: DeliveryState | 'leased' | 'busy'; attempts: number; attemptedAt: number | null }
+export interface RetriesSummary { delivered: number; dead: number }
+
+export const WEBHOOK_LOG_PRUNE_WORKFLOW = 'webhookLogPruneWorkflow';
+export const WEBHOOK_LOG_PRUNE_SCHEDULE = 'webhook-log-prune';
+export interface PruneResult { deliveries: number; attempts: number; events: number }

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { insertOhpSubscription, listOhpSubscriptions, revokeOhpSubscription, type EndpointRow } from '../repo/endpoints.ts';
+import { errors } from '../../../platform/errors.ts';
+import { postOutbound } from '../outbound.ts';
+import { OHP_EVENTS } from '../routing.ts';
+import { signOhp } from '../signing.ts';
+import { newKeyId, newSecret } from './providers.ts';
+import { businessOf } from '../../../platform/catalog/run.ts';
+import { intParam } from '../../../platform/catalog/schemas.ts';
+import { defineOperation } from '../../../platform/catalog/types.ts';
+import { isHttpUrl, maskSecret, refusePrivateUrls } from './settings.ts';
+
+const TAG = 'OHP';
+
+const Subscription = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  events: z.array(z.string()).describe('Empty: every OHP event.'),
+  format: z.enum(['native', 'ce_binary', 'ce_structured']),
+  signature: z.enum(['ohp', 'standard_webhooks']).describe('standard_webhooks adds webhook-* headers beside X-Ohp-Signature.'),
+  secret: z.string().describe('Never echoed: the last four characters only.'),
+  created_at: z.string(),
+});
+
+const present = (e: EndpointRow): z.input<typeof Subscription> => ({
+  id: e.id, url: e.url, events: e.events, format: e.format, signature: e.standard_webhooks ? 'standard_webhooks' : 'ohp',
+  secret: maskSecret(e.secret)!, created_at: new Date(e.created_at).toISOString(),
+});
+
+/**
+ * Proves the subscriber controls the URL: it must answer 200 with the same challenge within 3 s. The request is
+ * signed like a push, so the subscriber can check it too.
+ */
+async function challenge(url: string, secret: string, allowPrivate: boolean): Promise<string | null> {
+  const value = randomBytes(24).toString('base64url');
+  const body = JSON.stringify({ type: 'challenge', challenge: value });
+  const headers = signOhp({ secret, event: 'challenge', messageId: `challenge-${value.slice(0, 12)}`, body, timestamp: Math.floor(Date.now() / 1000) });
+  const res = await postOutbound(url, headers, body, { allowPrivate, readBody: true });
+  if (res.status === null) return res.error?.startsWith('no answer') ? 'no answer' : 'unreachable';
+  if (res.status !== 200) return `HTTP ${res.status}`;
+  let answer: { challenge?: unknown } | null = null;
+  try {
+    answer = JSON.parse(res.body ?? '') as { challenge?: unknown } | null;
+  } catch {
+    // An answer that is not JSON does not contain the challenge.
+  }
+  return answer?.challenge === value ? null : 'the answer did not contain the challenge';
+}
+
+export const ohpSubscriptionCreate = defineOperation({
+  name: 'ohp_subscription_create',
+  summary: 'Subscribe a URL to OHP push events; it must first echo a challenge. The secret is generated and shown once when not given.',
+  tag: TAG,
+  roles: ['client_admin'],
+  rest: { method: 'POST', path: '/v1/ohp/subscriptions', status: 201 },
+  graphql: { name: 'ohpSubscriptionCreate', kind: 'mutation' },
+  mcp: { scope: 'webhooks:write', risk: 'high' },
+  input: z.object({
+    url: z.string().trim().max(2000).refine(isHttpUrl, { params: { key: 'field.invalid_url' } }),
+    secret: z.string().min(16).max(255).optional(),
+    events: z.array(z.enum(OHP_EVENTS as [string, ...string[]])).max(20).default([]),
+    format: z.enum(['native', 'ce_binary', 'ce_structured']).default('native'),
+    signature: z.enum(['ohp', 'standard_webhooks']).default('ohp'),
+  }).strict(),
+  output: z.object({ result: z.literal(true), subscription: Subscription, generated_secret: z.string().optional().describe('Present once when generated.') }),
+  async handler(input, ctx) {
+    const { caller } = businessOf(ctx);
+    refusePrivateUrls(ctx, { url: [input.url] });
+    const secret = input.secret ?? newSecret();
+    const failed = await challenge(input.url, secret, ctx.config.webhookAllowPrivateTargets);
+    if (failed) throw errors.badRequest('CHALLENGE_FAILED', 'webhook.challenge_failed', { reason: failed });
+    const row = await insertOhpSubscription(ctx.em, caller.businessId, {
+      url: input.url, events: input.events, format: input.format, standardWebhooks: input.signature === 'standard_webhooks', secret, keyId: newKeyId(),
+    });
+    ctx.log.info({ businessId: caller.businessId, subscriptionId: row.id }, 'OHP subscription created');
+    return { result: true as const, subscription: present(row), ...(input.secret ? {} : { generated_secret: secret }) };
+  },
+});
+
+export const ohpSubscriptionList = defineOperation({
+  name: 'ohp_subscription_list',
+  summary: 'List the live OHP subscriptions of the business.',
+  tag: TAG,
+  roles: ['client_admin'],
+  rest: { method: 'GET', path: '/v1/ohp/subscriptions' },
+  graphql: { name: 'ohpSubscriptions', kind: 'query' },
+  mcp: { scope: 'webhooks:read', risk: 'low' },
+  input: z.object({}).strict(),
+  output: z.object({ result: z.literal(true), subscriptions: z.array(Subscription) }),
+  async handler(_input, ctx) {
+    const rows = await listOhpSubscriptions(ctx.em, businessOf(ctx).caller.businessId);
+    return { result: true as const, subscriptions: rows.map(present) };
+  },
+});
+
+export const ohpSubscriptionRevoke = defineOperation({
+  name: 'ohp_subscription_revoke',
+  summary: 'Revoke an OHP subscription (id in the query string or the body); pushes already under way finish.',
+  tag: TAG,
+  roles: ['client_admin'],
+  rest: { method: 'DELETE', path: '/v1/ohp/subscriptions' },
+  graphql: { name: 'ohpSubscriptionRevoke', kind: 'mutation' },
+  mcp: { scope: 'webhooks:write', risk: 'medium' },
+  input: z.object({ id: intParam() }).strict(),
+  output: z.object({ result: z.literal(true) }),
+  async handler(input, ctx) {
+    if (!(await revokeOhpSubscription(ctx.em, businessOf(ctx).caller.businessId, input.id))) throw errors.notFound();
+    return { result: true as const };
+  },
+});

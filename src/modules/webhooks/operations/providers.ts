@@ -1,0 +1,175 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
+import { findProviderEndpoint, insertProviderEndpoint, rotateEndpointSecret, updateEndpoint, type EndpointKind, type EndpointRow } from '../repo/endpoints.ts';
+import { errors } from '../../../platform/errors.ts';
+import { PROVIDERS } from '../../../platform/roles.ts';
+import { EVENT_CATALOG } from '../events.ts';
+import { OHP_EVENTS } from '../routing.ts';
+import { businessOf } from '../../../platform/catalog/run.ts';
+import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { isHttpUrl, maskSecret, refusePrivateUrls } from './settings.ts';
+
+const TAG = 'Provider webhooks';
+/** After a rotation the previous key keeps signing beside the new one for this long. */
+export const ROTATION_GRACE_HOURS = 24;
+
+const KIND_OF_ROLE: Record<string, EndpointKind> = { locker_provider: 'partner_locker', delivery_provider: 'third_party' };
+const eventsOf = (kind: EndpointKind) => EVENT_CATALOG.filter((e) => e.sender === kind).map((e) => e.name);
+const EVENTS_OF: Record<EndpointKind, string[]> = { partner_locker: eventsOf('partner_locker'), third_party: eventsOf('third_party'), ohp: OHP_EVENTS.slice() };
+
+/** A generated secret: 32 random bytes, shown once. */
+export const newSecret = () => `whk_${randomBytes(32).toString('base64url')}`;
+export const newKeyId = () => `key_${randomBytes(6).toString('hex')}`;
+
+const httpUrl = z.string().trim().max(2000).refine(isHttpUrl, { params: { key: 'field.invalid_url' } });
+const secret = z.string().min(16).max(255);
+
+const Settings = z.object({
+  sender: z.enum(['partner_locker', 'third_party']),
+  url: z.string(),
+  sandbox_url: z.string().nullable(),
+  sandbox_enabled: z.boolean(),
+  events: z.array(z.string()).describe('Empty: every event of the sender.'),
+  format: z.enum(['native', 'ce_binary', 'ce_structured']),
+  standard_webhooks: z.boolean(),
+  secret: z.string().describe('Never echoed: the last four characters only.'),
+  key_id: z.string(),
+  previous_key_id: z.string().nullable().describe('Still signing beside the current key until previous_valid_until.'),
+  previous_valid_until: z.string().nullable(),
+  updated_at: z.string(),
+});
+
+function present(e: EndpointRow): z.input<typeof Settings> {
+  const graceLive = e.previous_valid_until !== null && new Date(e.previous_valid_until) > new Date();
+  return {
+    sender: e.kind as 'partner_locker' | 'third_party', url: e.url, sandbox_url: e.sandbox_url, sandbox_enabled: e.sandbox_enabled, events: e.events,
+    format: e.format, standard_webhooks: e.standard_webhooks, secret: maskSecret(e.secret)!, key_id: e.key_id,
+    previous_key_id: graceLive ? e.previous_key_id : null, previous_valid_until: graceLive ? new Date(e.previous_valid_until!).toISOString() : null,
+    updated_at: new Date(e.updated_at).toISOString(),
+  };
+}
+
+const kindOf = (ctx: BusinessContext): EndpointKind => KIND_OF_ROLE[ctx.caller.role]!;
+const generated = z.string().optional().describe('Present once, when the service generated the secret: store it now.');
+
+async function endpointOr409(ctx: BusinessContext): Promise<EndpointRow> {
+  const endpoint = await findProviderEndpoint(ctx.em, ctx.caller.businessId, kindOf(ctx));
+  if (!endpoint) throw errors.conflict('PROVIDER_WEBHOOK_NOT_CONFIGURED', 'webhook.provider_not_configured');
+  return endpoint;
+}
+
+export const providerWebhookSettingsGet = defineOperation({
+  name: 'provider_webhook_settings_get',
+  summary: "Read the provider account's webhook endpoint (null until configured).",
+  tag: TAG,
+  roles: PROVIDERS,
+  rest: { method: 'GET', path: '/v1/provider/webhook-settings' },
+  graphql: { name: 'providerWebhookSettings', kind: 'query' },
+  mcp: { scope: 'webhooks:read', risk: 'low' },
+  input: z.object({}).strict(),
+  output: z.object({ result: z.literal(true), settings: Settings.nullable() }),
+  async handler(_input, ctx) {
+    const bctx = businessOf(ctx);
+    const endpoint = await findProviderEndpoint(ctx.em, bctx.caller.businessId, kindOf(bctx));
+    return { result: true as const, settings: endpoint && present(endpoint) };
+  },
+});
+
+export const providerWebhookSettingsUpdate = defineOperation({
+  name: 'provider_webhook_settings_update',
+  summary: 'Create or update (partially) the provider endpoint: URL, sandbox URL and switch, event selection, format, secret (generated and shown once when not given).',
+  tag: TAG,
+  roles: PROVIDERS,
+  rest: { method: 'PUT', path: '/v1/provider/webhook-settings' },
+  graphql: { name: 'providerWebhookSettingsUpdate', kind: 'mutation' },
+  mcp: { scope: 'webhooks:write', risk: 'high' },
+  input: z.object({
+    url: httpUrl.optional(),
+    sandbox_url: httpUrl.nullable().optional(),
+    sandbox_enabled: z.boolean().optional(),
+    events: z.array(z.string().max(64)).max(50).optional(),
+    format: z.enum(['native', 'ce_binary', 'ce_structured']).optional(),
+    standard_webhooks: z.boolean().optional(),
+    secret: secret.optional().describe('Replaces the secret at once; use rotate-secret to keep the old one signing for 24 hours.'),
+  }).strict(),
+  output: z.object({ result: z.literal(true), settings: Settings, generated_secret: generated }),
+  async handler(input, ctx) {
+    const bctx = businessOf(ctx);
+    const kind = kindOf(bctx);
+    const unknown = (input.events ?? []).filter((e) => !EVENTS_OF[kind].includes(e));
+    if (unknown.length) throw errors.field('events', 'field.unknown_event', { event: unknown.join(', ') });
+    const existing = await findProviderEndpoint(ctx.em, bctx.caller.businessId, kind);
+    if (!existing && !input.url) throw errors.field('url', 'field.required');
+    refusePrivateUrls(ctx, { url: [input.url], sandbox_url: [input.sandbox_url] });
+    const generatedSecret = !existing && !input.secret ? newSecret() : undefined;
+    const patch = {
+      url: input.url, sandboxUrl: input.sandbox_url, sandboxEnabled: input.sandbox_enabled, events: input.events, format: input.format,
+      standardWebhooks: input.standard_webhooks, secret: input.secret ?? generatedSecret, keyId: input.secret || generatedSecret ? newKeyId() : undefined,
+    };
+    const row = existing
+      ? await updateEndpoint(ctx.em, existing.id, patch)
+      : await insertProviderEndpoint(ctx.em, bctx.caller.businessId, kind, { ...patch, url: input.url!, secret: patch.secret!, keyId: patch.keyId! });
+    ctx.log.info({ businessId: bctx.caller.businessId, kind, secretChanged: Boolean(input.secret || generatedSecret) }, 'provider webhook settings updated');
+    return { result: true as const, settings: present(row), ...(generatedSecret && { generated_secret: generatedSecret }) };
+  },
+});
+
+export const providerWebhookSettingsRotate = defineOperation({
+  name: 'provider_webhook_secret_rotate',
+  summary: `Make a new secret current; the previous one keeps signing beside it for ${ROTATION_GRACE_HOURS} hours.`,
+  tag: TAG,
+  roles: PROVIDERS,
+  rest: { method: 'POST', path: '/v1/provider/webhook-settings/rotate-secret' },
+  graphql: { name: 'providerWebhookSecretRotate', kind: 'mutation' },
+  mcp: { scope: 'webhooks:write', risk: 'high' },
+  input: z.object({ secret: secret.optional() }).strict(),
+  output: z.object({ result: z.literal(true), settings: Settings, generated_secret: generated }),
+  async handler(input, ctx) {
+    const bctx = businessOf(ctx);
+    const endpoint = await endpointOr409(bctx);
+    const generatedSecret = input.secret ? undefined : newSecret();
+    const row = await rotateEndpointSecret(ctx.em, endpoint.id, input.secret ?? generatedSecret!, newKeyId(), ROTATION_GRACE_HOURS);
+    ctx.log.info({ businessId: bctx.caller.businessId, keyId: row.key_id, previousKeyId: row.previous_key_id }, 'provider webhook secret rotated');
+    return { result: true as const, settings: present(row), ...(generatedSecret && { generated_secret: generatedSecret }) };
+  },
+});
+
+/** A test body per sender: a partner locker sandbox event, or a third-party mock event. */
+function testPayload(kind: EndpointKind, event: string, eventId: string): Record<string, unknown> {
+  const occurredAt = new Date().toISOString();
+  if (kind === 'partner_locker') {
+    return { event_id: eventId, event, livemode: false, occurred_at: occurredAt, data: { delivery_id: `MOCK-${eventId.slice(-8)}`, test: true } };
+  }
+  return {
+    event_id: eventId, event, occurred_at: occurredAt,
+    data: { assignment_number: `TEST-${eventId.slice(-8)}`, order: { id: 0, order_ref: 'TEST', tracking_number: null }, packages: [], test: true },
+  };
+}
+
+export const providerWebhookTest = defineOperation({
+  name: 'provider_webhook_test',
+  summary: 'Send a test event through the delivery engine: partner lockers get a sandbox event (livemode false, PLE-MOCK-, X-Webhook-Test: 1) at the sandbox URL when set; third-party providers a mock event (X-Webhook-Test: 1, data.test).',
+  tag: TAG,
+  roles: PROVIDERS,
+  rest: { method: 'POST', path: '/v1/provider/webhook-settings/test', status: 202 },
+  graphql: { name: 'providerWebhookTest', kind: 'mutation' },
+  mcp: { scope: 'webhooks:write', risk: 'low' },
+  input: z.object({ event: z.string().max(64).optional().describe('One of the selected events; the first selected (or the first of the sender) by default.') }).strict(),
+  output: z.object({ result: z.literal(true), event_id: z.string(), url: z.string() }),
+  async handler(input, ctx) {
+    const bctx = businessOf(ctx);
+    const endpoint = await endpointOr409(bctx);
+    const kind = endpoint.kind;
+    const selectable = endpoint.events.length ? endpoint.events : EVENTS_OF[kind];
+    const event = input.event ?? selectable[0]!;
+    if (!selectable.includes(event)) throw errors.field('event', 'field.no_receiving_url');
+    if (kind === 'partner_locker' && !endpoint.sandbox_enabled) throw errors.conflict('SANDBOX_DISABLED', 'webhook.sandbox_disabled');
+    const eventId = `${kind === 'partner_locker' ? 'PLE-MOCK-' : 'TPE-TEST-'}${randomUUID()}`;
+    await insertOutboxEvent(ctx.em, {
+      businessId: bctx.caller.businessId, eventId, eventType: event, referenceType: 'provider_webhook', referenceId: String(endpoint.id),
+      payload: testPayload(kind, event, eventId), providerId: bctx.caller.businessId,
+    });
+    return { result: true as const, event_id: eventId, url: kind === 'partner_locker' ? (endpoint.sandbox_url ?? endpoint.url) : endpoint.url };
+  },
+});

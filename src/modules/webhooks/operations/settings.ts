@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { findWebhookSettings, upsertWebhookSettings, type WebhookSettingsRow } from '../repo/settings.ts';
+import type { Config } from '../../../platform/config.ts';
+import { errors } from '../../../platform/errors.ts';
+import { isPrivateUrl } from '../targetPolicy.ts';
+import { DEVICE_ORDER_EVENTS, LIFECYCLE_EVENTS, splitUrls, URL_FIELDS, type UrlField } from '../routing.ts';
+import { businessOf } from '../../../platform/catalog/run.ts';
+import { intParam } from '../../../platform/catalog/schemas.ts';
+import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+
+const TAG = 'Webhooks';
+
+export const isHttpUrl = (u: string) => {
+  try {
+    const url = new URL(u);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+};
+/**
+ * Unless private targets are allowed, each URL given must name a public host; the sender checks again on every
+ * request, on the address it actually connects to. Answers 422 naming every field with a private URL.
+ */
+export function refusePrivateUrls(ctx: { config: Config }, urls: Record<string, readonly (string | null | undefined)[]>): void {
+  if (ctx.config.webhookAllowPrivateTargets) return;
+  const fields = Object.entries(urls).filter(([, list]) => list.some((u) => u && isPrivateUrl(u))).map(([field]) => ({ field, key: 'field.private_url' as const }));
+  if (fields.length > 0) throw errors.validation(fields);
+}
+
+const urlList = z.string().trim().max(2000)
+  .refine((v) => v === '' || splitUrls(v).every(isHttpUrl), { params: { key: 'field.invalid_url' } })
+  .nullable();
+const eventList = (known: readonly string[]) => z.string().trim().max(2000).superRefine((v, ctx) => {
+  for (const event of v.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (!known.includes(event)) ctx.addIssue({ code: 'custom', params: { key: 'field.unknown_event', event } });
+  }
+}).nullable();
+
+const UrlFormatSchema = z.object({ format: z.enum(['native', 'ce_binary', 'ce_structured']), standard_webhooks: z.boolean().default(false) }).strict();
+const urlFields = Object.fromEntries(URL_FIELDS.map((f) => [f, urlList.optional()])) as Record<UrlField, z.ZodOptional<typeof urlList>>;
+const customerId = intParam().nullish();
+
+const SettingsSchema = z.object({
+  customer_id: z.number().int().nullable(),
+  webhook_sign_secret: z.string().nullable().describe('Never echoed: the last four characters only.'),
+  ...Object.fromEntries(URL_FIELDS.map((f) => [f, z.string().nullable()])) as Record<UrlField, z.ZodNullable<z.ZodString>>,
+  url_formats: z.record(z.string(), UrlFormatSchema),
+  device_order_events: z.string().nullable(),
+  order_lifecycle_events: z.string().nullable(),
+  driver_location_min_interval_sec: z.number().int(),
+  updated_at: z.string().nullable(),
+});
+type SettingsView = z.input<typeof SettingsSchema>;
+
+/** The last four characters, so an operator can tell which secret is set without the secret being readable. */
+export const maskSecret = (secret: string | null) => (secret ? `…${secret.slice(-4)}` : null);
+
+function present(customer: number | null, row: WebhookSettingsRow | null): SettingsView {
+  return {
+    customer_id: customer,
+    webhook_sign_secret: maskSecret(row?.sign_secret ?? null),
+    ...Object.fromEntries(URL_FIELDS.map((f) => [f, row?.urls[f] ?? null])) as Record<UrlField, string | null>,
+    url_formats: row?.url_formats ?? {},
+    device_order_events: row?.device_order_events ?? null,
+    order_lifecycle_events: row?.order_lifecycle_events ?? null,
+    driver_location_min_interval_sec: row?.driver_location_min_interval_sec ?? 60,
+    updated_at: row ? new Date(row.updated_at).toISOString() : null,
+  };
+}
+
+/** A customer override belongs to one customer account of the caller's business. */
+export async function checkCustomer(ctx: BusinessContext, id: number | null | undefined): Promise<number | null> {
+  if (id == null) return null;
+  const [row] = await ctx.em.execute<{ n: number }[]>("select count(*)::int as n from app_user where id = ? and business_id = ? and role = 'customer'", [id, ctx.caller.businessId]);
+  if (!row!.n) throw errors.field('customer_id', 'field.unknown_customer');
+  return id;
+}
+
+const output = z.object({ result: z.literal(true), settings: SettingsSchema });
+
+export const webhookSettingsGet = defineOperation({
+  name: 'webhook_settings_get',
+  summary: 'Read the webhook settings of the merchant, or of one customer account (override) with customer_id.',
+  tag: TAG,
+  roles: ['client_admin'],
+  rest: { method: 'GET', path: '/v1/webhook-settings' },
+  graphql: { name: 'webhookSettings', kind: 'query' },
+  mcp: { scope: 'webhooks:read', risk: 'low' },
+  input: z.object({ customer_id: customerId }).strict(),
+  output,
+  async handler(input, ctx) {
+    const bctx = businessOf(ctx);
+    const customer = await checkCustomer(bctx, input.customer_id);
+    return { result: true as const, settings: present(customer, await findWebhookSettings(ctx.em, bctx.caller.businessId, customer)) };
+  },
+});
+
+export const webhookSettingsUpdate = defineOperation({
+  name: 'webhook_settings_update',
+  summary: 'Update webhook settings (partial): a field left out keeps its value, null or "" clears it.',
+  tag: TAG,
+  roles: ['client_admin'],
+  rest: { method: 'PUT', path: '/v1/webhook-settings' },
+  graphql: { name: 'webhookSettingsUpdate', kind: 'mutation' },
+  mcp: { scope: 'webhooks:write', risk: 'high' },
+  input: z.object({
+    customer_id: customerId,
+    webhook_sign_secret: z.string().min(16).max(255).nullable().optional(),
+    ...urlFields,
+    /** The specification's alternative spelling of tracking_event_webhook_url. */
+    track_event_webhook_url: urlList.optional(),
+    url_formats: z.record(z.string().refine(isHttpUrl, { params: { key: 'field.invalid_url' } }), UrlFormatSchema).nullable().optional(),
+    device_order_events: eventList(DEVICE_ORDER_EVENTS).optional(),
+    order_lifecycle_events: eventList([...LIFECYCLE_EVENTS, 'driver.location_update']).optional(),
+    driver_location_min_interval_sec: z.number().int().min(0).max(86_400).optional(),
+  }).strict(),
+  output,
+  async handler(input, ctx) {
+    const bctx = businessOf(ctx);
+    const customer = await checkCustomer(bctx, input.customer_id);
+    const given: Partial<Record<UrlField, string | null>> = { tracking_event_webhook_url: input.track_event_webhook_url, ...input };
+    const urls: Partial<Record<UrlField, string | null>> = {};
+    for (const f of URL_FIELDS) if (given[f] !== undefined) urls[f] = given[f] ? splitUrls(given[f]).join(',') : null;
+    refusePrivateUrls(ctx, { ...Object.fromEntries(Object.entries(urls).map(([f, v]) => [f, v ? v.split(',') : []])), url_formats: Object.keys(input.url_formats ?? {}) });
+    const row = await upsertWebhookSettings(ctx.em, bctx.caller.businessId, customer, {
+      signSecret: input.webhook_sign_secret,
+      urls,
+      urlFormats: input.url_formats,
+      deviceOrderEvents: input.device_order_events,
+      orderLifecycleEvents: input.order_lifecycle_events,
+      driverLocationMinIntervalSec: input.driver_location_min_interval_sec,
+    });
+    ctx.log.info({ businessId: bctx.caller.businessId, customerId: customer, secretChanged: input.webhook_sign_secret !== undefined }, 'webhook settings updated');
+    return { result: true as const, settings: present(customer, row) };
+  },
+});

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
+import { testTargets } from '../fanOut.ts';
+import { findWebhookSettings } from '../repo/settings.ts';
+import { errors } from '../../../platform/errors.ts';
+import { ROLES } from '../../../platform/roles.ts';
+import { EVENT_CATALOG } from '../events.ts';
+import { SENDERS } from '../signing.ts';
+import { verifyWebhook } from '../verify.ts';
+import { businessOf } from '../../../platform/catalog/run.ts';
+import { intParam } from '../../../platform/catalog/schemas.ts';
+import { defineOperation } from '../../../platform/catalog/types.ts';
+import { checkCustomer } from './settings.ts';
+
+const TAG = 'Webhooks';
+const TENANT_EVENTS = EVENT_CATALOG.filter((e) => e.sender === 'tenant').map((e) => e.name) as [string, ...string[]];
+
+export const webhookSettingsTest = defineOperation({
+  name: 'webhook_settings_test',
+  summary: 'Send a signed test event (webhook.test, or the named event with a test body) through the delivery engine to the configured URLs, or to one of them.',
+  tag: TAG,
+  roles: ['client_admin'],
+  rest: { method: 'POST', path: '/v1/webhook-settings/test', status: 202 },
+  graphql: { name: 'webhookSettingsTest', kind: 'mutation' },
+  mcp: { scope: 'webhooks:write', risk: 'low' },
+  input: z.object({
+    customer_id: intParam().nullish(),
+    url: z.string().trim().max(2000).nullish().describe('One of the configured URLs; all that receive the event when left out.'),
+    event: z.enum(TENANT_EVENTS).default('webhook.test').describe('Chooses the settings field, as a real event of that name would.'),
+  }).strict(),
+  output: z.object({ result: z.literal(true), event_id: z.string(), urls: z.array(z.string()) }),
+  async handler(input, ctx) {
+    const bctx = businessOf(ctx);
+    const customer = await checkCustomer(bctx, input.customer_id);
+    const settings = await findWebhookSettings(ctx.em, bctx.caller.businessId, customer);
+    if (!settings?.sign_secret) throw errors.conflict('WEBHOOK_SECRET_MISSING', 'webhook.secret_missing');
+    const urls = testTargets(settings, input.event, input.url ?? null);
+    if (urls.length === 0) throw errors.field(input.url ? 'url' : 'event', 'field.no_receiving_url');
+    const eventId = `TEST-${randomUUID()}`;
+    await insertOutboxEvent(ctx.em, {
+      businessId: bctx.caller.businessId, customerId: customer, eventId, eventType: input.event, referenceType: 'webhook_settings', referenceId: String(settings.id),
+      payload: {
+        event_id: eventId, event: input.event, business_id: bctx.caller.businessId, occurred_at: new Date().toISOString(),
+        data: { test: true, message: 'A test event sent from the webhook settings.' },
+      },
+      targetSettingsId: settings.id, targetUrl: input.url ?? null,
+    });
+    return { result: true as const, event_id: eventId, urls };
+  },
+});
+
+export const webhookVerify = defineOperation({
+  name: 'verify_webhook_signature',
+  summary: 'Check a received webhook as its receiver should: raw body, content digest, timestamp tolerance, constant-time signature compare; answers which check failed.',
+  tag: TAG,
+  roles: ROLES,
+  rest: { method: 'POST', path: '/v1/webhooks/verify' },
+  graphql: { name: 'verifyWebhookSignature', kind: 'query' },
+  mcp: { scope: 'webhooks:read', risk: 'low' },
+  input: z.object({
+    sender: z.enum(SENDERS),
+    headers: z.record(z.string().max(100), z.string().max(8192)).refine((h) => Object.keys(h).length <= 100, { params: { key: 'field.too_many_items', maximum: 100 } }),
+    body: z.string().max(262_144).describe('The raw request body, exactly as received (at most 256 KiB).'),
+    secret: z.string().min(1).max(255).describe('Used for this check only; never stored or logged.'),
+    now: z.number().int().min(0).optional().describe('Unix seconds to check the timestamp against (a captured request); the clock by default.'),
+    tolerance_sec: z.number().int().min(0).max(31_536_000).optional().describe('Timestamp tolerance; 300 by default.'),
+  }).strict(),
+  output: z.object({
+    result: z.literal(true),
+    valid: z.boolean(),
+    reason: z.enum(['missing_header', 'content_digest', 'timestamp', 'signature']).optional(),
+    header: z.string().optional(),
+    message: z.string().optional(),
+  }),
+  async handler(input) {
+    const outcome = verifyWebhook({ sender: input.sender, secret: input.secret, headers: input.headers, rawBody: input.body, now: input.now, toleranceSec: input.tolerance_sec });
+    return outcome.valid ? { result: true as const, valid: true } : { result: true as const, valid: false, reason: outcome.failed, header: outcome.header, message: outcome.message };
+  },
+});

@@ -1,0 +1,104 @@
+import type { Em } from '../../../platform/db/orm.ts';
+import { textArray } from '../../../platform/db/pgArray.ts';
+import type { UrlFormat } from './settings.ts';
+
+export type EndpointKind = 'partner_locker' | 'third_party' | 'ohp';
+
+export interface EndpointRow {
+  id: number;
+  business_id: number;
+  kind: EndpointKind;
+  url: string;
+  sandbox_url: string | null;
+  sandbox_enabled: boolean;
+  events: string[];
+  format: UrlFormat;
+  standard_webhooks: boolean;
+  secret: string;
+  key_id: string;
+  previous_secret: string | null;
+  previous_key_id: string | null;
+  previous_valid_until: Date | null;
+  revoked_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The secrets that sign now: the current one first, then the previous one during its grace period. */
+export function liveSecrets(e: Pick<EndpointRow, 'secret' | 'previous_secret' | 'previous_valid_until'>, now = new Date()): string[] {
+  const previousLive = e.previous_secret && e.previous_valid_until && new Date(e.previous_valid_until) > now;
+  return previousLive ? [e.secret, e.previous_secret!] : [e.secret];
+}
+
+export async function findProviderEndpoint(em: Em, businessId: number, kind: EndpointKind): Promise<EndpointRow | null> {
+  const rows = await em.execute<EndpointRow[]>('select * from webhook_endpoint where business_id = ? and kind = ? and revoked_at is null', [businessId, kind]);
+  return rows[0] ?? null;
+}
+
+export interface ProviderEndpointPatch {
+  url?: string;
+  sandboxUrl?: string | null;
+  sandboxEnabled?: boolean;
+  events?: string[];
+  format?: UrlFormat;
+  standardWebhooks?: boolean;
+  secret?: string;
+  keyId?: string;
+}
+
+export async function insertProviderEndpoint(em: Em, businessId: number, kind: EndpointKind, p: Required<Pick<ProviderEndpointPatch, 'url' | 'secret' | 'keyId'>> & ProviderEndpointPatch): Promise<EndpointRow> {
+  const [row] = await em.execute<EndpointRow[]>(
+    `insert into webhook_endpoint (business_id, kind, url, sandbox_url, sandbox_enabled, events, format, standard_webhooks, secret, key_id)
+     values (?, ?, ?, ?, coalesce(?::boolean, true), ?::text[], coalesce(?, 'native'), coalesce(?::boolean, false), ?, ?) returning *`,
+    [businessId, kind, p.url, p.sandboxUrl ?? null, p.sandboxEnabled ?? null, textArray(p.events ?? []), p.format ?? null, p.standardWebhooks ?? null, p.secret, p.keyId]);
+  return row!;
+}
+
+/** Updates the given fields; a new secret replaces the old one at once and ends any rotation grace period. */
+export async function updateEndpoint(em: Em, id: number, p: ProviderEndpointPatch): Promise<EndpointRow> {
+  const newSecret = p.secret !== undefined;
+  const [row] = await em.execute<EndpointRow[]>(
+    `update webhook_endpoint e set
+       url = coalesce(?, e.url),
+       sandbox_url = case when ? then ? else e.sandbox_url end,
+       sandbox_enabled = coalesce(?::boolean, e.sandbox_enabled),
+       events = coalesce(?::text[], e.events),
+       format = coalesce(?, e.format),
+       standard_webhooks = coalesce(?::boolean, e.standard_webhooks),
+       secret = coalesce(?, e.secret),
+       key_id = coalesce(?, e.key_id),
+       previous_secret = case when ? then null else e.previous_secret end,
+       previous_key_id = case when ? then null else e.previous_key_id end,
+       previous_valid_until = case when ? then null else e.previous_valid_until end,
+       updated_at = now()
+     where id = ? returning *`,
+    [p.url ?? null, p.sandboxUrl !== undefined, p.sandboxUrl ?? null, p.sandboxEnabled ?? null, p.events ? textArray(p.events) : null, p.format ?? null,
+      p.standardWebhooks ?? null, p.secret ?? null, p.keyId ?? null, newSecret, newSecret, newSecret, id]);
+  return row!;
+}
+
+/** Makes `secret` current; the old one keeps signing beside it for `graceHours`. */
+export async function rotateEndpointSecret(em: Em, id: number, secret: string, keyId: string, graceHours: number): Promise<EndpointRow> {
+  const [row] = await em.execute<EndpointRow[]>(
+    `update webhook_endpoint set previous_secret = secret, previous_key_id = key_id, previous_valid_until = now() + make_interval(hours => ?),
+       secret = ?, key_id = ?, updated_at = now()
+     where id = ? returning *`, [graceHours, secret, keyId, id]);
+  return row!;
+}
+
+export async function insertOhpSubscription(em: Em, businessId: number, s: { url: string; events: string[]; format: UrlFormat; standardWebhooks: boolean; secret: string; keyId: string }): Promise<EndpointRow> {
+  const [row] = await em.execute<EndpointRow[]>(
+    `insert into webhook_endpoint (business_id, kind, url, events, format, standard_webhooks, secret, key_id)
+     values (?, 'ohp', ?, ?::text[], ?, ?, ?, ?) returning *`, [businessId, s.url, textArray(s.events), s.format, s.standardWebhooks, s.secret, s.keyId]);
+  return row!;
+}
+
+export async function listOhpSubscriptions(em: Em, businessId: number): Promise<EndpointRow[]> {
+  return em.execute<EndpointRow[]>("select * from webhook_endpoint where business_id = ? and kind = 'ohp' and revoked_at is null order by id", [businessId]);
+}
+
+export async function revokeOhpSubscription(em: Em, businessId: number, id: number): Promise<boolean> {
+  const rows = await em.execute<{ id: number }[]>(
+    "update webhook_endpoint set revoked_at = now(), updated_at = now() where id = ? and business_id = ? and kind = 'ohp' and revoked_at is null returning id", [id, businessId]);
+  return rows.length > 0;
+}

@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config.ts';
+import type { Em } from '../db/orm.ts';
+import type { Language } from '../i18n/languages.ts';
+import type { Role } from '../roles.ts';
+import type { Logger } from '../logger.ts';
+
+export interface Caller {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+  businessId: number | null;
+  tokenHash: string;
+  /** How the caller signed in: a user session token, or a provider's OTEP ingest key (which can only ingest). */
+  via: 'session' | 'otep_key';
+}
+
+/** What a handler gets: never a Koa object, so it runs the same under REST, GraphQL and (later) MCP. */
+export interface OperationContext {
+  caller: Caller | null;
+  lang: Language;
+  em: Em;
+  temporal: Client;
+  config: Config;
+  log: Logger;
+  requestId: string;
+  dryRun: boolean;
+}
+
+/** A context whose caller is known and belongs to a business. */
+export type BusinessContext = OperationContext & { caller: Caller & { businessId: number } };
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** Stable id: also the future MCP tool and manifest name. */
+  name: string;
+  summary: string;
+  /** API family (OpenAPI tag). */
+  tag: string;
+  input: I;
+  output: O;
+  /** Who may call it; 'public' needs no token. Checked in one place, the runner. */
+  roles: readonly Role[] | 'public';
+  /** 'otep_key': only callers signed in with an OTEP ingest key may call it (and such a caller nothing else). */
+  auth?: 'otep_key';
+  rest?: { method: HttpMethod; path: string; status?: number };
+  graphql?: { name: string; kind?: 'query' | 'mutation' };
+  mcp?: { scope: string; risk: 'low' | 'medium' | 'high' };
+  /** Runs after authentication and before the role check: system availability (503). */
+  available?: (ctx: OperationContext) => void | Promise<void>;
+  /** Runs after the role check: per-business switches (403). */
+  guard?: (ctx: BusinessContext) => void | Promise<void>;
+  handler: (input: z.output<I>, ctx: OperationContext) => Promise<z.input<O>>;
+}
+
+/** Keeps the input and output types of each entry while the catalog stays a plain list. */
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+  return op;
+}
