@@ -1,5 +1,6 @@
-// Lint rules that protect what the compiler cannot see: unawaited promises and
-// non-deterministic Node APIs inside Temporal workflow code.
+// Lint rules that protect what the compiler cannot see: unawaited promises, the module boundaries, and
+// deterministic Temporal workflow code. Module boundaries are checked by test/platform/boundaries.test.ts;
+// test/platform/lintRules.test.ts shows that the workflow rule fails on a value import of activities.
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['fs', 'path', 'crypto', 'http', 'https', 'net', 'os', 'child_process', 'worker_threads', 'timers', 'process'];
@@ -13,6 +14,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // A module's messages.ts merges its keys into the platform's ModuleMessageKeys with an empty `extends`.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
     },
   },
   {
@@ -21,11 +24,23 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['workflows/**/*.ts'],
+    // The platform knows no feature: it never imports a module.
+    files: ['src/platform/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/**'], message: 'The platform knows no module; a module registers with it (src/platform/module.ts).' }] }] },
+  },
+  {
+    // Workflow code is replayed: it imports @temporalio/workflow, its own contract and pure domain code, and
+    // everything else (its activities above all) as types only, which the bundle leaves out.
+    files: ['src/modules/*/workflows.ts'],
     rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', disallowTypeAnnotations: false }],
       'no-restricted-imports': ['error', {
         paths: nodeBuiltins.flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'Workflow code must be deterministic: no Node built-ins.' })),
-        patterns: [{ group: ['**/activities/**', '!**/activities/**/*.ts'], message: 'Import activities with import type only.' }],
+        patterns: [{
+          regex: '^(?!@temporalio/workflow$|\\./contract\\.ts$|\\./domain\\.ts$)',
+          allowTypeImports: true,
+          message: 'A workflow imports values only from @temporalio/workflow, ./contract.ts and ./domain.ts; anything else (activities above all) with `import type`.',
+        }],
       }],
     },
   },

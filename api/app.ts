@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../src/platform/config.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
 import type { Logger } from '../src/platform/logger.ts';
-import { CATALOG } from '../src/modules/catalog.ts';
+import { CATALOG, CREDENTIALS, MODULES } from '../src/modules/index.ts';
 import type { Operation, OperationContext } from '../src/platform/catalog/types.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { graphqlMiddleware } from './graphql/handler.ts';
@@ -14,8 +14,6 @@ import { jsonBody } from './middleware/body.ts';
 import { requestContext, type State } from './middleware/context.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { buildOpenApi } from './openapi.ts';
-import { otepRepresentation } from '../src/modules/tracking/representation.ts';
-import { ASYNCAPI_PATH, buildAsyncApiDocument } from '../src/modules/webhooks/asyncapi.ts';
 import { restRouter } from './rest.ts';
 
 export interface AppDeps {
@@ -42,17 +40,16 @@ export function createApp({ config, orm, temporal, log, catalog = CATALOG }: App
     ctx.body = ok ? { status: 'ok', checks } : { status: 'unavailable', checks };
   });
   meta.get('/openapi.json', (ctx) => { ctx.body = openapi; });
-  meta.get(ASYNCAPI_PATH.slice('/api'.length), (ctx) => { ctx.body = buildAsyncApiDocument(config.publicBaseUrl); });
+  for (const doc of MODULES.flatMap((m) => m.documents ?? [])) meta.get(doc.path, (ctx) => { ctx.body = doc.build(config.publicBaseUrl); });
 
   const rest = restRouter(catalog, makeContext);
   app
     .use(requestContext(log))
     .use(errorHandler())
     .use(jsonBody())
-    .use(authenticate(orm))
+    .use(authenticate(orm, CREDENTIALS))
     .use(graphqlMiddleware(buildSchema(catalog), makeContext))
     .use(meta.routes())
-    .use(otepRepresentation())
     .use(rest.routes())
     .use(rest.allowedMethods({ throw: true }));
   return app;

@@ -8,6 +8,17 @@ import { isObject } from '../src/platform/json.ts';
 export type ContextFactory = (state: State) => OperationContext;
 
 
+/** The representation a request asks for: its query parameter, else what its Accept header names (written into the input). */
+function representationOf(op: Operation, ctx: Koa.Context, raw: unknown): string | undefined {
+  const rep = op.rest?.representation;
+  if (!rep || !isObject(raw)) return undefined;
+  if (raw[rep.param] === undefined) {
+    const fromAccept = rep.fromAccept(ctx.get('accept'));
+    if (fromAccept) raw[rep.param] = fromAccept;
+  }
+  return raw[rep.param] === undefined ? undefined : String(raw[rep.param]);
+}
+
 /** OpenAPI path `/v1/orders/{id}` -> Koa path `/v1/orders/:id`. */
 export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
@@ -23,8 +34,11 @@ export function restRouter(catalog: readonly Operation[], makeContext: ContextFa
       // DELETE carries its input in the query string, or in a JSON body where a client sends one.
       const source = method === 'GET' ? ctx.query : method === 'DELETE' ? { ...ctx.query, ...(isObject(body) ? body : {}) } : body;
       const raw = isObject(source) ? { ...source, ...params } : source;
+      const chosen = op.rest?.representation && representationOf(op, ctx, raw);
       ctx.body = await runOperation(op, raw, makeContext(ctx.state));
       ctx.status = status;
+      const mediaType = op.rest?.representation?.mediaType(chosen);
+      if (mediaType) ctx.type = mediaType;
     };
     router.register(koaPath(path), [method], handler);
   }

@@ -11,10 +11,10 @@
  */
 import http from 'node:http';
 import type { Config } from '../src/platform/config.ts';
-import { Device } from '../src/modules/entities.ts';
+import { Device } from '../src/modules/device-orders/index.ts';
 import type { Em } from '../src/platform/db/orm.ts';
 import { presentDeviceOrder } from '../src/modules/device-orders/views.ts';
-import { delayBeforeAttemptMs } from '../src/modules/webhooks/schedule.ts';
+import { delayBeforeAttemptMs } from '../src/modules/webhooks/domain.ts';
 import { signTenant } from '../src/modules/webhooks/signing.ts';
 import { postKeepAlive } from './load.ts';
 import { makeBusiness, PASSWORD } from '../test/helpers/factories.ts';

@@ -21,13 +21,14 @@ import path from 'node:path';
 import { loadConfig } from '../src/platform/config.ts';
 import { bootstrap } from '../src/main/bootstrap.ts';
 import { createLogger } from '../src/platform/logger.ts';
+import { ENTITIES } from '../src/modules/index.ts';
 import { createOrm, migrate } from '../src/platform/db/orm.ts';
 import { seedDemo } from '../src/main/seed.ts';
 import { startEmbeddedPostgres } from '../src/platform/launchers/postgres.ts';
 import { startTemporalDevServer } from '../src/platform/launchers/temporalServer.ts';
 import { freePort } from '../test/helpers/ports.ts';
 import { makeBusiness, makeOrder, PASSWORD } from '../test/helpers/factories.ts';
-import { Device } from '../src/modules/entities.ts';
+import { Device } from '../src/modules/device-orders/index.ts';
 import { bareKoaJson, fmt, load, median, percentile, postKeepAlive } from './load.ts';
 import { retryLateness } from './retries.ts';
 import { EVENTS_PER_BATCH, GET_CONCURRENCY, otepBench } from './otep.ts';
@@ -41,7 +42,7 @@ const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: 
 const line = (label: string, ours: string, base: string, ratio: number) => console.log(`${label.padEnd(34)} ${ours.padEnd(30)} baseline ${base.padEnd(30)} ratio ${ratio.toFixed(2)}`);
 
 try {
-  const orm = await createOrm(pg.url);
+  const orm = await createOrm(pg.url, ENTITIES);
   await migrate(orm);
   await seedDemo(orm.em.fork());
   await orm.close();

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { createLogger } from '../src/platform/logger.ts';
+import { ENTITIES } from '../src/modules/index.ts';
 import { createOrm, migrate } from '../src/platform/db/orm.ts';
 import { seedDemo } from '../src/main/seed.ts';
 import { startEmbeddedPostgres } from '../src/platform/launchers/postgres.ts';
@@ -27,7 +28,7 @@ const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: 
 });
 let code = 1;
 try {
-  const orm = await createOrm(pg.url);
+  const orm = await createOrm(pg.url, ENTITIES);
   await migrate(orm);
   await seedDemo(orm.em.fork());
   await orm.close();

@@ -4,13 +4,14 @@ import { Client, Connection } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createApp } from '../../api/app.ts';
 import type { Config } from '../platform/config.ts';
+import { ENTITIES, MODULES, SEARCH_ATTRIBUTES } from '../modules/index.ts';
 import { createOrm, migrate, type Orm } from '../platform/db/orm.ts';
 import { seedDemo } from './seed.ts';
 import type { Logger } from '../platform/logger.ts';
 import { awaitSearchAttributes, registerSearchAttributes } from '../platform/temporal/searchAttributes.ts';
 import { ensureSchedules } from '../platform/temporal/schedules.ts';
 import { createWorker } from '../platform/temporal/worker.ts';
-import { OutboxRelay } from '../modules/webhooks/relay.ts';
+import type { WorkerDeps, WorkerService } from '../platform/module.ts';
 
 export interface Services {
   orm: Orm;
@@ -20,7 +21,7 @@ export interface Services {
 
 /** Connects to PostgreSQL and Temporal; both addresses must be resolved by now. */
 export async function connectServices(config: Config, databaseUrl: string, temporalAddress: string): Promise<Services> {
-  const orm = await createOrm(databaseUrl);
+  const orm = await createOrm(databaseUrl, ENTITIES);
   const connection = await Connection.connect({ address: temporalAddress });
   const temporal = new Client({ connection, namespace: config.temporalNamespace });
   return { orm, connection, temporal };
@@ -31,7 +32,8 @@ export interface Running extends Services {
   url?: string;
   worker?: Worker;
   workerRun?: Promise<void>;
-  relay?: OutboxRelay;
+  /** The modules' worker services (the outbox relay), started after the worker and stopped before it. */
+  services: WorkerService[];
   close(): Promise<void>;
 }
 
@@ -54,10 +56,11 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
   const services = await connectServices(config, config.databaseUrl, config.temporalAddress);
   const running: Running = {
     ...services,
+    services: [],
     async close() {
       if (running.server) await new Promise<void>((resolve) => running.server!.close(() => resolve()));
       running.server?.closeAllConnections();
-      await running.relay?.stop();
+      for (const s of running.services.reverse()) await s.stop();
       if (running.worker) {
         if (running.worker.getState() === 'RUNNING') running.worker.shutdown();
         await running.workerRun;
@@ -73,15 +76,18 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
     }
     if (opts.seed) await seedDemo(services.orm.em.fork());
     if (withWorker) {
-      const added = await registerSearchAttributes(services.connection, config.temporalNamespace);
+      const added = await registerSearchAttributes(services.connection, config.temporalNamespace, SEARCH_ATTRIBUTES);
       if (added.length) log.info({ added }, 'search attributes registered');
       await awaitSearchAttributes(services.temporal, added);
-      running.worker = await createWorker(config, config.temporalAddress, services.orm, log);
+      const deps: WorkerDeps = { orm: services.orm, config, log, temporal: services.temporal, databaseUrl: config.databaseUrl };
+      running.worker = await createWorker(config, config.temporalAddress, MODULES, deps, log);
       running.workerRun = running.worker.run();
       running.workerRun.catch((err: unknown) => log.error({ err }, 'worker stopped'));
-      await ensureSchedules(services.temporal, config, log);
-      running.relay = new OutboxRelay({ orm: services.orm, temporal: services.temporal, config, databaseUrl: config.databaseUrl, log });
-      await running.relay.start();
+      await ensureSchedules(services.temporal, config.taskQueue, MODULES.flatMap((m) => m.schedules?.(config) ?? []), log);
+      for (const service of MODULES.flatMap((m) => m.services?.(deps) ?? [])) {
+        await service.start();
+        running.services.push(service);
+      }
     }
     if (api) {
       const app = createApp({ config, orm: services.orm, temporal: services.temporal, log });

@@ -1,7 +1,7 @@
 import type { Em } from '../platform/db/orm.ts';
-import { Business, Device, Order, User } from '../modules/entities.ts';
-import { ORDER_STATUS } from '../modules/orders/domain.ts';
-import { recordOrderCreated } from '../modules/orders/statusRepo.ts';
+import { Device } from '../modules/device-orders/index.ts';
+import { Business, User } from '../modules/identity/index.ts';
+import { Order, ORDER_STATUS, recordOrderCreated } from '../modules/orders/index.ts';
 import type { Role } from '../platform/roles.ts';
 import { hashPassword } from '../platform/secrets.ts';
 

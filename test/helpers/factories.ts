@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Business, Device, Order, User } from '../../src/modules/entities.ts';
-import { recordOrderCreated } from '../../src/modules/orders/statusRepo.ts';
+import { Device } from '../../src/modules/device-orders/index.ts';
+import { Business, User } from '../../src/modules/identity/index.ts';
+import { Order } from '../../src/modules/orders/index.ts';
+import { recordOrderCreated } from '../../src/modules/orders/repo.ts';
 import type { Em } from '../../src/platform/db/orm.ts';
 import { ORDER_STATUS } from '../../src/modules/orders/domain.ts';
 import type { Role } from '../../src/platform/roles.ts';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CATALOG } from '../../src/modules/catalog.ts';
+import { CATALOG } from '../../src/modules/index.ts';
 import { inputJsonSchema } from '../../api/graphql/schema.ts';
 import type { Operation } from '../../src/platform/catalog/types.ts';
 import { ROLES, type Role } from '../../src/platform/roles.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CATALOG } from '../../src/modules/catalog.ts';
+import { CATALOG } from '../../src/modules/index.ts';
 import { koaPath } from '../../api/rest.ts';
 import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
 import { Validator } from '@seriousme/openapi-schema-validator';

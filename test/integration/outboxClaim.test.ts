@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
+import { ENTITIES } from '../../src/modules/index.ts';
 import { createOrm, type Orm } from '../../src/platform/db/orm.ts';
 import { claimOutbox, extendClaimIdleLimit } from '../../src/modules/webhooks/repo/deliveries.ts';
 import { makeBusiness } from '../helpers/factories.ts';
@@ -31,7 +32,7 @@ describe('outbox claim', () => {
   }
 
   before(async () => {
-    orm = await createOrm(process.env.DATABASE_URL!);
+    orm = await createOrm(process.env.DATABASE_URL!, ENTITIES);
     const em = orm.em.fork();
     const { business } = await makeBusiness(em);
     // Not a device order's reference: other files look device order events up by reference.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { Webhook } from 'standardwebhooks';
-import { eventSchema } from '../../src/modules/webhooks/events.ts';
+import { eventDefinition } from '../../src/modules/webhooks/routing.ts';
 import { signPartnerLocker, standardWebhooksKey } from '../../src/modules/webhooks/signing.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
@@ -96,7 +96,7 @@ describe('webhook test sends, the verifier operation, driver positions', () => {
     const got = await waitFor(async () => receiver.received.find((r) => r.body.includes('driver.location_update')));
     const event = JSON.parse(got.body) as { event_id: string; data: Record<string, unknown> };
     assert.match(event.event_id, /^DLU-/);
-    const schema = new Ajv({ strict: false }).compile(eventSchema('driver.location_update')!);
+    const schema = new Ajv({ strict: false }).compile(eventDefinition('driver.location_update')!.payload);
     assert.ok(schema(JSON.parse(got.body)), `matches the catalog: ${JSON.stringify(schema.errors)}`);
     assert.deepEqual({ ...event.data, recorded_at: undefined }, { driver_id: b.users.driver.id, lat: 48.85, lng: 2.35, heading: 90, speed: 12.5, recorded_at: undefined });
     const [pos] = await app.em().execute<{ lat: number }[]>('select lat from driver_location where driver_id = ?', [b.users.driver.id]);

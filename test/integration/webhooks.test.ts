@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { HTTP, type CloudEvent } from 'cloudevents';
 import { Webhook } from 'standardwebhooks';
-import { eventSchema } from '../../src/modules/webhooks/events.ts';
+import { eventDefinition } from '../../src/modules/webhooks/routing.ts';
 import { standardWebhooksKey } from '../../src/modules/webhooks/signing.ts';
 import { verifyWebhook } from '../../src/modules/webhooks/verify.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
@@ -217,7 +217,7 @@ describe('webhook settings and tenant delivery', () => {
       const got = await waitFor(async () => receiver.received.find((r) => r.body.includes('order.created')));
       assert.deepEqual(verifyWebhook({ sender: 'tenant', headers: got.headers, rawBody: got.body, secret: SECRET }), { valid: true });
       const event = JSON.parse(got.body) as { event_id: string; data: { order: unknown } };
-      assert.ok(new Ajv({ strict: false }).compile(eventSchema('order.created')!)(event), 'matches the catalog');
+      assert.ok(new Ajv({ strict: false }).compile(eventDefinition('order.created')!.payload)(event), 'matches the catalog');
       assert.equal(event.event_id, `ORC-${created.body.order_id}`);
       assert.deepEqual(event.data.order, {
         id: created.body.order_id, order_ref: `WH-${b.tag}`, tracking_number: created.body.tracking_number, type: 'D', status_id: 1, status: 'NEW_ORDER',

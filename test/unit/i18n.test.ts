@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LANGUAGES, pickLanguage } from '../../src/platform/i18n/languages.ts';
-import { MESSAGES, translate } from '../../src/platform/i18n/messages.ts';
+import { allMessages, translate } from '../../src/platform/i18n/messages.ts';
+import { MODULES } from '../../src/modules/index.ts';
 
 test('every message key has a non-empty text in all six languages', () => {
-  for (const [key, texts] of Object.entries(MESSAGES)) {
+  assert.ok(MODULES.length > 0 && allMessages().has('device_order.wrong_pickup_code'), 'the modules registered their messages');
+  for (const [key, texts] of allMessages()) {
     for (const lang of LANGUAGES) {
-      const text = (texts as Record<string, string>)[lang];
+      const text = texts[lang];
       assert.ok(typeof text === 'string' && text.trim().length > 0, `${key} lacks ${lang}`);
     }
     const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(',');

@@ -33,11 +33,10 @@ describe('durability: no webhook is lost while the receiver is down and the work
     // Receiver down: every first attempt is refused and a retry workflow takes over.
     await waitFor(async () => { const d = await deliveries(); return d.length === 3 && d.every((x) => x.retry_workflow_id && x.attempts >= 1) && d; });
 
-    await app.running.relay!.stop();
+    for (const service of app.running.services.splice(0)) await service.stop();
     app.running.worker!.shutdown();
     await app.running.workerRun;
     app.running.worker = undefined;
-    app.running.relay = undefined;
 
     const receiver = await startReceiver(() => 200, port);
     try {

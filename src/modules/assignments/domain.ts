@@ -1,4 +1,4 @@
-import { ASSIGNABLE_STATUS_IDS } from '../orders/domain.ts';
+import { ASSIGNABLE_STATUS_IDS } from '../orders/index.ts';
 
 export const ASSIGNMENT_STATUSES = ['active', 'revoked', 'released'] as const;
 export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];

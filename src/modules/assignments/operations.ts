@@ -1,6 +1,6 @@
-import { LockMode } from '@mikro-orm/core';
 import { z } from 'zod';
-import { BrokerOrderAssignment, Business, Order, User } from '../entities.ts';
+import type { Order } from '../orders/index.ts';
+import { activeAssignments, addAssignment, contractorOf, listAssignments, lockOrders as lockBusinessOrders, moduleEnabledFor, type AssignmentRow } from './repo.ts';
 import { assignRefusal, ASSIGNMENT_STATUSES } from './domain.ts';
 import { errors } from '../../platform/errors.ts';
 import { translate, type MessageKey } from '../../platform/i18n/messages.ts';
@@ -18,8 +18,7 @@ function moduleAvailable(ctx: OperationContext): void {
 
 /** 403 unless the platform has enabled the module for the caller's business. */
 async function moduleEnabled(ctx: BusinessContext): Promise<void> {
-  const business = ctx.caller.businessId === null ? null : await ctx.em.findOne(Business, ctx.caller.businessId);
-  if (!business?.assignmentModuleEnabled) throw errors.forbidden('assignment.module_disabled', 'MODULE_DISABLED');
+  if (ctx.caller.businessId === null || !(await moduleEnabledFor(ctx.em, ctx.caller.businessId))) throw errors.forbidden('assignment.module_disabled', 'MODULE_DISABLED');
 }
 
 const Assignment = z.object({
@@ -45,12 +44,6 @@ const orderIds = z.array(intParam()).min(1).max(500).transform((ids) => [...new 
 
 const common = { tag: TAG, available: moduleAvailable, guard: moduleEnabled } as const;
 
-interface AssignmentRow {
-  id: number; order_id: number; order_ref: string | null; status_id: number | null; scheduled_date: string | Date | null;
-  route_id: number | null; broker_id: number; broker_name: string | null; status: (typeof ASSIGNMENT_STATUSES)[number];
-  note: string | null; assigned_by: number | null; assigned_at: Date | null; ended_by: number | null; ended_at: Date | null; end_reason: string | null;
-}
-
 const date = (d: Date | string | null) => (d === null ? null : typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
 const dateTime = (d: Date | null) => (d === null ? null : formatDateTime(new Date(d)));
 
@@ -64,8 +57,7 @@ function present(r: AssignmentRow): z.input<typeof Assignment> {
 
 /** Locks the caller's orders in id order (so concurrent batches cannot deadlock); unknown ids answer 422 on `field`. */
 async function lockOrders(ctx: BusinessContext, ids: number[], field: 'order_ids' | 'order_id' = 'order_ids'): Promise<Map<number, Order>> {
-  const orders = await ctx.em.find(Order, { id: { $in: ids }, businessId: ctx.caller.businessId }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
-  const found = new Map(orders.map((o) => [o.id, o]));
+  const found = await lockBusinessOrders(ctx.em, ctx.caller.businessId, ids);
   const unknown = ids.filter((id) => !found.has(id));
   if (unknown.length) throw errors.field(field, 'field.unknown_ids', { ids: unknown.join(', ') });
   return found;
@@ -90,20 +82,8 @@ export const assignmentList = defineOperation({
     const { caller } = businessOf(ctx);
     // A contractor sees only its own assignments; broker_id is ignored for it.
     const brokerId = caller.role === 'contractor' ? caller.id : input.broker_id;
-    const where = ['a.business_id = ?'];
-    const params: unknown[] = [caller.businessId];
-    if (brokerId !== undefined) { where.push('a.broker_id = ?'); params.push(brokerId); }
-    if (input.status) { where.push('a.status = ?'); params.push(input.status); }
-    if (input.order_id !== undefined) { where.push('a.order_id = ?'); params.push(input.order_id); }
-    const clause = where.join(' and ');
-    const [count] = await ctx.em.execute<{ total: string }[]>(`select count(*) as total from broker_order_assignment a where ${clause}`, params);
-    const rows = await ctx.em.execute<AssignmentRow[]>(
-      `select a.*, o.order_ref, o.status_id, o.scheduled_date::text as scheduled_date, o.route_id, u.name as broker_name
-       from broker_order_assignment a join delivery_order o on o.id = a.order_id join app_user u on u.id = a.broker_id
-       where ${clause} order by a.assigned_at desc, a.id desc limit ? offset ?`,
-      [...params, input.per_page, (input.page - 1) * input.per_page],
-    );
-    return { result: true, total: Number(count!.total), page: input.page, per_page: input.per_page, assignments: rows.map(present) };
+    const { total, rows } = await listAssignments(ctx.em, caller.businessId, { brokerId, status: input.status, orderId: input.order_id }, input.per_page, (input.page - 1) * input.per_page);
+    return { result: true, total, page: input.page, per_page: input.per_page, assignments: rows.map(present) };
   },
 });
 
@@ -120,12 +100,11 @@ export const assignmentAssign = defineOperation({
   async handler(input, ctx) {
     const bctx = businessOf(ctx);
     const { caller } = bctx;
-    const broker = await ctx.em.findOne(User, { id: input.broker_id, businessId: caller.businessId, role: 'contractor' });
+    const broker = await contractorOf(ctx.em, caller.businessId, input.broker_id);
     if (!broker) throw errors.field('broker_id', 'field.not_a_contractor');
     return ctx.em.transactional(async (em) => {
       const orders = await lockOrders({ ...bctx, em }, input.order_ids);
-      const active = await em.find(BrokerOrderAssignment, { orderId: { $in: input.order_ids }, status: 'active' });
-      const activeByOrder = new Map(active.map((a) => [a.orderId, a]));
+      const activeByOrder = await activeAssignments(em, input.order_ids);
       const refused: { order_id: number; message: string }[] = [];
       const now = new Date();
       const accepted: number[] = [];
@@ -139,7 +118,7 @@ export const assignmentAssign = defineOperation({
       // The held assignment must end before the new one starts, or the one-active index refuses the insert.
       await em.flush();
       for (const id of accepted) {
-        em.create(BrokerOrderAssignment, {
+        addAssignment(em, {
           businessId: caller.businessId, orderId: id, brokerId: broker.id, status: 'active', note: input.note ?? null,
           assignedBy: caller.id, assignedAt: now, endedBy: null, endedAt: null, endReason: null,
         });
@@ -165,7 +144,7 @@ export const assignmentRevoke = defineOperation({
     const bctx = businessOf(ctx);
     return ctx.em.transactional(async (em) => {
       const orders = await lockOrders({ ...bctx, em }, input.order_ids);
-      const active = new Map((await em.find(BrokerOrderAssignment, { orderId: { $in: input.order_ids }, status: 'active' })).map((a) => [a.orderId, a]));
+      const active = await activeAssignments(em, input.order_ids);
       const refused: { order_id: number; message: string }[] = [];
       const now = new Date();
       for (const id of input.order_ids) {
@@ -195,7 +174,7 @@ export const assignmentRelease = defineOperation({
     const bctx = businessOf(ctx);
     return ctx.em.transactional(async (em) => {
       const order = (await lockOrders({ ...bctx, em }, [input.order_id], 'order_id')).get(input.order_id)!;
-      const assignment = await em.findOne(BrokerOrderAssignment, { orderId: order.id, status: 'active', brokerId: bctx.caller.id });
+      const assignment = (await activeAssignments(em, [order.id], bctx.caller.id)).get(order.id);
       if (!assignment) throw errors.badRequest('NOT_ASSIGNED_TO_YOU', 'assignment.not_yours');
       if (order.routeId !== null) throw errors.badRequest('ORDER_ON_ROUTE', 'assignment.on_route');
       Object.assign(assignment, { status: 'released', endedBy: bctx.caller.id, endedAt: new Date(), endReason: input.reason ?? null });

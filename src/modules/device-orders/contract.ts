@@ -2,7 +2,9 @@
  * The device order process: imported by the API (to start it and send updates) and by the workflow.
  * Workflow id `device-order-<id>`; the database row is the read model the workflow's activities write.
  */
+import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { BUSINESS_ID, ORDER_ID } from '../../platform/temporal/searchKeys.ts';
 import type { DeviceOrderStatus, RemovalReason } from './domain.ts';
 import type { DeviceOrderView } from './views.ts';
 
@@ -38,3 +40,16 @@ export const INVALID_TRANSITION = 'InvalidTransition';
 
 /** Failure type when the row does not exist: its store transaction rolled back after the workflow started. */
 export const DEVICE_ORDER_MISSING = 'DeviceOrderMissing';
+
+/** Operators filter device orders by device and status, e.g. `DeviceId = "DEMO-LOCKER-1" AND DeviceOrderStatus = "overdue"`. */
+export const DEVICE_ID = defineSearchAttributeKey('DeviceId', SearchAttributeType.KEYWORD);
+export const DEVICE_ORDER_STATUS = defineSearchAttributeKey('DeviceOrderStatus', SearchAttributeType.KEYWORD);
+
+export function deviceOrderSearchAttributes(businessId: number, deviceCode: string, orderId: number | null): TypedSearchAttributes {
+  return new TypedSearchAttributes([
+    { key: BUSINESS_ID, value: businessId },
+    { key: DEVICE_ID, value: deviceCode },
+    { key: DEVICE_ORDER_STATUS, value: 'stored' },
+    ...(orderId === null ? [] : [{ key: ORDER_ID, value: orderId }]),
+  ]);
+}

@@ -2,13 +2,13 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { Device } from '../entities.ts';
-import { findDeviceOrder, findPickupCodeHash, findStoreTarget, insertStoredDeviceOrder, listDeviceOrders } from './repo.ts';
+import { findDeviceId, findDeviceOrder, findPickupCodeHash, findStoreTarget, insertStoredDeviceOrder, listDeviceOrders } from './repo.ts';
 import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, NEXT_ACTORS, REMOVAL_REASONS, type DeviceOrderStatus } from './domain.ts';
 import { errors } from '../../platform/errors.ts';
 import { hashPickupCode, newPickupCode, verifyPickupCode } from '../../platform/secrets.ts';
-import { collectUpdate, deviceOrderWorkflowId, removeUpdate, DEVICE_ORDER_WORKFLOW, INVALID_TRANSITION, type DeviceOrderInput } from './contract.ts';
-import { deviceOrderSearchAttributes, NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
+import { collectUpdate, deviceOrderSearchAttributes, deviceOrderWorkflowId, removeUpdate, DEVICE_ORDER_WORKFLOW, INVALID_TRANSITION, type DeviceOrderInput } from './contract.ts';
+import type { deviceOrderWorkflow } from './workflows.ts';
+import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
 import { businessOf } from '../../platform/catalog/run.ts';
 import { intParam, pageParams, pathId } from '../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
@@ -48,7 +48,7 @@ const invalidTransition = (status: DeviceOrderStatus, action: string) =>
 
 /** Sends an update to the device order's workflow; a refused or finished process answers 409. */
 async function transition(ctx: BusinessContext, id: number, action: 'collect' | 'remove', send: (handle: ReturnType<typeof ctx.temporal.workflow.getHandle>) => Promise<unknown>): Promise<DeviceOrderView> {
-  const handle = ctx.temporal.workflow.getHandle(deviceOrderWorkflowId(id));
+  const handle = ctx.temporal.workflow.getHandle<typeof deviceOrderWorkflow>(deviceOrderWorkflowId(id));
   try {
     return (await send(handle)) as DeviceOrderView;
   } catch (err) {
@@ -96,7 +96,7 @@ export const deviceOrderStore = defineOperation({
         // Started inside the transaction: if the start fails nothing is written; if the commit fails, the
         // workflow finds no row when its timer fires and ends quietly.
         const args: DeviceOrderInput = { id: stored.id, businessId, dueAt: stored.due_at };
-        await ctx.temporal.workflow.start(DEVICE_ORDER_WORKFLOW, {
+        await ctx.temporal.workflow.start<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, {
           workflowId: deviceOrderWorkflowId(stored.id),
           taskQueue: ctx.config.taskQueue,
           args: [args],
@@ -181,9 +181,8 @@ export const deviceOrderList = defineOperation({
     const { caller } = businessOf(ctx);
     let deviceId: number | undefined;
     if (input.device_id !== undefined) {
-      const device = await ctx.em.findOne(Device, { code: input.device_id, businessId: caller.businessId });
-      if (!device) return { result: true as const, total: 0, page: input.page, per_page: input.per_page, device_orders: [] };
-      deviceId = device.id;
+      deviceId = await findDeviceId(ctx.em, caller.businessId, input.device_id) ?? undefined;
+      if (deviceId === undefined) return { result: true as const, total: 0, page: input.page, per_page: input.per_page, device_orders: [] };
     }
     const { total, items } = await listDeviceOrders(ctx.em, {
       businessId: caller.businessId, status: input.status, deviceId, limit: input.per_page, offset: (input.page - 1) * input.per_page,

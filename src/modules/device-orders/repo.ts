@@ -29,6 +29,12 @@ export interface StoreTarget {
 }
 
 /** What a store needs to validate, in one round trip: the business's device, its compartment, the order. */
+/** The id of a device of the business, by its code. */
+export async function findDeviceId(em: Em, businessId: number, code: string): Promise<number | null> {
+  const [row] = await em.execute<{ id: number }[]>('select id from device where code = ? and business_id = ?', [code, businessId]);
+  return row?.id ?? null;
+}
+
 export async function findStoreTarget(em: Em, businessId: number, deviceCode: string, gridCode: string, orderId: number | null): Promise<StoreTarget> {
   const [row] = await em.execute<{ id: number | null; code: string; name: string; device_type: string; has_grid: boolean | null; order_known: boolean }[]>(
     `select d.id, d.code, d.name, d.device_type, d.grid_codes @> jsonb_build_array(?::text) as has_grid,

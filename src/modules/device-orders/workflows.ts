@@ -1,8 +1,7 @@
 import { ActivityFailure, ApplicationFailure, condition, proxyActivities, setHandler, upsertSearchAttributes, allHandlersFinished, log } from '@temporalio/workflow';
 import type { DeviceOrderActivities } from './activities.ts';
 import { isTerminal, nextStatus, type DeviceOrderAction, type DeviceOrderStatus, type RemovalReason } from './domain.ts';
-import { collectUpdate, removeUpdate, statusQuery, INVALID_TRANSITION, DEVICE_ORDER_MISSING, type DeviceOrderInput, type DeviceOrderSnapshot } from './contract.ts';
-import { SA } from '../searchAttributes.ts';
+import { collectUpdate, removeUpdate, statusQuery, INVALID_TRANSITION, DEVICE_ORDER_MISSING, DEVICE_ORDER_STATUS, type DeviceOrderInput, type DeviceOrderSnapshot } from './contract.ts';
 
 const { applyDeviceOrderTransition } = proxyActivities<DeviceOrderActivities>({
   startToCloseTimeout: '30 seconds',
@@ -34,7 +33,7 @@ class DeviceOrderState {
         throw err;
       });
       this.status = snapshot.status;
-      upsertSearchAttributes([{ key: SA.deviceOrderStatus, value: this.status }]);
+      upsertSearchAttributes([{ key: DEVICE_ORDER_STATUS, value: this.status }]);
       return snapshot;
     } finally {
       this.busy = false;

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { insertOutboxEvent } from '../../platform/db/outbox.ts';
+import { recordPosition } from './repo.ts';
 import { errors } from '../../platform/errors.ts';
 import { businessOf } from '../../platform/catalog/run.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
@@ -31,31 +30,7 @@ export const driverLocationReport = defineOperation({
     const { caller } = businessOf(ctx);
     const recordedAt = input.recorded_at ? new Date(input.recorded_at) : new Date();
     if (recordedAt.getTime() > Date.now() + CLOCK_SKEW_MS) throw errors.field('recorded_at', 'field.recorded_in_future');
-    const emitted = await ctx.em.transactional(async (tx) => {
-      // One statement keeps the newest fix and takes the throttle slot only when the merchant's interval has
-      // passed; the row lock of the upsert orders concurrent reports of one driver.
-      const [row] = await tx.execute<{ emit: boolean }[]>(
-        `with interval_sec as (
-           select coalesce((select driver_location_min_interval_sec from webhook_settings where business_id = ? and customer_id is null), 60) as sec)
-         insert into driver_location as l (driver_id, business_id, lat, lng, heading, speed, recorded_at, last_event_at)
-         values (?, ?, ?, ?, ?, ?, ?, now())
-         on conflict (driver_id) do update set
-           lat = excluded.lat, lng = excluded.lng, heading = excluded.heading, speed = excluded.speed, recorded_at = excluded.recorded_at, updated_at = now(),
-           last_event_at = case when l.last_event_at <= now() - make_interval(secs => (select sec from interval_sec)) then now() else l.last_event_at end
-         where excluded.recorded_at >= l.recorded_at
-         returning l.last_event_at = now() as emit`,
-        [caller.businessId, caller.id, caller.businessId, input.lat, input.lng, input.heading ?? null, input.speed ?? null, recordedAt]);
-      if (!row?.emit) return false;
-      const eventId = `DLU-${randomUUID()}`;
-      await insertOutboxEvent(tx, {
-        businessId: caller.businessId, eventId, eventType: 'driver.location_update', referenceType: 'driver', referenceId: String(caller.id),
-        payload: {
-          event_id: eventId, event: 'driver.location_update', business_id: caller.businessId, occurred_at: new Date().toISOString(),
-          data: { driver_id: caller.id, lat: input.lat, lng: input.lng, heading: input.heading ?? null, speed: input.speed ?? null, recorded_at: recordedAt.toISOString() },
-        },
-      });
-      return true;
-    });
+    const emitted = await recordPosition(ctx.em, { driverId: caller.id, businessId: caller.businessId, lat: input.lat, lng: input.lng, heading: input.heading ?? null, speed: input.speed ?? null, recordedAt });
     return { result: true as const, event_emitted: emitted };
   },
 });

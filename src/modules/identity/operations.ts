@@ -4,7 +4,7 @@ import { translate } from '../../platform/i18n/messages.ts';
 import { ROLES } from '../../platform/roles.ts';
 import { DUMMY_PASSWORD_HASH, newToken, sha256Hex, verifyPassword } from '../../platform/secrets.ts';
 import { formatDateTime } from '../../platform/time.ts';
-import { AuthToken, Business, User } from '../entities.ts';
+import { businessById, issueToken, revokeToken, userForLogin } from './repo.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
 
 const ANY_ROLE = ROLES;
@@ -19,13 +19,12 @@ export const login = defineOperation({
   input: z.object({ email: z.string().trim().toLowerCase().email().max(255), password: z.string().min(1).max(1024) }),
   output: z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_at: z.string() }),
   async handler(input, ctx) {
-    const user = await ctx.em.findOne(User, { email: input.email }, { populate: ['passwordHash'] });
+    const user = await userForLogin(ctx.em, input.email);
     const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
     if (!user || !ok) throw errors.invalidCredentials();
     const token = newToken();
     const expiresAt = new Date(Date.now() + ctx.config.tokenTtlHours * 3600_000);
-    ctx.em.create(AuthToken, { userId: user.id, tokenHash: sha256Hex(token), expiresAt, revokedAt: null });
-    await ctx.em.flush();
+    await issueToken(ctx.em, user.id, sha256Hex(token), expiresAt);
     return { access_token: token, token_type: 'Bearer' as const, expires_at: formatDateTime(expiresAt) };
   },
 });
@@ -40,7 +39,7 @@ export const logout = defineOperation({
   input: z.object({}).strict(),
   output: z.object({ result: z.boolean(), message: z.string() }),
   async handler(_input, ctx) {
-    await ctx.em.nativeUpdate(AuthToken, { tokenHash: ctx.caller!.tokenHash, revokedAt: null }, { revokedAt: new Date() });
+    await revokeToken(ctx.em, ctx.caller!.tokenHash);
     return { result: true, message: translate('auth.logged_out', ctx.lang) };
   },
 });
@@ -62,7 +61,7 @@ export const me = defineOperation({
   }),
   async handler(_input, ctx) {
     const c = ctx.caller!;
-    const business = c.businessId === null ? null : await ctx.em.findOneOrFail(Business, c.businessId);
+    const business = c.businessId === null ? null : await businessById(ctx.em, c.businessId);
     return { id: c.id, name: c.name, email: c.email, role: c.role, business: business && { id: business.id, code: business.code, name: business.name } };
   },
 });

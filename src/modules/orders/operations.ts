@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { Order } from '../entities.ts';
-import { recordOrderCreated } from './statusRepo.ts';
-import { plannableOrders } from './repo.ts';
+import type { Order } from './entities.ts';
+import { createOrder, findOrder, listOrders, plannableOrders } from './repo.ts';
 import { errors } from '../../platform/errors.ts';
 import { ORDER_STATUS, ORDER_STATUS_IDS, statusCodeOf } from './domain.ts';
 import { STAFF } from '../../platform/roles.ts';
@@ -99,8 +98,7 @@ export const orderCreate = defineOperation({
   output: z.object({ result: z.literal(true), order_id: z.number().int(), tracking_number: z.string() }),
   async handler(input, ctx) {
     const { caller } = businessOf(ctx);
-    const order = await ctx.em.transactional(async (tx) => {
-      const created = tx.create(Order, {
+    const order = await createOrder(ctx.em, {
         businessId: caller.businessId,
         type: input.type,
         orderRef: input.order_ref ?? null,
@@ -113,10 +111,6 @@ export const orderCreate = defineOperation({
         carrierProviderId: null,
         routeId: null,
       });
-      await tx.flush();
-      await recordOrderCreated(tx, created);
-      return created;
-    });
     return { result: true as const, order_id: order.id, tracking_number: order.trackingNumber };
   },
 });
@@ -137,14 +131,7 @@ export const orderList = defineOperation({
   output: z.object({ result: z.literal(true), total: z.number().int(), page: z.number().int(), per_page: z.number().int(), orders: z.array(OrderView) }),
   async handler(input, ctx) {
     const { caller } = businessOf(ctx);
-    const where = {
-      businessId: caller.businessId,
-      ...(input.order_ref !== undefined && { orderRef: input.order_ref }),
-      ...(input.status !== undefined && { statusId: input.status }),
-    };
-    const [rows, total] = await ctx.em.findAndCount(Order, where, {
-      orderBy: { id: 'desc' }, limit: input.per_page, offset: (input.page - 1) * input.per_page,
-    });
+    const [rows, total] = await listOrders(ctx.em, caller.businessId, { orderRef: input.order_ref, statusId: input.status }, input.per_page, (input.page - 1) * input.per_page);
     return { result: true as const, total, page: input.page, per_page: input.per_page, orders: rows.map(presentOrder) };
   },
 });
@@ -161,7 +148,7 @@ export const orderGet = defineOperation({
   output: z.object({ result: z.literal(true), order: OrderView }),
   async handler(input, ctx) {
     const { caller } = businessOf(ctx);
-    const order = await ctx.em.findOne(Order, { id: input.id, businessId: caller.businessId });
+    const order = await findOrder(ctx.em, caller.businessId, input.id);
     if (!order) throw errors.notFound();
     return { result: true as const, order: presentOrder(order) };
   },

@@ -1,6 +1,7 @@
+import type { RequiredEntityData } from '@mikro-orm/core';
 import type { Em } from '../../platform/db/orm.ts';
-import { Order } from '../entities.ts';
-import { ASSIGNABLE_STATUS_IDS } from './domain.ts';
+import { Order } from './entities.ts';
+import { ASSIGNABLE_STATUS_IDS, ORDER_OPERATION, statusCodeOf } from './domain.ts';
 
 /**
  * The orders a planner may plan: not on a route, a self-delivery order, in an assignable status, not held by
@@ -21,4 +22,101 @@ export async function plannableOrders(em: Em, businessId: number, forBrokerId: n
     params,
   );
   return rows.map((r) => em.map(Order, r));
+}
+
+/** What events say about an order; an Order entity has these fields. */
+export interface OrderFacts {
+  id: number;
+  businessId: number;
+  orderRef?: string | null;
+  trackingNumber: string;
+  type: string;
+  statusId: number;
+  carrierProviderId?: number | null;
+  createdAt?: Date | string;
+}
+
+export interface StatusChange {
+  before: number | null;
+  after: number;
+  operationType: number;
+  description: string;
+  ipAddress?: string;
+  /** The carrier's tracking event that caused the change: the timeline shows that event, not a synthesized one. */
+  trackingEventId?: string | null;
+}
+
+/** The order as events describe it: what a receiver needs to find it, never the recipient's details. */
+export function orderSummaryOf(o: OrderFacts) {
+  return {
+    id: o.id, order_ref: o.orderRef ?? null, tracking_number: o.trackingNumber, type: o.type,
+    status_id: o.statusId, status: statusCodeOf(o.statusId),
+  };
+}
+
+/** Held by another carrier: customers' deliveries are masked (transform.ts). */
+export const carrierHeld = (o: OrderFacts) => o.carrierProviderId != null;
+
+/** Data access: MikroORM entities for the order row; SQL for the history and its events, written in one statement. */
+
+/** Creates the order, its first history row and its order.created event in one transaction. */
+export async function createOrder(em: Em, fields: RequiredEntityData<Order>): Promise<Order> {
+  return em.transactional(async (tx) => {
+    const created = tx.create(Order, fields);
+    await tx.flush();
+    await recordOrderCreated(tx, created);
+    return created;
+  });
+}
+
+export async function findOrder(em: Em, businessId: number, id: number): Promise<Order | null> {
+  return em.findOne(Order, { id, businessId });
+}
+
+/** A page of the business's orders, newest first, with the total. */
+export async function listOrders(em: Em, businessId: number, filter: { orderRef?: string; statusId?: number }, limit: number, offset: number): Promise<[Order[], number]> {
+  const where = {
+    businessId,
+    ...(filter.orderRef !== undefined && { orderRef: filter.orderRef }),
+    ...(filter.statusId !== undefined && { statusId: filter.statusId }),
+  };
+  return em.findAndCount(Order, where, { orderBy: { id: 'desc' }, limit, offset });
+}
+
+/**
+ * Records one status change of an order and its order.status_change event in the caller's transaction (the
+ * caller has already set `o.statusId` to `change.after` and flushed). The event id is OSC-<history row id>.
+ */
+export async function recordOrderStatusChange(em: Em, o: OrderFacts, change: StatusChange, occurredAt = new Date()): Promise<string> {
+  const body = {
+    event: 'order.status_change', business_id: o.businessId, occurred_at: occurredAt.toISOString(),
+    data: {
+      order: orderSummaryOf(o), before_status: change.before, after_status: change.after,
+      operation_type: change.operationType, operation_description: change.description, ip_address: change.ipAddress ?? '',
+    },
+  };
+  const [row] = await em.execute<{ event_id: string }[]>(
+    `with h as (
+       insert into order_status_change (order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at, tracking_event_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?) returning id)
+     insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held)
+     select ?, 'OSC-' || h.id, 'order.status_change', 'order', ?, jsonb_build_object('event_id', 'OSC-' || h.id) || ?::jsonb, 'local_delivery', ? from h
+     returning event_id`,
+    [o.id, o.businessId, change.before, change.after, change.operationType, change.description, occurredAt, change.trackingEventId ?? null,
+      o.businessId, String(o.id), JSON.stringify(body), carrierHeld(o)]);
+  return row!.event_id;
+}
+
+/** Records a new order's first history row and its order.created event (id ORC-<order id>) in the caller's transaction. */
+export async function recordOrderCreated(em: Em, o: OrderFacts & { createdAt: Date | string }): Promise<void> {
+  const occurredAt = new Date(o.createdAt);
+  const body = { event_id: `ORC-${o.id}`, event: 'order.created', business_id: o.businessId, occurred_at: occurredAt.toISOString(), data: { order: orderSummaryOf(o) } };
+  await em.execute(
+    `with h as (
+       insert into order_status_change (order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at)
+       values (?, ?, null, ?, ?, 'order created', ?))
+     insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held)
+     values (?, ?, 'order.created', 'order', ?, ?::jsonb, 'local_delivery', ?)`,
+    [o.id, o.businessId, o.statusId, ORDER_OPERATION.CREATED, occurredAt,
+      o.businessId, body.event_id, String(o.id), JSON.stringify(body), carrierHeld(o)]);
 }

@@ -1,4 +1,4 @@
-import type { Language } from '../../platform/i18n/languages.ts';
+import type { Messages } from '../../platform/i18n/messages.ts';
 
 /** Messages of the OTEP rule set (src/otep/rules.ts), one per finding code, in every language. */
 export const OTEP_MESSAGES = {
@@ -43,4 +43,8 @@ export const OTEP_MESSAGES = {
   'otep.epcis.missing_event_time': { en: 'eventTime is required.', 'zh-Hans': 'eventTime 为必填项。', 'zh-Hant': 'eventTime 為必填欄位。', fr: 'eventTime est obligatoire.', de: 'eventTime ist erforderlich.', es: 'eventTime es obligatorio.' },
   'otep.epcis.invalid_event_time': { en: 'eventTime or eventTimeZoneOffset is not a valid time.', 'zh-Hans': 'eventTime 或 eventTimeZoneOffset 不是有效时间。', 'zh-Hant': 'eventTime 或 eventTimeZoneOffset 不是有效時間。', fr: "eventTime ou eventTimeZoneOffset n'est pas une heure valide.", de: 'eventTime oder eventTimeZoneOffset ist keine gültige Zeit.', es: 'eventTime o eventTimeZoneOffset no es una hora válida.' },
   'otep.epcis.unmapped_status': { en: 'No OTEP status code matches this bizStep and disposition; send otep:statusCode.', 'zh-Hans': '没有与此 bizStep 和 disposition 对应的 OTEP 状态码；请发送 otep:statusCode。', 'zh-Hant': '沒有與此 bizStep 和 disposition 對應的 OTEP 狀態碼；請傳送 otep:statusCode。', fr: 'Aucun code de statut OTEP ne correspond à ce bizStep et cette disposition ; envoyez otep:statusCode.', de: 'Kein OTEP-Statuscode passt zu diesem bizStep und dieser disposition; senden Sie otep:statusCode.', es: 'Ningún código de estado OTEP corresponde a este bizStep y disposition; envíe otep:statusCode.' },
-} satisfies Record<string, Record<Language, string>>;
+} satisfies Messages;
+
+declare module '../../platform/i18n/messages.ts' {
+  interface ModuleMessageKeys extends Record<keyof typeof OTEP_MESSAGES, true> {}
+}

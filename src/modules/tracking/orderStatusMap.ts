@@ -2,7 +2,7 @@
  * How our own order statuses and OTEP codes relate. Our orders expose only a current status, so each
  * status change becomes one synthesized OTEP event; a carrier's OTEP event moves a carried order's status.
  */
-import { ORDER_STATUS } from '../orders/domain.ts';
+import { ORDER_STATUS } from '../orders/index.ts';
 import { STATUS_BY_ID } from './vocabulary.ts';
 
 /** Order status -> the OTEP code of the event synthesized for a change into it (and its incident reason). */

@@ -1,8 +1,5 @@
-import type Koa from 'koa';
-import { FORMATS } from './formats/index.ts';
-import type { State } from '../../../api/middleware/context.ts';
-
-const TIMELINE_READ = /^\/api\/v1\/otep\/trackings\/[^/]+(\/events)?$/;
+import type { Representation } from '../../platform/catalog/types.ts';
+import { DEFAULT_FORMAT, FORMATS } from './formats/index.ts';
 
 /** The format an Accept header's `profile` parameter names: its last segment after '/', '#' or ':'. */
 export function profileFormat(accept: string): string | null {
@@ -14,18 +11,11 @@ export function profileFormat(accept: string): string | null {
 }
 
 /**
- * Timeline reads: an Accept profile selects the format when no `format` parameter does (an unknown
- * profile gets the same 422 as an unknown format), and the answer carries the format's media type.
+ * Timeline reads: an Accept profile selects the format when no `format` parameter does (an unknown profile gets
+ * the same 422 as an unknown format), and the answer carries the format's media type.
  */
-export function otepRepresentation(): Koa.Middleware<State> {
-  return async (ctx, next) => {
-    if (ctx.method !== 'GET' || !TIMELINE_READ.test(ctx.path)) return next();
-    if (ctx.query.format === undefined) {
-      const fromProfile = profileFormat(ctx.get('accept'));
-      if (fromProfile) ctx.query = { ...ctx.query, format: fromProfile };
-    }
-    await next();
-    const format = FORMATS.get(String(ctx.query.format ?? 'otep'));
-    if (ctx.status === 200 && format) ctx.type = format.mediaType;
-  };
-}
+export const TIMELINE_REPRESENTATION: Representation = {
+  param: 'format',
+  fromAccept: profileFormat,
+  mediaType: (value) => FORMATS.get(value ?? DEFAULT_FORMAT)?.mediaType,
+};

@@ -4,11 +4,12 @@
  * configured. Payload schemas live under components.schemas/<event name> because CloudEvents `dataschema`
  * points there.
  */
-import { EVENT_CATALOG, type CatalogEvent, type EventSender, type Schema } from './events.ts';
-import { URL_FIELDS, urlFieldFor, type UrlField } from './routing.ts';
+import type { EventDefinition, EventSender, Schema } from '../../platform/events.ts';
+import { EVENTS } from '../events.ts';
+import { TEST_EVENT } from './events.ts';
+import { eventsOf, URL_FIELDS, urlFieldFor, type UrlField } from './routing.ts';
 
 export const ASYNCAPI_PATH = '/api/asyncapi-webhooks.json';
-const TEST_EVENT = 'webhook.test';
 
 const header = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
 
@@ -89,33 +90,32 @@ function channelSpecs(): Record<string, ChannelSpec> {
       events: [],
     };
   }
-  for (const e of EVENT_CATALOG.filter((x) => x.sender === 'tenant')) {
+  for (const e of EVENTS.filter((x) => x.sender === 'tenant')) {
     const field: UrlField | null = urlFieldFor(e.name, NO_FILTER);
     // The test push goes to whichever URL it is asked for.
     const targets = e.name === TEST_EVENT ? URL_FIELDS : field ? [field] : [];
     for (const t of targets) channels[t]!.events.push(e.name);
   }
-  const bySender = (s: EventSender) => EVENT_CATALOG.filter((e) => e.sender === s).map((e) => e.name);
   channels.partner_locker_endpoint = {
     title: 'Partner locker endpoint',
     description: 'One endpoint per provider account with a selectable event list; sandbox events go to the sandbox URL when configured. '
       + '1 + 7 retries with exponential backoff, then dead letter.',
-    events: bySender('partner_locker'),
+    events: eventsOf('partner_locker'),
   };
   channels.third_party_endpoint = {
     title: 'Third-party delivery endpoint',
     description: 'Endpoint, secret and subscription per provider and category. 1 + 7 retries, then dead letter.',
-    events: bySender('third_party'),
+    events: eventsOf('third_party'),
   };
   channels.ohp_subscription = {
     title: 'OHP subscription',
     description: 'The url of an OHP subscription (POST /v1/ohp/subscriptions). Pull remains the source of truth.',
-    events: bySender('ohp'),
+    events: eventsOf('ohp'),
   };
   return channels;
 }
 
-function message(e: CatalogEvent): Schema {
+function message(e: EventDefinition): Schema {
   return {
     name: e.name,
     title: e.name,
@@ -166,8 +166,8 @@ export function buildAsyncApiDocument(publicBaseUrl: string): Schema {
     channels,
     operations,
     components: {
-      schemas: Object.fromEntries(EVENT_CATALOG.map((e) => [e.name, { title: e.name, description: e.summary, ...e.payload }])),
-      messages: Object.fromEntries(EVENT_CATALOG.map((e) => [e.name, message(e)])),
+      schemas: Object.fromEntries(EVENTS.map((e) => [e.name, { title: e.name, description: e.summary, ...e.payload }])),
+      messages: Object.fromEntries(EVENTS.map((e) => [e.name, message(e)])),
       messageTraits: Object.fromEntries(senders.map((s) => [s, { headers: headersSchema(s) }])),
     },
   };

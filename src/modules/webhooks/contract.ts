@@ -1,13 +1,36 @@
-import type { DeliverySender } from './schedule.ts';
+/**
+ * The webhook processes: retry batches (imported by the relay and the sweep to start them, and by the workflow)
+ * and the delivery log's daily prune.
+ */
+import type { EventSender } from '../../platform/events.ts';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineQuery } from '@temporalio/workflow';
 
 export const WEBHOOK_RETRIES_WORKFLOW = 'webhookRetriesWorkflow';
 /** Deliveries one retry workflow drives at most: one Temporal workflow per batch of failures, not per delivery. */
 export const RETRY_BATCH = 100;
 
+/**
+ * `webhook-retries-<first delivery id>-<digest>`: the digest (12 hex characters of a SHA-256 of
+ * `retryMembersKey`) names the deliveries and their rounds, so a start repeated after an unclear failure finds
+ * the workflow already there instead of starting a twin. The digest is made by the caller: workflow code cannot
+ * hash with node:crypto.
+ */
+export const webhookRetriesWorkflowId = (firstDeliveryId: number | string, membersDigest: string): string =>
+  `webhook-retries-${firstDeliveryId}-${membersDigest}`;
+export const retryMembersKey = (members: readonly { id: number | string; round: number }[]): string =>
+  members.map((m) => `${m.id}.${m.round}`).join(',');
+
+/** The deliveries a retry workflow drives: `WebhookDeliveryIds = '123'` finds a delivery's workflow in the Temporal UI. */
+export const WEBHOOK_DELIVERY_IDS = defineSearchAttributeKey('WebhookDeliveryIds', SearchAttributeType.KEYWORD_LIST);
+
+/** Each delivery's state and next attempt, as the workflow drives it. */
+export const deliveriesQuery = defineQuery<RetryProgress[]>('deliveries');
+
 /** One delivery's current round, as a retry workflow drives it. */
 export interface RetryEntry {
   deliveryId: number;
-  sender: DeliverySender;
+  sender: EventSender;
   /** Attempts of this round already made when the workflow starts (the relay's first attempt: 1; a replay: 0). */
   attemptsMade: number;
   /** Attempts made in earlier rounds (0 for round 0). */

@@ -1,9 +1,10 @@
+import type { EventSender } from '../../platform/events.ts';
 import { hash } from 'node:crypto';
 import type { EndpointRow } from './repo/endpoints.ts';
 import type { NewDelivery, OutboxRow, Receivers } from './repo/deliveries.ts';
 import type { RecipientSettings, UrlFormat, WebhookSettingsRow } from './repo/settings.ts';
 import { senderOf, splitUrls, urlFieldFor } from './routing.ts';
-import { maxAttempts, type DeliverySender } from './schedule.ts';
+import { maxAttempts } from './domain.ts';
 
 /** A delivery the relay is about to attempt, with the event and the receiver it is prepared from. */
 export interface PlannedDelivery {
@@ -68,7 +69,7 @@ export function planDeliveries(events: OutboxRow[], receivers: Receivers): Plann
  * Where a provider or OHP endpoint receives an event, or null when it does not. Partner locker sandbox events
  * (livemode false) go to the sandbox URL when there is one, and nowhere when the sandbox switch is off.
  */
-function endpointUrl(e: OutboxRow, sender: DeliverySender, ep: EndpointRow): string | null {
+function endpointUrl(e: OutboxRow, sender: EventSender, ep: EndpointRow): string | null {
   if (ep.kind !== sender) return null;
   const owner = sender === 'ohp' ? e.business_id : e.provider_id;
   if (ep.business_id !== owner || (ep.events.length > 0 && !ep.events.includes(e.event_type))) return null;

@@ -1,6 +1,6 @@
+import type { EventSender } from '../../platform/events.ts';
 import { signOhp, signPartnerLocker, signStandardWebhooks, signTenant, signThirdParty, standardWebhooksKey } from './signing.ts';
 import type { UrlFormat } from './repo/settings.ts';
-import type { DeliverySender } from './schedule.ts';
 
 /** CloudEvents attribute values fixed by docs/webhooks.md. */
 export const CE_TYPE_PREFIX = 'org.opentms.';
@@ -8,7 +8,7 @@ const CE_BUSINESS = 'tmsbusiness';
 const CE_ATTEMPT = 'tmsattempt';
 
 export interface OutgoingDelivery {
-  sender: DeliverySender;
+  sender: EventSender;
   /** Fixed per (event, endpoint): X-Webhook-Event-Id (tenant), X-Webhook-Id (providers). */
   deliveryKey: string;
   /** The business the event belongs to (CloudEvents source). */

@@ -1,3 +1,4 @@
+import type { EventSender } from '../../platform/events.ts';
 import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
@@ -6,15 +7,16 @@ import type { Em } from '../../platform/db/orm.ts';
 import { markRetryWorkflowStarted } from './repo/deliveries.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
-import { SA } from '../searchAttributes.ts';
-import { RETRY_BATCH, WEBHOOK_RETRIES_WORKFLOW, type RetryEntry, type WebhookRetriesInput } from './contract.ts';
+import { BUSINESS_ID } from '../../platform/temporal/searchKeys.ts';
+import { RETRY_BATCH, retryMembersKey, WEBHOOK_RETRIES_WORKFLOW, WEBHOOK_DELIVERY_IDS, webhookRetriesWorkflowId, type RetryEntry, type WebhookRetriesInput } from './contract.ts';
+import type { webhookRetriesWorkflow } from './workflows.ts';
 import { eachInPool } from './pool.ts';
-import { delayBeforeAttemptMs, maxAttempts, type DeliverySender } from './schedule.ts';
+import { delayBeforeAttemptMs, maxAttempts } from './domain.ts';
 
 /** A delivery whose current round needs a workflow to drive it. */
 export interface RoundToDrive {
   id: number;
-  sender: DeliverySender;
+  sender: EventSender;
   businessId: number | null;
   round: number;
   /** Attempts already made in this round (the relay's first attempt: 1; a replay or resend: 0). */
@@ -36,13 +38,8 @@ function dueAt(r: RoundToDrive, scale: number, now: number): number {
   return (r.lastAttemptAt ?? now) + delayBeforeAttemptMs(r.sender, r.attemptsMade + 1, scale);
 }
 
-/**
- * The workflow id names its deliveries and their rounds, so a start repeated after an unclear failure finds the
- * workflow already there instead of starting a twin.
- */
 export function retriesWorkflowId(rounds: RoundToDrive[]): string {
-  const members = rounds.map((r) => `${r.id}.${r.round}`).join(',');
-  return `webhook-retries-${rounds[0]!.id}-${createHash('sha256').update(members).digest('hex').slice(0, 12)}`;
+  return webhookRetriesWorkflowId(rounds[0]!.id, createHash('sha256').update(retryMembersKey(rounds)).digest('hex').slice(0, 12));
 }
 
 async function startOne(deps: Deps, rounds: RoundToDrive[]): Promise<boolean> {
@@ -54,14 +51,14 @@ async function startOne(deps: Deps, rounds: RoundToDrive[]): Promise<boolean> {
   const businessId = rounds[0]!.businessId;
   const workflowId = retriesWorkflowId(rounds);
   try {
-    await deps.temporal.workflow.start(WEBHOOK_RETRIES_WORKFLOW, {
+    await deps.temporal.workflow.start<typeof webhookRetriesWorkflow>(WEBHOOK_RETRIES_WORKFLOW, {
       workflowId,
       taskQueue: deps.config.taskQueue,
       args: [input],
       ...(delayMs > 0 && { startDelay: delayMs }),
       typedSearchAttributes: new TypedSearchAttributes([
-        { key: SA.webhookDeliveryIds, value: rounds.map((r) => String(r.id)) },
-        ...(businessId === null ? [] : [{ key: SA.businessId, value: businessId }]),
+        { key: WEBHOOK_DELIVERY_IDS, value: rounds.map((r) => String(r.id)) },
+        ...(businessId === null ? [] : [{ key: BUSINESS_ID, value: businessId }]),
       ]),
       ...NO_DUPLICATES,
     });

@@ -4,11 +4,11 @@
  * its value and its position, so an event no rule touches is sent exactly as written to the outbox.
  * The rules are the tables below; the code under them only walks the payload.
  */
-import { ORDER_STATUSES } from '../orders/domain.ts';
+import type { PriceFamily } from '../../platform/db/outbox.ts';
 import { isObject } from '../../platform/json.ts';
+import { ORDER_STATUSES } from '../orders/index.ts';
 
-export const PRICE_FAMILIES = ['local_delivery', 'label_service', 'shipping_service', 'ltl_service', 'storage_services', 'moving_services', 'device_orders'] as const;
-export type PriceFamily = (typeof PRICE_FAMILIES)[number];
+export { PRICE_FAMILIES, type PriceFamily } from '../../platform/db/outbox.ts';
 
 export interface Recipient {
   /** A customer override of the webhook settings, as opposed to the merchant's own settings. */

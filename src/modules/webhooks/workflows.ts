@@ -1,7 +1,7 @@
-import { continueAsNew, defineQuery, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { WebhookActivities } from './activities.ts';
-import type { RetriesSummary, RetryEntry, RetryProgress, WebhookRetriesInput } from './contract.ts';
-import { delayBeforeAttemptMs, maxAttempts } from './schedule.ts';
+import { deliveriesQuery, type PruneResult, type RetriesSummary, type RetryEntry, type RetryProgress, type WebhookRetriesInput } from './contract.ts';
+import { delayBeforeAttemptMs, maxAttempts } from './domain.ts';
 
 const { attemptWebhookDeliveries, markWebhookDeliveriesDead } = proxyActivities<WebhookActivities>({
   // Up to 100 POSTs of at most 3 s each, 32 at a time, and two statements; a worker that dies is noticed by
@@ -14,8 +14,6 @@ const { attemptWebhookDeliveries, markWebhookDeliveriesDead } = proxyActivities<
 /** When an attempt could not be made (nothing counted), the next try: a crashed attempt's lease lasts 30 s; a busy origin frees slots within seconds. */
 const LEASE_RECHECK_MS = 5_000;
 const BUSY_RECHECK_MS = 1_000;
-
-export const deliveriesQuery = defineQuery<RetryProgress[]>('deliveries');
 
 interface Open extends RetryEntry {
   made: number;
@@ -77,4 +75,11 @@ export async function webhookRetriesWorkflow(input: WebhookRetriesInput): Promis
 function summaryOf(carried: RetriesSummary | undefined, done: RetryProgress[]): RetriesSummary {
   const count = (state: 'delivered' | 'dead') => (carried?.[state] ?? 0) + done.filter((d) => d.state === state).length;
   return { delivered: count('delivered'), dead: count('dead') };
+}
+
+const { pruneWebhookLog } = proxyActivities<WebhookActivities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 5 } });
+
+/** Run daily by the schedule `webhook-log-prune`: the delivery log keeps what is younger than the retention. */
+export async function webhookLogPruneWorkflow(retentionDays: number): Promise<PruneResult> {
+  return pruneWebhookLog(retentionDays);
 }

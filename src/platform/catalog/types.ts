@@ -34,6 +34,17 @@ export type BusinessContext = OperationContext & { caller: Caller & { businessId
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/**
+ * A read whose answer comes in several representations, chosen by a query parameter or, when that is absent,
+ * by the request's Accept header; the answer carries the chosen representation's media type.
+ */
+export interface Representation {
+  param: string;
+  fromAccept(accept: string): string | null;
+  /** `value` is undefined when neither asked: the default representation's type. */
+  mediaType(value: string | undefined): string | undefined;
+}
+
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   /** Stable id: also the future MCP tool and manifest name. */
   name: string;
@@ -46,7 +57,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   roles: readonly Role[] | 'public';
   /** 'otep_key': only callers signed in with an OTEP ingest key may call it (and such a caller nothing else). */
   auth?: 'otep_key';
-  rest?: { method: HttpMethod; path: string; status?: number };
+  rest?: { method: HttpMethod; path: string; status?: number; representation?: Representation };
   graphql?: { name: string; kind?: 'query' | 'mutation' };
   mcp?: { scope: string; risk: 'low' | 'medium' | 'high' };
   /** Runs after authentication and before the role check: system availability (503). */

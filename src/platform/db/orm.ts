@@ -1,18 +1,19 @@
 import path from 'node:path';
+import type { EntitySchema } from '@mikro-orm/core';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { CompiledQuery } from 'kysely';
-import * as entities from '../../modules/entities.ts';
 
 const migrationsDir = path.resolve(import.meta.dirname, '../../../migrations');
 
 export type Orm = MikroORM;
 export type Em = EntityManager;
 
-export async function createOrm(databaseUrl: string, poolMax = 10, onLog?: (message: string) => void): Promise<Orm> {
+/** `entities` are the modules' (src/modules/index.ts ENTITIES): the platform knows no table of its own. */
+export async function createOrm(databaseUrl: string, entities: readonly EntitySchema[], poolMax = 10, onLog?: (message: string) => void): Promise<Orm> {
   return MikroORM.init({
     clientUrl: databaseUrl,
-    entities: Object.values(entities),
+    entities: [...entities],
     extensions: [Migrator],
     pool: { min: 1, max: poolMax },
     forceUtcTimezone: true,

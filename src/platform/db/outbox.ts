@@ -1,5 +1,8 @@
 import type { Em } from './orm.ts';
-import type { PriceFamily } from '../../modules/webhooks/transform.ts';
+
+/** The price families an event can belong to; a receiver whose account hides a family gets its events without prices. */
+export const PRICE_FAMILIES = ['local_delivery', 'label_service', 'shipping_service', 'ltl_service', 'storage_services', 'moving_services', 'device_orders'] as const;
+export type PriceFamily = (typeof PRICE_FAMILIES)[number];
 
 export interface NewOutboxEvent {
   businessId: number;

@@ -1,13 +1,14 @@
 import type { Language } from './languages.ts';
-import { OTEP_MESSAGES } from '../../modules/tracking/messages.ts';
 
-type Translations = Record<Language, string>;
+export type Translations = Record<Language, string>;
+export type Messages = Record<string, Translations>;
 
 /**
- * Every message the service says to a caller. A test fails when a key lacks a language.
+ * The messages that belong to no feature: request errors and field problems. Modules bring their own in their
+ * `messages.ts`, and `src/modules/index.ts` registers them; a test fails when a key lacks a language.
  * `{name}` placeholders are filled from the message parameters.
  */
-const BASE_MESSAGES = {
+export const PLATFORM_MESSAGES = {
   'error.validation': {
     en: 'The request is invalid.',
     'zh-Hans': '请求无效。',
@@ -200,38 +201,6 @@ const BASE_MESSAGES = {
     de: 'Dieses Feld wird nicht akzeptiert.',
     es: 'Este campo no se acepta.',
   },
-  'field.invalid_url': {
-    en: 'Give one or more http(s) URLs, separated by commas.',
-    'zh-Hans': '请提供一个或多个 http(s) 网址，以逗号分隔。',
-    'zh-Hant': '請提供一個或多個 http(s) 網址，以逗號分隔。',
-    fr: 'Indiquez une ou plusieurs URL http(s), séparées par des virgules.',
-    de: 'Geben Sie eine oder mehrere http(s)-URLs an, durch Kommas getrennt.',
-    es: 'Indique una o varias URL http(s), separadas por comas.',
-  },
-  'field.private_url': {
-    en: 'Webhooks cannot be sent to a loopback, private or link-local address.',
-    'zh-Hans': 'Webhook 不能发送到回环、私有或链路本地地址。',
-    'zh-Hant': 'Webhook 不能傳送到迴路、私有或鏈路本機位址。',
-    fr: 'Les webhooks ne peuvent pas être envoyés à une adresse de bouclage, privée ou lien-local.',
-    de: 'Webhooks können nicht an eine Loopback-, private oder Link-Local-Adresse gesendet werden.',
-    es: 'Los webhooks no pueden enviarse a una dirección de bucle invertido, privada o de enlace local.',
-  },
-  'field.unknown_event': {
-    en: 'Unknown event: {event}.',
-    'zh-Hans': '未知事件：{event}。',
-    'zh-Hant': '未知事件：{event}。',
-    fr: 'Événement inconnu : {event}.',
-    de: 'Unbekanntes Ereignis: {event}.',
-    es: 'Evento desconocido: {event}.',
-  },
-  'field.unknown_customer': {
-    en: 'No customer account with this id in your business.',
-    'zh-Hans': '您的企业中没有此 ID 的客户账户。',
-    'zh-Hant': '您的企業中沒有此 ID 的客戶帳戶。',
-    fr: "Aucun compte client avec cet identifiant dans votre entreprise.",
-    de: 'In Ihrem Unternehmen gibt es kein Kundenkonto mit dieser ID.',
-    es: 'No hay ninguna cuenta de cliente con este id en su empresa.',
-  },
   'field.invalid': {
     en: 'This value is invalid.',
     'zh-Hans': '此值无效。',
@@ -240,246 +209,32 @@ const BASE_MESSAGES = {
     de: 'Dieser Wert ist ungültig.',
     es: 'Este valor no es válido.',
   },
-  'field.unknown_ids': {
-    en: 'Unknown ids: {ids}.',
-    'zh-Hans': '未知的 ID：{ids}。',
-    'zh-Hant': '未知的 ID：{ids}。',
-    fr: 'Identifiants inconnus : {ids}.',
-    de: 'Unbekannte IDs: {ids}.',
-    es: 'Identificadores desconocidos: {ids}.',
-  },
-  'field.not_a_contractor': {
-    en: 'No contractor of your business has this id.',
-    'zh-Hans': '贵公司没有此 ID 的承包商。',
-    'zh-Hant': '貴公司沒有此 ID 的承包商。',
-    fr: "Aucun sous-traitant de votre entreprise n'a cet identifiant.",
-    de: 'Kein Auftragnehmer Ihres Unternehmens hat diese ID.',
-    es: 'Ningún contratista de su empresa tiene este identificador.',
-  },
-  'field.unknown_device': {
-    en: 'No device of your business has this id.',
-    'zh-Hans': '贵公司没有此 ID 的设备。',
-    'zh-Hant': '貴公司沒有此 ID 的裝置。',
-    fr: "Aucun appareil de votre entreprise n'a cet identifiant.",
-    de: 'Kein Gerät Ihres Unternehmens hat diese ID.',
-    es: 'Ningún dispositivo de su empresa tiene este identificador.',
-  },
-  'field.unknown_grid': {
-    en: 'This device has no compartment with this code.',
-    'zh-Hans': '该设备没有此编码的格口。',
-    'zh-Hant': '該裝置沒有此代碼的格口。',
-    fr: "Cet appareil n'a pas de casier avec ce code.",
-    de: 'Dieses Gerät hat kein Fach mit diesem Code.',
-    es: 'Este dispositivo no tiene ningún compartimento con este código.',
-  },
-  'field.unknown_order': {
-    en: 'No order of your business has this id.',
-    'zh-Hans': '贵公司没有此 ID 的订单。',
-    'zh-Hant': '貴公司沒有此 ID 的訂單。',
-    fr: "Aucune commande de votre entreprise n'a cet identifiant.",
-    de: 'Kein Auftrag Ihres Unternehmens hat diese ID.',
-    es: 'Ningún pedido de su empresa tiene este identificador.',
-  },
-  'field.due_in_past': {
-    en: 'Must be in the future.',
-    'zh-Hans': '必须是将来的时间。',
-    'zh-Hant': '必須是未來的時間。',
-    fr: 'Doit être dans le futur.',
-    de: 'Muss in der Zukunft liegen.',
-    es: 'Debe estar en el futuro.',
-  },
-  'auth.logged_out': {
-    en: 'You have been signed out.',
-    'zh-Hans': '您已退出登录。',
-    'zh-Hant': '您已登出。',
-    fr: 'Vous avez été déconnecté.',
-    de: 'Sie wurden abgemeldet.',
-    es: 'Se ha cerrado su sesión.',
-  },
-  'assignment.module_disabled': {
-    en: 'The contractor order assignment module is not enabled for your account.',
-    'zh-Hans': '您的账户未启用承包商订单分配模块。',
-    'zh-Hant': '您的帳戶未啟用承包商訂單指派模組。',
-    fr: "Le module d'attribution de commandes aux sous-traitants n'est pas activé pour votre compte.",
-    de: 'Das Modul für Auftragszuweisungen an Auftragnehmer ist für Ihr Konto nicht aktiviert.',
-    es: 'El módulo de asignación de pedidos a contratistas no está habilitado para su cuenta.',
-  },
-  'assignment.module_unavailable': {
-    en: 'Contractor order assignment is not yet available on this system.',
-    'zh-Hans': '本系统尚未提供承包商订单分配功能。',
-    'zh-Hant': '本系統尚未提供承包商訂單指派功能。',
-    fr: "L'attribution de commandes aux sous-traitants n'est pas encore disponible sur ce système.",
-    de: 'Auftragszuweisungen an Auftragnehmer sind auf diesem System noch nicht verfügbar.',
-    es: 'La asignación de pedidos a contratistas aún no está disponible en este sistema.',
-  },
-  'assignment.on_route': {
-    en: 'The order is already on a route.',
-    'zh-Hans': '该订单已在路线上。',
-    'zh-Hant': '該訂單已在路線上。',
-    fr: 'La commande est déjà sur une tournée.',
-    de: 'Der Auftrag ist bereits auf einer Route.',
-    es: 'El pedido ya está en una ruta.',
-  },
-  'assignment.not_self_delivery': {
-    en: 'The order is not a self-delivery order.',
-    'zh-Hans': '该订单不是自配送订单。',
-    'zh-Hant': '該訂單不是自行配送訂單。',
-    fr: "La commande n'est pas une commande livrée par vos soins.",
-    de: 'Der Auftrag ist kein Eigenzustellungsauftrag.',
-    es: 'El pedido no es de entrega propia.',
-  },
-  'assignment.not_assignable_status': {
-    en: 'The order is not in an assignable status.',
-    'zh-Hans': '该订单不处于可分配状态。',
-    'zh-Hant': '該訂單不處於可指派狀態。',
-    fr: "La commande n'est pas dans un statut attribuable.",
-    de: 'Der Auftrag hat keinen zuweisbaren Status.',
-    es: 'El pedido no está en un estado asignable.',
-  },
-  'assignment.carrier_held': {
-    en: 'The order is held by a third-party carrier.',
-    'zh-Hans': '该订单由第三方承运商持有。',
-    'zh-Hant': '該訂單由第三方承運商持有。',
-    fr: 'La commande est détenue par un transporteur tiers.',
-    de: 'Der Auftrag liegt bei einem Drittanbieter-Spediteur.',
-    es: 'El pedido está en manos de un transportista externo.',
-  },
-  'assignment.already_assigned': {
-    en: 'The order is already assigned to this contractor.',
-    'zh-Hans': '该订单已分配给此承包商。',
-    'zh-Hant': '該訂單已指派給此承包商。',
-    fr: 'La commande est déjà attribuée à ce sous-traitant.',
-    de: 'Der Auftrag ist diesem Auftragnehmer bereits zugewiesen.',
-    es: 'El pedido ya está asignado a este contratista.',
-  },
-  'assignment.not_active': {
-    en: 'The order has no active contractor assignment.',
-    'zh-Hans': '该订单没有有效的承包商分配。',
-    'zh-Hant': '該訂單沒有有效的承包商指派。',
-    fr: "La commande n'a pas d'attribution active à un sous-traitant.",
-    de: 'Der Auftrag hat keine aktive Auftragnehmer-Zuweisung.',
-    es: 'El pedido no tiene una asignación activa a un contratista.',
-  },
-  'assignment.not_yours': {
-    en: 'The order is not assigned to you.',
-    'zh-Hans': '该订单未分配给您。',
-    'zh-Hant': '該訂單未指派給您。',
-    fr: "La commande ne vous est pas attribuée.",
-    de: 'Der Auftrag ist Ihnen nicht zugewiesen.',
-    es: 'El pedido no está asignado a usted.',
-  },
-  'assignment.released': {
-    en: 'The assignment has been released.',
-    'zh-Hans': '已释放该分配。',
-    'zh-Hant': '已釋出該指派。',
-    fr: "L'attribution a été libérée.",
-    de: 'Die Zuweisung wurde freigegeben.',
-    es: 'La asignación se ha liberado.',
-  },
-  'device_order.wrong_pickup_code': {
-    en: 'The pickup code is incorrect.',
-    'zh-Hans': '取件码不正确。',
-    'zh-Hant': '取件碼不正確。',
-    fr: 'Le code de retrait est incorrect.',
-    de: 'Der Abholcode ist falsch.',
-    es: 'El código de recogida es incorrecto.',
-  },
-  'device_order.invalid_transition': {
-    en: 'A device order in status {status} cannot be {action}.',
-    'zh-Hans': '状态为 {status} 的设备订单无法执行 {action}。',
-    'zh-Hant': '狀態為 {status} 的裝置訂單無法執行 {action}。',
-    fr: "Une commande d'appareil au statut {status} ne peut pas faire l'objet de l'action {action}.",
-    de: 'Ein Geräteauftrag im Status {status} kann nicht {action} werden.',
-    es: 'Un pedido de dispositivo en estado {status} no admite la acción {action}.',
-  },
-  'device_order.compartment_occupied': {
-    en: 'This compartment already holds an active device order.',
-    'zh-Hans': '该格口已有进行中的设备订单。',
-    'zh-Hant': '該格口已有進行中的裝置訂單。',
-    fr: "Ce casier contient déjà une commande d'appareil active.",
-    de: 'Dieses Fach enthält bereits einen aktiven Geräteauftrag.',
-    es: 'Este compartimento ya contiene un pedido de dispositivo activo.',
-  },
-  'webhook.delivery_in_progress': {
-    en: 'This delivery is still being attempted; replay it once it is delivered or dead-lettered.',
-    'zh-Hans': '该投递仍在尝试中；请在其送达或进入死信后再重放。',
-    'zh-Hant': '該投遞仍在嘗試中；請在其送達或進入死信後再重播。',
-    fr: 'Cette livraison est encore en cours de tentative ; rejouez-la une fois livrée ou en lettre morte.',
-    de: 'Diese Zustellung wird noch versucht; wiederholen Sie sie, wenn sie zugestellt oder unzustellbar ist.',
-    es: 'Esta entrega aún se está intentando; reprodúzcala cuando esté entregada o en mensajes fallidos.',
-  },
-  'field.filter_required': {
-    en: 'Give delivery_ids or at least one filter.',
-    'zh-Hans': '请提供 delivery_ids 或至少一个筛选条件。',
-    'zh-Hant': '請提供 delivery_ids 或至少一個篩選條件。',
-    fr: 'Indiquez delivery_ids ou au moins un filtre.',
-    de: 'Geben Sie delivery_ids oder mindestens einen Filter an.',
-    es: 'Indique delivery_ids o al menos un filtro.',
-  },
-  'field.range_reversed': {
-    en: 'Must be later than from.',
-    'zh-Hans': '必须晚于 from。',
-    'zh-Hant': '必須晚於 from。',
-    fr: 'Doit être postérieur à from.',
-    de: 'Muss später als from sein.',
-    es: 'Debe ser posterior a from.',
-  },
-  'webhook.secret_missing': {
-    en: 'Set a webhook signing secret first: unsigned webhooks are never sent.',
-    'zh-Hans': '请先设置 Webhook 签名密钥：未签名的 Webhook 不会发送。',
-    'zh-Hant': '請先設定 Webhook 簽章密鑰：未簽章的 Webhook 不會發送。',
-    fr: "Définissez d'abord un secret de signature : aucun webhook non signé n'est envoyé.",
-    de: 'Legen Sie zuerst ein Signaturgeheimnis fest: unsignierte Webhooks werden nie gesendet.',
-    es: 'Configure primero un secreto de firma: nunca se envían webhooks sin firmar.',
-  },
-  'field.no_receiving_url': {
-    en: 'No configured URL receives this event.',
-    'zh-Hans': '没有已配置的 URL 接收此事件。',
-    'zh-Hant': '沒有已設定的 URL 接收此事件。',
-    fr: 'Aucune URL configurée ne reçoit cet événement.',
-    de: 'Keine konfigurierte URL empfängt dieses Ereignis.',
-    es: 'Ninguna URL configurada recibe este evento.',
-  },
-  'field.recorded_in_future': {
-    en: 'Must not be in the future.',
-    'zh-Hans': '不能是未来的时间。',
-    'zh-Hant': '不能是未來的時間。',
-    fr: 'Ne doit pas être dans le futur.',
-    de: 'Darf nicht in der Zukunft liegen.',
-    es: 'No puede estar en el futuro.',
-  },
-  'webhook.provider_not_configured': {
-    en: 'Configure the webhook endpoint first.',
-    'zh-Hans': '请先配置 Webhook 端点。',
-    'zh-Hant': '請先設定 Webhook 端點。',
-    fr: "Configurez d'abord le point de terminaison webhook.",
-    de: 'Konfigurieren Sie zuerst den Webhook-Endpunkt.',
-    es: 'Configure primero el endpoint de webhook.',
-  },
-  'webhook.sandbox_disabled': {
-    en: 'Sandbox delivery is switched off for this endpoint.',
-    'zh-Hans': '此端点的沙盒投递已关闭。',
-    'zh-Hant': '此端點的沙盒投遞已關閉。',
-    fr: 'La livraison sandbox est désactivée pour ce point de terminaison.',
-    de: 'Die Sandbox-Zustellung ist für diesen Endpunkt ausgeschaltet.',
-    es: 'La entrega de sandbox está desactivada para este endpoint.',
-  },
-  'webhook.challenge_failed': {
-    en: 'The endpoint did not echo the challenge within 3 seconds: {reason}.',
-    'zh-Hans': '端点未在 3 秒内回显质询值：{reason}。',
-    'zh-Hant': '端點未在 3 秒內回傳質詢值：{reason}。',
-    fr: "Le point de terminaison n'a pas renvoyé le défi en 3 secondes : {reason}.",
-    de: 'Der Endpunkt hat die Challenge nicht innerhalb von 3 Sekunden zurückgegeben: {reason}.',
-    es: 'El endpoint no devolvió el desafío en 3 segundos: {reason}.',
-  },
-} satisfies Record<string, Translations>;
+} satisfies Messages;
 
-export const MESSAGES = { ...BASE_MESSAGES, ...OTEP_MESSAGES };
+/** The keys modules add: each module's messages.ts merges its own keys into this interface. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ModuleMessageKeys {}
 
-export type MessageKey = keyof typeof MESSAGES;
+export type MessageKey = keyof typeof PLATFORM_MESSAGES | keyof ModuleMessageKeys;
 export type MessageParams = Record<string, string | number>;
 
+const catalog = new Map<string, Translations>(Object.entries(PLATFORM_MESSAGES));
+
+/** Adds a module's messages; a key defined twice is a programming error, found at start-up. */
+export function registerMessages(messages: Messages): void {
+  for (const [key, translations] of Object.entries(messages)) {
+    if (catalog.has(key) && catalog.get(key) !== translations) throw new Error(`message ${key} is defined twice`);
+    catalog.set(key, translations);
+  }
+}
+
+/** Every registered message, for the test that checks each has every language. */
+export function allMessages(): ReadonlyMap<string, Translations> {
+  return catalog;
+}
+
 export function translate(key: MessageKey, lang: Language, params: MessageParams = {}): string {
-  const text = MESSAGES[key][lang];
+  const text = catalog.get(key)?.[lang];
+  if (text === undefined) throw new Error(`message ${key} is not registered`);
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

@@ -1,6 +1,6 @@
 import type { Client, Connection } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
-import { SA } from '../../modules/searchAttributes.ts';
+import type { SearchAttributeKey } from '../module.ts';
 
 // temporal.api.enums.v1.IndexedValueType
 const INDEXED: Record<string, 1 | 2 | 3 | 4 | 5 | 6 | 7> = {
@@ -9,9 +9,9 @@ const INDEXED: Record<string, 1 | 2 | 3 | 4 | 5 | 6 | 7> = {
 };
 
 /** Adds the custom search attributes the namespace lacks; safe to run on every start. */
-export async function registerSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
+export async function registerSearchAttributes(connection: Connection, namespace: string, keys: readonly SearchAttributeKey[]): Promise<string[]> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
-  const missing = Object.values(SA).filter((k) => !(k.name in (existing.customAttributes ?? {})));
+  const missing = keys.filter((k) => !(k.name in (existing.customAttributes ?? {})));
   if (missing.length === 0) return [];
   await connection.operatorService.addSearchAttributes({
     namespace,

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import type { Config } from '../config.ts';
-import type { Orm } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
-import { createDeviceOrderActivities } from '../../modules/device-orders/activities.ts';
-import { createWebhookActivities } from '../../modules/webhooks/activities.ts';
+import type { ModuleDescriptor, WorkerDeps } from '../module.ts';
 
+/** The bundle entry: every module's workflows (src/modules/workflows.ts). */
 export const workflowsPath = path.resolve(import.meta.dirname, '../../modules/workflows.ts');
 
 let runtimeInstalled = false;
@@ -24,7 +23,8 @@ function installRuntime(log: Logger): void {
   });
 }
 
-export async function createWorker(config: Config, address: string, orm: Orm, log: Logger): Promise<Worker> {
+/** One worker for every module: its activities are the union of the modules' activity factories. */
+export async function createWorker(config: Config, address: string, modules: readonly ModuleDescriptor[], deps: WorkerDeps, log: Logger): Promise<Worker> {
   installRuntime(log);
   const connection = await NativeConnection.connect({ address });
   return Worker.create({
@@ -32,6 +32,6 @@ export async function createWorker(config: Config, address: string, orm: Orm, lo
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : { workflowsPath }),
-    activities: { ...createDeviceOrderActivities({ orm }), ...createWebhookActivities({ orm, publicBaseUrl: config.publicBaseUrl, allowPrivateTargets: config.webhookAllowPrivateTargets }) },
+    activities: Object.assign({}, ...modules.map((m) => m.activities?.(deps) ?? {})),
   });
 }

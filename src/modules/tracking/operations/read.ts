@@ -5,6 +5,7 @@ import { translate, type MessageKey } from '../../../platform/i18n/messages.ts';
 import type { Language } from '../../../platform/i18n/languages.ts';
 import { checkDocument, DocumentError } from '../document.ts';
 import { DEFAULT_FORMAT, FORMAT_IDS, FORMATS } from '../formats/index.ts';
+import { TIMELINE_REPRESENTATION } from '../representation.ts';
 import type { Timeline } from '../model.ts';
 import type { Finding } from '../rules.ts';
 import { STATUS_BY_ID, vocabularyDocument } from '../vocabulary.ts';
@@ -56,7 +57,7 @@ export const otepTrackingGet = defineOperation({
   summary: 'The unified timeline of a tracking number, in the representation `format` names (default otep).',
   tag: 'OTEP',
   roles: 'public',
-  rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}' },
+  rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}', representation: TIMELINE_REPRESENTATION },
   input: z.object({ tracking_number: trackingNumber, format }).strict(),
   output: anyJson,
   async handler(input, ctx) {
@@ -69,7 +70,7 @@ export const otepTrackingEvents = defineOperation({
   summary: 'Only the events of a tracking number\'s timeline, in the representation `format` names.',
   tag: 'OTEP',
   roles: 'public',
-  rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}/events' },
+  rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}/events', representation: TIMELINE_REPRESENTATION },
   input: z.object({ tracking_number: trackingNumber, format }).strict(),
   output: anyJson,
   async handler(input, ctx) {

@@ -1,7 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { OTEP_KEY_PREFIX } from '../../identity/repo.ts';
+import type { Caller } from '../../../platform/catalog/types.ts';
 import type { Em } from '../../../platform/db/orm.ts';
+import type { Role } from '../../../platform/roles.ts';
 import { sha256Hex } from '../../../platform/secrets.ts';
+
+/** Prefix of OTEP ingest keys, so a bearer token is looked up in one table only. */
+export const OTEP_KEY_PREFIX = 'otep_sk_';
+
+/** The provider account that created the key; its last use is written at most once a minute. */
+export async function callerForOtepKey(em: Em, token: string): Promise<Caller | null> {
+  const secretHash = sha256Hex(token);
+  const [row] = await em.execute<{ id: number; name: string; email: string; role: Role; business_id: number }[]>(
+    `with used as (
+       update otep_credential set last_used_at = now()
+       where secret_hash = ? and revoked_at is null and (last_used_at is null or last_used_at < now() - interval '1 minute'))
+     select u.id, u.name, u.email, u.role, c.business_id from otep_credential c join app_user u on u.id = c.created_by
+     where c.secret_hash = ? and c.revoked_at is null`,
+    [secretHash, secretHash]);
+  return row ? { id: row.id, name: row.name, email: row.email, role: row.role, businessId: row.business_id, tokenHash: secretHash, via: 'otep_key' } : null;
+}
 
 export interface CredentialView {
   key_id: string;

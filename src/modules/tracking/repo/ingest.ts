@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Em } from '../../../platform/db/orm.ts';
-import { carrierHeld, orderSummaryOf, recordOrderStatusChange, type OrderFacts } from '../../orders/statusRepo.ts';
-import { ORDER_OPERATION } from '../../orders/domain.ts';
+import { carrierHeld, ORDER_OPERATION, orderSummaryOf, recordOrderStatusChange, type OrderFacts } from '../../orders/index.ts';
 import { FINAL_ORDER_STATUSES, orderStatusOfOtep } from '../orderStatusMap.ts';
 import type { NormalizedEvent } from '../rules.ts';
 import { isoInOffset } from '../time.ts';

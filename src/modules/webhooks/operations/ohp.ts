@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { insertOhpSubscription, listOhpSubscriptions, revokeOhpSubscription, type EndpointRow } from '../repo/endpoints.ts';
 import { errors } from '../../../platform/errors.ts';
 import { postOutbound } from '../outbound.ts';
-import { OHP_EVENTS } from '../routing.ts';
+import { eventsOf } from '../routing.ts';
 import { signOhp } from '../signing.ts';
 import { newKeyId, newSecret } from './providers.ts';
 import { businessOf } from '../../../platform/catalog/run.ts';
@@ -59,7 +59,7 @@ export const ohpSubscriptionCreate = defineOperation({
   input: z.object({
     url: z.string().trim().max(2000).refine(isHttpUrl, { params: { key: 'field.invalid_url' } }),
     secret: z.string().min(16).max(255).optional(),
-    events: z.array(z.enum(OHP_EVENTS as [string, ...string[]])).max(20).default([]),
+    events: z.array(z.enum(eventsOf('ohp') as [string, ...string[]])).max(20).default([]),
     format: z.enum(['native', 'ce_binary', 'ce_structured']).default('native'),
     signature: z.enum(['ohp', 'standard_webhooks']).default('ohp'),
   }).strict(),

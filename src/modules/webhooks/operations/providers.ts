@@ -4,8 +4,7 @@ import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
 import { findProviderEndpoint, insertProviderEndpoint, rotateEndpointSecret, updateEndpoint, type EndpointKind, type EndpointRow } from '../repo/endpoints.ts';
 import { errors } from '../../../platform/errors.ts';
 import { PROVIDERS } from '../../../platform/roles.ts';
-import { EVENT_CATALOG } from '../events.ts';
-import { OHP_EVENTS } from '../routing.ts';
+import { eventsOf } from '../routing.ts';
 import { businessOf } from '../../../platform/catalog/run.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { isHttpUrl, maskSecret, refusePrivateUrls } from './settings.ts';
@@ -15,8 +14,7 @@ const TAG = 'Provider webhooks';
 export const ROTATION_GRACE_HOURS = 24;
 
 const KIND_OF_ROLE: Record<string, EndpointKind> = { locker_provider: 'partner_locker', delivery_provider: 'third_party' };
-const eventsOf = (kind: EndpointKind) => EVENT_CATALOG.filter((e) => e.sender === kind).map((e) => e.name);
-const EVENTS_OF: Record<EndpointKind, string[]> = { partner_locker: eventsOf('partner_locker'), third_party: eventsOf('third_party'), ohp: OHP_EVENTS.slice() };
+const EVENTS_OF: Record<EndpointKind, string[]> = { partner_locker: eventsOf('partner_locker'), third_party: eventsOf('third_party'), ohp: eventsOf('ohp') };
 
 /** A generated secret: 32 random bytes, shown once. */
 export const newSecret = () => `whk_${randomBytes(32).toString('base64url')}`;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { findWebhookSettings, upsertWebhookSettings, type WebhookSettingsRow } from '../repo/settings.ts';
+import { findWebhookSettings, isCustomerOf, upsertWebhookSettings, type WebhookSettingsRow } from '../repo/settings.ts';
 import type { Config } from '../../../platform/config.ts';
 import { errors } from '../../../platform/errors.ts';
 import { isPrivateUrl } from '../targetPolicy.ts';
-import { DEVICE_ORDER_EVENTS, LIFECYCLE_EVENTS, splitUrls, URL_FIELDS, type UrlField } from '../routing.ts';
+import { eventsRestrictedBy, splitUrls, URL_FIELDS, type UrlField } from '../routing.ts';
 import { businessOf } from '../../../platform/catalog/run.ts';
 import { intParam } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
@@ -72,8 +72,7 @@ function present(customer: number | null, row: WebhookSettingsRow | null): Setti
 /** A customer override belongs to one customer account of the caller's business. */
 export async function checkCustomer(ctx: BusinessContext, id: number | null | undefined): Promise<number | null> {
   if (id == null) return null;
-  const [row] = await ctx.em.execute<{ n: number }[]>("select count(*)::int as n from app_user where id = ? and business_id = ? and role = 'customer'", [id, ctx.caller.businessId]);
-  if (!row!.n) throw errors.field('customer_id', 'field.unknown_customer');
+  if (!(await isCustomerOf(ctx.em, ctx.caller.businessId, id))) throw errors.field('customer_id', 'field.unknown_customer');
   return id;
 }
 
@@ -111,8 +110,8 @@ export const webhookSettingsUpdate = defineOperation({
     /** The specification's alternative spelling of tracking_event_webhook_url. */
     track_event_webhook_url: urlList.optional(),
     url_formats: z.record(z.string().refine(isHttpUrl, { params: { key: 'field.invalid_url' } }), UrlFormatSchema).nullable().optional(),
-    device_order_events: eventList(DEVICE_ORDER_EVENTS).optional(),
-    order_lifecycle_events: eventList([...LIFECYCLE_EVENTS, 'driver.location_update']).optional(),
+    device_order_events: eventList(eventsRestrictedBy('device_order_events')).optional(),
+    order_lifecycle_events: eventList([...eventsRestrictedBy('order_lifecycle_events'), 'driver.location_update']).optional(),
     driver_location_min_interval_sec: z.number().int().min(0).max(86_400).optional(),
   }).strict(),
   output,

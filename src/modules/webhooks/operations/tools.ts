@@ -5,7 +5,7 @@ import { testTargets } from '../fanOut.ts';
 import { findWebhookSettings } from '../repo/settings.ts';
 import { errors } from '../../../platform/errors.ts';
 import { ROLES } from '../../../platform/roles.ts';
-import { EVENT_CATALOG } from '../events.ts';
+import { eventsOf } from '../routing.ts';
 import { SENDERS } from '../signing.ts';
 import { verifyWebhook } from '../verify.ts';
 import { businessOf } from '../../../platform/catalog/run.ts';
@@ -14,7 +14,7 @@ import { defineOperation } from '../../../platform/catalog/types.ts';
 import { checkCustomer } from './settings.ts';
 
 const TAG = 'Webhooks';
-const TENANT_EVENTS = EVENT_CATALOG.filter((e) => e.sender === 'tenant').map((e) => e.name) as [string, ...string[]];
+const TENANT_EVENTS = eventsOf('tenant') as [string, ...string[]];
 
 export const webhookSettingsTest = defineOperation({
   name: 'webhook_settings_test',

@@ -1,8 +1,8 @@
+import type { EventSender } from '../../../platform/events.ts';
 import { executeBound, type Em } from '../../../platform/db/orm.ts';
 import { liveSecrets, type EndpointRow } from './endpoints.ts';
 import type { RecipientSettings, UrlFormatSetting } from './settings.ts';
 import type { SigningKeys } from '../request.ts';
-import type { DeliverySender } from '../schedule.ts';
 import { payloadFor, type PriceFamily } from '../transform.ts';
 
 export interface OutboxRow {
@@ -29,7 +29,7 @@ export interface DeliveryRow {
   outbox_event_id: number;
   settings_id: number | null;
   endpoint_id: number | null;
-  sender: DeliverySender;
+  sender: EventSender;
   url: string;
   format: UrlFormatSetting['format'];
   standard_webhooks: boolean;

@@ -20,6 +20,12 @@ export interface WebhookSettingsRow {
 }
 
 /** A settings row with what the payload transform needs to know about its receiver. */
+/** Whether `id` is a customer account of the business (a settings override belongs to one). */
+export async function isCustomerOf(em: Em, businessId: number, id: number): Promise<boolean> {
+  const [row] = await em.execute<{ n: number }[]>("select count(*)::int as n from app_user where id = ? and business_id = ? and role = 'customer'", [id, businessId]);
+  return row!.n > 0;
+}
+
 export type RecipientSettings = WebhookSettingsRow & { hidden_price_families: PriceFamily[] };
 
 export interface WebhookSettingsPatch {

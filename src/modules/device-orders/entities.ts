@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { timestamps } from '../../../platform/db/base.ts';
+import { timestamps } from '../../platform/db/base.ts';
 
 export const Device = defineEntity({
   name: 'Device',

@@ -1,0 +1,12 @@
+/** Contractor (broker) order assignments: hand orders to a contractor, revoke, release. */
+import { defineModule } from '../../platform/module.ts';
+import { BrokerOrderAssignment } from './entities.ts';
+import { ASSIGNMENTS_MESSAGES } from './messages.ts';
+import { assignmentAssign, assignmentList, assignmentRelease, assignmentRevoke } from './operations.ts';
+
+export const assignments = defineModule({
+  name: 'assignments',
+  operations: [assignmentList, assignmentAssign, assignmentRevoke, assignmentRelease],
+  entities: [BrokerOrderAssignment],
+  messages: ASSIGNMENTS_MESSAGES,
+});

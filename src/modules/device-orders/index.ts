@@ -1,0 +1,22 @@
+/**
+ * Device orders: a parcel stored in a smart-locker compartment, collected with a pickup code or removed by staff,
+ * overdue after its deadline. Each is a workflow `device-order-<id>` (contract.ts); the table is its read model.
+ */
+import { defineModule } from '../../platform/module.ts';
+import { createDeviceOrderActivities } from './activities.ts';
+import { DEVICE_ORDER_STATUS, DEVICE_ORDER_WORKFLOW, DEVICE_ID } from './contract.ts';
+import { Device } from './entities.ts';
+import { DEVICE_ORDERS_MESSAGES } from './messages.ts';
+import { deviceOrderCollect, deviceOrderGet, deviceOrderList, deviceOrderRemove, deviceOrderStore } from './operations.ts';
+
+export { Device } from './entities.ts';
+
+export const deviceOrders = defineModule({
+  name: 'device-orders',
+  operations: [deviceOrderStore, deviceOrderCollect, deviceOrderRemove, deviceOrderGet, deviceOrderList],
+  entities: [Device],
+  activities: ({ orm }) => createDeviceOrderActivities({ orm }),
+  workflows: [DEVICE_ORDER_WORKFLOW],
+  messages: DEVICE_ORDERS_MESSAGES,
+  searchAttributes: [DEVICE_ID, DEVICE_ORDER_STATUS],
+});

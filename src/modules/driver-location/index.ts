@@ -1,0 +1,10 @@
+/** Driver positions, reported by driver apps and pushed to webhooks throttled per driver. */
+import { defineModule } from '../../platform/module.ts';
+import { DRIVER_LOCATION_MESSAGES } from './messages.ts';
+import { driverLocationReport } from './operations.ts';
+
+export const driverLocation = defineModule({
+  name: 'driver-location',
+  operations: [driverLocationReport],
+  messages: DRIVER_LOCATION_MESSAGES,
+});

@@ -1,0 +1,16 @@
+/**
+ * Every webhook event of every module, in one list: the webhooks module routes events to settings fields, builds
+ * the AsyncAPI document and checks test sends from it. A module with events adds one line here.
+ */
+import type { EventDefinition } from '../platform/events.ts';
+import { DEVICE_ORDER_EVENTS } from './device-orders/events.ts';
+import { DRIVER_LOCATION_EVENTS } from './driver-location/events.ts';
+import { ORDER_EVENTS } from './orders/events.ts';
+import { WEBHOOK_EVENTS } from './webhooks/events.ts';
+
+export const EVENTS: readonly EventDefinition[] = [
+  ...ORDER_EVENTS,
+  ...DEVICE_ORDER_EVENTS,
+  ...DRIVER_LOCATION_EVENTS,
+  ...WEBHOOK_EVENTS,
+];

@@ -1,0 +1,16 @@
+/** Identity: sign-in, bearer tokens, the caller's own profile; businesses and users. */
+import { defineModule } from '../../platform/module.ts';
+import { AuthToken, Business, User } from './entities.ts';
+import { IDENTITY_MESSAGES } from './messages.ts';
+import { login, logout, me } from './operations.ts';
+import { callerForSessionToken } from './repo.ts';
+
+export { Business, User } from './entities.ts';
+
+export const identity = defineModule({
+  name: 'identity',
+  operations: [login, logout, me],
+  entities: [Business, User, AuthToken],
+  messages: IDENTITY_MESSAGES,
+  credentials: [{ prefix: '', resolve: callerForSessionToken }],
+});

@@ -1,0 +1,39 @@
+/**
+ * The modules of the service, in the order their operations appear in the catalog. Everything the platform
+ * assembles (catalog, worker activities, search attributes, schedules, worker services, messages, credentials,
+ * ORM entities) is built from this list: a new family is one folder plus one line here (and one line in
+ * events.ts or workflows.ts when it has events or workflows).
+ */
+import type { Operation } from '../platform/catalog/types.ts';
+import { registerMessages } from '../platform/i18n/messages.ts';
+import type { CredentialKind, ModuleDescriptor } from '../platform/module.ts';
+import { BUSINESS_ID, ORDER_ID } from '../platform/temporal/searchKeys.ts';
+import { assignments } from './assignments/index.ts';
+import { deviceOrders } from './device-orders/index.ts';
+import { driverLocation } from './driver-location/index.ts';
+import { identity } from './identity/index.ts';
+import { orders } from './orders/index.ts';
+import { tracking } from './tracking/index.ts';
+import { webhooks } from './webhooks/index.ts';
+
+export const MODULES: readonly ModuleDescriptor[] = [
+  identity,
+  orders,
+  assignments,
+  deviceOrders,
+  webhooks,
+  driverLocation,
+  tracking,
+];
+
+for (const m of MODULES) if (m.messages) registerMessages(m.messages);
+
+/** Every business operation, defined once; REST, GraphQL and OpenAPI are derived from this list. */
+export const CATALOG: readonly Operation[] = MODULES.flatMap((m) => m.operations ?? []);
+
+export const ENTITIES = MODULES.flatMap((m) => m.entities ?? []);
+
+export const SEARCH_ATTRIBUTES = [BUSINESS_ID, ORDER_ID, ...MODULES.flatMap((m) => m.searchAttributes ?? [])];
+
+/** Longest prefix first, so the session token (no prefix) is the last resort. */
+export const CREDENTIALS: readonly CredentialKind[] = MODULES.flatMap((m) => m.credentials ?? []).sort((a, b) => b.prefix.length - a.prefix.length);

@@ -1,0 +1,17 @@
+/**
+ * Delivery and pickup orders: creation, reads, the planning pool, the status dictionary and the one writer of
+ * status changes, which other modules (tracking ingest) call inside their own transactions.
+ */
+import { defineModule } from '../../platform/module.ts';
+import { Order } from './entities.ts';
+import { orderCreate, orderGet, orderList, planningPool } from './operations.ts';
+
+export { Order } from './entities.ts';
+export { ASSIGNABLE_STATUS_IDS, ORDER_OPERATION, ORDER_STATUS, ORDER_STATUSES } from './domain.ts';
+export { carrierHeld, orderSummaryOf, recordOrderCreated, recordOrderStatusChange, type OrderFacts } from './repo.ts';
+
+export const orders = defineModule({
+  name: 'orders',
+  operations: [orderCreate, orderList, orderGet, planningPool],
+  entities: [Order],
+});

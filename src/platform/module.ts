@@ -1,0 +1,67 @@
+/**
+ * What a module declares so that the platform can assemble the service from a list of modules
+ * (`src/modules/index.ts`): the catalog, the worker, the messages, the search attributes, the schedules and the
+ * credentials are all built from these descriptors. Events are listed in `src/modules/events.ts`, workflows in
+ * `src/modules/workflows.ts` (the bundle entry, which must hold deterministic code only). The platform knows this shape and nothing of any feature.
+ */
+import type { defineSearchAttributeKey } from '@temporalio/common';
+import type { EntitySchema } from '@mikro-orm/core';
+import type { Operation, Caller } from './catalog/types.ts';
+import type { Config } from './config.ts';
+import type { Em, Orm } from './db/orm.ts';
+import type { Messages } from './i18n/messages.ts';
+import type { Logger } from './logger.ts';
+import type { ScheduleDefinition } from './temporal/schedules.ts';
+
+/** What the worker hands to a module's activity factory and services. */
+export interface WorkerDeps {
+  orm: Orm;
+  config: Config;
+  log: Logger;
+  temporal: import('@temporalio/client').Client;
+  /** The connection string, for services that hold a connection of their own (LISTEN). */
+  databaseUrl: string;
+}
+
+/** A long-running part of the worker process besides the Temporal worker (the outbox relay). */
+export interface WorkerService {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A kind of bearer credential a module issues, told apart by its prefix so a token is looked up in one table. */
+export interface CredentialKind {
+  prefix: string;
+  resolve(em: Em, token: string): Promise<Caller | null>;
+}
+
+/** A key made by `defineSearchAttributeKey`; the worker registers every module's keys at start-up. */
+export type SearchAttributeKey = ReturnType<typeof defineSearchAttributeKey>;
+
+// A module's activities are plain async functions; the worker registers them by their names.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Activities = Record<string, (...args: any[]) => Promise<unknown>>;
+
+export interface ModuleDescriptor {
+  /** The folder name under src/modules. */
+  name: string;
+  operations?: readonly Operation[];
+  /** MikroORM entities of the module's tables that it reads or writes through the ORM. */
+  entities?: readonly EntitySchema[];
+  activities?: (deps: WorkerDeps) => Activities;
+  /** Workflow type names the module's workflows.ts exports; a test checks the bundle entry exports them all. */
+  workflows?: readonly string[];
+  messages?: Messages;
+  searchAttributes?: readonly SearchAttributeKey[];
+  schedules?: (config: Config) => readonly ScheduleDefinition[];
+  services?: (deps: WorkerDeps) => readonly WorkerService[];
+  /** Documents served as they are under /api (the AsyncAPI description of the webhooks), built once per base URL. */
+  documents?: readonly { path: string; build(publicBaseUrl: string): unknown }[];
+  /** The default credential (no prefix) is a session token; other kinds name their prefix. */
+  credentials?: readonly CredentialKind[];
+}
+
+/** Keeps a descriptor's literal types while checking it against the shape. */
+export function defineModule<const M extends ModuleDescriptor>(module: M): M {
+  return module;
+}
