@@ -2,6 +2,7 @@
  * Shorthands for the JSON Schemas of event payloads (draft-07 subset, which is also AsyncAPI's schema format).
  * A property name ending in '?' is optional.
  */
+import { z } from 'zod';
 import type { Schema } from './events.ts';
 
 export const str = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
@@ -50,6 +51,12 @@ export function tenantEnvelope(name: string, data: Schema, opts: { eventId?: Sch
     data: shown,
   };
   return opts.strict ? strict(props) : obj(props);
+}
+
+/** The JSON Schema (draft-07) of what a zod schema outputs, for a shape defined once in a module's views.ts. */
+export function jsonSchemaOf(schema: z.ZodType): Schema {
+  const { $schema: _drop, ...json } = z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Schema;
+  return json;
 }
 
 export const OWN_EVENT_ID = str('Event id, stable across retries; deduplicate on it');

@@ -5,8 +5,7 @@ import { assignRefusal, ASSIGNMENT_STATUSES } from './domain.ts';
 import { errors } from '../../platform/errors.ts';
 import { translate, type MessageKey } from '../../platform/i18n/messages.ts';
 import { formatDateTime } from '../../platform/time.ts';
-import { businessOf } from '../../platform/catalog/run.ts';
-import { intParam, pageParams } from '../../platform/catalog/schemas.ts';
+import { intParam, offsetOf, pageOf, pageOutput, pageParams } from '../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext, type OperationContext } from '../../platform/catalog/types.ts';
 
 const TAG = 'Broker Order Assignments';
@@ -68,6 +67,7 @@ export const assignmentList = defineOperation({
   name: 'list_broker_order_assignments',
   summary: 'List contractor order assignments, newest first, with each order\'s current status.',
   roles: ['client_admin', 'employee', 'contractor'],
+  business: true,
   rest: { method: 'GET', path: '/v1/broker-order-assignments' },
   graphql: { name: 'brokerOrderAssignments', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
@@ -77,13 +77,13 @@ export const assignmentList = defineOperation({
     order_id: intParam().optional(),
     ...pageParams,
   }).strict(),
-  output: z.object({ result: z.boolean(), total: z.number().int(), page: z.number().int(), per_page: z.number().int(), assignments: z.array(Assignment) }),
+  output: pageOutput('assignments', Assignment, z.boolean()),
   async handler(input, ctx) {
-    const { caller } = businessOf(ctx);
+    const { caller } = ctx;
     // A contractor sees only its own assignments; broker_id is ignored for it.
     const brokerId = caller.role === 'contractor' ? caller.id : input.broker_id;
-    const { total, rows } = await listAssignments(ctx.em, caller.businessId, { brokerId, status: input.status, orderId: input.order_id }, input.per_page, (input.page - 1) * input.per_page);
-    return { result: true, total, page: input.page, per_page: input.per_page, assignments: rows.map(present) };
+    const { total, rows } = await listAssignments(ctx.em, caller.businessId, { brokerId, status: input.status, orderId: input.order_id }, input.per_page, offsetOf(input));
+    return pageOf(input, 'assignments', total, rows.map(present));
   },
 });
 
@@ -92,18 +92,18 @@ export const assignmentAssign = defineOperation({
   name: 'assign_orders_to_broker',
   summary: 'Hand orders exclusively to one contractor; an order held by another contractor moves in one step.',
   roles: ['client_admin'],
+  business: true,
   rest: { method: 'POST', path: '/v1/broker-order-assignments' },
   graphql: { name: 'assignOrdersToBroker', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
   input: z.object({ order_ids: orderIds, broker_id: intParam(), note: z.string().max(500).nullish() }).strict(),
   output: z.object({ result: z.boolean(), assigned: z.number().int(), skipped: z.number().int(), errors: z.array(OrderError) }),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
-    const { caller } = bctx;
+    const { caller } = ctx;
     const broker = await contractorOf(ctx.em, caller.businessId, input.broker_id);
     if (!broker) throw errors.field('broker_id', 'field.not_a_contractor');
     return ctx.em.transactional(async (em) => {
-      const orders = await lockOrders({ ...bctx, em }, input.order_ids);
+      const orders = await lockOrders({ ...ctx, em }, input.order_ids);
       const activeByOrder = await activeAssignments(em, input.order_ids);
       const refused: { order_id: number; message: string }[] = [];
       const now = new Date();
@@ -135,15 +135,15 @@ export const assignmentRevoke = defineOperation({
   name: 'revoke_broker_order_assignments',
   summary: 'End active assignments; the orders return to ordinary contractor rules.',
   roles: ['client_admin'],
+  business: true,
   rest: { method: 'POST', path: '/v1/broker-order-assignments/revoke' },
   graphql: { name: 'revokeBrokerOrderAssignments', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
   input: z.object({ order_ids: orderIds, reason: z.string().max(255).nullish() }).strict(),
   output: z.object({ result: z.boolean(), revoked: z.number().int(), skipped: z.number().int(), errors: z.array(OrderError) }),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
     return ctx.em.transactional(async (em) => {
-      const orders = await lockOrders({ ...bctx, em }, input.order_ids);
+      const orders = await lockOrders({ ...ctx, em }, input.order_ids);
       const active = await activeAssignments(em, input.order_ids);
       const refused: { order_id: number; message: string }[] = [];
       const now = new Date();
@@ -151,7 +151,7 @@ export const assignmentRevoke = defineOperation({
         const assignment = active.get(id);
         const refusal: MessageKey | null = orders.get(id)!.routeId !== null ? 'assignment.on_route' : !assignment ? 'assignment.not_active' : null;
         if (refusal) { refused.push({ order_id: id, message: translate(refusal, ctx.lang) }); continue; }
-        Object.assign(assignment!, { status: 'revoked', endedBy: bctx.caller.id, endedAt: now, endReason: input.reason ?? null });
+        Object.assign(assignment!, { status: 'revoked', endedBy: ctx.caller.id, endedAt: now, endReason: input.reason ?? null });
       }
       await em.flush();
       const revoked = input.order_ids.length - refused.length;
@@ -165,19 +165,19 @@ export const assignmentRelease = defineOperation({
   name: 'release_broker_order_assignment',
   summary: 'The holding contractor gives an order back; it returns to ordinary contractor rules.',
   roles: ['contractor'],
+  business: true,
   rest: { method: 'POST', path: '/v1/broker-order-assignments/release' },
   graphql: { name: 'releaseBrokerOrderAssignment', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
   input: z.object({ order_id: intParam(), reason: z.string().max(255).nullish() }).strict(),
   output: z.object({ result: z.boolean(), message: z.string() }),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
     return ctx.em.transactional(async (em) => {
-      const order = (await lockOrders({ ...bctx, em }, [input.order_id], 'order_id')).get(input.order_id)!;
-      const assignment = (await activeAssignments(em, [order.id], bctx.caller.id)).get(order.id);
+      const order = (await lockOrders({ ...ctx, em }, [input.order_id], 'order_id')).get(input.order_id)!;
+      const assignment = (await activeAssignments(em, [order.id], ctx.caller.id)).get(order.id);
       if (!assignment) throw errors.badRequest('NOT_ASSIGNED_TO_YOU', 'assignment.not_yours');
       if (order.routeId !== null) throw errors.badRequest('ORDER_ON_ROUTE', 'assignment.on_route');
-      Object.assign(assignment, { status: 'released', endedBy: bctx.caller.id, endedAt: new Date(), endReason: input.reason ?? null });
+      Object.assign(assignment, { status: 'released', endedBy: ctx.caller.id, endedAt: new Date(), endReason: input.reason ?? null });
       await em.flush();
       return { result: true, message: translate('assignment.released', ctx.lang) };
     });

@@ -1,29 +1,17 @@
 /**
- * The device order events. Their schemas are strict: this is exactly what repo.ts writes, so a pickup code can
- * never slip into a payload unnoticed.
+ * The device order events. The device order in them is views.ts's schema, closed, and the event bodies are
+ * closed too: this is exactly what repo.ts writes, so a pickup code can never slip into a payload unnoticed.
  */
 import type { EventDefinition, Schema } from '../../platform/events.ts';
-import { enumOf, int, orNull, str, strict, tenantEnvelope, time } from '../../platform/jsonSchema.ts';
-import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, EVENT_OF_ACTION, NEXT_ACTORS, outcomeOf, REMOVAL_REASONS, type DeviceOrderAction } from './domain.ts';
+import { enumOf, int, jsonSchemaOf, orNull, str, strict, tenantEnvelope } from '../../platform/jsonSchema.ts';
+import { DEVICE_ORDER_STATUSES, EVENT_OF_ACTION, outcomeOf, type DeviceOrderAction } from './domain.ts';
+import { DeviceOrderView } from './views.ts';
 
-const deviceOrderOf = (status: Schema) => strict({
-  id: int('Device order id'),
-  kind: enumOf(DEVICE_ORDER_KINDS, 'What the compartment is used for'),
-  status,
-  next_actor: enumOf(NEXT_ACTORS, 'Who has to act next'),
-  device_type: str('Device type, for example locker'),
-  device_id: str('Device code'),
-  device_name: str('Device name'),
-  grid_code: str('Compartment code'),
-  reference_number: str('Parcel reference'),
-  order_id: orNull(int('Linked order id')),
-  external_order_id: orNull(str('Caller\'s order id')),
-  due_at: time('Pickup deadline'),
-  overdue_at: orNull(time('When it became overdue')),
-  stored_at: time('When the parcel was placed'),
-  ended_at: orNull(time('When it was collected or removed')),
-  removal_reason: orNull(enumOf(REMOVAL_REASONS, 'Why staff removed it')),
-}, { description: 'The device order; the pickup code is never included' });
+const DEVICE_ORDER = jsonSchemaOf(DeviceOrderView) as Schema & { properties: Record<string, Schema> };
+
+/** The device order as views.ts defines it, its status narrowed to what the event carries. */
+const deviceOrderOf = (status: Schema): Schema =>
+  ({ ...DEVICE_ORDER, properties: { ...DEVICE_ORDER.properties, status }, description: 'The device order; the pickup code is never included' });
 
 const deviceException = (status: Schema) => strict({
   id: int('Exception id'),

@@ -3,39 +3,19 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { findDeviceId, findDeviceOrder, findPickupCodeHash, findStoreTarget, insertStoredDeviceOrder, listDeviceOrders } from './repo.ts';
-import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, NEXT_ACTORS, REMOVAL_REASONS, type DeviceOrderStatus } from './domain.ts';
+import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, REMOVAL_REASONS, type DeviceOrderStatus } from './domain.ts';
 import { errors } from '../../platform/errors.ts';
 import { hashPickupCode, newPickupCode, verifyPickupCode } from '../../platform/secrets.ts';
 import { collectUpdate, deviceOrderSearchAttributes, deviceOrderWorkflowId, removeUpdate, DEVICE_ORDER_WORKFLOW, INVALID_TRANSITION, type DeviceOrderInput } from './contract.ts';
 import type { deviceOrderWorkflow } from './workflows.ts';
 import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
-import { businessOf } from '../../platform/catalog/run.ts';
-import { intParam, pageParams, pathId } from '../../platform/catalog/schemas.ts';
+import { intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
-import type { DeviceOrderView } from './views.ts';
+import { DeviceOrderView } from './views.ts';
 
 const TAG = 'Device Orders';
 const STAFF_AND_DRIVERS = ['client_admin', 'employee', 'driver'] as const;
 
-const iso = z.string();
-export const DeviceOrderSchema = z.object({
-  id: z.number().int(),
-  kind: z.enum(DEVICE_ORDER_KINDS),
-  status: z.enum(DEVICE_ORDER_STATUSES),
-  next_actor: z.enum(NEXT_ACTORS),
-  device_type: z.string(),
-  device_id: z.string(),
-  device_name: z.string(),
-  grid_code: z.string(),
-  reference_number: z.string(),
-  order_id: z.number().int().nullable(),
-  external_order_id: z.string().nullable(),
-  due_at: iso,
-  overdue_at: iso.nullable(),
-  stored_at: iso,
-  ended_at: iso.nullable(),
-  removal_reason: z.enum(REMOVAL_REASONS).nullable(),
-});
 
 async function loadOr404(ctx: BusinessContext, id: number): Promise<DeviceOrderView> {
   const view = await findDeviceOrder(ctx.em, ctx.caller.businessId, id);
@@ -63,6 +43,7 @@ export const deviceOrderStore = defineOperation({
   summary: 'Store a parcel in a device compartment and start its device order process; answers the pickup code once.',
   tag: TAG,
   roles: STAFF_AND_DRIVERS,
+  business: true,
   rest: { method: 'POST', path: '/v1/device-orders', status: 201 },
   graphql: { name: 'deviceOrderStore', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
@@ -75,10 +56,9 @@ export const deviceOrderStore = defineOperation({
     external_order_id: z.string().trim().max(100).nullish(),
     due_at: z.iso.datetime({ offset: true }),
   }).strict(),
-  output: z.object({ result: z.literal(true), device_order: DeviceOrderSchema, pickup_code: z.string() }),
+  output: z.object({ result: z.literal(true), device_order: DeviceOrderView, pickup_code: z.string() }),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
-    const businessId = bctx.caller.businessId;
+    const businessId = ctx.caller.businessId;
     const { device, hasGrid, orderKnown } = await findStoreTarget(ctx.em, businessId, input.device_id, input.grid_code, input.order_id ?? null);
     if (!device) throw errors.field('device_id', 'field.unknown_device');
     if (!hasGrid) throw errors.field('grid_code', 'field.unknown_grid');
@@ -118,18 +98,18 @@ export const deviceOrderCollect = defineOperation({
   summary: 'Collect a stored or overdue parcel with its pickup code.',
   tag: TAG,
   roles: ['client_admin', 'employee', 'driver', 'customer'],
+  business: true,
   rest: { method: 'POST', path: '/v1/device-orders/{id}/collect' },
   graphql: { name: 'deviceOrderCollect', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
   input: z.object({ id: pathId, pickup_code: z.string().trim().min(1).max(32) }).strict(),
-  output: z.object({ result: z.literal(true), device_order: DeviceOrderSchema }),
+  output: z.object({ result: z.literal(true), device_order: DeviceOrderView }),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
-    const current = await loadOr404(bctx, input.id);
+    const current = await loadOr404(ctx, input.id);
     if (current.status !== 'stored' && current.status !== 'overdue') throw invalidTransition(current.status, 'collect');
-    const hash = await findPickupCodeHash(ctx.em, bctx.caller.businessId, input.id);
+    const hash = await findPickupCodeHash(ctx.em, ctx.caller.businessId, input.id);
     if (!hash || !verifyPickupCode(input.pickup_code, hash)) throw errors.field('pickup_code', 'device_order.wrong_pickup_code');
-    const view = await transition(bctx, input.id, 'collect', (h) => h.executeUpdate(collectUpdate, { args: [{ actorId: bctx.caller.id }] }));
+    const view = await transition(ctx, input.id, 'collect', (h) => h.executeUpdate(collectUpdate, { args: [{ actorId: ctx.caller.id }] }));
     return { result: true as const, device_order: view };
   },
 });
@@ -139,15 +119,15 @@ export const deviceOrderRemove = defineOperation({
   summary: 'Staff remove a stored or overdue parcel from its compartment, with a reason.',
   tag: TAG,
   roles: ['client_admin', 'employee'],
+  business: true,
   rest: { method: 'POST', path: '/v1/device-orders/{id}/remove' },
   graphql: { name: 'deviceOrderRemove', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'high' },
   input: z.object({ id: pathId, removal_reason: z.enum(REMOVAL_REASONS) }).strict(),
-  output: z.object({ result: z.literal(true), device_order: DeviceOrderSchema }),
+  output: z.object({ result: z.literal(true), device_order: DeviceOrderView }),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
-    await loadOr404(bctx, input.id);
-    const view = await transition(bctx, input.id, 'remove', (h) => h.executeUpdate(removeUpdate, { args: [{ removalReason: input.removal_reason, actorId: bctx.caller.id }] }));
+    await loadOr404(ctx, input.id);
+    const view = await transition(ctx, input.id, 'remove', (h) => h.executeUpdate(removeUpdate, { args: [{ removalReason: input.removal_reason, actorId: ctx.caller.id }] }));
     return { result: true as const, device_order: view };
   },
 });
@@ -157,13 +137,14 @@ export const deviceOrderGet = defineOperation({
   summary: 'Read one device order.',
   tag: TAG,
   roles: STAFF_AND_DRIVERS,
+  business: true,
   rest: { method: 'GET', path: '/v1/device-orders/{id}' },
   graphql: { name: 'deviceOrder', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
   input: z.object({ id: pathId }).strict(),
-  output: z.object({ result: z.literal(true), device_order: DeviceOrderSchema }),
+  output: z.object({ result: z.literal(true), device_order: DeviceOrderView }),
   async handler(input, ctx) {
-    return { result: true as const, device_order: await loadOr404(businessOf(ctx), input.id) };
+    return { result: true as const, device_order: await loadOr404(ctx, input.id) };
   },
 });
 
@@ -172,21 +153,22 @@ export const deviceOrderList = defineOperation({
   summary: 'List device orders, newest first; filter by status or device.',
   tag: TAG,
   roles: STAFF_AND_DRIVERS,
+  business: true,
   rest: { method: 'GET', path: '/v1/device-orders' },
   graphql: { name: 'deviceOrders', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
   input: z.object({ status: z.enum(DEVICE_ORDER_STATUSES).optional(), device_id: z.string().max(64).optional(), ...pageParams }).strict(),
-  output: z.object({ result: z.literal(true), total: z.number().int(), page: z.number().int(), per_page: z.number().int(), device_orders: z.array(DeviceOrderSchema) }),
+  output: pageOutput('device_orders', DeviceOrderView),
   async handler(input, ctx) {
-    const { caller } = businessOf(ctx);
+    const { caller } = ctx;
     let deviceId: number | undefined;
     if (input.device_id !== undefined) {
       deviceId = await findDeviceId(ctx.em, caller.businessId, input.device_id) ?? undefined;
-      if (deviceId === undefined) return { result: true as const, total: 0, page: input.page, per_page: input.per_page, device_orders: [] };
+      if (deviceId === undefined) return pageOf(input, 'device_orders', 0, []);
     }
     const { total, items } = await listDeviceOrders(ctx.em, {
-      businessId: caller.businessId, status: input.status, deviceId, limit: input.per_page, offset: (input.page - 1) * input.per_page,
+      businessId: caller.businessId, status: input.status, deviceId, limit: input.per_page, offset: offsetOf(input),
     });
-    return { result: true as const, total, page: input.page, per_page: input.per_page, device_orders: items };
+    return pageOf(input, 'device_orders', total, items);
   },
 });

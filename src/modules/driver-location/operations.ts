@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { recordPosition } from './repo.ts';
 import { errors } from '../../platform/errors.ts';
-import { businessOf } from '../../platform/catalog/run.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
 
 /** A device clock may run a little ahead; more than this is a wrong time, not a position. */
@@ -12,6 +11,7 @@ export const driverLocationReport = defineOperation({
   summary: 'A driver reports a position; driver.location_update is produced at most once per driver_location_min_interval_sec.',
   tag: 'Driver',
   roles: ['driver'],
+  business: true,
   rest: { method: 'POST', path: '/v1/driver/location' },
   graphql: { name: 'driverLocationReport', kind: 'mutation' },
   mcp: { scope: 'drivers:write', risk: 'low' },
@@ -27,7 +27,7 @@ export const driverLocationReport = defineOperation({
     event_emitted: z.boolean().describe('False when the throttle held the event back or an older fix arrived late.'),
   }),
   async handler(input, ctx) {
-    const { caller } = businessOf(ctx);
+    const { caller } = ctx;
     const recordedAt = input.recorded_at ? new Date(input.recorded_at) : new Date();
     if (recordedAt.getTime() > Date.now() + CLOCK_SKEW_MS) throw errors.field('recorded_at', 'field.recorded_in_future');
     const emitted = await recordPosition(ctx.em, { driverId: caller.id, businessId: caller.businessId, lat: input.lat, lng: input.lng, heading: input.heading ?? null, speed: input.speed ?? null, recordedAt });

@@ -5,8 +5,7 @@ import { createOrder, findOrder, listOrders, plannableOrders } from './repo.ts';
 import { errors } from '../../platform/errors.ts';
 import { ORDER_STATUS, ORDER_STATUS_IDS, statusCodeOf } from './domain.ts';
 import { STAFF } from '../../platform/roles.ts';
-import { businessOf } from '../../platform/catalog/run.ts';
-import { intParam, pageParams, pathId } from '../../platform/catalog/schemas.ts';
+import { intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -85,6 +84,7 @@ export const orderCreate = defineOperation({
   summary: 'Create a local delivery (D), pickup (P) or peer-to-peer (P2P) order.',
   tag: 'Client',
   roles: STAFF,
+  business: true,
   rest: { method: 'POST', path: '/v1/client/orderCreate' },
   graphql: { name: 'clientOrderCreate', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
@@ -97,7 +97,7 @@ export const orderCreate = defineOperation({
   }).strict(),
   output: z.object({ result: z.literal(true), order_id: z.number().int(), tracking_number: z.string() }),
   async handler(input, ctx) {
-    const { caller } = businessOf(ctx);
+    const { caller } = ctx;
     const order = await createOrder(ctx.em, {
         businessId: caller.businessId,
         type: input.type,
@@ -120,6 +120,7 @@ export const orderList = defineOperation({
   summary: 'List the business\'s orders, newest first.',
   tag: 'Client',
   roles: STAFF,
+  business: true,
   rest: { method: 'GET', path: '/v1/orders' },
   graphql: { name: 'orders', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
@@ -128,11 +129,11 @@ export const orderList = defineOperation({
     status: z.coerce.number<unknown>().int().refine((s) => ORDER_STATUS_IDS.includes(s), 'order status id').optional(),
     ...pageParams,
   }).strict(),
-  output: z.object({ result: z.literal(true), total: z.number().int(), page: z.number().int(), per_page: z.number().int(), orders: z.array(OrderView) }),
+  output: pageOutput('orders', OrderView),
   async handler(input, ctx) {
-    const { caller } = businessOf(ctx);
-    const [rows, total] = await listOrders(ctx.em, caller.businessId, { orderRef: input.order_ref, statusId: input.status }, input.per_page, (input.page - 1) * input.per_page);
-    return { result: true as const, total, page: input.page, per_page: input.per_page, orders: rows.map(presentOrder) };
+    const { caller } = ctx;
+    const [rows, total] = await listOrders(ctx.em, caller.businessId, { orderRef: input.order_ref, statusId: input.status }, input.per_page, offsetOf(input));
+    return pageOf(input, 'orders', total, rows.map(presentOrder));
   },
 });
 
@@ -141,13 +142,14 @@ export const orderGet = defineOperation({
   summary: 'Read one order of the business.',
   tag: 'Client',
   roles: STAFF,
+  business: true,
   rest: { method: 'GET', path: '/v1/orders/{id}' },
   graphql: { name: 'order', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
   input: z.object({ id: pathId }).strict(),
   output: z.object({ result: z.literal(true), order: OrderView }),
   async handler(input, ctx) {
-    const { caller } = businessOf(ctx);
+    const { caller } = ctx;
     const order = await findOrder(ctx.em, caller.businessId, input.id);
     if (!order) throw errors.notFound();
     return { result: true as const, order: presentOrder(order) };
@@ -159,13 +161,14 @@ export const planningPool = defineOperation({
   summary: 'Orders the caller may plan now: the client\'s pool, or a contractor\'s own assigned and unassigned orders.',
   tag: 'Dispatch',
   roles: ['client_admin', 'employee', 'contractor'],
+  business: true,
   rest: { method: 'GET', path: '/v1/planning/orders' },
   graphql: { name: 'planningPool', kind: 'query' },
   mcp: { scope: 'routes:read', risk: 'low' },
   input: z.object({ limit: intParam().max(500).default(500) }).strict(),
   output: z.object({ result: z.literal(true), orders: z.array(OrderView) }),
   async handler(input, ctx) {
-    const { caller } = businessOf(ctx);
+    const { caller } = ctx;
     const rows = await plannableOrders(ctx.em, caller.businessId, caller.role === 'contractor' ? caller.id : null, input.limit);
     return { result: true as const, orders: rows.map(presentOrder) };
   },

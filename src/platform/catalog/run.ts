@@ -18,11 +18,6 @@ export async function runOperation(op: Operation, raw: unknown, ctx: OperationCo
     if (op.guard) await op.guard(ctx as BusinessContext);
   }
   const input = parseInput(op.input, raw);
+  if (op.business && (!ctx.caller || ctx.caller.businessId === null)) throw errors.forbidden();
   return op.handler(input, ctx);
-}
-
-/** Narrows a context to a business caller; operations limited to business roles call it first. */
-export function businessOf(ctx: OperationContext): BusinessContext {
-  if (!ctx.caller || ctx.caller.businessId === null) throw errors.forbidden();
-  return ctx as BusinessContext;
 }

@@ -9,3 +9,20 @@ export const pageParams = {
 export const pathId = intParam();
 
 export const okResult = z.object({ result: z.literal(true) });
+
+type PageShape<K extends string, T extends z.ZodType, R extends z.ZodType> =
+  { result: R; total: z.ZodNumber; page: z.ZodNumber; per_page: z.ZodNumber } & { [k in K]: z.ZodArray<T> };
+
+/** The output of every list: `{ result, total, page, per_page, <key>: [...] }`, for inputs that take `pageParams`. */
+export function pageOutput<K extends string, T extends z.ZodType, R extends z.ZodType = z.ZodLiteral<true>>(key: K, item: T, result?: R): z.ZodObject<PageShape<K, T, R>> {
+  const int = () => z.number().int();
+  return z.object({ result: result ?? z.literal(true), total: int(), page: int(), per_page: int(), [key]: z.array(item) } as PageShape<K, T, R>);
+}
+
+/** The rows to skip for a page of `pageParams`. */
+export const offsetOf = (input: { page: number; per_page: number }): number => (input.page - 1) * input.per_page;
+
+/** A page answer: the request's page and size with the total and the items under `key`. */
+export function pageOf<K extends string, T>(input: { page: number; per_page: number }, key: K, total: number, items: T[]) {
+  return { result: true as const, total, page: input.page, per_page: input.per_page, [key]: items } as { result: true; total: number; page: number; per_page: number } & { [k in K]: T[] };
+}

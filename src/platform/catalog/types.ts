@@ -45,7 +45,7 @@ export interface Representation {
   mediaType(value: string | undefined): string | undefined;
 }
 
-export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, C extends OperationContext = OperationContext> {
   /** Stable id: also the future MCP tool and manifest name. */
   name: string;
   summary: string;
@@ -64,10 +64,17 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   available?: (ctx: OperationContext) => void | Promise<void>;
   /** Runs after the role check: per-business switches (403). */
   guard?: (ctx: BusinessContext) => void | Promise<void>;
-  handler: (input: z.output<I>, ctx: OperationContext) => Promise<z.input<O>>;
+  /** The caller must belong to a business (403 otherwise); the handler then receives a BusinessContext. */
+  business?: boolean;
+  handler: (input: z.output<I>, ctx: C) => Promise<z.input<O>>;
 }
 
-/** Keeps the input and output types of each entry while the catalog stays a plain list. */
-export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
-  return op;
+/**
+ * Keeps the input and output types of each entry while the catalog stays a plain list. An entry that declares
+ * `business: true` has its handler typed with the BusinessContext the runner guarantees.
+ */
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O, BusinessContext> & { business: true }): Operation<I, O>;
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O> & { business?: false }): Operation<I, O>;
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O, BusinessContext> | Operation<I, O>): Operation<I, O> {
+  return op as Operation<I, O>;
 }

@@ -10,7 +10,6 @@ import { checkEvent } from '../rules.ts';
 import { OTEP_VERSION } from '../vocabulary.ts';
 import type { CheckedEvent, Finding } from '../rules.ts';
 import { documentFailure, fieldOfPointer, presentFinding } from './read.ts';
-import { businessOf } from '../../../platform/catalog/run.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 
 const EventOutcome = z.object({
@@ -56,6 +55,7 @@ export const otepIngest = defineOperation({
   summary: 'Push tracking events as a native OTEP timeline (an ingest key is required); answers accepted, duplicate or rejected per event.',
   tag: 'OTEP',
   roles: PROVIDERS,
+  business: true,
   auth: 'otep_key',
   rest: { method: 'POST', path: '/v1/otep/ingest' },
   input: z.unknown(),
@@ -67,7 +67,7 @@ export const otepIngest = defineOperation({
     } catch (e) {
       documentFailure(e);
     }
-    return ingestChecked(businessOf(ctx), document.events, document.findings);
+    return ingestChecked(ctx, document.events, document.findings);
   },
 });
 
@@ -97,6 +97,7 @@ export const otepIngestEpcis = defineOperation({
   summary: 'Push tracking events as a GS1 EPCIS 2.0 JSON document of ObjectEvents (an ingest key is required); each event is normalised to OTEP.',
   tag: 'OTEP',
   roles: PROVIDERS,
+  business: true,
   auth: 'otep_key',
   rest: { method: 'POST', path: '/v1/otep/ingest/epcis' },
   input: z.unknown(),
@@ -112,7 +113,7 @@ export const otepIngestEpcis = defineOperation({
     if (parsed.events.length > MAX_EVENTS_PER_DOCUMENT) throw errors.field('epcisBody.eventList', 'otep.too_long', { field: 'eventList', max: MAX_EVENTS_PER_DOCUMENT });
     // Read events go through the same rule set as native ones; EPCIS 2.0 is read as the current OTEP version.
     const checked = parsed.events.flatMap((p) => ('event' in p ? [inEpcisTerms(checkEvent({ otep_version: OTEP_VERSION, ...p.event }, p.pointer, null))] : []));
-    const answer = await ingestChecked(businessOf(ctx), checked);
+    const answer = await ingestChecked(ctx, checked);
     const byPointer = new Map(answer.events.map((e) => [e.pointer, e]));
     const events = parsed.events.map((p) => ('error' in p ? unreadable(p.pointer, p.error, ctx.lang) : byPointer.get(p.pointer)!));
     return { ...answer, rejected: events.filter((e) => e.status === 'rejected').length, events };
@@ -127,11 +128,12 @@ export const otepCredentialCreate = defineOperation({
   summary: `Create an OTEP ingest key for this provider account; the secret is shown once (at most ${MAX_ACTIVE_KEYS} unrevoked keys).`,
   tag: 'OTEP',
   roles: PROVIDERS,
+  business: true,
   rest: { method: 'POST', path: '/v1/otep/credentials', status: 201 },
   input: z.object({ name: keyName.default('ingest key') }).strict(),
   output: z.object({ result: z.literal(true), credential: CredentialView.extend({ secret: z.string() }) }),
   async handler(input, ctx) {
-    const { caller } = businessOf(ctx);
+    const { caller } = ctx;
     const credential = await createCredential(ctx.em, caller.businessId, caller.id, input.name);
     if (!credential) throw new AppError(409, 'TOO_MANY_KEYS', 'otep.too_many_keys', { params: { max: MAX_ACTIVE_KEYS } });
     return { result: true as const, credential };
@@ -143,11 +145,12 @@ export const otepCredentialList = defineOperation({
   summary: 'List this provider account\'s OTEP ingest keys (never their secrets).',
   tag: 'OTEP',
   roles: PROVIDERS,
+  business: true,
   rest: { method: 'GET', path: '/v1/otep/credentials' },
   input: z.object({}).strict(),
   output: z.object({ credentials: z.array(CredentialView) }),
   async handler(_input, ctx) {
-    return { credentials: await listCredentials(ctx.em, businessOf(ctx).caller.businessId) };
+    return { credentials: await listCredentials(ctx.em, ctx.caller.businessId) };
   },
 });
 
@@ -156,11 +159,12 @@ export const otepCredentialRevoke = defineOperation({
   summary: 'Revoke an OTEP ingest key; it stops working at once.',
   tag: 'OTEP',
   roles: PROVIDERS,
+  business: true,
   rest: { method: 'DELETE', path: '/v1/otep/credentials/{key_id}' },
   input: z.object({ key_id: z.string().trim().min(1).max(40) }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {
-    if (!(await revokeCredential(ctx.em, businessOf(ctx).caller.businessId, input.key_id))) throw errors.notFound();
+    if (!(await revokeCredential(ctx.em, ctx.caller.businessId, input.key_id))) throw errors.notFound();
     return { result: true as const };
   },
 });

@@ -3,8 +3,7 @@ import { findDelivery, listDeliveries, reopenDeliveries, type DeliveryFilter, ty
 import { errors } from '../../../platform/errors.ts';
 import { PROVIDERS, type Role } from '../../../platform/roles.ts';
 import { startRetryWorkflows } from '../retryWorkflows.ts';
-import { businessOf } from '../../../platform/catalog/run.ts';
-import { intParam, pageParams, pathId } from '../../../platform/catalog/schemas.ts';
+import { intParam, pageOf, pageOutput, pageParams, pathId } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 
 const TAG = 'Webhooks';
@@ -95,15 +94,15 @@ export const webhookDeliveryList = defineOperation({
   summary: 'List webhook deliveries (one per event and endpoint), newest first, with their state.',
   tag: TAG,
   roles: RECEIVER_OWNERS,
+  business: true,
   rest: { method: 'GET', path: '/v1/webhook-deliveries' },
   graphql: { name: 'webhookDeliveries', kind: 'query' },
   mcp: { scope: 'webhooks:read', risk: 'low' },
   input: z.object({ ...filterFields, status: z.enum(STATUSES).optional(), ...pageParams }).strict(),
-  output: z.object({ result: z.literal(true), total: z.number().int(), page: z.number().int(), per_page: z.number().int(), deliveries: z.array(Delivery) }),
+  output: pageOutput('deliveries', Delivery),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
-    const { total, rows } = await listDeliveries(ctx.em, { ...filterOf(bctx, input), status: input.status }, input.page, input.per_page);
-    return { result: true as const, total, page: input.page, per_page: input.per_page, deliveries: rows.map(present) };
+    const { total, rows } = await listDeliveries(ctx.em, { ...filterOf(ctx, input), status: input.status }, input.page, input.per_page);
+    return pageOf(input, 'deliveries', total, rows.map(present));
   },
 });
 
@@ -112,13 +111,14 @@ export const webhookDeliveryGet = defineOperation({
   summary: 'Read one webhook delivery with every attempt: headers sent (without signatures), body digest, answer, latency, error.',
   tag: TAG,
   roles: RECEIVER_OWNERS,
+  business: true,
   rest: { method: 'GET', path: '/v1/webhook-deliveries/{id}' },
   graphql: { name: 'webhookDelivery', kind: 'query' },
   mcp: { scope: 'webhooks:read', risk: 'low' },
   input: z.object({ id: pathId }).strict(),
   output: z.object({ result: z.literal(true), delivery: Delivery.extend({ attempt_log: z.array(Attempt) }) }),
   async handler(input, ctx) {
-    const found = await findDelivery(ctx.em, businessOf(ctx).caller.businessId, input.id);
+    const found = await findDelivery(ctx.em, ctx.caller.businessId, input.id);
     if (!found) throw errors.notFound();
     return { result: true as const, delivery: { ...present(found.delivery), attempt_log: found.attempts.map(presentAttempt) } };
   },
@@ -129,16 +129,16 @@ export const webhookDeliveryReplay = defineOperation({
   summary: 'Send a finished delivery (delivered or dead-lettered) again, with the same ids, on a fresh retry schedule.',
   tag: TAG,
   roles: RECEIVER_OWNERS,
+  business: true,
   rest: { method: 'POST', path: '/v1/webhook-deliveries/{id}/replay', status: 202 },
   graphql: { name: 'webhookDeliveryReplay', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'medium' },
   input: z.object({ id: pathId }).strict(),
   output: z.object({ result: z.literal(true), delivery: Delivery }),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
-    const [reopened] = await reopen(bctx, { businessId: bctx.caller.businessId, ids: [input.id] }, ['delivered', 'dead'], 1);
+    const [reopened] = await reopen(ctx, { businessId: ctx.caller.businessId, ids: [input.id] }, ['delivered', 'dead'], 1);
     if (reopened) return { result: true as const, delivery: present(reopened) };
-    const found = await findDelivery(ctx.em, bctx.caller.businessId, input.id);
+    const found = await findDelivery(ctx.em, ctx.caller.businessId, input.id);
     if (!found) throw errors.notFound();
     throw errors.conflict('DELIVERY_IN_PROGRESS', 'webhook.delivery_in_progress');
   },
@@ -149,17 +149,17 @@ export const webhookDeliveryResend = defineOperation({
   summary: `Resend dead-lettered deliveries, chosen by id or by filter (at most ${RESEND_LIMIT} per call), each on a fresh retry schedule.`,
   tag: TAG,
   roles: RECEIVER_OWNERS,
+  business: true,
   rest: { method: 'POST', path: '/v1/webhook-deliveries/resend', status: 202 },
   graphql: { name: 'webhookDeliveryResend', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high' },
   input: z.object({ delivery_ids: z.array(intParam()).min(1).max(RESEND_LIMIT).optional(), ...filterFields }).strict(),
   output: z.object({ result: z.literal(true), resent: z.number().int(), delivery_ids: z.array(z.number().int()), more: z.boolean().describe('More dead letters match: call again.') }),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
     const { delivery_ids: ids, ...rest } = input;
     if (!ids && !Object.values(rest).some((v) => v !== undefined)) throw errors.field('delivery_ids', 'field.filter_required');
-    const filter = { ...filterOf(bctx, rest), ids };
-    const reopened = await reopen(bctx, filter, ['dead'], RESEND_LIMIT);
+    const filter = { ...filterOf(ctx, rest), ids };
+    const reopened = await reopen(ctx, filter, ['dead'], RESEND_LIMIT);
     const more = reopened.length === RESEND_LIMIT && (await listDeliveries(ctx.em, { ...filter, status: 'dead' }, 1, 1)).total > 0;
     return { result: true as const, resent: reopened.length, delivery_ids: reopened.map((d) => Number(d.id)), more };
   },

@@ -6,7 +6,6 @@ import { postOutbound } from '../outbound.ts';
 import { eventsOf } from '../routing.ts';
 import { signOhp } from '../signing.ts';
 import { newKeyId, newSecret } from './providers.ts';
-import { businessOf } from '../../../platform/catalog/run.ts';
 import { intParam } from '../../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../../platform/catalog/types.ts';
 import { isHttpUrl, maskSecret, refusePrivateUrls } from './settings.ts';
@@ -53,6 +52,7 @@ export const ohpSubscriptionCreate = defineOperation({
   summary: 'Subscribe a URL to OHP push events; it must first echo a challenge. The secret is generated and shown once when not given.',
   tag: TAG,
   roles: ['client_admin'],
+  business: true,
   rest: { method: 'POST', path: '/v1/ohp/subscriptions', status: 201 },
   graphql: { name: 'ohpSubscriptionCreate', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high' },
@@ -65,7 +65,7 @@ export const ohpSubscriptionCreate = defineOperation({
   }).strict(),
   output: z.object({ result: z.literal(true), subscription: Subscription, generated_secret: z.string().optional().describe('Present once when generated.') }),
   async handler(input, ctx) {
-    const { caller } = businessOf(ctx);
+    const { caller } = ctx;
     refusePrivateUrls(ctx, { url: [input.url] });
     const secret = input.secret ?? newSecret();
     const failed = await challenge(input.url, secret, ctx.config.webhookAllowPrivateTargets);
@@ -83,13 +83,14 @@ export const ohpSubscriptionList = defineOperation({
   summary: 'List the live OHP subscriptions of the business.',
   tag: TAG,
   roles: ['client_admin'],
+  business: true,
   rest: { method: 'GET', path: '/v1/ohp/subscriptions' },
   graphql: { name: 'ohpSubscriptions', kind: 'query' },
   mcp: { scope: 'webhooks:read', risk: 'low' },
   input: z.object({}).strict(),
   output: z.object({ result: z.literal(true), subscriptions: z.array(Subscription) }),
   async handler(_input, ctx) {
-    const rows = await listOhpSubscriptions(ctx.em, businessOf(ctx).caller.businessId);
+    const rows = await listOhpSubscriptions(ctx.em, ctx.caller.businessId);
     return { result: true as const, subscriptions: rows.map(present) };
   },
 });
@@ -99,13 +100,14 @@ export const ohpSubscriptionRevoke = defineOperation({
   summary: 'Revoke an OHP subscription (id in the query string or the body); pushes already under way finish.',
   tag: TAG,
   roles: ['client_admin'],
+  business: true,
   rest: { method: 'DELETE', path: '/v1/ohp/subscriptions' },
   graphql: { name: 'ohpSubscriptionRevoke', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'medium' },
   input: z.object({ id: intParam() }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {
-    if (!(await revokeOhpSubscription(ctx.em, businessOf(ctx).caller.businessId, input.id))) throw errors.notFound();
+    if (!(await revokeOhpSubscription(ctx.em, ctx.caller.businessId, input.id))) throw errors.notFound();
     return { result: true as const };
   },
 });

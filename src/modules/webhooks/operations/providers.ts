@@ -5,7 +5,6 @@ import { findProviderEndpoint, insertProviderEndpoint, rotateEndpointSecret, upd
 import { errors } from '../../../platform/errors.ts';
 import { PROVIDERS } from '../../../platform/roles.ts';
 import { eventsOf } from '../routing.ts';
-import { businessOf } from '../../../platform/catalog/run.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { isHttpUrl, maskSecret, refusePrivateUrls } from './settings.ts';
 
@@ -62,14 +61,14 @@ export const providerWebhookSettingsGet = defineOperation({
   summary: "Read the provider account's webhook endpoint (null until configured).",
   tag: TAG,
   roles: PROVIDERS,
+  business: true,
   rest: { method: 'GET', path: '/v1/provider/webhook-settings' },
   graphql: { name: 'providerWebhookSettings', kind: 'query' },
   mcp: { scope: 'webhooks:read', risk: 'low' },
   input: z.object({}).strict(),
   output: z.object({ result: z.literal(true), settings: Settings.nullable() }),
   async handler(_input, ctx) {
-    const bctx = businessOf(ctx);
-    const endpoint = await findProviderEndpoint(ctx.em, bctx.caller.businessId, kindOf(bctx));
+    const endpoint = await findProviderEndpoint(ctx.em, ctx.caller.businessId, kindOf(ctx));
     return { result: true as const, settings: endpoint && present(endpoint) };
   },
 });
@@ -79,6 +78,7 @@ export const providerWebhookSettingsUpdate = defineOperation({
   summary: 'Create or update (partially) the provider endpoint: URL, sandbox URL and switch, event selection, format, secret (generated and shown once when not given).',
   tag: TAG,
   roles: PROVIDERS,
+  business: true,
   rest: { method: 'PUT', path: '/v1/provider/webhook-settings' },
   graphql: { name: 'providerWebhookSettingsUpdate', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high' },
@@ -93,11 +93,10 @@ export const providerWebhookSettingsUpdate = defineOperation({
   }).strict(),
   output: z.object({ result: z.literal(true), settings: Settings, generated_secret: generated }),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
-    const kind = kindOf(bctx);
+    const kind = kindOf(ctx);
     const unknown = (input.events ?? []).filter((e) => !EVENTS_OF[kind].includes(e));
     if (unknown.length) throw errors.field('events', 'field.unknown_event', { event: unknown.join(', ') });
-    const existing = await findProviderEndpoint(ctx.em, bctx.caller.businessId, kind);
+    const existing = await findProviderEndpoint(ctx.em, ctx.caller.businessId, kind);
     if (!existing && !input.url) throw errors.field('url', 'field.required');
     refusePrivateUrls(ctx, { url: [input.url], sandbox_url: [input.sandbox_url] });
     const generatedSecret = !existing && !input.secret ? newSecret() : undefined;
@@ -107,8 +106,8 @@ export const providerWebhookSettingsUpdate = defineOperation({
     };
     const row = existing
       ? await updateEndpoint(ctx.em, existing.id, patch)
-      : await insertProviderEndpoint(ctx.em, bctx.caller.businessId, kind, { ...patch, url: input.url!, secret: patch.secret!, keyId: patch.keyId! });
-    ctx.log.info({ businessId: bctx.caller.businessId, kind, secretChanged: Boolean(input.secret || generatedSecret) }, 'provider webhook settings updated');
+      : await insertProviderEndpoint(ctx.em, ctx.caller.businessId, kind, { ...patch, url: input.url!, secret: patch.secret!, keyId: patch.keyId! });
+    ctx.log.info({ businessId: ctx.caller.businessId, kind, secretChanged: Boolean(input.secret || generatedSecret) }, 'provider webhook settings updated');
     return { result: true as const, settings: present(row), ...(generatedSecret && { generated_secret: generatedSecret }) };
   },
 });
@@ -118,17 +117,17 @@ export const providerWebhookSettingsRotate = defineOperation({
   summary: `Make a new secret current; the previous one keeps signing beside it for ${ROTATION_GRACE_HOURS} hours.`,
   tag: TAG,
   roles: PROVIDERS,
+  business: true,
   rest: { method: 'POST', path: '/v1/provider/webhook-settings/rotate-secret' },
   graphql: { name: 'providerWebhookSecretRotate', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high' },
   input: z.object({ secret: secret.optional() }).strict(),
   output: z.object({ result: z.literal(true), settings: Settings, generated_secret: generated }),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
-    const endpoint = await endpointOr409(bctx);
+    const endpoint = await endpointOr409(ctx);
     const generatedSecret = input.secret ? undefined : newSecret();
     const row = await rotateEndpointSecret(ctx.em, endpoint.id, input.secret ?? generatedSecret!, newKeyId(), ROTATION_GRACE_HOURS);
-    ctx.log.info({ businessId: bctx.caller.businessId, keyId: row.key_id, previousKeyId: row.previous_key_id }, 'provider webhook secret rotated');
+    ctx.log.info({ businessId: ctx.caller.businessId, keyId: row.key_id, previousKeyId: row.previous_key_id }, 'provider webhook secret rotated');
     return { result: true as const, settings: present(row), ...(generatedSecret && { generated_secret: generatedSecret }) };
   },
 });
@@ -150,14 +149,14 @@ export const providerWebhookTest = defineOperation({
   summary: 'Send a test event through the delivery engine: partner lockers get a sandbox event (livemode false, PLE-MOCK-, X-Webhook-Test: 1) at the sandbox URL when set; third-party providers a mock event (X-Webhook-Test: 1, data.test).',
   tag: TAG,
   roles: PROVIDERS,
+  business: true,
   rest: { method: 'POST', path: '/v1/provider/webhook-settings/test', status: 202 },
   graphql: { name: 'providerWebhookTest', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'low' },
   input: z.object({ event: z.string().max(64).optional().describe('One of the selected events; the first selected (or the first of the sender) by default.') }).strict(),
   output: z.object({ result: z.literal(true), event_id: z.string(), url: z.string() }),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
-    const endpoint = await endpointOr409(bctx);
+    const endpoint = await endpointOr409(ctx);
     const kind = endpoint.kind;
     const selectable = endpoint.events.length ? endpoint.events : EVENTS_OF[kind];
     const event = input.event ?? selectable[0]!;
@@ -165,8 +164,8 @@ export const providerWebhookTest = defineOperation({
     if (kind === 'partner_locker' && !endpoint.sandbox_enabled) throw errors.conflict('SANDBOX_DISABLED', 'webhook.sandbox_disabled');
     const eventId = `${kind === 'partner_locker' ? 'PLE-MOCK-' : 'TPE-TEST-'}${randomUUID()}`;
     await insertOutboxEvent(ctx.em, {
-      businessId: bctx.caller.businessId, eventId, eventType: event, referenceType: 'provider_webhook', referenceId: String(endpoint.id),
-      payload: testPayload(kind, event, eventId), providerId: bctx.caller.businessId,
+      businessId: ctx.caller.businessId, eventId, eventType: event, referenceType: 'provider_webhook', referenceId: String(endpoint.id),
+      payload: testPayload(kind, event, eventId), providerId: ctx.caller.businessId,
     });
     return { result: true as const, event_id: eventId, url: kind === 'partner_locker' ? (endpoint.sandbox_url ?? endpoint.url) : endpoint.url };
   },

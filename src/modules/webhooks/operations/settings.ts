@@ -4,7 +4,6 @@ import type { Config } from '../../../platform/config.ts';
 import { errors } from '../../../platform/errors.ts';
 import { isPrivateUrl } from '../targetPolicy.ts';
 import { eventsRestrictedBy, splitUrls, URL_FIELDS, type UrlField } from '../routing.ts';
-import { businessOf } from '../../../platform/catalog/run.ts';
 import { intParam } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 
@@ -83,15 +82,15 @@ export const webhookSettingsGet = defineOperation({
   summary: 'Read the webhook settings of the merchant, or of one customer account (override) with customer_id.',
   tag: TAG,
   roles: ['client_admin'],
+  business: true,
   rest: { method: 'GET', path: '/v1/webhook-settings' },
   graphql: { name: 'webhookSettings', kind: 'query' },
   mcp: { scope: 'webhooks:read', risk: 'low' },
   input: z.object({ customer_id: customerId }).strict(),
   output,
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
-    const customer = await checkCustomer(bctx, input.customer_id);
-    return { result: true as const, settings: present(customer, await findWebhookSettings(ctx.em, bctx.caller.businessId, customer)) };
+    const customer = await checkCustomer(ctx, input.customer_id);
+    return { result: true as const, settings: present(customer, await findWebhookSettings(ctx.em, ctx.caller.businessId, customer)) };
   },
 });
 
@@ -100,6 +99,7 @@ export const webhookSettingsUpdate = defineOperation({
   summary: 'Update webhook settings (partial): a field left out keeps its value, null or "" clears it.',
   tag: TAG,
   roles: ['client_admin'],
+  business: true,
   rest: { method: 'PUT', path: '/v1/webhook-settings' },
   graphql: { name: 'webhookSettingsUpdate', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high' },
@@ -116,13 +116,12 @@ export const webhookSettingsUpdate = defineOperation({
   }).strict(),
   output,
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
-    const customer = await checkCustomer(bctx, input.customer_id);
+    const customer = await checkCustomer(ctx, input.customer_id);
     const given: Partial<Record<UrlField, string | null>> = { tracking_event_webhook_url: input.track_event_webhook_url, ...input };
     const urls: Partial<Record<UrlField, string | null>> = {};
     for (const f of URL_FIELDS) if (given[f] !== undefined) urls[f] = given[f] ? splitUrls(given[f]).join(',') : null;
     refusePrivateUrls(ctx, { ...Object.fromEntries(Object.entries(urls).map(([f, v]) => [f, v ? v.split(',') : []])), url_formats: Object.keys(input.url_formats ?? {}) });
-    const row = await upsertWebhookSettings(ctx.em, bctx.caller.businessId, customer, {
+    const row = await upsertWebhookSettings(ctx.em, ctx.caller.businessId, customer, {
       signSecret: input.webhook_sign_secret,
       urls,
       urlFormats: input.url_formats,
@@ -130,7 +129,7 @@ export const webhookSettingsUpdate = defineOperation({
       orderLifecycleEvents: input.order_lifecycle_events,
       driverLocationMinIntervalSec: input.driver_location_min_interval_sec,
     });
-    ctx.log.info({ businessId: bctx.caller.businessId, customerId: customer, secretChanged: input.webhook_sign_secret !== undefined }, 'webhook settings updated');
+    ctx.log.info({ businessId: ctx.caller.businessId, customerId: customer, secretChanged: input.webhook_sign_secret !== undefined }, 'webhook settings updated');
     return { result: true as const, settings: present(customer, row) };
   },
 });

@@ -8,7 +8,6 @@ import { ROLES } from '../../../platform/roles.ts';
 import { eventsOf } from '../routing.ts';
 import { SENDERS } from '../signing.ts';
 import { verifyWebhook } from '../verify.ts';
-import { businessOf } from '../../../platform/catalog/run.ts';
 import { intParam } from '../../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../../platform/catalog/types.ts';
 import { checkCustomer } from './settings.ts';
@@ -21,6 +20,7 @@ export const webhookSettingsTest = defineOperation({
   summary: 'Send a signed test event (webhook.test, or the named event with a test body) through the delivery engine to the configured URLs, or to one of them.',
   tag: TAG,
   roles: ['client_admin'],
+  business: true,
   rest: { method: 'POST', path: '/v1/webhook-settings/test', status: 202 },
   graphql: { name: 'webhookSettingsTest', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'low' },
@@ -31,17 +31,16 @@ export const webhookSettingsTest = defineOperation({
   }).strict(),
   output: z.object({ result: z.literal(true), event_id: z.string(), urls: z.array(z.string()) }),
   async handler(input, ctx) {
-    const bctx = businessOf(ctx);
-    const customer = await checkCustomer(bctx, input.customer_id);
-    const settings = await findWebhookSettings(ctx.em, bctx.caller.businessId, customer);
+    const customer = await checkCustomer(ctx, input.customer_id);
+    const settings = await findWebhookSettings(ctx.em, ctx.caller.businessId, customer);
     if (!settings?.sign_secret) throw errors.conflict('WEBHOOK_SECRET_MISSING', 'webhook.secret_missing');
     const urls = testTargets(settings, input.event, input.url ?? null);
     if (urls.length === 0) throw errors.field(input.url ? 'url' : 'event', 'field.no_receiving_url');
     const eventId = `TEST-${randomUUID()}`;
     await insertOutboxEvent(ctx.em, {
-      businessId: bctx.caller.businessId, customerId: customer, eventId, eventType: input.event, referenceType: 'webhook_settings', referenceId: String(settings.id),
+      businessId: ctx.caller.businessId, customerId: customer, eventId, eventType: input.event, referenceType: 'webhook_settings', referenceId: String(settings.id),
       payload: {
-        event_id: eventId, event: input.event, business_id: bctx.caller.businessId, occurred_at: new Date().toISOString(),
+        event_id: eventId, event: input.event, business_id: ctx.caller.businessId, occurred_at: new Date().toISOString(),
         data: { test: true, message: 'A test event sent from the webhook settings.' },
       },
       targetSettingsId: settings.id, targetUrl: input.url ?? null,
@@ -55,6 +54,7 @@ export const webhookVerify = defineOperation({
   summary: 'Check a received webhook as its receiver should: raw body, content digest, timestamp tolerance, constant-time signature compare; answers which check failed.',
   tag: TAG,
   roles: ROLES,
+  business: true,
   rest: { method: 'POST', path: '/v1/webhooks/verify' },
   graphql: { name: 'verifyWebhookSignature', kind: 'query' },
   mcp: { scope: 'webhooks:read', risk: 'low' },
