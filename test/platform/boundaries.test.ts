@@ -79,3 +79,10 @@ test('the workflow bundle entry exports exactly the workflows the modules declar
   const declared = MODULES.flatMap((m) => m.workflows ?? []).sort();
   assert.deepEqual(Object.keys(bundleEntry).sort(), declared);
 });
+
+test('the outbox has one writer', () => {
+  const writers = [...tsFiles(path.join(root, 'src')), ...tsFiles(path.join(root, 'api'))]
+    .filter((f) => /insert\s+into\s+outbox_event/i.test(fs.readFileSync(f, 'utf8')))
+    .map((f) => path.relative(root, f));
+  assert.deepEqual(writers, ['src/platform/db/outbox.ts']);
+});

@@ -1,25 +1,26 @@
 import type { Em } from '../../platform/db/orm.ts';
+import { insertOutboxEvent } from '../../platform/db/outbox.ts';
 import { AWAITED_BY, EVENT_OF_ACTION, outcomeOf, statusesAllowing, type DeviceOrderAction, type DeviceOrderKind, type DeviceOrderStatus } from './domain.ts';
 import { presentDeviceOrder, type DeviceOrderRow, type DeviceOrderView } from './views.ts';
 
 const SELECT_VIEW = `select o.*, d.code as device_code, d.name as device_name, d.device_type
   from device_order o join device d on d.id = o.device_id`;
 
-/** The outbox payload of a device order event; the event id is added by SQL from the ledger id. */
-function eventPayload(view: DeviceOrderView, businessId: number, eventType: string): string {
-  return JSON.stringify({ event: eventType, business_id: businessId, occurred_at: new Date().toISOString(), data: { device_order: view } });
+/** The outbox event of a ledger row: its id is DOE-<ledger id>, in the body too. */
+async function publish(em: Em, ledgerId: number, view: DeviceOrderView, businessId: number, eventType: string): Promise<string> {
+  const eventId = `DOE-${ledgerId}`;
+  await insertOutboxEvent(em, {
+    businessId, eventId, eventType, referenceType: 'device_order', referenceId: String(view.id), family: 'device_orders',
+    payload: { event_id: eventId, event: eventType, business_id: businessId, occurred_at: new Date().toISOString(), data: { device_order: view } },
+  });
+  return eventId;
 }
 
 /** Writes the ledger row and its outbox event in the caller's transaction; the event id is DOE-<ledger id>. */
 export async function recordDeviceOrderEvent(em: Em, view: DeviceOrderView, businessId: number, eventType: string): Promise<string> {
-  const [row] = await em.execute<{ event_id: string }[]>(
-    `with l as (insert into device_order_event (device_order_id, business_id, event_type) values (?, ?, ?) returning id)
-     insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family)
-     select ?, 'DOE-' || l.id, ?, 'device_order', ?, jsonb_build_object('event_id', 'DOE-' || l.id) || ?::jsonb, 'device_orders' from l
-     returning event_id`,
-    [view.id, businessId, eventType, businessId, eventType, String(view.id), eventPayload(view, businessId, eventType)],
-  );
-  return row!.event_id;
+  const [row] = await em.execute<{ id: number }[]>(
+    'insert into device_order_event (device_order_id, business_id, event_type) values (?, ?, ?) returning id', [view.id, businessId, eventType]);
+  return publish(em, row!.id, view, businessId, eventType);
 }
 
 export interface StoreTarget {
@@ -73,22 +74,17 @@ export async function insertStoredDeviceOrder(em: Em, o: NewDeviceOrder): Promis
     order_id: o.orderId, external_order_id: o.externalOrderId, due_at: o.dueAt, overdue_at: null, stored_at: storedAt, ended_at: null, removal_reason: null,
   });
   const eventType = EVENT_OF_ACTION.store;
-  const [row] = await em.execute<{ id: number }[]>(
+  const [row] = await em.execute<{ id: number; ledger_id: number }[]>(
     `with o as (
        insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, reference_number, order_id, external_order_id, due_at, stored_at, pickup_code_hash)
-       values (?, ?, 'stored', ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id),
-     l as (insert into device_order_event (device_order_id, business_id, event_type, occurred_at) select o.id, ?, ?, ? from o returning id, device_order_id),
-     e as (
-       insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family)
-       select ?, 'DOE-' || l.id, ?, 'device_order', l.device_order_id::text,
-         jsonb_build_object('event_id', 'DOE-' || l.id) || jsonb_set(?::jsonb, '{data,device_order,id}', to_jsonb(l.device_order_id)), 'device_orders'
-       from l)
-     select id from o`,
+       values (?, ?, 'stored', ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id)
+     insert into device_order_event (device_order_id, business_id, event_type, occurred_at) select o.id, ?, ?, ? from o returning device_order_id as id, id as ledger_id`,
     [o.businessId, o.kind, draft.next_actor, o.device.id, o.gridCode, o.referenceNumber, o.orderId, o.externalOrderId, o.dueAt, storedAt, o.pickupCodeHash,
-      o.businessId, eventType, storedAt,
-      o.businessId, eventType, eventPayload(draft, o.businessId, eventType)],
+      o.businessId, eventType, storedAt],
   );
-  return { ...draft, id: row!.id };
+  const view = { ...draft, id: row!.id };
+  await publish(em, row!.ledger_id, view, o.businessId, eventType);
+  return view;
 }
 
 export async function findDeviceOrder(em: Em, businessId: number, id: number): Promise<DeviceOrderView | null> {

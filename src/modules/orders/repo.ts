@@ -1,5 +1,6 @@
 import type { RequiredEntityData } from '@mikro-orm/core';
 import type { Em } from '../../platform/db/orm.ts';
+import { insertOutboxEvent } from '../../platform/db/outbox.ts';
 import { Order } from './entities.ts';
 import { ASSIGNABLE_STATUS_IDS, ORDER_OPERATION, statusCodeOf } from './domain.ts';
 
@@ -95,16 +96,16 @@ export async function recordOrderStatusChange(em: Em, o: OrderFacts, change: Sta
       operation_type: change.operationType, operation_description: change.description, ip_address: change.ipAddress ?? '',
     },
   };
-  const [row] = await em.execute<{ event_id: string }[]>(
-    `with h as (
-       insert into order_status_change (order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at, tracking_event_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?) returning id)
-     insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held)
-     select ?, 'OSC-' || h.id, 'order.status_change', 'order', ?, jsonb_build_object('event_id', 'OSC-' || h.id) || ?::jsonb, 'local_delivery', ? from h
-     returning event_id`,
-    [o.id, o.businessId, change.before, change.after, change.operationType, change.description, occurredAt, change.trackingEventId ?? null,
-      o.businessId, String(o.id), JSON.stringify(body), carrierHeld(o)]);
-  return row!.event_id;
+  const [row] = await em.execute<{ id: number }[]>(
+    `insert into order_status_change (order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at, tracking_event_id)
+     values (?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+    [o.id, o.businessId, change.before, change.after, change.operationType, change.description, occurredAt, change.trackingEventId ?? null]);
+  const eventId = `OSC-${row!.id}`;
+  await insertOutboxEvent(em, {
+    businessId: o.businessId, eventId, eventType: 'order.status_change', referenceType: 'order', referenceId: String(o.id),
+    payload: { event_id: eventId, ...body }, family: 'local_delivery', carrierHeld: carrierHeld(o),
+  });
+  return eventId;
 }
 
 /** Records a new order's first history row and its order.created event (id ORC-<order id>) in the caller's transaction. */
@@ -112,11 +113,11 @@ export async function recordOrderCreated(em: Em, o: OrderFacts & { createdAt: Da
   const occurredAt = new Date(o.createdAt);
   const body = { event_id: `ORC-${o.id}`, event: 'order.created', business_id: o.businessId, occurred_at: occurredAt.toISOString(), data: { order: orderSummaryOf(o) } };
   await em.execute(
-    `with h as (
-       insert into order_status_change (order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at)
-       values (?, ?, null, ?, ?, 'order created', ?))
-     insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held)
-     values (?, ?, 'order.created', 'order', ?, ?::jsonb, 'local_delivery', ?)`,
-    [o.id, o.businessId, o.statusId, ORDER_OPERATION.CREATED, occurredAt,
-      o.businessId, body.event_id, String(o.id), JSON.stringify(body), carrierHeld(o)]);
+    `insert into order_status_change (order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at)
+     values (?, ?, null, ?, ?, 'order created', ?)`,
+    [o.id, o.businessId, o.statusId, ORDER_OPERATION.CREATED, occurredAt]);
+  await insertOutboxEvent(em, {
+    businessId: o.businessId, eventId: body.event_id, eventType: 'order.created', referenceType: 'order', referenceId: String(o.id),
+    payload: body, family: 'local_delivery', carrierHeld: carrierHeld(o),
+  });
 }

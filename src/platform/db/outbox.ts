@@ -23,11 +23,24 @@ export interface NewOutboxEvent {
   targetUrl?: string | null;
 }
 
-/** Writes an event into the outbox in the caller's transaction; the insert trigger wakes the relay. */
-export async function insertOutboxEvent(em: Em, e: NewOutboxEvent): Promise<void> {
+/**
+ * The one writer of the outbox: writes events in the caller's transaction, in one statement however many (the
+ * insert trigger wakes the relay). Every module that publishes an event calls it in the transaction of the
+ * change that caused the event; the columns it leaves out (id, key_seed, created_at, published_at) take their defaults.
+ */
+export async function insertOutboxEvents(em: Em, events: readonly NewOutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map((e) => ({
+    business_id: e.businessId, customer_id: e.customerId ?? null, event_id: e.eventId, event_type: e.eventType, reference_type: e.referenceType,
+    reference_id: e.referenceId, payload: e.payload, family: e.family ?? null, carrier_held: e.carrierHeld ?? false, provider_id: e.providerId ?? null,
+    target_settings_id: e.targetSettingsId ?? null, target_url: e.targetUrl ?? null,
+  }));
   await em.execute(
     `insert into outbox_event (business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url)
-     values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?)`,
-    [e.businessId, e.customerId ?? null, e.eventId, e.eventType, e.referenceType, e.referenceId, JSON.stringify(e.payload), e.family ?? null,
-      e.carrierHeld ?? false, e.providerId ?? null, e.targetSettingsId ?? null, e.targetUrl ?? null]);
+     select business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url
+     from jsonb_to_recordset(?::jsonb) as e(business_id int, customer_id int, event_id text, event_type text, reference_type text, reference_id text,
+       payload jsonb, family text, carrier_held boolean, provider_id int, target_settings_id int, target_url text)`,
+    [JSON.stringify(rows)]);
 }
+
+export const insertOutboxEvent = (em: Em, e: NewOutboxEvent): Promise<void> => insertOutboxEvents(em, [e]);

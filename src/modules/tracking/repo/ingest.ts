@@ -1,3 +1,4 @@
+import { insertOutboxEvents, type NewOutboxEvent } from '../../../platform/db/outbox.ts';
 import { createHash } from 'node:crypto';
 import type { Em } from '../../../platform/db/orm.ts';
 import { carrierHeld, ORDER_OPERATION, orderSummaryOf, recordOrderStatusChange, type OrderFacts } from '../../orders/index.ts';
@@ -109,20 +110,16 @@ export async function ingestTrackingEvents(em: Em, providerId: number, events: r
     if (accepted.length === 0) return outcomes;
 
     await followNewestEvents(tx, accepted.map((a) => a.write.shipment));
-    await tx.execute(
-      `insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held)
-       select business_id, event_id, 'tracking.event', 'order', reference_id, payload, 'local_delivery', carrier_held
-       from jsonb_to_recordset(?::jsonb) as x(business_id int, event_id text, reference_id text, payload jsonb, carrier_held boolean)`,
-      [JSON.stringify(accepted.map(({ write, row }) => trackingOutboxRow(write.shipment, write.event, row)))]);
+    await insertOutboxEvents(tx, accepted.map(({ write, row }) => trackingEvent(write.shipment, write.event, row)));
     return outcomes;
   });
 }
 
-function trackingOutboxRow(s: Shipment, e: NormalizedEvent, row: { id: string; revision: number }) {
+function trackingEvent(s: Shipment, e: NormalizedEvent, row: { id: string; revision: number }): NewOutboxEvent {
   const eventId = `TRE-${row.id}.${row.revision}`;
   const statusId = orderStatusOfOtep(e.statusCode) ?? s.statusId;
   return {
-    business_id: s.businessId, event_id: eventId, reference_id: String(s.id), carrier_held: carrierHeld(s),
+    businessId: s.businessId, eventId, eventType: 'tracking.event', referenceType: 'order', referenceId: String(s.id), family: 'local_delivery', carrierHeld: carrierHeld(s),
     payload: {
       event_id: eventId, event: 'tracking.event', business_id: s.businessId, occurred_at: new Date().toISOString(),
       data: {
