@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, makeOrder, PASSWORD } from '../helpers/factories.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { deviceOrderWorkflowId } from '../../src/modules/device-orders/contract.ts';
 
 describe('device orders on Temporal', () => {
   let app: TestApp;
@@ -42,7 +43,7 @@ describe('device orders on Temporal', () => {
     assert.equal(collected.status, 200);
     assert.deepEqual([collected.body.device_order.status, collected.body.device_order.next_actor], ['collected', 'none']);
     assert.ok(collected.body.device_order.ended_at);
-    const handle = app.running.temporal.workflow.getHandle(`device-order-${d.id}`);
+    const handle = app.running.temporal.workflow.getHandle(deviceOrderWorkflowId(d.id));
     assert.equal(await handle.result(), 'collected');
 
     const again = await app.http.post(`/v1/device-orders/${d.id}/collect`, { pickup_code: res.body.pickup_code }, { token: admin, lang: 'fr' });
@@ -143,7 +144,7 @@ describe('device orders on Temporal', () => {
     const found = await waitFor(async () => {
       const ids: string[] = [];
       for await (const wf of app.running.temporal.workflow.list({ query: `BusinessId = ${b.business.id} AND DeviceId = '${b.device.code}' AND DeviceOrderStatus = 'removed'` })) ids.push(wf.workflowId);
-      return ids.includes(`device-order-${id}`) ? ids : null;
+      return ids.includes(deviceOrderWorkflowId(id)) ? ids : null;
     });
     assert.ok(found.length >= 1);
   });

@@ -5,6 +5,7 @@ import { createLogger } from '../../src/platform/logger.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { deviceOrderWorkflowId } from '../../src/modules/device-orders/contract.ts';
 
 describe('durability: timers survive a stopped worker', () => {
   let app: TestApp;
@@ -36,7 +37,7 @@ describe('durability: timers survive a stopped worker', () => {
       const events = await app.em().execute<{ n: number }[]>(`select count(*)::int as n from outbox_event where event_type = 'device_order.overdue' and reference_id in (${ids.map((i) => `'${i}'`).join(',')})`);
       assert.equal(events[0]!.n, 4, 'one overdue event each, no duplicates');
     } finally {
-      for (const id of ids) await app.running.temporal.workflow.getHandle(`device-order-${id}`).terminate('test cleanup').catch(() => undefined);
+      for (const id of ids) await app.running.temporal.workflow.getHandle(deviceOrderWorkflowId(id)).terminate('test cleanup').catch(() => undefined);
       await restarted.close();
     }
   });

@@ -12,6 +12,7 @@ import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { awaitDeviceOrderDelivery, retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
+import { deviceOrderWorkflowId } from '../../src/modules/device-orders/contract.ts';
 
 const historiesDir = path.resolve(import.meta.dirname, 'histories');
 const replayOptions = () => (process.env.WORKFLOW_BUNDLE_PATH ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH } } : { workflowsPath });
@@ -37,7 +38,7 @@ describe('determinism: recorded histories replay against the current workflow co
     const id = res.body.device_order.id;
     await waitFor(async () => (await app.http.get(`/v1/device-orders/${id}`, { token: admin })).body.device_order.status === 'overdue');
     await app.http.post(`/v1/device-orders/${id}/collect`, { pickup_code: res.body.pickup_code }, { token: admin });
-    const handle = app.running.temporal.workflow.getHandle(`device-order-${id}`);
+    const handle = app.running.temporal.workflow.getHandle(deviceOrderWorkflowId(id));
     assert.equal(await handle.result(), 'collected');
     await replayAndMaybeRecord(app, handle.workflowId, 'device-order-overdue-collected.json');
   });

@@ -7,6 +7,7 @@ import { freePort } from '../helpers/ports.ts';
 import { awaitDeviceOrderDelivery, retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
+import { deliveriesQuery } from '../../src/modules/webhooks/contract.ts';
 
 describe('retry schedule on the real clock', () => {
   let app: TestApp;
@@ -34,7 +35,7 @@ describe('retry schedule on the real clock', () => {
       assert.equal(receiver.received.length, 2);
       const gap = receiver.received[1]!.at - receiver.received[0]!.at;
       assert.ok(gap >= 9_900, `attempt 2 came ${gap} ms after attempt 1`);
-      assert.deepEqual(await handle.query('deliveries'), [{ deliveryId: delivery.id, state: 'delivered', attemptsMade: 2, nextAttemptAt: null }]);
+      assert.deepEqual(await handle.query(deliveriesQuery), [{ deliveryId: delivery.id, state: 'delivered', attemptsMade: 2, nextAttemptAt: null }]);
     } finally {
       await receiver.close();
     }
