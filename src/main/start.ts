@@ -8,7 +8,7 @@ import { loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { bootstrap } from '../bootstrap.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../db/seed.ts';
-import { startEmbeddedPostgres, type LocalPostgres } from '../infra/postgres.ts';
+import { reachableDataDir, startEmbeddedPostgres, type LocalPostgres } from '../infra/postgres.ts';
 import { StartupError } from '../infra/startup.ts';
 import { startTemporalDevServer, type DevServer } from '../infra/temporalServer.ts';
 
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   let pg: LocalPostgres | undefined;
   if (!config.databaseUrl) {
     log.info({ port: config.pgPort }, 'starting embedded PostgreSQL');
-    pg = await startEmbeddedPostgres(path.join(config.dataDir, 'postgres'), config.pgPort, log);
+    pg = await startEmbeddedPostgres(reachableDataDir(path.join(config.dataDir, 'postgres'), log), config.pgPort, log);
     stops.push(() => pg!.stop());
     config.databaseUrl = pg.url;
   }
