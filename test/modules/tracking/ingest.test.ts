@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { verifyWebhook } from '../../src/modules/webhooks/verify.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../helpers/factories.ts';
-import { startReceiver } from '../helpers/receiver.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { JOURNEY } from '../fixtures/otepJourney.ts';
+import { verifyWebhook } from '../../../src/modules/webhooks/verify.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../../helpers/factories.ts';
+import { startReceiver } from '../../helpers/receiver.ts';
+import { waitFor } from '../../helpers/wait.ts';
+import { JOURNEY } from '../../fixtures/otepJourney.ts';
 
 const SECRET = 'otep-hook-secret-0123456789';
 

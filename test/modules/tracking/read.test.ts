@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { epcis } from '../../src/modules/tracking/formats/epcis.ts';
-import { FORMAT_IDS, FORMATS } from '../../src/modules/tracking/formats/index.ts';
-import type { OtepEvent, Timeline } from '../../src/modules/tracking/model.ts';
-import { OTEP_VERSION, STATUS_CODES } from '../../src/modules/tracking/vocabulary.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../helpers/factories.ts';
-import { JOURNEY } from '../fixtures/otepJourney.ts';
+import { epcis } from '../../../src/modules/tracking/formats/epcis.ts';
+import { FORMAT_IDS, FORMATS } from '../../../src/modules/tracking/formats/index.ts';
+import type { OtepEvent, Timeline } from '../../../src/modules/tracking/model.ts';
+import { OTEP_VERSION, STATUS_CODES } from '../../../src/modules/tracking/vocabulary.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../../helpers/factories.ts';
+import { JOURNEY } from '../../fixtures/otepJourney.ts';
 
 const carrierEvents = (tn: string): OtepEvent[] => JOURNEY.events.filter((e) => e.source === 'carrier').map((e) => ({ ...e, subject: tn }));
 /** What must be equal between two timelines of the same journey on two shipments. */

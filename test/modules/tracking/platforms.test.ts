@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { OtepEvent, Timeline } from '../../src/modules/tracking/model.ts';
-import { REASON_BY_ID, STATUS_BY_ID, STATUS_CODES } from '../../src/modules/tracking/vocabulary.ts';
+import type { OtepEvent, Timeline } from '../../../src/modules/tracking/model.ts';
+import { REASON_BY_ID, STATUS_BY_ID, STATUS_CODES } from '../../../src/modules/tracking/vocabulary.ts';
 import {
   AFTERSHIP_REASONS, AFTERSHIP_SUBTAGS, AFTERSHIP_TAGS, aftership, aftershipTracking, alpha3,
-} from '../../src/modules/tracking/formats/aftership.ts';
-import { BIGCOMMERCE_ORDER_STATUSES, BIGCOMMERCE_STATUSES, bigcommerce, bigcommerceOrder } from '../../src/modules/tracking/formats/bigcommerce.ts';
-import { ETSY_RECEIPT_STATUS, ETSY_RECEIPT_STATUSES, ETSY_SHIPMENT_STEPS, ETSY_STEPS, etsy, etsyReceipt } from '../../src/modules/tracking/formats/etsy.ts';
-import { MAGENTO_ORDER_STATES, MAGENTO_STATES, magento, magentoOrder } from '../../src/modules/tracking/formats/magento.ts';
-import { CORE_CODES, coreCodeOf, type ReasonTable, type StatusTable } from '../../src/modules/tracking/formats/platformShared.ts';
-import { PRESTASHOP_ORDER_STATES, PRESTASHOP_STATES, prestashop, prestashopOrder } from '../../src/modules/tracking/formats/prestashop.ts';
-import { SHIPPO_ENTRIES, SHIPPO_REASONS, SHIPPO_STATUSES, shippo, shippoTrack } from '../../src/modules/tracking/formats/shippo.ts';
-import { SHOPIFY_EVENT_STATUSES, SHOPIFY_STATUSES, shopify, shopifyFulfillment } from '../../src/modules/tracking/formats/shopify.ts';
-import type { Format } from '../../src/modules/tracking/formats/types.ts';
-import { WOOCOMMERCE_ORDER_STATUSES, WOOCOMMERCE_STATUSES, woocommerce, woocommerceOrder } from '../../src/modules/tracking/formats/woocommerce.ts';
-import { JOURNEY } from '../fixtures/otepJourney.ts';
+} from '../../../src/modules/tracking/formats/aftership.ts';
+import { BIGCOMMERCE_ORDER_STATUSES, BIGCOMMERCE_STATUSES, bigcommerce, bigcommerceOrder } from '../../../src/modules/tracking/formats/bigcommerce.ts';
+import { ETSY_RECEIPT_STATUS, ETSY_RECEIPT_STATUSES, ETSY_SHIPMENT_STEPS, ETSY_STEPS, etsy, etsyReceipt } from '../../../src/modules/tracking/formats/etsy.ts';
+import { MAGENTO_ORDER_STATES, MAGENTO_STATES, magento, magentoOrder } from '../../../src/modules/tracking/formats/magento.ts';
+import { CORE_CODES, coreCodeOf, type ReasonTable, type StatusTable } from '../../../src/modules/tracking/formats/platformShared.ts';
+import { PRESTASHOP_ORDER_STATES, PRESTASHOP_STATES, prestashop, prestashopOrder } from '../../../src/modules/tracking/formats/prestashop.ts';
+import { SHIPPO_ENTRIES, SHIPPO_REASONS, SHIPPO_STATUSES, shippo, shippoTrack } from '../../../src/modules/tracking/formats/shippo.ts';
+import { SHOPIFY_EVENT_STATUSES, SHOPIFY_STATUSES, shopify, shopifyFulfillment } from '../../../src/modules/tracking/formats/shopify.ts';
+import type { Format } from '../../../src/modules/tracking/formats/types.ts';
+import { WOOCOMMERCE_ORDER_STATUSES, WOOCOMMERCE_STATUSES, woocommerce, woocommerceOrder } from '../../../src/modules/tracking/formats/woocommerce.ts';
+import { JOURNEY } from '../../fixtures/otepJourney.ts';
 
 const ctx = { baseUrl: 'https://tms.example.com' };
 const FAILED = JOURNEY.events.find((e) => e.status_code === 'otep:core:delivery_failed')!;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { guardedLookup, isPrivateAddress, isPrivateUrl } from '../../src/modules/webhooks/targetPolicy.ts';
+import { guardedLookup, isPrivateAddress, isPrivateUrl } from '../../../src/modules/webhooks/targetPolicy.ts';
 
 describe('webhook target policy', () => {
   test('loopback, private, link-local, CGNAT, multicast and reserved addresses are private; public ones are not', () => {

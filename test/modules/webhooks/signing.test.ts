@@ -14,8 +14,8 @@ import {
   signTenant,
   signThirdParty,
   standardWebhooksKey,
-} from '../../src/modules/webhooks/signing.ts';
-import { verifyWebhook } from '../../src/modules/webhooks/verify.ts';
+} from '../../../src/modules/webhooks/signing.ts';
+import { verifyWebhook } from '../../../src/modules/webhooks/verify.ts';
 
 const NOW = 1_700_000_000;
 const BODY = '{"orderId":42,"status":"delivered"}';

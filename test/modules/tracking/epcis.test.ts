@@ -13,9 +13,9 @@ import {
   type ParsedEpcisEvent,
   shipmentUri,
   trackingNumberFromUri,
-} from '../../src/modules/tracking/formats/epcis.ts';
-import type { OtepEvent } from '../../src/modules/tracking/model.ts';
-import { JOURNEY } from '../fixtures/otepJourney.ts';
+} from '../../../src/modules/tracking/formats/epcis.ts';
+import type { OtepEvent } from '../../../src/modules/tracking/model.ts';
+import { JOURNEY } from '../../fixtures/otepJourney.ts';
 
 const ctx = { baseUrl: 'https://tms.example' };
 const requireCjs = createRequire(import.meta.url);

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { Webhook } from 'standardwebhooks';
-import { eventDefinition } from '../../src/modules/webhooks/routing.ts';
-import { signPartnerLocker, standardWebhooksKey } from '../../src/modules/webhooks/signing.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
-import { startReceiver } from '../helpers/receiver.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { eventDefinition } from '../../../src/modules/webhooks/routing.ts';
+import { signPartnerLocker, standardWebhooksKey } from '../../../src/modules/webhooks/signing.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
+import { startReceiver } from '../../helpers/receiver.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const SECRET = 'tools-secret-0123456789abcdef';
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
-import { eventDefinition } from '../../src/modules/webhooks/routing.ts';
-import { verifyWebhook } from '../../src/modules/webhooks/verify.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
-import { startReceiver } from '../helpers/receiver.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { eventDefinition } from '../../../src/modules/webhooks/routing.ts';
+import { verifyWebhook } from '../../../src/modules/webhooks/verify.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
+import { startReceiver } from '../../helpers/receiver.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const SECRET = 'shape-secret-0123456789abcdef';
 

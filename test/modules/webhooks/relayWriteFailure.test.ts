@@ -4,11 +4,11 @@
 // claim. The failures are real: a trigger in PostgreSQL refuses this test's rows until the test drops it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { verifyWebhook } from '../../src/modules/webhooks/verify.ts';
-import type { Received } from '../helpers/receiver.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { verifyWebhook } from '../../../src/modules/webhooks/verify.ts';
+import type { Received } from '../../helpers/receiver.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { tenantWithReceiver } from '../../helpers/webhookTenant.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const SECRET = 'write-failure-secret-0123';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { HostGate } from '../../src/modules/webhooks/hostGate.ts';
+import { HostGate } from '../../../src/modules/webhooks/hostGate.ts';
 
 describe('HostGate: retry POSTs under way per receiving origin', () => {
   test('grants up to the limit per origin; other origins are not held back', async () => {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { INCIDENT_REASONS, PHASES, STATUS_BY_ID, STATUS_CODES } from '../../src/modules/tracking/vocabulary.ts';
-import { parseOccurredAt } from '../../src/modules/tracking/rules.ts';
-import { isoInOffset } from '../../src/modules/tracking/time.ts';
+import { INCIDENT_REASONS, PHASES, STATUS_BY_ID, STATUS_CODES } from '../../../src/modules/tracking/vocabulary.ts';
+import { parseOccurredAt } from '../../../src/modules/tracking/rules.ts';
+import { isoInOffset } from '../../../src/modules/tracking/time.ts';
 
 describe('the OTEP vocabulary', () => {
   test('docs/otep.md publishes every status code and reason', () => {
-    const doc = readFileSync(new URL('../../docs/otep.md', import.meta.url), 'utf8');
+    const doc = readFileSync(new URL('../../../docs/otep.md', import.meta.url), 'utf8');
     for (const { id } of [...STATUS_CODES, ...INCIDENT_REASONS]) assert.ok(doc.includes(`\`${id}\``), id);
   });
 

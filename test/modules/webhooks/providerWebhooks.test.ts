@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { standardWebhooksKey } from '../../src/modules/webhooks/signing.ts';
-import { verifyWebhook } from '../../src/modules/webhooks/verify.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, makeProvider, PASSWORD } from '../helpers/factories.ts';
-import { startReceiver, type Received } from '../helpers/receiver.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { standardWebhooksKey } from '../../../src/modules/webhooks/signing.ts';
+import { verifyWebhook } from '../../../src/modules/webhooks/verify.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { makeBusiness, makeProvider, PASSWORD } from '../../helpers/factories.ts';
+import { startReceiver, type Received } from '../../helpers/receiver.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const valid = (sender: 'partner_locker' | 'third_party' | 'ohp', r: Received, secret: string) =>
   verifyWebhook({ sender, headers: r.headers, rawBody: r.body, secret }).valid;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
 
 const valid = {
   type: 'D', scheduled_date: '2026-12-24', order_ref: 'XMAS-1',

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, makeOrder, PASSWORD } from '../helpers/factories.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { deviceOrderWorkflowId } from '../../src/modules/device-orders/contract.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { makeBusiness, makeOrder, PASSWORD } from '../../helpers/factories.ts';
+import { waitFor } from '../../helpers/wait.ts';
+import { deviceOrderWorkflowId } from '../../../src/modules/device-orders/contract.ts';
 
 describe('device orders on Temporal', () => {
   let app: TestApp;

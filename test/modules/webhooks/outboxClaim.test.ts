@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { ENTITIES } from '../../src/modules/index.ts';
-import { createOrm, type Orm } from '../../src/platform/db/orm.ts';
-import { claimOutbox, extendClaimIdleLimit } from '../../src/modules/webhooks/repo/deliveries.ts';
-import { makeBusiness } from '../helpers/factories.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { ENTITIES } from '../../../src/modules/index.ts';
+import { createOrm, type Orm } from '../../../src/platform/db/orm.ts';
+import { claimOutbox, extendClaimIdleLimit } from '../../../src/modules/webhooks/repo/deliveries.ts';
+import { makeBusiness } from '../../helpers/factories.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 describe('outbox claim', () => {
   let orm: Orm;

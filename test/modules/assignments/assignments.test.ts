@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ORDER_STATUS } from '../../src/modules/orders/domain.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, makeOrder, PASSWORD } from '../helpers/factories.ts';
+import { ORDER_STATUS } from '../../../src/modules/orders/domain.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { makeBusiness, makeOrder, PASSWORD } from '../../helpers/factories.ts';
 
 describe('contractor order assignments (A1)', () => {
   let app: TestApp;

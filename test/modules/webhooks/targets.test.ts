@@ -2,10 +2,10 @@
 // network. Refused when saved (422, every field named) and again when sending, on the address actually used.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, makeProvider, PASSWORD } from '../helpers/factories.ts';
-import { startReceiver } from '../helpers/receiver.ts';
-import { awaitDeviceOrderDelivery } from '../helpers/retryWorkflow.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { makeBusiness, makeProvider, PASSWORD } from '../../helpers/factories.ts';
+import { startReceiver } from '../../helpers/receiver.ts';
+import { awaitDeviceOrderDelivery } from '../../helpers/retryWorkflow.ts';
 
 describe('webhook targets: private addresses refused unless allowed', () => {
   let app: TestApp;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { WEBHOOK_LOG_PRUNE_SCHEDULE } from '../../src/modules/webhooks/contract.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
-import { startReceiver } from '../helpers/receiver.ts';
-import { retryWorkflowOf } from '../helpers/retryWorkflow.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { WEBHOOK_LOG_PRUNE_SCHEDULE } from '../../../src/modules/webhooks/contract.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
+import { startReceiver } from '../../helpers/receiver.ts';
+import { retryWorkflowOf } from '../../helpers/retryWorkflow.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const SECRET = 'log-secret-0123456789abcdef';
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { OtepEvent, Timeline } from '../../src/modules/tracking/model.ts';
-import { onerecord } from '../../src/modules/tracking/formats/onerecord.ts';
-import { otlp, unixNanos } from '../../src/modules/tracking/formats/otlp.ts';
-import { sensorthings } from '../../src/modules/tracking/formats/sensorthings.ts';
-import type { Format } from '../../src/modules/tracking/formats/types.ts';
-import { uncefact } from '../../src/modules/tracking/formats/uncefact.ts';
-import { REASON_BY_ID, STATUS_BY_ID } from '../../src/modules/tracking/vocabulary.ts';
-import { JOURNEY } from '../fixtures/otepJourney.ts';
+import type { OtepEvent, Timeline } from '../../../src/modules/tracking/model.ts';
+import { onerecord } from '../../../src/modules/tracking/formats/onerecord.ts';
+import { otlp, unixNanos } from '../../../src/modules/tracking/formats/otlp.ts';
+import { sensorthings } from '../../../src/modules/tracking/formats/sensorthings.ts';
+import type { Format } from '../../../src/modules/tracking/formats/types.ts';
+import { uncefact } from '../../../src/modules/tracking/formats/uncefact.ts';
+import { REASON_BY_ID, STATUS_BY_ID } from '../../../src/modules/tracking/vocabulary.ts';
+import { JOURNEY } from '../../fixtures/otepJourney.ts';
 
 // No JSON schema for ONE Record, UN/CEFACT, OTLP or SensorThings ships in an installed package, so the
 // structure each standard requires is asserted here field by field.

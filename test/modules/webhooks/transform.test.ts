@@ -7,7 +7,7 @@ import {
   PRICE_KEYS,
   type Recipient,
   shapeForRecipient,
-} from '../../src/modules/webhooks/transform.ts';
+} from '../../../src/modules/webhooks/transform.ts';
 
 const merchant: Recipient = { toCustomer: false, hiddenFamilies: [] };
 const customer: Recipient = { toCustomer: true, hiddenFamilies: [] };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startApp, type TestApp } from '../helpers/app.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
 
 describe('sign-in, tokens and the caller', () => {
   let app: TestApp;
