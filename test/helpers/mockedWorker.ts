@@ -1,0 +1,31 @@
+/**
+ * The fast workflow tier: the real workflow bundle on the suite's Temporal dev server, with activities replaced by
+ * plain functions the test scripts. Each call gets a task queue of its own, so files never steal each other's tasks.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { SEARCH_ATTRIBUTES } from '../../src/modules/index.ts';
+import { awaitSearchAttributes, registerSearchAttributes } from '../../src/platform/temporal/searchAttributes.ts';
+
+export interface MockedWorker {
+  client: Client;
+  taskQueue: string;
+}
+
+export async function withMockedWorker<T>(activities: object, run: (w: MockedWorker) => Promise<T>): Promise<T> {
+  const address = process.env.TEMPORAL_ADDRESS!;
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
+  // Workflows upsert their search attributes; a file run alone registers them itself.
+  await awaitSearchAttributes(client, await registerSearchAttributes(connection, 'default', SEARCH_ATTRIBUTES));
+  const native = await NativeConnection.connect({ address });
+  const taskQueue = `mocked-${randomUUID()}`;
+  const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! }, activities });
+  try {
+    return await worker.runUntil(run({ client, taskQueue }));
+  } finally {
+    await native.close();
+    await connection.close();
+  }
+}
