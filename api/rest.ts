@@ -1,17 +1,15 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
-import type { Operation, OperationContext } from '../src/platform/catalog/types.ts';
+import type { Operation, OperationContext, Representation } from '../src/platform/catalog/types.ts';
 import { runOperation } from '../src/platform/catalog/run.ts';
 import type { State } from './middleware/context.ts';
 import { isObject } from '../src/platform/json.ts';
 
 export type ContextFactory = (state: State) => OperationContext;
 
-
 /** The representation a request asks for: its query parameter, else what its Accept header names (written into the input). */
-function representationOf(op: Operation, ctx: Koa.Context, raw: unknown): string | undefined {
-  const rep = op.rest?.representation;
-  if (!rep || !isObject(raw)) return undefined;
+function representationOf(rep: Representation, ctx: Koa.Context, raw: unknown): string | undefined {
+  if (!isObject(raw)) return undefined;
   if (raw[rep.param] === undefined) {
     const fromAccept = rep.fromAccept(ctx.get('accept'));
     if (fromAccept) raw[rep.param] = fromAccept;
@@ -27,17 +25,17 @@ export function restRouter(catalog: readonly Operation[], makeContext: ContextFa
   const router = new Router<State>({ prefix: '/api' });
   for (const op of catalog) {
     if (!op.rest) continue;
-    const { method, path, status = 200 } = op.rest;
+    const { method, path, status = 200, representation } = op.rest;
     const handler: Koa.Middleware<State> = async (ctx) => {
       const params = (ctx as unknown as { params: Record<string, string> }).params;
       const body: unknown = ctx.request.body;
       // DELETE carries its input in the query string, or in a JSON body where a client sends one.
       const source = method === 'GET' ? ctx.query : method === 'DELETE' ? { ...ctx.query, ...(isObject(body) ? body : {}) } : body;
       const raw = isObject(source) ? { ...source, ...params } : source;
-      const chosen = op.rest?.representation && representationOf(op, ctx, raw);
+      const chosen = representation && representationOf(representation, ctx, raw);
       ctx.body = await runOperation(op, raw, makeContext(ctx.state));
       ctx.status = status;
-      const mediaType = op.rest?.representation?.mediaType(chosen);
+      const mediaType = representation?.mediaType(chosen);
       if (mediaType) ctx.type = mediaType;
     };
     router.register(koaPath(path), [method], handler);

@@ -2,10 +2,12 @@
  * What a module declares so that the platform can assemble the service from a list of modules
  * (`src/modules/index.ts`): the catalog, the worker, the messages, the search attributes, the schedules and the
  * credentials are all built from these descriptors. Events are listed in `src/modules/events.ts`, workflows in
- * `src/modules/workflows.ts` (the bundle entry, which must hold deterministic code only). The platform knows this shape and nothing of any feature.
+ * `src/modules/workflows.ts` (the bundle entry, which must hold deterministic code only). The platform knows this
+ * shape and nothing of any feature.
  */
-import type { defineSearchAttributeKey } from '@temporalio/common';
 import type { EntitySchema } from '@mikro-orm/core';
+import type { Client } from '@temporalio/client';
+import type { defineSearchAttributeKey } from '@temporalio/common';
 import type { Operation, Caller } from './catalog/types.ts';
 import type { Config } from './config.ts';
 import type { Em, Orm } from './db/orm.ts';
@@ -18,7 +20,7 @@ export interface WorkerDeps {
   orm: Orm;
   config: Config;
   log: Logger;
-  temporal: import('@temporalio/client').Client;
+  temporal: Client;
   /** The connection string, for services that hold a connection of their own (LISTEN). */
   databaseUrl: string;
 }
