@@ -1,5 +1,9 @@
 import type { EventSender } from '../../platform/events.ts';
 
+/** How a receiver gets its events: native JSON, or CloudEvents in binary or structured mode (migrations check the same list). */
+export const WEBHOOK_FORMATS = ['native', 'ce_binary', 'ce_structured'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
 /**
  * Retry schedules by sender, in seconds between attempts. Tenant webhooks: five attempts in all, about
  * 10 s, 100 s, 1000 s and 10000 s apart. Partner locker and third-party: up to seven retries with

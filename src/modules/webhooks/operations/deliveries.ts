@@ -5,6 +5,7 @@ import { PROVIDERS, type Role } from '../../../platform/roles.ts';
 import { startRetryWorkflows } from '../retryWorkflows.ts';
 import { intParam, pageOf, pageOutput, pageParams, pathId } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { WEBHOOK_FORMATS } from '../domain.ts';
 
 const TAG = 'Webhooks';
 /** Merchants see their deliveries; provider accounts the deliveries to their own endpoint. */
@@ -24,7 +25,7 @@ const Delivery = z.object({
   reference_id: z.string(),
   sender: z.string(),
   url: z.string(),
-  format: z.enum(['native', 'ce_binary', 'ce_structured']),
+  format: z.enum(WEBHOOK_FORMATS),
   standard_webhooks: z.boolean(),
   webhook_event_id: z.string().describe('X-Webhook-Event-Id: the same on every attempt, replay and resend.'),
   status: z.enum(STATUSES),

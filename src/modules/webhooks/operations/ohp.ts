@@ -9,6 +9,7 @@ import { newKeyId, newSecret } from './providers.ts';
 import { intParam } from '../../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../../platform/catalog/types.ts';
 import { isHttpUrl, maskSecret, refusePrivateUrls } from './settings.ts';
+import { WEBHOOK_FORMATS } from '../domain.ts';
 
 const TAG = 'OHP';
 
@@ -16,7 +17,7 @@ const Subscription = z.object({
   id: z.number().int(),
   url: z.string(),
   events: z.array(z.string()).describe('Empty: every OHP event.'),
-  format: z.enum(['native', 'ce_binary', 'ce_structured']),
+  format: z.enum(WEBHOOK_FORMATS),
   signature: z.enum(['ohp', 'standard_webhooks']).describe('standard_webhooks adds webhook-* headers beside X-Ohp-Signature.'),
   secret: z.string().describe('Never echoed: the last four characters only.'),
   created_at: z.string(),
@@ -60,7 +61,7 @@ export const ohpSubscriptionCreate = defineOperation({
     url: z.string().trim().max(2000).refine(isHttpUrl, { params: { key: 'field.invalid_url' } }),
     secret: z.string().min(16).max(255).optional(),
     events: z.array(z.enum(eventsOf('ohp') as [string, ...string[]])).max(20).default([]),
-    format: z.enum(['native', 'ce_binary', 'ce_structured']).default('native'),
+    format: z.enum(WEBHOOK_FORMATS).default('native'),
     signature: z.enum(['ohp', 'standard_webhooks']).default('ohp'),
   }).strict(),
   output: z.object({ result: z.literal(true), subscription: Subscription, generated_secret: z.string().optional().describe('Present once when generated.') }),

@@ -7,6 +7,7 @@ import { PROVIDERS } from '../../../platform/roles.ts';
 import { eventsOf } from '../routing.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { isHttpUrl, maskSecret, refusePrivateUrls } from './settings.ts';
+import { WEBHOOK_FORMATS } from '../domain.ts';
 
 const TAG = 'Provider webhooks';
 /** After a rotation the previous key keeps signing beside the new one for this long. */
@@ -28,7 +29,7 @@ const Settings = z.object({
   sandbox_url: z.string().nullable(),
   sandbox_enabled: z.boolean(),
   events: z.array(z.string()).describe('Empty: every event of the sender.'),
-  format: z.enum(['native', 'ce_binary', 'ce_structured']),
+  format: z.enum(WEBHOOK_FORMATS),
   standard_webhooks: z.boolean(),
   secret: z.string().describe('Never echoed: the last four characters only.'),
   key_id: z.string(),
@@ -87,7 +88,7 @@ export const providerWebhookSettingsUpdate = defineOperation({
     sandbox_url: httpUrl.nullable().optional(),
     sandbox_enabled: z.boolean().optional(),
     events: z.array(z.string().max(64)).max(50).optional(),
-    format: z.enum(['native', 'ce_binary', 'ce_structured']).optional(),
+    format: z.enum(WEBHOOK_FORMATS).optional(),
     standard_webhooks: z.boolean().optional(),
     secret: secret.optional().describe('Replaces the secret at once; use rotate-secret to keep the old one signing for 24 hours.'),
   }).strict(),

@@ -6,6 +6,7 @@ import { isPrivateUrl } from '../targetPolicy.ts';
 import { eventsRestrictedBy, splitUrls, URL_FIELDS, type UrlField } from '../routing.ts';
 import { intParam } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { WEBHOOK_FORMATS } from '../domain.ts';
 
 const TAG = 'Webhooks';
 
@@ -36,7 +37,7 @@ const eventList = (known: readonly string[]) => z.string().trim().max(2000).supe
   }
 }).nullable();
 
-const UrlFormatSchema = z.object({ format: z.enum(['native', 'ce_binary', 'ce_structured']), standard_webhooks: z.boolean().default(false) }).strict();
+const UrlFormatSchema = z.object({ format: z.enum(WEBHOOK_FORMATS), standard_webhooks: z.boolean().default(false) }).strict();
 const urlFields = Object.fromEntries(URL_FIELDS.map((f) => [f, urlList.optional()])) as Record<UrlField, z.ZodOptional<typeof urlList>>;
 const customerId = intParam().nullish();
 

@@ -2,8 +2,9 @@ import type { Em } from '../../../platform/db/orm.ts';
 import { textArray } from '../../../platform/db/pgArray.ts';
 import type { UrlField } from '../routing.ts';
 import type { PriceFamily } from '../transform.ts';
+import type { WebhookFormat } from '../domain.ts';
 
-export type UrlFormat = 'native' | 'ce_binary' | 'ce_structured';
+export type UrlFormat = WebhookFormat;
 export interface UrlFormatSetting { format: UrlFormat; standard_webhooks: boolean }
 
 export interface WebhookSettingsRow {
