@@ -60,7 +60,7 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
     async close() {
       if (running.server) await new Promise<void>((resolve) => running.server!.close(() => resolve()));
       running.server?.closeAllConnections();
-      for (const s of running.services.reverse()) await s.stop();
+      for (const s of [...running.services].reverse()) await s.stop();
       if (running.worker) {
         if (running.worker.getState() === 'RUNNING') running.worker.shutdown();
         await running.workerRun;
