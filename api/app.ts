@@ -51,6 +51,6 @@ export function createApp({ config, orm, temporal, log, catalog = CATALOG }: App
     .use(graphqlMiddleware(buildSchema(catalog), makeContext))
     .use(meta.routes())
     .use(rest.routes())
-    .use(rest.allowedMethods({ throw: true }));
+    .use(rest.allowedMethods());
   return app;
 }

@@ -65,6 +65,13 @@ describe('sign-in, tokens and the caller', () => {
     const form = await app.http.post('/v1/user/login', undefined, { raw: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assert.equal(form.status, 415);
     assert.equal((await app.http.get('/v1/nothing-here')).status, 404);
-    assert.equal((await app.http.get('/v1/user/login')).status, 405);
+    const wrongMethod = await app.http.get('/v1/user/login', { lang: 'de' });
+    assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.body.code, 'METHOD_NOT_ALLOWED');
+    // RFC 9110: a 405 names the methods the resource has.
+    assert.equal(wrongMethod.headers.get('allow'), 'POST');
+    const undeclared = await fetch(`${app.url}/api/v1/orders`, { method: 'PROPFIND' });
+    assert.equal(undeclared.status, 405);
+    assert.equal(undeclared.headers.get('allow'), 'HEAD, GET');
   });
 });
