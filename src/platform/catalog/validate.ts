@@ -34,7 +34,8 @@ export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[]
 }
 
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  const parsed = schema.safeParse(raw);
+  // reportInput: a value of the wrong type is told apart from a missing one (zod leaves issue.input out otherwise).
+  const parsed = schema.safeParse(raw, { reportInput: true });
   if (!parsed.success) throw errors.validation(toFieldErrors(parsed.error.issues));
   return parsed.data;
 }
