@@ -1,17 +1,20 @@
 import { GraphQLError, GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfig } from 'graphql';
 import { z } from 'zod';
-import { AppError } from '../../src/platform/errors.ts';
 import { runOperation } from '../../src/platform/catalog/run.ts';
 import type { Operation, OperationContext } from '../../src/platform/catalog/types.ts';
-import { errorBody } from '../middleware/errors.ts';
+import { errorBody, toAppError } from '../middleware/errors.ts';
 import { TypeBuilder, type JsonSchema } from './types.ts';
 
 export const inputJsonSchema = (op: Operation) => z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 export const outputJsonSchema = (op: Operation) => z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
 
-/** GraphQL errors carry the same code, translated message and field errors as REST. */
-function toGraphQLError(err: unknown, ctx: OperationContext): unknown {
-  if (!(err instanceof AppError)) return err;
+/**
+ * GraphQL errors take the REST path: the same code, translated message and field errors; an unexpected failure
+ * is logged with the request id and answered as INTERNAL, its own text never reaching the caller.
+ */
+function toGraphQLError(caught: unknown, ctx: OperationContext): GraphQLError {
+  const err = toAppError(caught);
+  if (err.status >= 500) ctx.log.error({ err: caught }, 'request failed');
   const { message, ...body } = errorBody(err, ctx.lang);
   return new GraphQLError(message, { extensions: { ...body, status: err.status } });
 }

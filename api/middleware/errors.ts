@@ -31,7 +31,8 @@ export function errorHandler(): Koa.Middleware<State> {
   };
 }
 
-function toAppError(err: unknown): AppError {
+/** Any failure as the error the caller sees: an AppError as it is, a routing status as its code, anything else as INTERNAL. */
+export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const status = (err as { status?: number }).status;
   if (status === 405) return new AppError(405, 'METHOD_NOT_ALLOWED', 'error.method_not_allowed');
