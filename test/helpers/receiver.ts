@@ -1,6 +1,8 @@
 import http from 'node:http';
 
 export interface Received {
+  /** The request's path and query. */
+  url: string;
   headers: Record<string, string>;
   body: string;
   at: number;
@@ -17,7 +19,7 @@ export async function startReceiver(behaviour: Behaviour = () => 200, port = 0) 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const entry: Received = { headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const entry: Received = { url: req.url ?? '', headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       const n = received.push(entry) - 1;
       const answer = behave(n, entry);
       const reply = (status: number) => { if (!res.writableEnded) res.writeHead(status, { 'content-type': 'text/plain' }).end('ok'); };

@@ -97,6 +97,30 @@ export const WEBHOOKS_MESSAGES = {
     de: 'Der Endpunkt hat die Challenge nicht innerhalb von 3 Sekunden zurückgegeben: {reason}.',
     es: 'El endpoint no devolvió el desafío en 3 segundos: {reason}.',
   },
+  'webhook.subscription_exists': {
+    en: 'A live subscription to this URL with these events already exists.',
+    'zh-Hans': '已存在对此 URL 且事件相同的有效订阅。',
+    'zh-Hant': '已存在對此 URL 且事件相同的有效訂閱。',
+    fr: 'Un abonnement actif à cette URL avec ces événements existe déjà.',
+    de: 'Ein aktives Abonnement dieser URL mit diesen Ereignissen besteht bereits.',
+    es: 'Ya existe una suscripción activa a esta URL con estos eventos.',
+  },
+  'webhook.too_many_subscriptions': {
+    en: 'The business already holds {max} live subscriptions; revoke one first.',
+    'zh-Hans': '该商户已有 {max} 个有效订阅；请先撤销一个。',
+    'zh-Hant': '該商戶已有 {max} 個有效訂閱；請先撤銷一個。',
+    fr: "L'entreprise a déjà {max} abonnements actifs ; révoquez-en un d'abord.",
+    de: 'Das Unternehmen hat bereits {max} aktive Abonnements; widerrufen Sie zuerst eines.',
+    es: 'La empresa ya tiene {max} suscripciones activas; revoque una primero.',
+  },
+  'webhook.too_many_subscriptions_for_url': {
+    en: 'This URL already has {max} live subscriptions; revoke one first.',
+    'zh-Hans': '此 URL 已有 {max} 个有效订阅；请先撤销一个。',
+    'zh-Hant': '此 URL 已有 {max} 個有效訂閱；請先撤銷一個。',
+    fr: "Cette URL a déjà {max} abonnements actifs ; révoquez-en un d'abord.",
+    de: 'Diese URL hat bereits {max} aktive Abonnements; widerrufen Sie zuerst eines.',
+    es: 'Esta URL ya tiene {max} suscripciones activas; revoque una primero.',
+  },
 } satisfies Messages;
 
 declare module '../../platform/i18n/messages.ts' {

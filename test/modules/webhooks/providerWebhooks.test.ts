@@ -150,4 +150,43 @@ describe('provider endpoints and OHP subscriptions', () => {
     assert.equal((await app.http.del(`/v1/ohp/subscriptions?id=${id}`, { token: admin })).status, 200);
     assert.deepEqual((await app.http.get('/v1/ohp/subscriptions', { token: admin })).body.subscriptions, []);
   });
+
+  test('OHP limits: the same URL and events twice is refused before any challenge; a URL holds 5, a business 50', async () => {
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    receiver.behave((_n, req) => ({ status: 200, json: { challenge: JSON.parse(req.body || '{}').challenge } }));
+    const path = `/ohp-limits-${randomUUID()}`;
+    const url = `${receiver.url}${path}`;
+    const challenges = () => receiver.received.filter((r) => r.url === path).length;
+    const subscribe = (events: string[], at = url) => app.http.post('/v1/ohp/subscriptions', { url: at, events }, { token: admin, lang: 'de' });
+
+    assert.equal((await subscribe(['handoff.accepted', 'handoff.rejected'])).status, 201);
+    const again = await subscribe(['handoff.rejected', 'handoff.accepted', 'handoff.accepted']);
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, 'SUBSCRIPTION_EXISTS');
+    assert.match(again.body.message, /bereits/);
+    assert.equal(challenges(), 1, 'a refused subscription sends no challenge');
+
+    for (const event of ['handoff.expired', 'handoff.cancelled', 'amendment.accepted', 'amendment.rejected']) {
+      assert.equal((await subscribe([event])).status, 201);
+    }
+    const sixth = await subscribe(['handoff.tracking']);
+    assert.equal(sixth.status, 409);
+    assert.equal(sixth.body.code, 'TOO_MANY_SUBSCRIPTIONS_FOR_URL');
+    assert.equal(challenges(), 5);
+
+    // Fill the business up to its limit without 45 challenges.
+    await app.em().execute(
+      `insert into webhook_endpoint (business_id, kind, url, events, format, standard_webhooks, secret, key_id)
+       select ?, 'ohp', 'https://example.com/ohp/' || n, '{handoff.accepted}', 'native', false, 'secret-' || n, 'key-' || n
+       from generate_series(1, 45) as n`, [b.business.id]);
+    const over = await subscribe(['handoff.tracking'], `${receiver.url}/ohp-other`);
+    assert.equal(over.status, 409);
+    assert.equal(over.body.code, 'TOO_MANY_SUBSCRIPTIONS');
+    const list = (await app.http.get('/v1/ohp/subscriptions', { token: admin })).body.subscriptions;
+    assert.equal(list.length, 50);
+
+    assert.equal((await app.http.del(`/v1/ohp/subscriptions?id=${list[0].id}`, { token: admin })).status, 200);
+    assert.equal((await subscribe(['handoff.tracking'], `${receiver.url}/ohp-other`)).status, 201, 'a revoked subscription frees its place');
+  });
 });

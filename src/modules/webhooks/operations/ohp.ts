@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { insertOhpSubscription, listOhpSubscriptions, revokeOhpSubscription, type EndpointRow } from '../repo/endpoints.ts';
-import { errors } from '../../../platform/errors.ts';
+import {
+  insertOhpSubscription, listOhpSubscriptions, MAX_OHP_SUBSCRIPTIONS, MAX_OHP_SUBSCRIPTIONS_PER_URL, ohpSubscriptionRefusal, revokeOhpSubscription,
+  type EndpointRow, type OhpRefusal,
+} from '../repo/endpoints.ts';
+import { AppError, errors } from '../../../platform/errors.ts';
 import { postOutbound } from '../outbound.ts';
 import { eventsOf } from '../routing.ts';
 import { signOhp } from '../signing.ts';
@@ -48,6 +51,13 @@ async function challenge(url: string, secret: string, allowPrivate: boolean): Pr
   return answer?.challenge === value ? null : 'the answer did not contain the challenge';
 }
 
+/** The 409 of a subscription a limit refuses. */
+function refusalError(refusal: OhpRefusal): AppError {
+  if (refusal === 'exists') return errors.conflict('SUBSCRIPTION_EXISTS', 'webhook.subscription_exists');
+  if (refusal === 'too_many') return errors.conflict('TOO_MANY_SUBSCRIPTIONS', 'webhook.too_many_subscriptions', { max: MAX_OHP_SUBSCRIPTIONS });
+  return errors.conflict('TOO_MANY_SUBSCRIPTIONS_FOR_URL', 'webhook.too_many_subscriptions_for_url', { max: MAX_OHP_SUBSCRIPTIONS_PER_URL });
+}
+
 export const ohpSubscriptionCreate = defineOperation({
   name: 'ohp_subscription_create',
   summary: 'Subscribe a URL to OHP push events; it must first echo a challenge. The secret is generated and shown once when not given.',
@@ -68,12 +78,16 @@ export const ohpSubscriptionCreate = defineOperation({
   async handler(input, ctx) {
     const { caller } = ctx;
     refusePrivateUrls(ctx, { url: [input.url] });
+    // Limits first: a refused subscription sends no challenge.
+    const early = await ohpSubscriptionRefusal(ctx.em, caller.businessId, input.url, input.events);
+    if (early) throw refusalError(early);
     const secret = input.secret ?? newSecret();
     const failed = await challenge(input.url, secret, ctx.config.webhookAllowPrivateTargets);
     if (failed) throw errors.badRequest('CHALLENGE_FAILED', 'webhook.challenge_failed', { reason: failed });
     const row = await insertOhpSubscription(ctx.em, caller.businessId, {
       url: input.url, events: input.events, format: input.format, standardWebhooks: input.signature === 'standard_webhooks', secret, keyId: newKeyId(),
     });
+    if (typeof row === 'string') throw refusalError(row);
     ctx.log.info({ businessId: caller.businessId, subscriptionId: row.id }, 'OHP subscription created');
     return { result: true as const, subscription: present(row), ...(input.secret ? {} : { generated_secret: secret }) };
   },

@@ -86,11 +86,41 @@ export async function rotateEndpointSecret(em: Em, id: number, secret: string, k
   return row!;
 }
 
-export async function insertOhpSubscription(em: Em, businessId: number, s: { url: string; events: string[]; format: UrlFormat; standardWebhooks: boolean; secret: string; keyId: string }): Promise<EndpointRow> {
-  const [row] = await em.execute<EndpointRow[]>(
-    `insert into webhook_endpoint (business_id, kind, url, events, format, standard_webhooks, secret, key_id)
-     values (?, 'ohp', ?, ?::text[], ?, ?, ?, ?) returning *`, [businessId, s.url, textArray(s.events), s.format, s.standardWebhooks, s.secret, s.keyId]);
-  return row!;
+/** Live OHP subscriptions one business may hold, and how many of them may share a URL. */
+export const MAX_OHP_SUBSCRIPTIONS = 50;
+export const MAX_OHP_SUBSCRIPTIONS_PER_URL = 5;
+
+/** Why a new subscription would be refused, or null: checked before the challenge is sent, and again when inserting. */
+export type OhpRefusal = 'too_many' | 'too_many_for_url' | 'exists';
+
+/** An event set as stored: sorted and without repeats, so equal sets compare equal. */
+export const eventSet = (events: readonly string[]): string[] => [...new Set(events)].sort();
+
+export async function ohpSubscriptionRefusal(em: Em, businessId: number, url: string, events: readonly string[]): Promise<OhpRefusal | null> {
+  const [row] = await em.execute<{ total: number; for_url: number; same: number }[]>(
+    `select count(*)::int as total, count(*) filter (where url = ?)::int as for_url, count(*) filter (where url = ? and events = ?::text[])::int as same
+     from webhook_endpoint where business_id = ? and kind = 'ohp' and revoked_at is null`,
+    [url, url, textArray(eventSet(events)), businessId]);
+  if (row!.same > 0) return 'exists';
+  if (row!.total >= MAX_OHP_SUBSCRIPTIONS) return 'too_many';
+  if (row!.for_url >= MAX_OHP_SUBSCRIPTIONS_PER_URL) return 'too_many_for_url';
+  return null;
+}
+
+/**
+ * Inserts the subscription unless a limit refuses it. The business's subscriptions are serialised by a
+ * transaction lock, so two concurrent creations cannot both pass the counts; the unique index backs the last rule.
+ */
+export async function insertOhpSubscription(em: Em, businessId: number, s: { url: string; events: string[]; format: UrlFormat; standardWebhooks: boolean; secret: string; keyId: string }): Promise<EndpointRow | OhpRefusal> {
+  return em.transactional(async (tx) => {
+    await tx.execute("select pg_advisory_xact_lock(hashtext('ohp_subscriptions'), ?)", [businessId]);
+    const refusal = await ohpSubscriptionRefusal(tx, businessId, s.url, s.events);
+    if (refusal) return refusal;
+    const [row] = await tx.execute<EndpointRow[]>(
+      `insert into webhook_endpoint (business_id, kind, url, events, format, standard_webhooks, secret, key_id)
+       values (?, 'ohp', ?, ?::text[], ?, ?, ?, ?) returning *`, [businessId, s.url, textArray(eventSet(s.events)), s.format, s.standardWebhooks, s.secret, s.keyId]);
+    return row!;
+  });
 }
 
 export async function listOhpSubscriptions(em: Em, businessId: number): Promise<EndpointRow[]> {
