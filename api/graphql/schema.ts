@@ -1,11 +1,13 @@
 import { GraphQLError, GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfig } from 'graphql';
 import { z } from 'zod';
 import { runOperation } from '../../src/platform/catalog/run.ts';
+import { withTextRule } from '../../src/platform/catalog/text.ts';
 import type { Operation, OperationContext } from '../../src/platform/catalog/types.ts';
 import { errorBody, toAppError } from '../middleware/errors.ts';
 import { TypeBuilder, type JsonSchema } from './types.ts';
 
-export const inputJsonSchema = (op: Operation) => z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+/** An operation's input as JSON Schema, with the text rule every input is held to (see platform/catalog/text.ts). */
+export const inputJsonSchema = (op: Operation) => withTextRule(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' })) as JsonSchema;
 export const outputJsonSchema = (op: Operation) => z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The bad-input matrix, derived from the catalog so a new operation is covered the day it is added: for every
  * REST operation, no token, a wrong role, every field with a wrong type, every string one character over its
- * limit, every required field missing, an unknown id and another business's id. Each gets its 4xx, and the
- * whole matrix writes no row anywhere.
+ * limit, every required field missing, an unknown id and another business's id, every text with a NUL, a control
+ * character or a lone surrogate, every time and date in year 0. Each gets its 4xx, and the whole matrix writes no row anywhere.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -13,7 +13,7 @@ import { ROLES, type Role } from '../../src/platform/roles.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../helpers/factories.ts';
 
-interface JsonSchema { type?: string; enum?: unknown[]; maxLength?: number; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[]; default?: unknown }
+interface JsonSchema { type?: string; enum?: unknown[]; format?: string; maxLength?: number; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[]; default?: unknown }
 
 const restOps = CATALOG.filter((op) => op.rest && op.roles !== 'public') as (Operation & { rest: NonNullable<Operation['rest']>; roles: readonly Role[] })[];
 const pathParams = (op: Operation) => [...op.rest!.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
@@ -163,6 +163,61 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
       }
     }
     assert.ok(checked >= 8, `checked ${checked}`);
+  });
+
+  /** Every operation with a REST route, anonymous ones included, called as a role it allows. */
+  const everyRestOp = CATALOG.filter((op) => op.rest).map((op) => ({ op, role: op.roles === 'public' ? null : allowedRole(op as (typeof restOps)[number]) }));
+  const topFields = (op: Operation, pick: (s: JsonSchema) => boolean): [string, JsonSchema][] =>
+    Object.entries((inputJsonSchema(op) as JsonSchema).properties ?? {}).map(([field, s]): [string, JsonSchema] => [field, nonNull(s)]).filter(([, s]) => pick(s));
+  const ODD_TEXT = { nul: 'A\u0000B', bell: 'A\u0007B', 'lone surrogate': 'A\ud800B' };
+
+  test('every text field with a NUL, a control character or a lone surrogate: 422 naming it, anonymous operations too', async () => {
+    let checked = 0;
+    for (const { op, role } of everyRestOp) {
+      for (const [field] of topFields(op, (s) => s.type === 'string' && !s.enum)) {
+        const inUrl = pathParams(op).includes(field) || op.rest!.method === 'GET' || op.rest!.method === 'DELETE';
+        for (const [name, value] of Object.entries(ODD_TEXT)) {
+          // A URL cannot carry a lone surrogate: percent-encoding is of UTF-8.
+          if (inUrl && name === 'lone surrogate') continue;
+          const res = pathParams(op).includes(field) ? await call(op, {}, role, { [field]: value }) : await call(op, { [field]: value }, role);
+          assert.equal(res.status, 422, `${op.name}.${field} with a ${name}: ${JSON.stringify(res.body)}`);
+          assert.ok(fieldsNamed(res.body).includes(field), `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`);
+          checked++;
+        }
+      }
+    }
+    assert.ok(checked >= 60, `checked ${checked}`);
+  });
+
+  test('odd text anywhere in a body counts: nested values, list items, keys, and bodies the catalog does not describe', async () => {
+    const create = CATALOG.find((op) => op.name === 'client_order_create')!;
+    for (const [body, field] of [
+      [{ recipient: { name: 'A\u0000B' } }, 'recipient.name'],
+      [{ ['note\u0000']: 'x' }, 'note\u0000'],
+    ] as const) {
+      const res = await call(create, body, 'client_admin');
+      assert.equal(res.status, 422, JSON.stringify(body));
+      assert.deepEqual(fieldsNamed(res.body), [field]);
+    }
+    const batch = await app.http.post('/v1/otep/trackings/batch', { tracking_numbers: ['fine', 'A\ud800B'] });
+    assert.equal(batch.status, 422);
+    assert.deepEqual(fieldsNamed(batch.body), ['tracking_numbers.1']);
+    const fine = await call(create, { note: 'Tab\there, lines\r\nand 📦 are text' }, 'client_admin');
+    assert.ok(!fieldsNamed(fine.body).includes('note'), 'tab, line breaks and astral characters pass');
+  });
+
+  test('every time and date in year 0: 422 naming it', async () => {
+    let checked = 0;
+    const yearZero: Record<string, string> = { 'date-time': '0000-01-01T00:00:00Z', date: '0000-01-01' };
+    for (const { op, role } of everyRestOp) {
+      for (const [field, { format }] of topFields(op, (s) => s.format !== undefined && s.format in yearZero)) {
+        const res = await call(op, { [field]: yearZero[format!] }, role);
+        assert.equal(res.status, 422, `${op.name}.${field}`);
+        assert.ok(fieldsNamed(res.body).includes(field), `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 4, `checked ${checked}`);
   });
 
   test('the whole matrix wrote no row in any table', async () => {

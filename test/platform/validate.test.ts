@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { pageParams } from '../../src/platform/catalog/schemas.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { pageParams, timeParam } from '../../src/platform/catalog/schemas.ts';
+import { isSafeText, unsafeTextFields, withTextRule } from '../../src/platform/catalog/text.ts';
 import { parseInput } from '../../src/platform/catalog/validate.ts';
 import { AppError } from '../../src/platform/errors.ts';
 
@@ -21,4 +23,24 @@ test('a value of the wrong type is reported as such, not as missing', () => {
   assert.deepEqual(fieldsOf(list, { per_page: ['1', '2'] }), [['per_page', 'field.invalid_type']]);
   assert.deepEqual(fieldsOf(z.object({ scheduled_date: z.string() }), { scheduled_date: true }), [['scheduled_date', 'field.invalid_type']]);
   assert.deepEqual(fieldsOf(z.object({ scheduled_date: z.string() }), {}), [['scheduled_date', 'field.required']]);
+});
+
+test('the text rule and its published pattern agree: the same strings pass and fail in both', () => {
+  const schema = z.object({ name: z.string().max(50), code: z.string().regex(/^[A-Z\u0000]+$/), tags: z.record(z.string(), z.string()), when: timeParam() }).strict();
+  const published = withTextRule(z.toJSONSchema(schema, { io: 'input' }));
+  const validate = new Ajv2020({ strict: false }).compile(published);
+  const cases: [string, boolean][] = [
+    ['plain', true], ['tab\there, line\r\nbreaks', true], ['📦 parcel', true], ['', true],
+    ['A\u0000B', false], ['bell\u0007', false], ['del\u007f', false], ['lone \ud800', false], ['lone \udc00 low', false], ['📦'.slice(0, 1), false],
+  ];
+  for (const [text, ok] of cases) {
+    assert.equal(isSafeText(text), ok, JSON.stringify(text));
+    assert.equal(validate({ name: text, code: 'A', tags: {}, when: '2026-01-01T00:00:00Z' }), ok, `value ${JSON.stringify(text)}`);
+    assert.equal(validate({ name: 'x', code: 'A', tags: { [text]: 'x' }, when: '2026-01-01T00:00:00Z' }), ok, `key ${JSON.stringify(text)}`);
+    assert.deepEqual(unsafeTextFields({ name: text, tags: { [text]: 'x' } }).map((f) => f.field), ok ? [] : ['name', `tags.${text}`]);
+  }
+  // A field's own pattern is kept beside the rule: a NUL its pattern allows is still refused.
+  assert.equal(validate({ name: 'x', code: 'A\u0000', tags: {}, when: '2026-01-01T00:00:00Z' }), false);
+  assert.equal(validate({ name: 'x', code: 'A', tags: {}, when: '0000-01-01T00:00:00Z' }), false, 'year 0 is outside the published bound');
+  assert.deepEqual(fieldsOf(schema, { name: 'x', code: 'A', tags: {}, when: '0000-01-01T00:00:00Z' }), [['when', 'field.time_out_of_range']]);
 });

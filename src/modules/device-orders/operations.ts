@@ -9,7 +9,7 @@ import { hashPickupCode, newPickupCode, verifyPickupCode } from '../../platform/
 import { collectUpdate, deviceOrderSearchAttributes, deviceOrderWorkflowId, removeUpdate, DEVICE_ORDER_WORKFLOW, INVALID_TRANSITION, type DeviceOrderInput } from './contract.ts';
 import type { deviceOrderWorkflow } from './workflows.ts';
 import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
-import { intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
+import { intParam, offsetOf, pageOf, pageOutput, pageParams, pathId, timeParam } from '../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
 import { DeviceOrderView } from './views.ts';
 
@@ -54,7 +54,7 @@ export const deviceOrderStore = defineOperation({
     reference_number: z.string().trim().min(1).max(100),
     order_id: intParam().nullish(),
     external_order_id: z.string().trim().max(100).nullish(),
-    due_at: z.iso.datetime({ offset: true }),
+    due_at: timeParam(),
   }).strict(),
   output: z.object({ result: z.literal(true), device_order: DeviceOrderView, pickup_code: z.string() }),
   async handler(input, ctx) {

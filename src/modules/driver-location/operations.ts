@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { recordPosition } from './repo.ts';
 import { errors } from '../../platform/errors.ts';
+import { timeParam } from '../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
 
 /** A device clock may run a little ahead; more than this is a wrong time, not a position. */
@@ -20,7 +21,7 @@ export const driverLocationReport = defineOperation({
     lng: z.number().min(-180).max(180),
     heading: z.number().min(0).max(360).nullish(),
     speed: z.number().min(0).max(1000).nullish().describe('Metres per second.'),
-    recorded_at: z.iso.datetime({ offset: true }).optional().describe('When the device took the fix; now by default.'),
+    recorded_at: timeParam().optional().describe('When the device took the fix; now by default.'),
   }).strict(),
   output: z.object({
     result: z.literal(true),

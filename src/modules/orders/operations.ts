@@ -5,7 +5,7 @@ import { createOrder, findOrder, listOrders, plannableOrders } from './repo.ts';
 import { errors } from '../../platform/errors.ts';
 import { ORDER_STATUS, ORDER_STATUS_IDS, statusCodeOf } from './domain.ts';
 import { STAFF } from '../../platform/roles.ts';
-import { intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
+import { dateParam, intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -90,7 +90,7 @@ export const orderCreate = defineOperation({
   mcp: { scope: 'orders:write', risk: 'medium' },
   input: z.object({
     type: z.enum(['D', 'P', 'P2P']),
-    scheduled_date: z.iso.date(),
+    scheduled_date: dateParam(),
     order_ref: optionalText(100),
     recipient: RecipientInput,
     note: optionalText(1000),

@@ -8,6 +8,19 @@ export const pageParams = {
 };
 export const pathId = intParam();
 
+/**
+ * Every time and date the catalog accepts lies in the years 1000 to 9999, so that whatever the offset PostgreSQL
+ * and JavaScript can hold it (PostgreSQL has no year 0). The bound is in the published schema too.
+ */
+const YEARS = /^[1-9]/;
+const inYears = <S extends z.ZodString | z.ZodISODateTime | z.ZodISODate>(s: S) =>
+  s.refine((v) => YEARS.test(v), { params: { key: 'field.time_out_of_range' } }).meta({ allOf: [{ pattern: YEARS.source }] });
+
+/** A time: ISO 8601 with an offset. */
+export const timeParam = () => inYears(z.iso.datetime({ offset: true }));
+/** A calendar date: ISO 8601 YYYY-MM-DD. */
+export const dateParam = () => inYears(z.iso.date());
+
 export const okResult = z.object({ result: z.literal(true) });
 
 type PageShape<K extends string, T extends z.ZodType, R extends z.ZodType> =

@@ -201,6 +201,22 @@ export const PLATFORM_MESSAGES = {
     de: 'Dieses Feld wird nicht akzeptiert.',
     es: 'Este campo no se acepta.',
   },
+  'field.invalid_characters': {
+    en: 'Contains a control character or an unpaired surrogate, which no text here may hold.',
+    'zh-Hans': '包含控制字符或不成对的代理项，此处的文本不允许包含。',
+    'zh-Hant': '包含控制字元或不成對的代理項，此處的文字不允許包含。',
+    fr: 'Contient un caractère de contrôle ou un demi-codet isolé, interdits dans tout texte ici.',
+    de: 'Enthält ein Steuerzeichen oder ein einzelnes Surrogat, das hier in keinem Text erlaubt ist.',
+    es: 'Contiene un carácter de control o un sustituto sin pareja, que ningún texto aquí puede llevar.',
+  },
+  'field.time_out_of_range': {
+    en: 'Must be a time in the years 1000 to 9999.',
+    'zh-Hans': '必须是 1000 年至 9999 年之间的时间。',
+    'zh-Hant': '必須是 1000 年至 9999 年之間的時間。',
+    fr: 'Doit être une date entre les années 1000 et 9999.',
+    de: 'Muss ein Zeitpunkt in den Jahren 1000 bis 9999 sein.',
+    es: 'Debe ser una fecha entre los años 1000 y 9999.',
+  },
   'field.invalid': {
     en: 'This value is invalid.',
     'zh-Hans': '此值无效。',

@@ -3,7 +3,7 @@ import { findDelivery, listDeliveries, reopenDeliveries, type DeliveryFilter, ty
 import { errors } from '../../../platform/errors.ts';
 import { PROVIDERS, type Role } from '../../../platform/roles.ts';
 import { startRetryWorkflows } from '../retryWorkflows.ts';
-import { intParam, pageOf, pageOutput, pageParams, pathId } from '../../../platform/catalog/schemas.ts';
+import { intParam, pageOf, pageOutput, pageParams, pathId, timeParam } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { WEBHOOK_FORMATS } from '../domain.ts';
 
@@ -69,8 +69,8 @@ const filterFields = {
   event: z.string().trim().min(1).max(64).optional(),
   reference_type: z.string().trim().min(1).max(32).optional(),
   reference_id: z.string().trim().min(1).max(64).optional(),
-  from: z.iso.datetime({ offset: true }).optional().describe('Deliveries created at or after this time.'),
-  to: z.iso.datetime({ offset: true }).optional().describe('Deliveries created before this time.'),
+  from: timeParam().optional().describe('Deliveries created at or after this time.'),
+  to: timeParam().optional().describe('Deliveries created before this time.'),
 };
 type FilterInput = { [K in keyof typeof filterFields]?: string };
 

@@ -1,0 +1,65 @@
+/**
+ * One rule for every text the catalog accepts, whatever the field: no C0 control character other than tab, line
+ * feed and carriage return, no DEL, and no unpaired UTF-16 surrogate. PostgreSQL refuses NUL in text and JSON and
+ * silently turns a lone surrogate into U+FFFD, so such input would fail late (a 500) or be stored as something
+ * the client never sent (a webhook secret, say). Object keys count as text too.
+ *
+ * The pattern is written for JSON Schema's Unicode regular expressions: there a surrogate range matches only an
+ * unpaired surrogate, so emoji and other astral characters pass. The OpenAPI document carries the same pattern.
+ */
+import type { FieldError } from '../errors.ts';
+
+export const SAFE_TEXT_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$';
+const SAFE_TEXT = new RegExp(SAFE_TEXT_PATTERN, 'u');
+
+export const isSafeText = (s: string): boolean => SAFE_TEXT.test(s);
+
+/** The fields of a raw input whose text (a value or a key) breaks the rule; walked without recursion, so any depth is safe. */
+export function unsafeTextFields(raw: unknown): FieldError[] {
+  const found: FieldError[] = [];
+  const pending: { value: unknown; path: string[] }[] = [{ value: raw, path: [] }];
+  const flag = (path: string[]) => found.push({ field: path.join('.') || '(body)', key: 'field.invalid_characters' });
+  while (pending.length > 0 && found.length < 20) {
+    const { value, path } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (!isSafeText(value)) flag(path);
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => pending.push({ value: item, path: [...path, String(i)] }));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (!isSafeText(key)) flag([...path, key]);
+        else pending.push({ value: item, path: [...path, key] });
+      }
+    }
+  }
+  return found.reverse();
+}
+
+type Node = Record<string, unknown>;
+
+/**
+ * The same rule in a JSON Schema: every string (and every property name) gets the pattern, next to any pattern it
+ * already has. Enumerations and constants need none. Returns the schema it was given, changed in place.
+ */
+export function withTextRule<S extends object>(schema: S): S {
+  const pending: unknown[] = [schema];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (Array.isArray(node)) pending.push(...node);
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) continue;
+    const n = node as Node;
+    const types = Array.isArray(n.type) ? n.type : [n.type];
+    if (types.includes('string') && n.enum === undefined && n.const === undefined) addPattern(n);
+    if (types.includes('object') && n.additionalProperties !== undefined && n.additionalProperties !== false) {
+      n.propertyNames = addPattern({ ...(n.propertyNames as Node | undefined) });
+    }
+    for (const [key, child] of Object.entries(n)) if (key !== 'propertyNames' && typeof child === 'object') pending.push(child);
+  }
+  return schema;
+}
+
+function addPattern(n: Node): Node {
+  if (n.pattern === undefined) n.pattern = SAFE_TEXT_PATTERN;
+  else n.allOf = [...(n.allOf as unknown[] | undefined ?? []), { pattern: SAFE_TEXT_PATTERN }];
+  return n;
+}
