@@ -13,6 +13,8 @@ const ERROR_SCHEMA = {
 };
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } };
+const failureResponse = (status: string, description: string) => ({ ...errorResponse(description), ...(status === '429' && { headers: RETRY_AFTER }) });
 
 /** The OpenAPI 3.1.0 document, derived from the same catalog as the routes. */
 export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
@@ -48,6 +50,7 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
         [String(status)]: { description: 'Success', content: { 'application/json': { schema: output } } },
         ...(op.roles !== 'public' && { 401: errorResponse('Missing, expired or revoked token'), 403: errorResponse('Role or business not allowed') }),
         422: errorResponse('Invalid input; errors name each failing field'),
+        ...Object.fromEntries(Object.entries(op.rest.failures ?? {}).map(([code, description]) => [code, failureResponse(code, description!)])),
       },
     };
   }

@@ -14,6 +14,7 @@
  * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores. BENCH_OTEP_BATCHES (default 200) sets how many
  * documents of 500 events section 6 ingests; 200 take about 30 s.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -46,7 +47,7 @@ try {
   await migrate(orm);
   await seedDemo(orm.em.fork());
   await orm.close();
-  const config = loadConfig({ DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
+  const config = loadConfig({ DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', SECRETS_KEY: randomBytes(32).toString('base64') });
   const app = await bootstrap(config, createLogger('silent'), { port: 0 });
   const em = app.orm.em.fork();
   const b = await makeBusiness(em);

@@ -3,6 +3,7 @@
  * seeds once, bundles the workflows once, then runs every test file with Node's test runner against them.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -46,7 +47,7 @@ try {
   const files = process.argv.slice(2);
   const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...(files.length ? files : ['test/**/*.test.ts'])], {
     stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, WORKFLOW_BUNDLE_PATH: bundlePath, WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' },
+    env: { ...process.env, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, WORKFLOW_BUNDLE_PATH: bundlePath, WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', SECRETS_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' },
   });
   code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
 } finally {

@@ -26,6 +26,7 @@ export function errorHandler(): Koa.Middleware<State> {
       const err = toAppError(caught);
       if (err.status >= 500) ctx.state.log.error({ err: caught }, 'request failed');
       ctx.status = err.status;
+      ctx.set(err.headers);
       ctx.body = errorBody(err, ctx.state.lang);
     }
   };

@@ -53,6 +53,7 @@ export interface BootstrapOptions {
 export async function bootstrap(config: Config, log: Logger, opts: BootstrapOptions = {}): Promise<Running> {
   const { api = true, worker: withWorker = true } = opts;
   if (!config.databaseUrl || !config.temporalAddress) throw new Error('bootstrap needs DATABASE_URL and TEMPORAL_ADDRESS');
+  if (!config.secretsKey) throw new Error('bootstrap needs SECRETS_KEY');
   const services = await connectServices(config, config.databaseUrl, config.temporalAddress);
   const running: Running = {
     ...services,

@@ -9,6 +9,7 @@ import { createLogger } from '../platform/logger.ts';
 import { bootstrap } from './bootstrap.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts';
 import { reachableDataDir, startEmbeddedPostgres, type LocalPostgres } from '../platform/launchers/postgres.ts';
+import { loadOrCreateSecretsKey } from '../platform/launchers/secretsKey.ts';
 import { StartupError } from '../platform/launchers/startup.ts';
 import { startTemporalDevServer, type DevServer } from '../platform/launchers/temporalServer.ts';
 
@@ -31,6 +32,12 @@ async function shutdown(code: number, lastLine?: string): Promise<never> {
 }
 
 async function main(): Promise<void> {
+  if (!config.secretsKey) {
+    const file = path.join(config.dataDir, 'secrets.key');
+    const { key, created } = loadOrCreateSecretsKey(file);
+    config.secretsKey = key;
+    log.info({ file }, created ? 'created the secrets key (keep it with the data; SECRETS_KEY overrides it)' : 'using the secrets key');
+  }
   let pg: LocalPostgres | undefined;
   if (!config.databaseUrl) {
     log.info({ port: config.pgPort }, 'starting embedded PostgreSQL');

@@ -23,6 +23,7 @@ const EnvSchema = z.object({
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
+  SECRETS_KEY: z.string().refine((v) => Buffer.from(v, 'base64').length >= 32, 'must be at least 32 random bytes in base64').optional(),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -56,6 +57,11 @@ export interface Config {
    * cannot reach this service's own network; `npm start` and the tests turn it on for their local receivers.
    */
   webhookAllowPrivateTargets: boolean;
+  /**
+   * The key that keeps stored codes (and, later, secrets) unreadable from a database dump; it never goes into the
+   * database. `npm start` keeps one under DATA_DIR; `npm run api` and `npm run worker` need SECRETS_KEY.
+   */
+  secretsKey?: Buffer;
 }
 
 /** Reads and validates the environment once; a bad value stops the boot with the variable's name. */
@@ -85,5 +91,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
+    secretsKey: e.SECRETS_KEY === undefined ? undefined : Buffer.from(e.SECRETS_KEY, 'base64'),
   };
 }

@@ -19,8 +19,10 @@ export class AppError extends Error {
   readonly fields: FieldError[] | undefined;
   /** Extra members merged into the body, for contract-defined shapes. */
   readonly extra: Record<string, unknown> | undefined;
+  /** HTTP headers the answer carries, such as Retry-After. */
+  readonly headers: Record<string, string>;
 
-  constructor(status: number, code: string, key: MessageKey, opts: { params?: MessageParams; fields?: FieldError[]; extra?: Record<string, unknown> } = {}) {
+  constructor(status: number, code: string, key: MessageKey, opts: { params?: MessageParams; fields?: FieldError[]; extra?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
     super(`${code}: ${key}`);
     this.status = status;
     this.code = code;
@@ -28,6 +30,7 @@ export class AppError extends Error {
     this.params = opts.params ?? {};
     this.fields = opts.fields;
     this.extra = opts.extra;
+    this.headers = opts.headers ?? {};
   }
 }
 
@@ -40,5 +43,7 @@ export const errors = {
   notFound: () => new AppError(404, 'NOT_FOUND', 'error.not_found'),
   badRequest: (code: string, key: MessageKey, params?: MessageParams) => new AppError(400, code, key, { params }),
   conflict: (code: string, key: MessageKey, params?: MessageParams) => new AppError(409, code, key, { params }),
+  /** A lock after repeated wrong codes: the body and Retry-After say when to try again. */
+  tooManyAttempts: (seconds: number) => new AppError(429, 'TOO_MANY_ATTEMPTS', 'error.too_many_attempts', { params: { seconds }, extra: { retry_after: seconds }, headers: { 'Retry-After': String(seconds) } }),
   unavailable: (key: MessageKey = 'error.unavailable', code = 'UNAVAILABLE') => new AppError(503, code, key),
 };

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { assignRefusal } from '../../src/modules/assignments/domain.ts';
 import { isTerminal, nextStatus } from '../../src/modules/device-orders/domain.ts';
 import { ORDER_STATUS } from '../../src/modules/orders/domain.ts';
-import { hashPassword, hashPickupCode, verifyPassword, verifyPickupCode } from '../../src/platform/secrets.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import { codeHashKey, hashPassword, hashPickupCode, verifyPassword, verifyPickupCode } from '../../src/platform/secrets.ts';
 
 const base = { routeId: null, selfDelivery: true, statusId: ORDER_STATUS.NEW_ORDER, carrierProviderId: null };
 
@@ -34,8 +35,24 @@ test('passwords and pickup codes are stored as salted hashes and verified', asyn
   assert.ok(!hash.includes('s3cret'));
   assert.equal(await verifyPassword('s3cret-password', hash), true);
   assert.equal(await verifyPassword('s3cret-passwore', hash), false);
-  const code = hashPickupCode('123456');
-  assert.notEqual(code, hashPickupCode('123456'), 'salted');
-  assert.equal(verifyPickupCode('123456', code), true);
-  assert.equal(verifyPickupCode('123457', code), false);
+  const key = codeHashKey(randomBytes(32));
+  const code = hashPickupCode('123456', key);
+  assert.notEqual(code, hashPickupCode('123456', key), 'salted');
+  assert.equal(verifyPickupCode('123456', code, key), true);
+  assert.equal(verifyPickupCode('123457', code, key), false);
+});
+
+test('a pickup code hash gives nothing away without the key: a dump cannot be searched through the million codes', () => {
+  const key = codeHashKey(randomBytes(32));
+  const stored = hashPickupCode('042137', key);
+  const [scheme, salt] = stored.split('$');
+  assert.equal(scheme, 'hmac');
+  const sha = (code: string) => createHash('sha256').update(`${salt}:${code}`).digest();
+  const mac = Buffer.from(stored.split('$')[2]!, 'base64url');
+  assert.ok(!sha('042137').equals(mac), 'not the salted digest an attacker can recompute');
+  assert.equal(verifyPickupCode('042137', stored, codeHashKey(randomBytes(32))), false, 'another key does not verify it');
+  // Rows written before the key are still honoured until their orders end.
+  const legacy = `abc$${createHash('sha256').update('abc:123456').digest('hex')}`;
+  assert.equal(verifyPickupCode('123456', legacy, key), true);
+  assert.equal(verifyPickupCode('123457', legacy, key), false);
 });

@@ -2,10 +2,11 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { findDeviceId, findDeviceOrder, findPickupCodeHash, findStoreTarget, insertStoredDeviceOrder, listDeviceOrders } from './repo.ts';
+import { findDeviceId, findDeviceOrder, findPickupCodeHash, findStoreTarget, insertStoredDeviceOrder, listDeviceOrders, recordPickupLock } from './repo.ts';
 import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, REMOVAL_REASONS, type DeviceOrderStatus } from './domain.ts';
 import { errors } from '../../platform/errors.ts';
-import { hashPickupCode, newPickupCode, verifyPickupCode } from '../../platform/secrets.ts';
+import { codeHashKey, hashPickupCode, newPickupCode, verifyPickupCode } from '../../platform/secrets.ts';
+import { checkCode } from '../../platform/codeChecks.ts';
 import { collectUpdate, deviceOrderSearchAttributes, deviceOrderWorkflowId, removeUpdate, DEVICE_ORDER_WORKFLOW, INVALID_TRANSITION, type DeviceOrderInput } from './contract.ts';
 import type { deviceOrderWorkflow } from './workflows.ts';
 import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
@@ -71,7 +72,7 @@ export const deviceOrderStore = defineOperation({
       const view = await ctx.em.transactional(async (tx) => {
         const stored = await insertStoredDeviceOrder(tx, {
           businessId, kind: input.kind, device, gridCode: input.grid_code, referenceNumber: input.reference_number,
-          orderId: input.order_id ?? null, externalOrderId: input.external_order_id ?? null, dueAt, pickupCodeHash: hashPickupCode(pickupCode),
+          orderId: input.order_id ?? null, externalOrderId: input.external_order_id ?? null, dueAt, pickupCodeHash: hashPickupCode(pickupCode, codeHashKey(ctx.config.secretsKey!)),
         });
         // Started inside the transaction: if the start fails nothing is written; if the commit fails, the
         // workflow finds no row when its timer fires and ends quietly.
@@ -95,11 +96,14 @@ export const deviceOrderStore = defineOperation({
 
 export const deviceOrderCollect = defineOperation({
   name: 'device_order_collect',
-  summary: 'Collect a stored or overdue parcel with its pickup code.',
+  summary: 'Collect a stored or overdue parcel with its pickup code. Repeated wrong codes lock collection for a while (429 with Retry-After, even for the right code) and open an exception.',
   tag: TAG,
   roles: ['client_admin', 'employee', 'driver', 'customer'],
   business: true,
-  rest: { method: 'POST', path: '/v1/device-orders/{id}/collect' },
+  rest: {
+    method: 'POST', path: '/v1/device-orders/{id}/collect',
+    failures: { 404: 'No such device order in the business', 409: 'Not stored or overdue', 429: 'Collection locked after repeated wrong codes, even for the right code; see Retry-After' },
+  },
   graphql: { name: 'deviceOrderCollect', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
   input: z.object({ id: pathId, pickup_code: z.string().trim().min(1).max(32) }).strict(),
@@ -108,7 +112,12 @@ export const deviceOrderCollect = defineOperation({
     const current = await loadOr404(ctx, input.id);
     if (current.status !== 'stored' && current.status !== 'overdue') throw invalidTransition(current.status, 'collect');
     const hash = await findPickupCodeHash(ctx.em, ctx.caller.businessId, input.id);
-    if (!hash || !verifyPickupCode(input.pickup_code, hash)) throw errors.field('pickup_code', 'device_order.wrong_pickup_code');
+    const right = await checkCode(ctx.em, {
+      kind: 'pickup_code', subject: `device_order:${input.id}`, callerId: ctx.caller.id,
+      verify: () => hash !== null && verifyPickupCode(input.pickup_code, hash, codeHashKey(ctx.config.secretsKey!)),
+      onSubjectLocked: (tx) => recordPickupLock(tx, ctx.caller.businessId, input.id),
+    });
+    if (!right) throw errors.field('pickup_code', 'device_order.wrong_pickup_code');
     const view = await transition(ctx, input.id, 'collect', (h) => h.executeUpdate(collectUpdate, { args: [{ actorId: ctx.caller.id }] }));
     return { result: true as const, device_order: view };
   },

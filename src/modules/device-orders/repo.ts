@@ -7,20 +7,45 @@ const SELECT_VIEW = `select o.*, d.code as device_code, d.name as device_name, d
   from device_order o join device d on d.id = o.device_id`;
 
 /** The outbox event of a ledger row: its id is DOE-<ledger id>, in the body too. */
-async function publish(em: Em, ledgerId: number, view: DeviceOrderView, businessId: number, eventType: string): Promise<string> {
+async function publish(em: Em, ledgerId: number, view: DeviceOrderView, businessId: number, eventType: string, extra: Record<string, unknown> = {}): Promise<string> {
   const eventId = `DOE-${ledgerId}`;
   await insertOutboxEvent(em, {
     businessId, eventId, eventType, referenceType: 'device_order', referenceId: String(view.id), family: 'device_orders',
-    payload: { event_id: eventId, event: eventType, business_id: businessId, occurred_at: new Date().toISOString(), data: { device_order: view } },
+    payload: { event_id: eventId, event: eventType, business_id: businessId, occurred_at: new Date().toISOString(), data: { device_order: view, ...extra } },
   });
   return eventId;
 }
 
+/** Writes a ledger row (the device order's history); answers its id. */
+async function recordHistory(em: Em, id: number, businessId: number, eventType: string): Promise<number> {
+  const [row] = await em.execute<{ id: number }[]>(
+    'insert into device_order_event (device_order_id, business_id, event_type) values (?, ?, ?) returning id', [id, businessId, eventType]);
+  return row!.id;
+}
+
 /** Writes the ledger row and its outbox event in the caller's transaction; the event id is DOE-<ledger id>. */
 export async function recordDeviceOrderEvent(em: Em, view: DeviceOrderView, businessId: number, eventType: string): Promise<string> {
-  const [row] = await em.execute<{ id: number }[]>(
-    'insert into device_order_event (device_order_id, business_id, event_type) values (?, ?, ?) returning id', [view.id, businessId, eventType]);
-  return publish(em, row!.id, view, businessId, eventType);
+  return publish(em, await recordHistory(em, view.id, businessId, eventType), view, businessId, eventType);
+}
+
+/** History entry of a pickup lock that found its exception still open: no event, the operator already has one. */
+export const PICKUP_LOCKED = 'pickup_code.locked';
+
+/**
+ * A pickup lock, in the failure's transaction: opens a pickup_code_locked exception with its
+ * device_order.exception_opened event, or, while one is open, writes the lock to the history only.
+ */
+export async function recordPickupLock(em: Em, businessId: number, id: number): Promise<void> {
+  const [exception] = await em.execute<{ id: number; type: string; severity: string; status: string; resolution_action: string | null }[]>(
+    `insert into device_order_exception (device_order_id, business_id, type, severity) values (?, ?, 'pickup_code_locked', 'high')
+     on conflict (device_order_id, type) where status = 'open' do nothing returning id, type, severity, status, resolution_action`, [id, businessId]);
+  if (!exception) {
+    await recordHistory(em, id, businessId, PICKUP_LOCKED);
+    return;
+  }
+  const view = (await findDeviceOrder(em, businessId, id))!;
+  const eventType = 'device_order.exception_opened';
+  await publish(em, await recordHistory(em, id, businessId, eventType), view, businessId, eventType, { exception });
 }
 
 export interface StoreTarget {

@@ -57,7 +57,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   roles: readonly Role[] | 'public';
   /** 'otep_key': only callers signed in with an OTEP ingest key may call it (and such a caller nothing else). */
   auth?: 'otep_key';
-  rest?: { method: HttpMethod; path: string; status?: number; representation?: Representation };
+  rest?: {
+    method: HttpMethod; path: string; status?: number; representation?: Representation;
+    /** Failure statuses it can answer besides 401, 403 and 422, each with what it means (the OpenAPI document lists them). */
+    failures?: Readonly<Partial<Record<400 | 404 | 409 | 429 | 503, string>>>;
+  };
   graphql?: { name: string; kind?: 'query' | 'mutation' };
   mcp?: { scope: string; risk: 'low' | 'medium' | 'high' };
   /** Runs after authentication and before the role check: system availability (503). */

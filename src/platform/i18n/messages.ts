@@ -97,6 +97,14 @@ export const PLATFORM_MESSAGES = {
     de: 'Die Anfrage steht im Widerspruch zum aktuellen Zustand.',
     es: 'La solicitud entra en conflicto con el estado actual.',
   },
+  'error.too_many_attempts': {
+    en: 'Too many wrong codes: code checks are locked for {seconds} seconds, even with the right code.',
+    'zh-Hans': '错误代码次数过多：代码校验已锁定 {seconds} 秒，即使输入正确代码也无效。',
+    'zh-Hant': '錯誤代碼次數過多：代碼校驗已鎖定 {seconds} 秒，即使輸入正確代碼也無效。',
+    fr: 'Trop de codes erronés : la vérification est bloquée pendant {seconds} secondes, même avec le bon code.',
+    de: 'Zu viele falsche Codes: Die Prüfung ist für {seconds} Sekunden gesperrt, auch für den richtigen Code.',
+    es: 'Demasiados códigos erróneos: la comprobación está bloqueada durante {seconds} segundos, incluso con el código correcto.',
+  },
   'error.unavailable': {
     en: 'The service is temporarily unavailable; try again shortly.',
     'zh-Hans': '服务暂时不可用，请稍后重试。',

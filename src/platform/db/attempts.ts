@@ -1,0 +1,58 @@
+import type { Em } from './orm.ts';
+
+/** How many wrong codes a subject may send in a window before it is locked, and for how long. */
+export interface AttemptRule {
+  maxFailures: number;
+  windowSeconds: number;
+  /** The first lock; each further lock of the same subject doubles it, up to maxLockSeconds. */
+  lockSeconds: number;
+  maxLockSeconds: number;
+}
+
+/** What is counted: a kind of code, a subject (a device order, a caller) and the rule it is held to. */
+export interface AttemptSubject {
+  kind: string;
+  subject: string;
+  rule: AttemptRule;
+}
+
+const pairs = (subjects: readonly AttemptSubject[]) => subjects.flatMap((s) => [s.kind, s.subject]);
+
+/** Whole seconds until every subject may try again; 0 when none is locked. */
+export async function lockedForSeconds(em: Em, subjects: readonly AttemptSubject[]): Promise<number> {
+  const [row] = await em.execute<{ seconds: number | null }[]>(
+    `select ceil(extract(epoch from max(locked_until) - now()))::int as seconds from code_attempt
+     where (kind, subject) in (${subjects.map(() => '(?, ?)').join(', ')}) and locked_until > now()`, pairs(subjects));
+  return row?.seconds ?? 0;
+}
+
+/**
+ * Counts one wrong code against every subject, in the caller's transaction, and locks each one that reaches its
+ * limit; answers the subjects this failure locked, with their lock's length. Run it in a transaction: the row lock
+ * taken by the count makes concurrent failures count one after another, so exactly one of them crosses a limit.
+ */
+export async function countFailure(em: Em, subjects: readonly AttemptSubject[]): Promise<{ subject: AttemptSubject; seconds: number }[]> {
+  const locked: { subject: AttemptSubject; seconds: number }[] = [];
+  for (const s of subjects) {
+    const { maxFailures, windowSeconds, lockSeconds, maxLockSeconds } = s.rule;
+    const [counted] = await em.execute<{ failures: number }[]>(
+      `insert into code_attempt as a (kind, subject, failures, window_started_at) values (?, ?, 1, now())
+       on conflict (kind, subject) do update set
+         failures = case when a.window_started_at < now() - make_interval(secs => ?) then 1 else a.failures + 1 end,
+         window_started_at = case when a.window_started_at < now() - make_interval(secs => ?) then now() else a.window_started_at end
+       returning failures`, [s.kind, s.subject, windowSeconds, windowSeconds]);
+    if (counted!.failures < maxFailures) continue;
+    const [lock] = await em.execute<{ seconds: number }[]>(
+      `update code_attempt set failures = 0, window_started_at = now(), locks = locks + 1,
+         locked_until = now() + make_interval(secs => least(?::float8 * power(2, least(locks, 20)), ?::float8))
+       where kind = ? and subject = ? returning ceil(extract(epoch from locked_until - now()))::int as seconds`,
+      [lockSeconds, maxLockSeconds, s.kind, s.subject]);
+    locked.push({ subject: s, seconds: lock!.seconds });
+  }
+  return locked;
+}
+
+/** A right code: the subject starts afresh (its lock history too). */
+export async function forgetFailures(em: Em, subject: AttemptSubject): Promise<void> {
+  await em.execute('delete from code_attempt where kind = ? and subject = ?', [subject.kind, subject.subject]);
+}
