@@ -1,0 +1,169 @@
+/**
+ * `npm run probe`: the outside probe of the security findings, against a running `npm start` with the demo data
+ * (PROBE_URL, default http://localhost:3000). It prints what a tester would look at:
+ *  1. odd input (NUL, control characters, lone surrogates, year 0, malformed percent-encoding, wrong types,
+ *     undeclared methods), anonymous and signed in: the statuses seen, and every 5xx;
+ *  2. 2,000 wrong pickup codes on one device order: the statuses, and what the right code gets afterwards;
+ *  3. a 2,000-alias GraphQL query and 50 aliased sign-ins, while another business reads its orders and health is
+ *     polled: that business's latency against its quiet baseline measured first in this run, and health's answers.
+ * It exits 1 when any 5xx was seen, health was not green, or the other business's p95 exceeded 2x its baseline.
+ */
+const BASE = `${process.env.PROBE_URL ?? 'http://localhost:3000'}/api`;
+const PASSWORD = process.env.PROBE_PASSWORD ?? 'demo-password';
+
+interface Seen { label: string; status: number }
+const seen: Seen[] = [];
+
+async function call(label: string, method: string, path: string, opts: { token?: string; body?: string; json?: unknown } = {}): Promise<Response> {
+  const headers: Record<string, string> = {};
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const body = opts.body ?? (opts.json === undefined ? undefined : JSON.stringify(opts.json));
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${BASE}${path}`, { method, headers, body });
+  seen.push({ label, status: res.status });
+  return res;
+}
+
+async function login(email: string): Promise<string> {
+  const res = await call('login', 'POST', '/v1/user/login', { json: { email, password: PASSWORD } });
+  if (!res.ok) throw new Error(`login ${email}: ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+
+async function oddInput(admin: string): Promise<void> {
+  const lone = '"A\\ud800B"';
+  const cases: [string, string, string, { token?: string; body?: string }][] = [
+    ['tracking NUL (anonymous)', 'GET', '/v1/tracking/A%00B', {}],
+    ['OTEP timeline NUL (anonymous)', 'GET', '/v1/otep/trackings/%00', {}],
+    ['OTEP events NUL (anonymous)', 'GET', '/v1/otep/trackings/%00/events', {}],
+    ['OTEP batch NUL (anonymous)', 'POST', '/v1/otep/trackings/batch', { body: '{"tracking_numbers":["A\\u0000B"]}' }],
+    ['OTEP batch lone surrogate (anonymous)', 'POST', '/v1/otep/trackings/batch', { body: `{"tracking_numbers":[${lone}]}` }],
+    ['tracking bad percent-encoding (anonymous)', 'GET', '/v1/tracking/%ED%A0%80', {}],
+    ['tracking invalid UTF-8 (anonymous)', 'GET', '/v1/tracking/%FF', {}],
+    ['orders filter NUL', 'GET', '/v1/orders?order_ref=A%00B', { token: admin }],
+    ['deliveries filters NUL', 'GET', '/v1/webhook-deliveries?event=A%00B&reference_id=%00&reference_type=%07', { token: admin }],
+    ['device orders filter NUL', 'GET', '/v1/device-orders?device_id=A%00B', { token: admin }],
+    ['deliveries year 0', 'GET', '/v1/webhook-deliveries?from=0000-01-01T00:00:00Z', { token: admin }],
+    ['orders page=abc', 'GET', '/v1/orders?page=abc', { token: admin }],
+    ['orders huge page', 'GET', '/v1/orders?page=99999999999999999999999', { token: admin }],
+    ['order create NUL', 'POST', '/v1/client/orderCreate', { token: admin, body: '{"type":"D","scheduled_date":"2026-12-01","order_ref":"A\\u0000B","recipient":{"name":"x","address":{"line1":"x","city":"x","postal_code":"1","country":"US"}}}' }],
+    ['order create lone surrogate', 'POST', '/v1/client/orderCreate', { token: admin, body: `{"type":"D","scheduled_date":"2026-12-01","note":${lone},"recipient":{"name":${lone},"address":{"line1":"x","city":"x","postal_code":"1","country":"US"}}}` }],
+    ['order create year 0', 'POST', '/v1/client/orderCreate', { token: admin, body: '{"type":"D","scheduled_date":"0000-01-01","recipient":{"name":"x","address":{"line1":"x","city":"x","postal_code":"1","country":"US"}}}' }],
+    ['webhook secret lone surrogate', 'PUT', '/v1/webhook-settings', { token: admin, body: `{"webhook_sign_secret":${lone}}` }],
+    ['OHP subscription NUL', 'POST', '/v1/ohp/subscriptions', { token: admin, body: '{"url":"https://example.com/\\u0000"}' }],
+    ['device order store NUL', 'POST', '/v1/device-orders', { token: admin, body: '{"kind":"delivery","device_id":"A\\u0000","grid_code":"A01","reference_number":"x","due_at":"2030-01-01T00:00:00Z"}' }],
+    ['GraphQL year 0', 'POST', '/graphql', { token: admin, body: '{"query":"{ webhookDeliveries(from: \\"0000-01-01T00:00:00Z\\") { total } }"}' }],
+    ['GraphQL NUL', 'POST', '/graphql', { token: admin, body: '{"query":"{ orders(order_ref: \\"A\\\\u0000B\\") { total } }"}' }],
+    ['PROPFIND orders', 'PROPFIND', '/v1/orders', { token: admin }],
+    ['TRACE orders', 'TRACE', '/v1/orders', { token: admin }],
+  ];
+  process.stdout.write('\n1. Odd input\n');
+  for (const [label, method, path, opts] of cases) {
+    const res = await call(label, method, path, opts).catch((err: Error) => ({ status: 0, text: async () => err.message }) as unknown as Response);
+    const text = await res.text();
+    const code = /"code":"([A-Z_]+)"/.exec(text)?.[1] ?? '';
+    process.stdout.write(`   ${String(res.status).padEnd(4)} ${code.padEnd(20)} ${label}\n`);
+  }
+}
+
+async function wrongCodes(admin: string, customer: string): Promise<void> {
+  process.stdout.write('\n2. 2,000 wrong pickup codes on one device order (customer token, 20 in flight)\n');
+  type Stored = { device_order: { id: number }; pickup_code: string };
+  let stored: Stored | null = null;
+  for (const grid of Array.from({ length: 24 }, (_, i) => `A${String(i + 1).padStart(2, '0')}`)) {
+    const res = await call('store', 'POST', '/v1/device-orders', { token: admin, json: { kind: 'delivery', device_id: 'DEMO-LOCKER-1', grid_code: grid, reference_number: 'PROBE', due_at: new Date(Date.now() + 86_400_000).toISOString() } });
+    if (res.status === 201) { stored = await res.json() as Stored; break; }
+  }
+  if (!stored) { process.stdout.write('   no free compartment on DEMO-LOCKER-1; skipped\n'); return; }
+  const { id } = stored.device_order;
+  const right = stored.pickup_code;
+  const codes = Array.from({ length: 2000 }, (_, i) => String(i).padStart(6, '0')).filter((c) => c !== right).slice(0, 2000);
+  const statuses = new Map<number, number>();
+  const started = performance.now();
+  for (let i = 0; i < codes.length; i += 20) {
+    await Promise.all(codes.slice(i, i + 20).map(async (code) => {
+      const res = await call('wrong code', 'POST', `/v1/device-orders/${id}/collect`, { token: customer, json: { pickup_code: code } });
+      await res.arrayBuffer();
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    }));
+  }
+  process.stdout.write(`   ${codes.length} codes in ${((performance.now() - started) / 1000).toFixed(1)} s: ${[...statuses].map(([s, n]) => `${n} x ${s}`).join(', ')}\n`);
+  const after = await call('right code after', 'POST', `/v1/device-orders/${id}/collect`, { token: customer, json: { pickup_code: right } });
+  process.stdout.write(`   the right code afterwards: ${after.status}, Retry-After ${after.headers.get('retry-after')}\n`);
+  await after.arrayBuffer();
+  const removed = await call('remove', 'POST', `/v1/device-orders/${id}/remove`, { token: admin, json: { removal_reason: 'anomaly' } });
+  await removed.arrayBuffer();
+}
+
+/** Reads the other business's orders in a loop until stopped; answers each latency in ms. */
+function reader(token: string) {
+  const latencies: number[] = [];
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const t = performance.now();
+      const res = await call('other business orders', 'GET', '/v1/orders', { token });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t);
+    }
+  })();
+  return { latencies, stop: async () => { running = false; await done; } };
+}
+
+function healthPoller() {
+  const statuses = new Map<number, number>();
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const res = await call('health', 'GET', '/health');
+      await res.arrayBuffer();
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  return { statuses, stop: async () => { running = false; await done; } };
+}
+
+async function heavyGraphql(admin: string, other: string): Promise<{ ratio: number; healthBad: number }> {
+  process.stdout.write('\n3. Heavy GraphQL while another business reads its orders\n');
+  const quiet = reader(other);
+  await new Promise((r) => setTimeout(r, 3000));
+  await quiet.stop();
+  const base = { p50: percentile(quiet.latencies, 0.5), p95: percentile(quiet.latencies, 0.95) };
+  process.stdout.write(`   baseline, quiet: ${quiet.latencies.length} reads, p50 ${base.p50.toFixed(1)} ms, p95 ${base.p95.toFixed(1)} ms\n`);
+
+  const loaded = reader(other);
+  const health = healthPoller();
+  const aliases = Array.from({ length: 2000 }, (_, i) => `a${i}: orders(per_page: 200) { total orders { id order_ref } }`).join(' ');
+  const logins = Array.from({ length: 50 }, (_, i) => `l${i}: userLogin(email: "admin@demo.example", password: "wrong-password") { access_token }`).join(' ');
+  for (const [label, query] of [['2,000 aliases of orders(per_page: 200)', `{ ${aliases} }`], ['50 aliased userLogin', `mutation { ${logins} }`]] as const) {
+    for (let round = 0; round < 3; round++) {
+      const t = performance.now();
+      const res = await call(label, 'POST', '/graphql', { token: admin, json: { query } });
+      const text = await res.text();
+      const code = /"code":"([A-Z_]+)"/.exec(text)?.[1] ?? '';
+      process.stdout.write(`   ${label}: ${res.status} ${code}, ${(text.length / 1024).toFixed(1)} KiB in ${(performance.now() - t).toFixed(0)} ms\n`);
+    }
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  await loaded.stop();
+  await health.stop();
+  const load = { p50: percentile(loaded.latencies, 0.5), p95: percentile(loaded.latencies, 0.95), max: Math.max(...loaded.latencies) };
+  const ratio = load.p95 / base.p95;
+  process.stdout.write(`   other business under load: ${loaded.latencies.length} reads, p50 ${load.p50.toFixed(1)} ms, p95 ${load.p95.toFixed(1)} ms (${ratio.toFixed(2)}x the quiet p95), max ${load.max.toFixed(1)} ms\n`);
+  process.stdout.write(`   health meanwhile: ${[...health.statuses].map(([s, n]) => `${n} x ${s}`).join(', ')}\n`);
+  return { ratio, healthBad: [...health.statuses].filter(([s]) => s !== 200).reduce((n, [, c]) => n + c, 0) };
+}
+
+const admin = await login('admin@demo.example');
+const customer = await login('customer@demo.example');
+const other = await login('admin@other.example');
+await oddInput(admin);
+await wrongCodes(admin, customer);
+const { ratio, healthBad } = await heavyGraphql(admin, other);
+
+const fivexx = seen.filter((s) => s.status >= 500 || s.status === 0);
+process.stdout.write(`\nSummary: ${seen.length} requests, ${fivexx.length} answered 5xx or failed${fivexx.length ? `: ${[...new Set(fivexx.map((s) => `${s.label} ${s.status}`))].join('; ')}` : ''}; health not green ${healthBad} times; other business p95 ${ratio.toFixed(2)}x its quiet p95\n`);
+process.exit(fivexx.length === 0 && healthBad === 0 && ratio <= 2 ? 0 : 1);
