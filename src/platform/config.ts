@@ -23,6 +23,12 @@ const EnvSchema = z.object({
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
+  GRAPHQL_MAX_QUERY_BYTES: z.coerce.number().int().min(1).default(32 * 1024),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(15_000),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(15),
+  GRAPHQL_MAX_MUTATIONS: z.coerce.number().int().min(1).default(5),
+  GRAPHQL_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1).default(8 * 1024 * 1024),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -56,6 +62,22 @@ export interface Config {
    * cannot reach this service's own network; `npm start` and the tests turn it on for their local receivers.
    */
   webhookAllowPrivateTargets: boolean;
+  /** What one GraphQL request may ask for; docs/graphql-limits.md says how each is counted and why. */
+  graphqlLimits: GraphQLLimits;
+}
+
+export interface GraphQLLimits {
+  /** Bytes of the query document (the JSON body as a whole stays under the body parser's 1 MiB). */
+  maxQueryBytes: number;
+  /** Estimated cost: every field 1, a paged field 1 + page size times what is selected under it. */
+  maxCost: number;
+  maxAliases: number;
+  /** Nesting of fields, the root field being 1. */
+  maxDepth: number;
+  /** Root fields of a mutation: each runs an operation of its own (a sign-in hashes a password). */
+  maxMutations: number;
+  /** Bytes of the serialised answer. */
+  maxResponseBytes: number;
 }
 
 /** Reads and validates the environment once; a bad value stops the boot with the variable's name. */
@@ -85,5 +107,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
+    graphqlLimits: {
+      maxQueryBytes: e.GRAPHQL_MAX_QUERY_BYTES,
+      maxCost: e.GRAPHQL_MAX_COST,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxMutations: e.GRAPHQL_MAX_MUTATIONS,
+      maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES,
+    },
   };
 }
