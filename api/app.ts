@@ -48,7 +48,7 @@ export function createApp({ config, orm, temporal, log, catalog = CATALOG }: App
     .use(errorHandler())
     .use(jsonBody())
     .use(authenticate(orm, CREDENTIALS))
-    .use(graphqlMiddleware(buildSchema(catalog), makeContext))
+    .use(graphqlMiddleware(buildSchema(catalog), makeContext, config.graphqlLimits))
     .use(meta.routes())
     .use(rest.routes())
     .use(rest.allowedMethods());

@@ -3,12 +3,20 @@ import { z } from 'zod';
 import { runOperation } from '../../src/platform/catalog/run.ts';
 import { withTextRule } from '../../src/platform/catalog/text.ts';
 import type { Operation, OperationContext } from '../../src/platform/catalog/types.ts';
+import type { AppError } from '../../src/platform/errors.ts';
+import type { Language } from '../../src/platform/i18n/languages.ts';
 import { errorBody, toAppError } from '../middleware/errors.ts';
 import { TypeBuilder, type JsonSchema } from './types.ts';
 
 /** An operation's input as JSON Schema, with the text rule every input is held to (see platform/catalog/text.ts). */
 export const inputJsonSchema = (op: Operation) => withTextRule(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' })) as JsonSchema;
 export const outputJsonSchema = (op: Operation) => z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+
+/** An AppError as a GraphQL error: the REST body's code, translated message and field errors under extensions. */
+export function graphQLErrorOf(err: AppError, lang: Language): GraphQLError {
+  const { message, ...body } = errorBody(err, lang);
+  return new GraphQLError(message, { extensions: { ...body, status: err.status } });
+}
 
 /**
  * GraphQL errors take the REST path: the same code, translated message and field errors; an unexpected failure
@@ -17,8 +25,24 @@ export const outputJsonSchema = (op: Operation) => z.toJSONSchema(op.output, { i
 function toGraphQLError(caught: unknown, ctx: OperationContext): GraphQLError {
   const err = toAppError(caught);
   if (err.status >= 500) ctx.log.error({ err: caught }, 'request failed');
-  const { message, ...body } = errorBody(err, ctx.lang);
-  return new GraphQLError(message, { extensions: { ...body, status: err.status } });
+  return graphQLErrorOf(err, ctx.lang);
+}
+
+/** The inputs that size a list's page: the platform's `per_page` and the `limit` of lists without pages. */
+const PAGE_SIZE_INPUTS = ['per_page', 'limit'];
+
+/** Where a field takes a page size, the argument and its declared maximum, for the cost analysis (limits.ts). */
+export interface PageSize {
+  arg: string;
+  max: number;
+}
+
+function pageSizeOf(input: JsonSchema): PageSize | undefined {
+  for (const arg of PAGE_SIZE_INPUTS) {
+    const max = input.properties?.[arg]?.maximum;
+    if (max !== undefined) return { arg, max };
+  }
+  return undefined;
 }
 
 /** Queries for reads (GET), mutations for writes; arguments are the operation's input fields. */
@@ -32,11 +56,13 @@ export function buildSchema(catalog: readonly Operation[]): GraphQLSchema {
     const kind = op.graphql.kind ?? (op.rest?.method === 'GET' ? 'query' : 'mutation');
     const input = inputJsonSchema(op);
     const required = new Set(input.required ?? []);
+    const pageSize = pageSizeOf(input);
     const args = Object.fromEntries(Object.entries(input.properties ?? {}).map(([k, v]) => [k, { type: types.input(v, `${name}_${k}`, required.has(k) && v.default === undefined) }]));
     (kind === 'query' ? query : mutation)[name] = {
       type: types.output(outputJsonSchema(op), `${name}Result`),
       description: op.summary,
       args,
+      ...(pageSize && { extensions: { pageSize } }),
       resolve: async (_root, rawArgs: Record<string, unknown>, ctx) => {
         const defined = Object.fromEntries(Object.entries(rawArgs).filter(([, v]) => v !== undefined));
         try {

@@ -14,6 +14,7 @@ export interface JsonSchema {
   const?: unknown;
   enum?: unknown[];
   default?: unknown;
+  maximum?: number;
   description?: string;
 }
 

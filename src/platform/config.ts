@@ -24,6 +24,12 @@ const EnvSchema = z.object({
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
   SECRETS_KEY: z.string().refine((v) => Buffer.from(v, 'base64').length >= 32, 'must be at least 32 random bytes in base64').optional(),
+  GRAPHQL_MAX_QUERY_BYTES: z.coerce.number().int().min(1).default(32 * 1024),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(15_000),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(15),
+  GRAPHQL_MAX_MUTATIONS: z.coerce.number().int().min(1).default(5),
+  GRAPHQL_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1).default(8 * 1024 * 1024),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -62,6 +68,22 @@ export interface Config {
    * database. `npm start` keeps one under DATA_DIR; `npm run api` and `npm run worker` need SECRETS_KEY.
    */
   secretsKey?: Buffer;
+  /** What one GraphQL request may ask for; docs/graphql-limits.md says how each is counted and why. */
+  graphqlLimits: GraphQLLimits;
+}
+
+export interface GraphQLLimits {
+  /** Bytes of the query document (the JSON body as a whole stays under the body parser's 1 MiB). */
+  maxQueryBytes: number;
+  /** Estimated cost: every field 1, a paged field 1 + page size times what is selected under it. */
+  maxCost: number;
+  maxAliases: number;
+  /** Nesting of fields, the root field being 1. */
+  maxDepth: number;
+  /** Root fields of a mutation: each runs an operation of its own (a sign-in hashes a password). */
+  maxMutations: number;
+  /** Bytes of the serialised answer. */
+  maxResponseBytes: number;
 }
 
 /** Reads and validates the environment once; a bad value stops the boot with the variable's name. */
@@ -92,5 +114,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     secretsKey: e.SECRETS_KEY === undefined ? undefined : Buffer.from(e.SECRETS_KEY, 'base64'),
+    graphqlLimits: {
+      maxQueryBytes: e.GRAPHQL_MAX_QUERY_BYTES,
+      maxCost: e.GRAPHQL_MAX_COST,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxMutations: e.GRAPHQL_MAX_MUTATIONS,
+      maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES,
+    },
   };
 }

@@ -53,6 +53,17 @@ describe('the operation catalog is reachable on every surface it names', () => {
     }
   });
 
+  // Introspection is open to anonymous callers because of this (docs/graphql-limits.md).
+  test('anonymous introspection shows no field that the public OpenAPI document does not describe', async () => {
+    const res = await app.http.graphql('{ __schema { queryType { fields { name description } } mutationType { fields { name description } } } }');
+    const openapi = (await app.http.get('/openapi.json')).body;
+    const entries = Object.values(openapi.paths as Record<string, Record<string, any>>).flatMap((methods) => Object.values(methods));
+    const described = new Map(entries.filter((e) => e['x-graphql']).map((e) => [e['x-graphql'], e.summary]));
+    for (const root of ['queryType', 'mutationType']) {
+      for (const field of res.body.data.__schema[root].fields) assert.equal(described.get(field.name), field.description, field.name);
+    }
+  });
+
   test('every GraphQL query answers through the same runner as REST', async () => {
     const me = await app.http.graphql('{ userMe { email business { code } } }', {}, { token });
     assert.deepEqual(me.body.data.userMe, { email: 'admin@demo.example', business: { code: 'DEMO' } });
