@@ -8,6 +8,8 @@
  *     polled: that business's latency against its quiet baseline measured first in this run, and health's answers.
  * It exits 1 when any 5xx was seen, health was not green, or the other business's p95 exceeded 2x its baseline.
  */
+import http from 'node:http';
+
 const BASE = `${process.env.PROBE_URL ?? 'http://localhost:3000'}/api`;
 const PASSWORD = process.env.PROBE_PASSWORD ?? 'demo-password';
 
@@ -19,9 +21,22 @@ async function call(label: string, method: string, path: string, opts: { token?:
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   const body = opts.body ?? (opts.json === undefined ? undefined : JSON.stringify(opts.json));
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${BASE}${path}`, { method, headers, body });
+  const res = FETCH_FORBIDS.has(method) ? await viaHttp(method, `${BASE}${path}`, headers) : await fetch(`${BASE}${path}`, { method, headers, body });
   seen.push({ label, status: res.status });
   return res;
+}
+
+/** Methods fetch refuses to send; a tester's raw client sends them all the same. */
+const FETCH_FORBIDS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+
+function viaHttp(method: string, url: string, headers: Record<string, string>): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    http.request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: res.headers as Record<string, string> })));
+    }).on('error', reject).end();
+  });
 }
 
 async function login(email: string): Promise<string> {

@@ -4,7 +4,7 @@
  * them locks checks for a while. During a lock even the right code is refused, so guessing gains nothing.
  * Defaults and reasons: docs/code-attempts.md.
  */
-import { countFailure, forgetFailures, lockedForSeconds, type AttemptRule, type AttemptSubject } from './db/attempts.ts';
+import { countFailure, forgetFailures, holdSubjects, type AttemptRule, type AttemptSubject } from './db/attempts.ts';
 import type { Em } from './db/orm.ts';
 import { errors } from './errors.ts';
 
@@ -34,17 +34,18 @@ export interface CodeCheck {
 export async function checkCode(em: Em, check: CodeCheck): Promise<boolean> {
   const subject: AttemptSubject = { kind: check.kind, subject: check.subject, rule: CODE_RULES.subject };
   const caller: AttemptSubject = { kind: check.kind, subject: `caller:${check.callerId}`, rule: CODE_RULES.caller };
-  const wait = await lockedForSeconds(em, [subject, caller]);
-  if (wait > 0) throw errors.tooManyAttempts(wait);
-  if (check.verify()) {
-    await forgetFailures(em, subject);
-    return true;
-  }
-  const locks = await em.transactional(async (tx) => {
+  // One transaction holds both rows from the lock check to the count; the 429 is thrown after it commits.
+  const outcome = await em.transactional(async (tx): Promise<{ right: boolean; wait: number }> => {
+    const wait = await holdSubjects(tx, [subject, caller]);
+    if (wait > 0) return { right: false, wait };
+    if (check.verify()) {
+      await forgetFailures(tx, subject);
+      return { right: true, wait: 0 };
+    }
     const locked = await countFailure(tx, [subject, caller]);
     if (locked.some((l) => l.subject === subject)) await check.onSubjectLocked?.(tx);
-    return locked;
+    return { right: false, wait: Math.max(0, ...locked.map((l) => l.seconds)) };
   });
-  if (locks.length > 0) throw errors.tooManyAttempts(Math.max(...locks.map((l) => l.seconds)));
-  return false;
+  if (outcome.wait > 0) throw errors.tooManyAttempts(outcome.wait);
+  return outcome.right;
 }

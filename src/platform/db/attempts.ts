@@ -18,18 +18,24 @@ export interface AttemptSubject {
 
 const pairs = (subjects: readonly AttemptSubject[]) => subjects.flatMap((s) => [s.kind, s.subject]);
 
-/** Whole seconds until every subject may try again; 0 when none is locked. */
-export async function lockedForSeconds(em: Em, subjects: readonly AttemptSubject[]): Promise<number> {
-  const [row] = await em.execute<{ seconds: number | null }[]>(
-    `select ceil(extract(epoch from max(locked_until) - now()))::int as seconds from code_attempt
-     where (kind, subject) in (${subjects.map(() => '(?, ?)').join(', ')}) and locked_until > now()`, pairs(subjects));
-  return row?.seconds ?? 0;
+/**
+ * Takes the subjects' rows for this transaction (made when missing, always in the same order) and answers the whole
+ * seconds until every subject may try again, 0 when none is locked. Holding the rows until commit makes concurrent
+ * checks of a subject or a caller go one after another: twenty codes sent at once cannot all pass before a lock.
+ */
+export async function holdSubjects(em: Em, subjects: readonly AttemptSubject[]): Promise<number> {
+  const ordered = [...subjects].sort((a, b) => `${a.kind} ${a.subject}`.localeCompare(`${b.kind} ${b.subject}`));
+  await em.execute(`insert into code_attempt (kind, subject) values ${ordered.map(() => '(?, ?)').join(', ')} on conflict do nothing`, pairs(ordered));
+  const rows = await em.execute<{ seconds: number | null }[]>(
+    `select ceil(extract(epoch from locked_until - now()))::int as seconds from code_attempt
+     where (kind, subject) in (${ordered.map(() => '(?, ?)').join(', ')}) order by kind, subject for update`, pairs(ordered));
+  return Math.max(0, ...rows.map((r) => r.seconds ?? 0));
 }
 
 /**
  * Counts one wrong code against every subject, in the caller's transaction, and locks each one that reaches its
- * limit; answers the subjects this failure locked, with their lock's length. Run it in a transaction: the row lock
- * taken by the count makes concurrent failures count one after another, so exactly one of them crosses a limit.
+ * limit; answers the subjects this failure locked, with their lock's length. Run it in the transaction that holds
+ * the subjects (holdSubjects), so that exactly one failure crosses a limit.
  */
 export async function countFailure(em: Em, subjects: readonly AttemptSubject[]): Promise<{ subject: AttemptSubject; seconds: number }[]> {
   const locked: { subject: AttemptSubject; seconds: number }[] = [];

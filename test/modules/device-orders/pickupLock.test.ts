@@ -72,6 +72,15 @@ describe('pickup code attempts are limited', () => {
     assert.equal(collected.body.device_order.status, 'collected');
   });
 
+  test('twenty wrong codes sent at once: four are judged wrong, the fifth locks, the rest find the lock', async () => {
+    const { customer, store } = await business();
+    const { id, code } = await store('A01');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => collect(id, wrongFor(code), customer)));
+    const count = (status: number) => answers.filter((a) => a.status === status).length;
+    assert.deepEqual([count(422), count(429)], [4, 16]);
+    assert.deepEqual(await history(id), ['device_order.stored', 'device_order.exception_opened'], 'one lock, not several');
+  });
+
   test('a caller who spreads wrong codes over many orders is locked for all of them after twenty', async () => {
     const { admin, customer, store } = await business();
     const orders = [];
