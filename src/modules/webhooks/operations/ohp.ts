@@ -64,7 +64,10 @@ export const ohpSubscriptionCreate = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: { method: 'POST', path: '/v1/ohp/subscriptions', status: 201 },
+  rest: {
+    method: 'POST', path: '/v1/ohp/subscriptions', status: 201,
+    failures: { 400: 'The URL did not echo the challenge (CHALLENGE_FAILED)', 409: 'A limit refused it: the same URL and events, 50 per business, 5 per URL' },
+  },
   graphql: { name: 'ohpSubscriptionCreate', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high' },
   input: z.object({
