@@ -8,6 +8,7 @@ import { ENTITIES, MODULES, SEARCH_ATTRIBUTES } from '../modules/index.ts';
 import { createOrm, migrate, type Orm } from '../platform/db/orm.ts';
 import { seedDemo } from './seed.ts';
 import type { Logger } from '../platform/logger.ts';
+import { installSecretKeys } from '../platform/secretBox.ts';
 import { awaitSearchAttributes, registerSearchAttributes } from '../platform/temporal/searchAttributes.ts';
 import { ensureSchedules } from '../platform/temporal/schedules.ts';
 import { createWorker } from '../platform/temporal/worker.ts';
@@ -53,7 +54,8 @@ export interface BootstrapOptions {
 export async function bootstrap(config: Config, log: Logger, opts: BootstrapOptions = {}): Promise<Running> {
   const { api = true, worker: withWorker = true } = opts;
   if (!config.databaseUrl || !config.temporalAddress) throw new Error('bootstrap needs DATABASE_URL and TEMPORAL_ADDRESS');
-  if (!config.secretsKey) throw new Error('bootstrap needs SECRETS_KEY');
+  if (config.secretsKeys.length === 0) throw new Error('bootstrap needs SECRETS_KEY');
+  installSecretKeys(config.secretsKeys);
   const services = await connectServices(config, config.databaseUrl, config.temporalAddress);
   const running: Running = {
     ...services,
@@ -76,6 +78,7 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
       if (applied.length) log.info({ applied }, 'migrations applied');
     }
     if (opts.seed) await seedDemo(services.orm.em.fork());
+    for (const m of MODULES) await m.startup?.({ orm: services.orm, log });
     if (withWorker) {
       const added = await registerSearchAttributes(services.connection, config.temporalNamespace, SEARCH_ATTRIBUTES);
       if (added.length) log.info({ added }, 'search attributes registered');

@@ -10,8 +10,8 @@ export async function runRole(name: string, opts: BootstrapOptions): Promise<voi
     log.fatal('set DATABASE_URL and TEMPORAL_ADDRESS (or use `npm start`, which runs everything locally)');
     process.exit(1);
   }
-  if (!config.secretsKey) {
-    log.fatal('set SECRETS_KEY to 32 random bytes in base64 (`openssl rand -base64 32`), the same for every API and worker process; it keeps stored codes unreadable from a database dump');
+  if (config.secretsKeys.length === 0) {
+    log.fatal('set SECRETS_KEY to 32 random bytes in base64 (`openssl rand -base64 32`), the same for every API and worker process; it keeps stored secrets and codes unreadable from a database dump');
     process.exit(1);
   }
   const running = await bootstrap(config, log, opts);

@@ -32,10 +32,10 @@ async function shutdown(code: number, lastLine?: string): Promise<never> {
 }
 
 async function main(): Promise<void> {
-  if (!config.secretsKey) {
+  if (config.secretsKeys.length === 0) {
     const file = path.join(config.dataDir, 'secrets.key');
     const { key, created } = loadOrCreateSecretsKey(file);
-    config.secretsKey = key;
+    config.secretsKeys = [key];
     log.info({ file }, created ? 'created the secrets key (keep it with the data; SECRETS_KEY overrides it)' : 'using the secrets key');
   }
   let pg: LocalPostgres | undefined;

@@ -6,6 +6,7 @@
  */
 import type { Operation } from '../platform/catalog/types.ts';
 import { registerMessages } from '../platform/i18n/messages.ts';
+import { registerSealedColumns } from '../platform/secretBox.ts';
 import type { CredentialKind, ModuleDescriptor } from '../platform/module.ts';
 import { BUSINESS_ID, ORDER_ID } from '../platform/temporal/searchKeys.ts';
 import { assignments } from './assignments/index.ts';
@@ -13,6 +14,7 @@ import { deviceOrders } from './device-orders/index.ts';
 import { driverLocation } from './driver-location/index.ts';
 import { identity } from './identity/index.ts';
 import { orders } from './orders/index.ts';
+import { secrets } from './secrets/index.ts';
 import { tracking } from './tracking/index.ts';
 import { webhooks } from './webhooks/index.ts';
 
@@ -24,9 +26,11 @@ export const MODULES: readonly ModuleDescriptor[] = [
   webhooks,
   driverLocation,
   tracking,
+  secrets,
 ];
 
 for (const m of MODULES) if (m.messages) registerMessages(m.messages);
+registerSealedColumns(MODULES.flatMap((m) => m.sealedColumns ?? []));
 
 /** Every business operation, defined once; REST, GraphQL and OpenAPI are derived from this list. */
 export const CATALOG: readonly Operation[] = MODULES.flatMap((m) => m.operations ?? []);

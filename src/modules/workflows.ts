@@ -4,3 +4,4 @@
  */
 export * from './device-orders/workflows.ts';
 export * from './webhooks/workflows.ts';
+export * from './secrets/workflows.ts';

@@ -23,7 +23,7 @@ const EnvSchema = z.object({
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
-  SECRETS_KEY: z.string().refine((v) => Buffer.from(v, 'base64').length >= 32, 'must be at least 32 random bytes in base64').optional(),
+  SECRETS_KEY: z.string().refine((v) => v.split(',').every((k) => Buffer.from(k.trim(), 'base64').length >= 32), 'must be one or more keys of at least 32 random bytes in base64, separated by commas').optional(),
   GRAPHQL_MAX_QUERY_BYTES: z.coerce.number().int().min(1).default(32 * 1024),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(15_000),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
@@ -64,10 +64,11 @@ export interface Config {
    */
   webhookAllowPrivateTargets: boolean;
   /**
-   * The key that keeps stored codes (and, later, secrets) unreadable from a database dump; it never goes into the
-   * database. `npm start` keeps one under DATA_DIR; `npm run api` and `npm run worker` need SECRETS_KEY.
+   * The keys that keep stored secrets and codes unreadable from a database dump; they never go into the database.
+   * The first seals, every one opens (a rotation adds a key in front). `npm start` keeps one under DATA_DIR;
+   * `npm run api` and `npm run worker` need SECRETS_KEY. Empty when none is set.
    */
-  secretsKey?: Buffer;
+  secretsKeys: Buffer[];
   /** What one GraphQL request may ask for; docs/graphql-limits.md says how each is counted and why. */
   graphqlLimits: GraphQLLimits;
 }
@@ -113,7 +114,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
-    secretsKey: e.SECRETS_KEY === undefined ? undefined : Buffer.from(e.SECRETS_KEY, 'base64'),
+    secretsKeys: e.SECRETS_KEY === undefined ? [] : e.SECRETS_KEY.split(',').map((k) => Buffer.from(k.trim(), 'base64')),
     graphqlLimits: {
       maxQueryBytes: e.GRAPHQL_MAX_QUERY_BYTES,
       maxCost: e.GRAPHQL_MAX_COST,

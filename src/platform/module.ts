@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import type { Em, Orm } from './db/orm.ts';
 import type { Messages } from './i18n/messages.ts';
 import type { Logger } from './logger.ts';
+import type { SealedColumn } from './secretBox.ts';
 import type { ScheduleDefinition } from './temporal/schedules.ts';
 
 /** What the worker hands to a module's activity factory and services. */
@@ -61,6 +62,10 @@ export interface ModuleDescriptor {
   documents?: readonly { path: string; build(publicBaseUrl: string): unknown }[];
   /** The default credential (no prefix) is a session token; other kinds name their prefix. */
   credentials?: readonly CredentialKind[];
+  /** Columns of the module's tables that hold secrets it must read back: stored sealed (secretBox.ts), re-sealed by a key rotation. */
+  sealedColumns?: readonly SealedColumn[];
+  /** Runs in every API and worker process after migrations, before either serves: short, idempotent, safe to run twice at once. */
+  startup?: (deps: { orm: Orm; log: Logger }) => Promise<void>;
 }
 
 /** Keeps a descriptor's literal types while checking it against the shape. */

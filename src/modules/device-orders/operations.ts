@@ -6,6 +6,7 @@ import { findDeviceId, findDeviceOrder, findPickupCodeHash, findStoreTarget, ins
 import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, REMOVAL_REASONS, type DeviceOrderStatus } from './domain.ts';
 import { errors } from '../../platform/errors.ts';
 import { codeHashKey, hashPickupCode, newPickupCode, verifyPickupCode } from '../../platform/secrets.ts';
+import { secretKeys } from '../../platform/secretBox.ts';
 import { checkCode } from '../../platform/codeChecks.ts';
 import { collectUpdate, deviceOrderSearchAttributes, deviceOrderWorkflowId, removeUpdate, DEVICE_ORDER_WORKFLOW, INVALID_TRANSITION, type DeviceOrderInput } from './contract.ts';
 import type { deviceOrderWorkflow } from './workflows.ts';
@@ -72,7 +73,7 @@ export const deviceOrderStore = defineOperation({
       const view = await ctx.em.transactional(async (tx) => {
         const stored = await insertStoredDeviceOrder(tx, {
           businessId, kind: input.kind, device, gridCode: input.grid_code, referenceNumber: input.reference_number,
-          orderId: input.order_id ?? null, externalOrderId: input.external_order_id ?? null, dueAt, pickupCodeHash: hashPickupCode(pickupCode, codeHashKey(ctx.config.secretsKey!)),
+          orderId: input.order_id ?? null, externalOrderId: input.external_order_id ?? null, dueAt, pickupCodeHash: hashPickupCode(pickupCode, codeHashKey(secretKeys()[0]!)),
         });
         // Started inside the transaction: if the start fails nothing is written; if the commit fails, the
         // workflow finds no row when its timer fires and ends quietly.
@@ -114,7 +115,8 @@ export const deviceOrderCollect = defineOperation({
     const hash = await findPickupCodeHash(ctx.em, ctx.caller.businessId, input.id);
     const right = await checkCode(ctx.em, {
       kind: 'pickup_code', subject: `device_order:${input.id}`, callerId: ctx.caller.id,
-      verify: () => hash !== null && verifyPickupCode(input.pickup_code, hash, codeHashKey(ctx.config.secretsKey!)),
+      // Every configured key: a code stored before a key rotation still opens its parcel.
+      verify: () => hash !== null && secretKeys().some((key) => verifyPickupCode(input.pickup_code, hash, codeHashKey(key))),
       onSubjectLocked: (tx) => recordPickupLock(tx, ctx.caller.businessId, input.id),
     });
     if (!right) throw errors.field('pickup_code', 'device_order.wrong_pickup_code');

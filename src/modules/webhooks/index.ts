@@ -12,6 +12,8 @@ import { providerWebhookSettingsGet, providerWebhookSettingsRotate, providerWebh
 import { webhookSettingsGet, webhookSettingsUpdate } from './operations/settings.ts';
 import { webhookSettingsTest, webhookVerify } from './operations/tools.ts';
 import { OutboxRelay } from './relay.ts';
+import { ENDPOINT_SECRETS } from './repo/endpoints.ts';
+import { SIGN_SECRET } from './repo/settings.ts';
 import { ASYNCAPI_PATH, buildAsyncApiDocument } from './asyncapi.ts';
 
 export { ASYNCAPI_PATH, buildAsyncApiDocument } from './asyncapi.ts';
@@ -38,4 +40,5 @@ export const webhooks = defineModule({
   }],
   documents: [{ path: ASYNCAPI_PATH.slice('/api'.length), build: buildAsyncApiDocument }],
   services: ({ orm, temporal, config, databaseUrl, log }) => [new OutboxRelay({ orm, temporal, config, databaseUrl, log })],
+  sealedColumns: [SIGN_SECRET, ...ENDPOINT_SECRETS],
 });

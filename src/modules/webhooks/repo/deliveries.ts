@@ -1,7 +1,7 @@
 import type { EventSender } from '../../../platform/events.ts';
 import { executeBound, type Em } from '../../../platform/db/orm.ts';
-import { liveSecrets, type EndpointRow } from './endpoints.ts';
-import type { RecipientSettings, UrlFormatSetting } from './settings.ts';
+import { liveSecrets, openEndpoint, type EndpointRow } from './endpoints.ts';
+import { openSettings, type RecipientSettings, type UrlFormatSetting } from './settings.ts';
 import type { SigningKeys } from '../request.ts';
 import { payloadFor, type PriceFamily } from '../transform.ts';
 
@@ -74,7 +74,7 @@ export async function claimOutbox(tx: Em, limit: number): Promise<{ events: Outb
        coalesce((select json_agg(ep) from webhook_endpoint ep where ep.revoked_at is null and
          ((ep.kind = 'ohp' and ep.business_id in (select business_id from e)) or (ep.kind <> 'ohp' and ep.business_id in (select provider_id from e)))), '[]') as endpoints`,
     [limit, `${CLAIM_IDLE_LIMIT_SEC}s`]);
-  return { events: row!.events, receivers: { settings: row!.settings, endpoints: row!.endpoints } };
+  return { events: row!.events, receivers: { settings: row!.settings.map(openSettings), endpoints: row!.endpoints.map(openEndpoint) } };
 }
 
 /** Lets this claim sit idle for `seconds` before the server ends it. */
@@ -124,7 +124,7 @@ export async function claimAttempt(em: Em, deliveryId: number, leaseSec: number)
        left join webhook_endpoint ep on ep.id = d.endpoint_id`,
     [leaseSec, deliveryId]);
   if (!row) return null;
-  const prepared = row.endpoint ? prepare(row.event, { endpoint: row.endpoint }) : prepare(row.event, { settings: row.settings! });
+  const prepared = row.endpoint ? prepare(row.event, { endpoint: openEndpoint(row.endpoint) }) : prepare(row.event, { settings: openSettings(row.settings!) });
   return { ...prepared, delivery: row.delivery, attempt: row.delivery.attempts };
 }
 

@@ -1,5 +1,6 @@
 import type { Em } from '../../../platform/db/orm.ts';
 import { textArray } from '../../../platform/db/pgArray.ts';
+import { openSecret, purposeOf, sealSecret, type SealedColumn } from '../../../platform/secretBox.ts';
 import type { UrlFormat } from './settings.ts';
 
 export type EndpointKind = 'partner_locker' | 'third_party' | 'ohp';
@@ -24,6 +25,16 @@ export interface EndpointRow {
   updated_at: Date;
 }
 
+/** Both secrets are stored sealed, for one purpose, since a rotation moves the current one to previous_secret. */
+export const ENDPOINT_SECRETS: SealedColumn[] = ['secret', 'previous_secret'].map((column) => ({ table: 'webhook_endpoint', column, purpose: 'webhook_endpoint.secret' }));
+const seal = (secret: string) => sealSecret(purposeOf(ENDPOINT_SECRETS[0]!), secret);
+const open = (stored: string) => openSecret(purposeOf(ENDPOINT_SECRETS[0]!), stored);
+
+/** A row as stored, its secrets opened: rows leave this module's repos so. */
+export function openEndpoint(row: EndpointRow): EndpointRow {
+  return { ...row, secret: open(row.secret), previous_secret: row.previous_secret === null ? null : open(row.previous_secret) };
+}
+
 /** The secrets that sign now: the current one first, then the previous one during its grace period. */
 export function liveSecrets(e: Pick<EndpointRow, 'secret' | 'previous_secret' | 'previous_valid_until'>, now = new Date()): string[] {
   const previousLive = e.previous_secret && e.previous_valid_until && new Date(e.previous_valid_until) > now;
@@ -32,7 +43,7 @@ export function liveSecrets(e: Pick<EndpointRow, 'secret' | 'previous_secret' | 
 
 export async function findProviderEndpoint(em: Em, businessId: number, kind: EndpointKind): Promise<EndpointRow | null> {
   const rows = await em.execute<EndpointRow[]>('select * from webhook_endpoint where business_id = ? and kind = ? and revoked_at is null', [businessId, kind]);
-  return rows[0] ?? null;
+  return rows[0] ? openEndpoint(rows[0]) : null;
 }
 
 export interface ProviderEndpointPatch {
@@ -50,8 +61,8 @@ export async function insertProviderEndpoint(em: Em, businessId: number, kind: E
   const [row] = await em.execute<EndpointRow[]>(
     `insert into webhook_endpoint (business_id, kind, url, sandbox_url, sandbox_enabled, events, format, standard_webhooks, secret, key_id)
      values (?, ?, ?, ?, coalesce(?::boolean, true), ?::text[], coalesce(?, 'native'), coalesce(?::boolean, false), ?, ?) returning *`,
-    [businessId, kind, p.url, p.sandboxUrl ?? null, p.sandboxEnabled ?? null, textArray(p.events ?? []), p.format ?? null, p.standardWebhooks ?? null, p.secret, p.keyId]);
-  return row!;
+    [businessId, kind, p.url, p.sandboxUrl ?? null, p.sandboxEnabled ?? null, textArray(p.events ?? []), p.format ?? null, p.standardWebhooks ?? null, seal(p.secret), p.keyId]);
+  return openEndpoint(row!);
 }
 
 /** Updates the given fields; a new secret replaces the old one at once and ends any rotation grace period. */
@@ -73,8 +84,8 @@ export async function updateEndpoint(em: Em, id: number, p: ProviderEndpointPatc
        updated_at = now()
      where id = ? returning *`,
     [p.url ?? null, p.sandboxUrl !== undefined, p.sandboxUrl ?? null, p.sandboxEnabled ?? null, p.events ? textArray(p.events) : null, p.format ?? null,
-      p.standardWebhooks ?? null, p.secret ?? null, p.keyId ?? null, newSecret, newSecret, newSecret, id]);
-  return row!;
+      p.standardWebhooks ?? null, newSecret ? seal(p.secret!) : null, p.keyId ?? null, newSecret, newSecret, newSecret, id]);
+  return openEndpoint(row!);
 }
 
 /** Makes `secret` current; the old one keeps signing beside it for `graceHours`. */
@@ -82,8 +93,8 @@ export async function rotateEndpointSecret(em: Em, id: number, secret: string, k
   const [row] = await em.execute<EndpointRow[]>(
     `update webhook_endpoint set previous_secret = secret, previous_key_id = key_id, previous_valid_until = now() + make_interval(hours => ?),
        secret = ?, key_id = ?, updated_at = now()
-     where id = ? returning *`, [graceHours, secret, keyId, id]);
-  return row!;
+     where id = ? returning *`, [graceHours, seal(secret), keyId, id]);
+  return openEndpoint(row!);
 }
 
 /** Live OHP subscriptions one business may hold, and how many of them may share a URL. */
@@ -118,13 +129,14 @@ export async function insertOhpSubscription(em: Em, businessId: number, s: { url
     if (refusal) return refusal;
     const [row] = await tx.execute<EndpointRow[]>(
       `insert into webhook_endpoint (business_id, kind, url, events, format, standard_webhooks, secret, key_id)
-       values (?, 'ohp', ?, ?::text[], ?, ?, ?, ?) returning *`, [businessId, s.url, textArray(eventSet(s.events)), s.format, s.standardWebhooks, s.secret, s.keyId]);
-    return row!;
+       values (?, 'ohp', ?, ?::text[], ?, ?, ?, ?) returning *`, [businessId, s.url, textArray(eventSet(s.events)), s.format, s.standardWebhooks, seal(s.secret), s.keyId]);
+    return openEndpoint(row!);
   });
 }
 
 export async function listOhpSubscriptions(em: Em, businessId: number): Promise<EndpointRow[]> {
-  return em.execute<EndpointRow[]>("select * from webhook_endpoint where business_id = ? and kind = 'ohp' and revoked_at is null order by id", [businessId]);
+  const rows = await em.execute<EndpointRow[]>("select * from webhook_endpoint where business_id = ? and kind = 'ohp' and revoked_at is null order by id", [businessId]);
+  return rows.map(openEndpoint);
 }
 
 export async function revokeOhpSubscription(em: Em, businessId: number, id: number): Promise<boolean> {

@@ -1,5 +1,6 @@
 import type { Em } from '../../../platform/db/orm.ts';
 import { textArray } from '../../../platform/db/pgArray.ts';
+import { openSecret, purposeOf, sealSecret, type SealedColumn } from '../../../platform/secretBox.ts';
 import type { UrlField } from '../routing.ts';
 import type { PriceFamily } from '../transform.ts';
 import type { WebhookFormat } from '../domain.ts';
@@ -20,13 +21,20 @@ export interface WebhookSettingsRow {
   updated_at: Date;
 }
 
-/** A settings row with what the payload transform needs to know about its receiver. */
+/** The signing secret is stored sealed; rows leave this module's repos with it opened. */
+export const SIGN_SECRET: SealedColumn = { table: 'webhook_settings', column: 'sign_secret' };
+
+export function openSettings<T extends Pick<WebhookSettingsRow, 'sign_secret'>>(row: T): T {
+  return row.sign_secret === null ? row : { ...row, sign_secret: openSecret(purposeOf(SIGN_SECRET), row.sign_secret) };
+}
+
 /** Whether `id` is a customer account of the business (a settings override belongs to one). */
 export async function isCustomerOf(em: Em, businessId: number, id: number): Promise<boolean> {
   const [row] = await em.execute<{ n: number }[]>("select count(*)::int as n from app_user where id = ? and business_id = ? and role = 'customer'", [id, businessId]);
   return row!.n > 0;
 }
 
+/** A settings row with what the payload transform needs to know about its receiver. */
 export type RecipientSettings = WebhookSettingsRow & { hidden_price_families: PriceFamily[] };
 
 export interface WebhookSettingsPatch {
@@ -41,7 +49,7 @@ export interface WebhookSettingsPatch {
 export async function findWebhookSettings(em: Em, businessId: number, customerId: number | null): Promise<WebhookSettingsRow | null> {
   const rows = await em.execute<WebhookSettingsRow[]>(
     'select * from webhook_settings where business_id = ? and coalesce(customer_id, 0) = ?', [businessId, customerId ?? 0]);
-  return rows[0] ?? null;
+  return rows[0] ? openSettings(rows[0]) : null;
 }
 
 /**
@@ -65,9 +73,9 @@ export async function upsertWebhookSettings(em: Em, businessId: number, customer
        driver_location_min_interval_sec = case when ? then excluded.driver_location_min_interval_sec else s.driver_location_min_interval_sec end,
        updated_at = now()
      returning *`,
-    [businessId, customerId, patch.signSecret ?? null, JSON.stringify(Object.fromEntries(set)), patch.urlFormats ? JSON.stringify(patch.urlFormats) : null,
+    [businessId, customerId, patch.signSecret ? sealSecret(purposeOf(SIGN_SECRET), patch.signSecret) : null, JSON.stringify(Object.fromEntries(set)), patch.urlFormats ? JSON.stringify(patch.urlFormats) : null,
       patch.deviceOrderEvents ?? null, patch.orderLifecycleEvents ?? null, patch.driverLocationMinIntervalSec ?? null,
       has(patch.signSecret), textArray(cleared), has(patch.urlFormats), has(patch.deviceOrderEvents), has(patch.orderLifecycleEvents), has(patch.driverLocationMinIntervalSec)],
   );
-  return row!;
+  return openSettings(row!);
 }
