@@ -13,6 +13,8 @@ import { awaitDeviceOrderDelivery, retryWorkflowOf } from '../helpers/retryWorkf
 import { waitFor } from '../helpers/wait.ts';
 import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
 import { deviceOrderWorkflowId } from '../../src/modules/device-orders/contract.ts';
+import { pauseSignal, progressQuery, resumeSignal, SECRETS_ROTATION_WORKFLOW } from '../../src/modules/secrets/contract.ts';
+import type { secretsRotationWorkflow } from '../../src/modules/secrets/workflows.ts';
 
 const historiesDir = path.resolve(import.meta.dirname, 'histories');
 const replayOptions = () => (process.env.WORKFLOW_BUNDLE_PATH ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH } } : { workflowsPath });
@@ -50,6 +52,22 @@ describe('determinism: recorded histories replay against the current workflow co
       const handle = await retryWorkflowOf(app, delivery.id);
       assert.deepEqual(await handle.result(), { delivered: 1, dead: 0 });
       await replayAndMaybeRecord(app, handle.workflowId, 'webhook-retries-refused-then-delivered.json');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a fresh key rotation history (paused, resumed, batches over every column) replays', async () => {
+    const { receiver } = await tenantWithReceiver(app, () => 200, 'replay-secret-0123456789');
+    try {
+      const handle = await app.running.temporal.workflow.signalWithStart<typeof secretsRotationWorkflow, []>(SECRETS_ROTATION_WORKFLOW, {
+        workflowId: `secrets-rotation-replay-${Date.now()}`, taskQueue: app.config.taskQueue, args: [{ batchSize: 1 }], signal: pauseSignal, signalArgs: [],
+      });
+      await waitFor(async () => (await handle.query(progressQuery).catch(() => null))?.paused);
+      await handle.signal(resumeSignal);
+      const done = await handle.result();
+      assert.equal(done.column, done.columns.length);
+      await replayAndMaybeRecord(app, handle.workflowId, 'secrets-rotation-paused-resumed.json');
     } finally {
       await receiver.close();
     }
