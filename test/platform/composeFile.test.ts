@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import YAML from 'yaml';
+
+/**
+ * docker-compose.yml is the production shape, so it must stay a file Docker Compose loads. It is checked against the
+ * Compose Specification's JSON schema as compose-go (Docker Compose's loader) ships it, taken from the Go module
+ * proxy the way the Temporal CLI is built, at a pinned version.
+ */
+const COMPOSE_GO = 'github.com/compose-spec/compose-go/v2@v2.16.2';
+
+function composeValidator() {
+  // Outside any module, so no go.mod is needed; the module cache keeps it for the next run.
+  const got = spawnSync('go', ['mod', 'download', '-json', COMPOSE_GO], { cwd: os.tmpdir(), encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' } });
+  assert.equal(got.status, 0, `go mod download ${COMPOSE_GO} failed: ${got.stderr || got.error}`);
+  const dir = (JSON.parse(got.stdout) as { Dir: string }).Dir;
+  const schema = JSON.parse(fs.readFileSync(path.join(dir, 'schema', 'compose-spec.json'), 'utf8')) as object;
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  return ajv.compile(schema);
+}
+
+const composeFile = () => YAML.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }) as Record<string, any>;
+
+test('docker-compose.yml is a valid Compose file, and the check refuses a broken one', () => {
+  const validate = composeValidator();
+  const doc = composeFile();
+  assert.ok(validate(doc), JSON.stringify(validate.errors, null, 1));
+  for (const role of ['api', 'worker']) {
+    assert.ok(doc.services[role], `the ${role} service`);
+    assert.ok('SECRETS_KEY' in doc.services[role].environment, `${role} is given SECRETS_KEY`);
+  }
+
+  const broken = structuredClone(doc);
+  broken.services.api.restart = { policy: 'always' };
+  broken.servics = {};
+  assert.equal(validate(broken), false);
+  assert.deepEqual(validate.errors!.map((e) => e.instancePath).sort(), ['', '/services/api/restart']);
+});
