@@ -61,7 +61,7 @@ describe('determinism: recorded histories replay against the current workflow co
     const { receiver } = await tenantWithReceiver(app, () => 200, 'replay-secret-0123456789');
     try {
       const handle = await app.running.temporal.workflow.signalWithStart<typeof secretsRotationWorkflow, []>(SECRETS_ROTATION_WORKFLOW, {
-        workflowId: `secrets-rotation-replay-${Date.now()}`, taskQueue: app.config.taskQueue, args: [{ batchSize: 1 }], signal: pauseSignal, signalArgs: [],
+        workflowId: `secrets-rotation-replay-${Date.now()}`, taskQueue: app.config.taskQueue, args: [{ batchSize: 100 }], signal: pauseSignal, signalArgs: [],
       });
       await waitFor(async () => (await handle.query(progressQuery).catch(() => null))?.paused);
       await handle.signal(resumeSignal);
