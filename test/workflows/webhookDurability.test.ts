@@ -29,7 +29,7 @@ describe('durability: no webhook is lost while the receiver is down and the work
     }
     const deliveries = async () => app.em().execute<{ id: number; event_id: string; status: string; attempts: number; retry_workflow_id: string | null }[]>(
       `select d.id, d.event_id, d.status, d.attempts, d.retry_workflow_id from webhook_delivery d join outbox_event o on o.id = d.outbox_event_id
-       where o.reference_id in (${ids.map((i) => `'${i}'`).join(',')}) order by d.id`);
+       where o.reference_type = 'device_order' and o.reference_id in (${ids.map((i) => `'${i}'`).join(',')}) order by d.id`);
     // Receiver down: every first attempt is refused and a retry workflow takes over.
     await waitFor(async () => { const d = await deliveries(); return d.length === 3 && d.every((x) => x.retry_workflow_id && x.attempts >= 1) && d; });
 
