@@ -21,8 +21,8 @@ function reseal(c: SealedColumn, rows: StoredValue[]): { changes: { id: number; 
 }
 
 /**
- * The start-up step: seals every value written before sealing existed, in every declared column. Cheap when there
- * is none (one indexed-free scan of small tables); safe when several processes start at once.
+ * The start-up step: seals every value written before sealing existed, in every declared column. One scan of each
+ * column (settings and endpoint tables, a row per receiver); safe when several processes start at once.
  */
 export async function sealPlainSecrets(orm: Orm, log: Logger): Promise<void> {
   for (const c of sealedColumns()) {
