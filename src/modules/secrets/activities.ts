@@ -36,7 +36,7 @@ export async function sealPlainSecrets(orm: Orm, log: Logger): Promise<void> {
 export function createSecretsActivities(deps: { orm: Orm; log: Logger }) {
   return {
     async secretColumns(): Promise<ColumnRef[]> {
-      return sealedColumns().map(({ table, column }) => ({ table, column }));
+      return [...sealedColumns()];
     },
     /** Re-seals one batch of a column under this worker's sealing key. */
     async resealSecrets(c: ColumnRef, afterId: number, limit: number): Promise<BatchResult> {

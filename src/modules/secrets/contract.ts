@@ -12,9 +12,11 @@ export const SECRETS_ROTATION_ID = 'secrets-rotation';
 export const pauseSignal = defineSignal('pause');
 export const resumeSignal = defineSignal('resume');
 
+/** A sealed column as the platform declares it (secretBox.ts `SealedColumn`): its purpose is needed to open it. */
 export interface ColumnRef {
   table: string;
   column: string;
+  purpose?: string;
 }
 
 export interface RotationProgress {

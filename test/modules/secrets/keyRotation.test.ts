@@ -52,6 +52,8 @@ describe('key rotation', () => {
     const { user } = await makeProvider(app.em(), 'locker_provider');
     const provider = await app.login(user.email, PASSWORD);
     assert.equal((await app.http.put('/v1/provider/webhook-settings', { url: `${receiver.url}/provider` }, { token: provider })).status, 200);
+    // A rotated provider secret: the previous one is stored too, sealed for the same purpose as the current one.
+    assert.equal((await app.http.post('/v1/provider/webhook-settings/rotate-secret', {}, { token: provider })).status, 200);
     const parcel = (await app.http.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: 'A01', reference_number: 'R-1', due_at: new Date(Date.now() + 3600_000).toISOString() }, { token: admin })).body;
     /** A signed test event through the whole engine: the settings are read (opened) to send it, and again to deliver it. */
     const send = async () => {
