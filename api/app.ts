@@ -26,9 +26,12 @@ export interface AppDeps {
 
 export function createApp({ config, orm, temporal, log, catalog = CATALOG }: AppDeps): Koa<State> {
   const app = new Koa<State>();
-  app.proxy = true;
+  // X-Forwarded-For is read only as far back as the proxies the operator declared: anyone can write the header.
+  app.proxy = config.trustedProxyHops > 0;
+  app.maxIpsCount = config.trustedProxyHops;
   const makeContext = (state: State): OperationContext => ({
     caller: state.caller, lang: state.lang, em: orm.em.fork(), temporal, config, log: state.log, requestId: state.requestId, dryRun: false,
+    clientAddress: state.clientAddress,
   });
   const openapi = buildOpenApi(catalog, config.publicBaseUrl);
 

@@ -14,7 +14,18 @@ const ERROR_SCHEMA = {
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } };
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': { description: 'The rate limit this operation counts against: its name, quota (q) and window in seconds (w)', schema: { type: 'string' } },
+  RateLimit: { description: 'The limit\'s requests remaining (r) and seconds until its window starts afresh (t)', schema: { type: 'string' } },
+};
 const failureResponse = (status: string, description: string) => ({ ...errorResponse(description), ...(status === '429' && { headers: RETRY_AFTER }) });
+const RATE_LIMITED = 'Rate limit spent (code RATE_LIMITED): see Retry-After and the RateLimit headers';
+
+/** The 429 of an operation's rate limit, merged with a 429 it answers for a reason of its own. */
+function rateLimitResponse(op: Operation) {
+  const own = op.rest?.failures?.[429];
+  return { ...errorResponse(own ? `${own}; or ${RATE_LIMITED[0]!.toLowerCase()}${RATE_LIMITED.slice(1)}` : RATE_LIMITED), headers: { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS } };
+}
 
 /** The OpenAPI 3.1.0 document, derived from the same catalog as the routes. */
 export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
@@ -47,10 +58,11 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
       ...(op.graphql && { 'x-graphql': op.graphql.name }),
       ...(op.mcp && { 'x-ai-scope': op.mcp.scope, 'x-ai-risk': op.mcp.risk }),
       responses: {
-        [String(status)]: { description: 'Success', content: { 'application/json': { schema: output } } },
+        [String(status)]: { description: 'Success', content: { 'application/json': { schema: output } }, ...(op.limit && { headers: RATE_LIMIT_HEADERS }) },
         ...(op.roles !== 'public' && { 401: errorResponse('Missing, expired or revoked token'), 403: errorResponse('Role or business not allowed') }),
         422: errorResponse('Invalid input; errors name each failing field'),
         ...Object.fromEntries(Object.entries(op.rest.failures ?? {}).map(([code, description]) => [code, failureResponse(code, description!)])),
+        ...(op.limit && { 429: rateLimitResponse(op) }),
       },
     };
   }

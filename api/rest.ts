@@ -4,6 +4,7 @@ import type { Operation, OperationContext, Representation } from '../src/platfor
 import { runOperation } from '../src/platform/catalog/run.ts';
 import type { State } from './middleware/context.ts';
 import { isObject } from '../src/platform/json.ts';
+import { rateLimitHeaders } from '../src/platform/rateLimits.ts';
 
 export type ContextFactory = (state: State) => OperationContext;
 
@@ -33,8 +34,10 @@ export function restRouter(catalog: readonly Operation[], makeContext: ContextFa
       const source = method === 'GET' ? ctx.query : method === 'DELETE' ? { ...ctx.query, ...(isObject(body) ? body : {}) } : body;
       const raw = isObject(source) ? { ...source, ...params } : source;
       const chosen = representation && representationOf(representation, ctx, raw);
-      ctx.body = await runOperation(op, raw, makeContext(ctx.state));
+      const opCtx = makeContext(ctx.state);
+      ctx.body = await runOperation(op, raw, opCtx);
       ctx.status = status;
+      if (opCtx.quota) ctx.set(rateLimitHeaders(opCtx.quota));
       const mediaType = representation?.mediaType(chosen);
       if (mediaType) ctx.type = mediaType;
     };

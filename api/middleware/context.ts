@@ -9,6 +9,8 @@ export interface State {
   lang: Language;
   log: Logger;
   caller: Caller | null;
+  /** The client's address: the connection's, or with trusted proxies the one the farthest of them saw. */
+  clientAddress: string;
 }
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -22,6 +24,7 @@ export function requestContext(log: Logger): Koa.Middleware<State> {
     ctx.state.lang = pickLanguage(ctx.get('accept-language') || undefined);
     ctx.state.log = log.child({ reqId: requestId });
     ctx.state.caller = null;
+    ctx.state.clientAddress = ctx.ip;
     ctx.set('X-Request-Id', requestId);
     ctx.set('Content-Language', ctx.state.lang);
     const started = performance.now();

@@ -9,6 +9,7 @@ import { registerMessages } from '../platform/i18n/messages.ts';
 import { registerSealedColumns } from '../platform/secretBox.ts';
 import type { CredentialKind, ModuleDescriptor } from '../platform/module.ts';
 import { BUSINESS_ID, ORDER_ID } from '../platform/temporal/searchKeys.ts';
+import { abuseLimits } from './abuse-limits/index.ts';
 import { assignments } from './assignments/index.ts';
 import { deviceOrders } from './device-orders/index.ts';
 import { driverLocation } from './driver-location/index.ts';
@@ -27,6 +28,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   driverLocation,
   tracking,
   secrets,
+  abuseLimits,
 ];
 
 for (const m of MODULES) if (m.messages) registerMessages(m.messages);

@@ -5,3 +5,4 @@
 export * from './device-orders/workflows.ts';
 export * from './webhooks/workflows.ts';
 export * from './secrets/workflows.ts';
+export * from './abuse-limits/workflows.ts';

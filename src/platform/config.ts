@@ -3,6 +3,9 @@ import { z } from 'zod';
 
 const flag = z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 const port = z.coerce.number().int().min(1).max(65535);
+/** A rate limit written `requests/seconds`, such as `600/60`; `off` turns it off. */
+const quota = z.string().trim().regex(/^(off|[1-9]\d{0,8}\/[1-9]\d{0,5})$/, 'must be requests/seconds, such as 600/60, or off')
+  .transform((v): Quota | null => (v === 'off' ? null : { limit: Number(v.split('/')[0]), windowSeconds: Number(v.split('/')[1]) }));
 
 const EnvSchema = z.object({
   PORT: port.default(3000),
@@ -24,6 +27,13 @@ const EnvSchema = z.object({
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
   SECRETS_KEY: z.string().refine((v) => v.split(',').every((k) => Buffer.from(k.trim(), 'base64').length >= 32), 'must be one or more keys of at least 32 random bytes in base64, separated by commas').optional(),
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  RATE_LIMIT_PUBLIC_READ: quota.prefault('600/60'),
+  RATE_LIMIT_SIGN_IN: quota.prefault('30/60'),
+  RATE_LIMIT_INGEST: quota.prefault('1200/60'),
+  RATE_LIMIT_WEBHOOK_TEST: quota.prefault('10/60'),
+  SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(10),
+  SIGN_IN_LOCK_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(900),
   GRAPHQL_MAX_QUERY_BYTES: z.coerce.number().int().min(1).default(32 * 1024),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(15_000),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
@@ -71,7 +81,24 @@ export interface Config {
   secretsKeys: Buffer[];
   /** What one GraphQL request may ask for; docs/graphql-limits.md says how each is counted and why. */
   graphqlLimits: GraphQLLimits;
+  /**
+   * How many proxies in front of the API append to X-Forwarded-For: the client address is the one the farthest of
+   * them saw. 0 (the default) takes the connection's address and ignores the header, which anyone can write.
+   */
+  trustedProxyHops: number;
+  /** Requests per window for each rate limit (null: off); docs/abuse-limits.md. */
+  rateLimits: Record<RateLimitName, Quota | null>;
+  /** Wrong passwords for one email within the lock's length before sign-in refuses that email for that long. */
+  signIn: { maxFailures: number; lockSeconds: number };
 }
+
+/** A rate limit: at most `limit` requests in `windowSeconds`. */
+export interface Quota {
+  limit: number;
+  windowSeconds: number;
+}
+
+export type RateLimitName = 'public_read' | 'sign_in' | 'ingest' | 'webhook_test';
 
 export interface GraphQLLimits {
   /** Bytes of the query document (the JSON body as a whole stays under the body parser's 1 MiB). */
@@ -115,6 +142,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     secretsKeys: e.SECRETS_KEY === undefined ? [] : e.SECRETS_KEY.split(',').map((k) => Buffer.from(k.trim(), 'base64')),
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
+    rateLimits: { public_read: e.RATE_LIMIT_PUBLIC_READ, sign_in: e.RATE_LIMIT_SIGN_IN, ingest: e.RATE_LIMIT_INGEST, webhook_test: e.RATE_LIMIT_WEBHOOK_TEST },
+    signIn: { maxFailures: e.SIGN_IN_MAX_FAILURES, lockSeconds: e.SIGN_IN_LOCK_SECONDS },
     graphqlLimits: {
       maxQueryBytes: e.GRAPHQL_MAX_QUERY_BYTES,
       maxCost: e.GRAPHQL_MAX_COST,

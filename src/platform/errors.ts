@@ -45,5 +45,9 @@ export const errors = {
   conflict: (code: string, key: MessageKey, params?: MessageParams) => new AppError(409, code, key, { params }),
   /** A lock after repeated wrong codes: the body and Retry-After say when to try again. */
   tooManyAttempts: (seconds: number) => new AppError(429, 'TOO_MANY_ATTEMPTS', 'error.too_many_attempts', { params: { seconds }, extra: { retry_after: seconds }, headers: { 'Retry-After': String(seconds) } }),
+  /** A rate limit spent: Retry-After and the RateLimit headers say when the window starts afresh. */
+  rateLimited: (seconds: number, headers: Record<string, string>) => new AppError(429, 'RATE_LIMITED', 'error.rate_limited', { params: { seconds }, extra: { retry_after: seconds }, headers: { 'Retry-After': String(seconds), ...headers } }),
+  /** Sign-in refused for an email after repeated wrong passwords, whether or not an account has that email. */
+  signInLocked: (seconds: number) => new AppError(429, 'TOO_MANY_ATTEMPTS', 'error.sign_in_locked', { params: { seconds }, extra: { retry_after: seconds }, headers: { 'Retry-After': String(seconds) } }),
   unavailable: (key: MessageKey = 'error.unavailable', code = 'UNAVAILABLE') => new AppError(503, code, key),
 };

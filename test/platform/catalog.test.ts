@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CATALOG } from '../../src/modules/index.ts';
 import { koaPath } from '../../api/rest.ts';
+import { RATE_LIMIT_SUBJECT } from '../../src/platform/rateLimits.ts';
 import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { buildAsyncApiDocument } from '../../src/modules/webhooks/asyncapi.ts';
@@ -26,6 +27,13 @@ describe('the operation catalog is reachable on every surface it names', () => {
     assert.equal(new Set(routes).size, routes.length);
     const fields = CATALOG.filter((op) => op.graphql).map((op) => op.graphql!.name);
     assert.equal(new Set(fields).size, fields.length);
+  });
+
+  test('every public operation counts against a per-address limit; a per-credential limit sits only where a token is needed', () => {
+    for (const op of CATALOG) {
+      if (op.roles === 'public') assert.equal(op.limit && RATE_LIMIT_SUBJECT[op.limit], 'address', op.name);
+      else if (op.limit) assert.equal(RATE_LIMIT_SUBJECT[op.limit], 'credential', op.name);
+    }
   });
 
   test('every REST route answers from its operation (never a routing 404/405)', async () => {

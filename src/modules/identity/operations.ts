@@ -5,6 +5,7 @@ import { ROLES } from '../../platform/roles.ts';
 import { DUMMY_PASSWORD_HASH, newToken, sha256Hex, verifyPassword } from '../../platform/secrets.ts';
 import { formatDateTime } from '../../platform/time.ts';
 import { businessById, issueToken, revokeToken, userForLogin } from './repo.ts';
+import { recordVerdict, refuseWhileHeld } from './signInLock.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
 
 const ANY_ROLE = ROLES;
@@ -14,13 +15,19 @@ export const login = defineOperation({
   summary: 'Sign in with email and password; answers a bearer token.',
   tag: 'User',
   roles: 'public',
-  rest: { method: 'POST', path: '/v1/user/login' },
+  limit: 'sign_in',
+  rest: {
+    method: 'POST', path: '/v1/user/login',
+    failures: { 429: 'Sign-in refused for this email after repeated wrong passwords (code TOO_MANY_ATTEMPTS), whether or not an account has it; see Retry-After' },
+  },
   graphql: { name: 'userLogin', kind: 'mutation' },
   input: z.object({ email: z.string().trim().toLowerCase().email().max(255), password: z.string().min(1).max(1024) }),
   output: z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_at: z.string() }),
   async handler(input, ctx) {
+    await refuseWhileHeld(ctx.em, input.email, ctx.config);
     const user = await userForLogin(ctx.em, input.email);
     const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+    await recordVerdict(ctx.em, input.email, user !== null && ok, ctx.config);
     if (!user || !ok) throw errors.invalidCredentials();
     const token = newToken();
     const expiresAt = new Date(Date.now() + ctx.config.tokenTtlHours * 3600_000);

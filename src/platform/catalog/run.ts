@@ -1,14 +1,17 @@
 import { errors } from '../errors.ts';
+import { RATE_LIMIT_SUBJECT, spendQuota } from '../rateLimits.ts';
 import type { BusinessContext, Operation, OperationContext } from './types.ts';
 import { unsafeTextFields } from './text.ts';
 import { parseInput } from './validate.ts';
 
 /**
- * The one place where every call is checked, whatever surface it came through:
- * token, availability, role, business switches, then input validation (the text rule for every field first,
- * then the operation's schema), then the handler.
+ * The one place where every call is checked, whatever surface it came through: a per-address rate limit first
+ * (bad input counts too), then token, availability, role, business switches, a per-credential rate limit, then
+ * input validation (the text rule for every field first, then the operation's schema), then the handler.
  */
 export async function runOperation(op: Operation, raw: unknown, ctx: OperationContext): Promise<unknown> {
+  const limitBy = op.limit && RATE_LIMIT_SUBJECT[op.limit];
+  if (limitBy === 'address') await spendQuota(ctx, op.limit!);
   if (op.roles !== 'public') {
     if (!ctx.caller) throw errors.unauthenticated();
     // An ingest key is a narrow machine credential: it opens the ingest operations and nothing else.
@@ -18,6 +21,7 @@ export async function runOperation(op: Operation, raw: unknown, ctx: OperationCo
   if (op.roles !== 'public') {
     if (!op.roles.includes(ctx.caller!.role)) throw errors.forbidden();
     if (op.guard) await op.guard(ctx as BusinessContext);
+    if (limitBy === 'credential') await spendQuota(ctx, op.limit!);
   }
   const unsafe = unsafeTextFields(raw);
   if (unsafe.length > 0) throw errors.validation(unsafe);

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import type { Config } from '../config.ts';
+import type { Config, RateLimitName } from '../config.ts';
 import type { Em } from '../db/orm.ts';
 import type { Language } from '../i18n/languages.ts';
 import type { Role } from '../roles.ts';
 import type { Logger } from '../logger.ts';
+import type { QuotaState } from '../rateLimits.ts';
 
 export interface Caller {
   id: number;
@@ -27,6 +28,10 @@ export interface OperationContext {
   log: Logger;
   requestId: string;
   dryRun: boolean;
+  /** The client's address (TRUSTED_PROXY_HOPS says which one), which the per-address rate limits count against. */
+  clientAddress: string;
+  /** Set by the runner when the call counted against a rate limit; REST answers it as the RateLimit headers. */
+  quota?: QuotaState;
 }
 
 /** A context whose caller is known and belongs to a business. */
@@ -63,6 +68,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
     failures?: Readonly<Partial<Record<400 | 404 | 409 | 429 | 503, string>>>;
   };
   graphql?: { name: string; kind?: 'query' | 'mutation' };
+  /** The rate limit each call counts against (config.rateLimits; rateLimits.ts says by address or by credential). */
+  limit?: RateLimitName;
   mcp?: { scope: string; risk: 'low' | 'medium' | 'high' };
   /** Runs after authentication and before the role check: system availability (503). */
   available?: (ctx: OperationContext) => void | Promise<void>;

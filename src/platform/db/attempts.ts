@@ -7,6 +7,11 @@ export interface AttemptRule {
   /** The first lock; each further lock of the same subject doubles it, up to maxLockSeconds. */
   lockSeconds: number;
   maxLockSeconds: number;
+  /**
+   * From the `after`-th failure in a window on, each failure below the limit holds the subject back for `seconds`,
+   * doubled with every further failure: guesses slow down before the lock.
+   */
+  slowDown?: { after: number; seconds: number };
 }
 
 /** What is counted: a kind of code, a subject (a device order, a caller) and the rule it is held to. */
@@ -47,7 +52,16 @@ export async function countFailure(em: Em, subjects: readonly AttemptSubject[]):
          failures = case when a.window_started_at < now() - make_interval(secs => ?) then 1 else a.failures + 1 end,
          window_started_at = case when a.window_started_at < now() - make_interval(secs => ?) then now() else a.window_started_at end
        returning failures`, [s.kind, s.subject, windowSeconds, windowSeconds]);
-    if (counted!.failures < maxFailures) continue;
+    if (counted!.failures < maxFailures) {
+      const slow = s.rule.slowDown;
+      if (!slow || counted!.failures < slow.after) continue;
+      const [held] = await em.execute<{ seconds: number }[]>(
+        `update code_attempt set locked_until = now() + make_interval(secs => ?) where kind = ? and subject = ?
+         returning ceil(extract(epoch from locked_until - now()))::int as seconds`,
+        [slow.seconds * 2 ** (counted!.failures - slow.after), s.kind, s.subject]);
+      locked.push({ subject: s, seconds: held!.seconds });
+      continue;
+    }
     const [lock] = await em.execute<{ seconds: number }[]>(
       `update code_attempt set failures = 0, window_started_at = now(), locks = locks + 1,
          locked_until = now() + make_interval(secs => least(?::float8 * power(2, least(locks, 20)), ?::float8))
@@ -56,6 +70,13 @@ export async function countFailure(em: Em, subjects: readonly AttemptSubject[]):
     locked.push({ subject: s, seconds: lock!.seconds });
   }
   return locked;
+}
+
+/** Whole seconds until the subject may try again (0 when it is not held back), read without taking its row. */
+export async function heldFor(em: Em, subject: AttemptSubject): Promise<number> {
+  const [row] = await em.execute<{ seconds: number | null }[]>(
+    'select ceil(extract(epoch from locked_until - now()))::int as seconds from code_attempt where kind = ? and subject = ?', [subject.kind, subject.subject]);
+  return Math.max(0, row?.seconds ?? 0);
 }
 
 /** A right code: the subject starts afresh (its lock history too). */

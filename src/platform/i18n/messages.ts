@@ -153,6 +153,22 @@ export const PLATFORM_MESSAGES = {
     de: 'Zu viele falsche Codes: Die Prüfung ist für {seconds} Sekunden gesperrt, auch für den richtigen Code.',
     es: 'Demasiados códigos erróneos: la comprobación está bloqueada durante {seconds} segundos, incluso con el código correcto.',
   },
+  'error.rate_limited': {
+    en: 'Too many requests: try again in {seconds} seconds.',
+    'zh-Hans': '请求过多：请在 {seconds} 秒后重试。',
+    'zh-Hant': '請求過多：請在 {seconds} 秒後再試。',
+    fr: 'Trop de requêtes : réessayez dans {seconds} secondes.',
+    de: 'Zu viele Anfragen: Versuchen Sie es in {seconds} Sekunden erneut.',
+    es: 'Demasiadas solicitudes: inténtelo de nuevo en {seconds} segundos.',
+  },
+  'error.sign_in_locked': {
+    en: 'Too many failed sign-ins for this email: try again in {seconds} seconds.',
+    'zh-Hans': '该邮箱登录失败次数过多：请在 {seconds} 秒后重试。',
+    'zh-Hant': '此電子郵件登入失敗次數過多：請在 {seconds} 秒後再試。',
+    fr: 'Trop de connexions échouées pour cette adresse e-mail : réessayez dans {seconds} secondes.',
+    de: 'Zu viele fehlgeschlagene Anmeldungen für diese E-Mail-Adresse: Versuchen Sie es in {seconds} Sekunden erneut.',
+    es: 'Demasiados inicios de sesión fallidos para este correo: inténtelo de nuevo en {seconds} segundos.',
+  },
   'error.unavailable': {
     en: 'The service is temporarily unavailable; try again shortly.',
     'zh-Hans': '服务暂时不可用，请稍后重试。',

@@ -151,6 +151,7 @@ export const providerWebhookTest = defineOperation({
   tag: TAG,
   roles: PROVIDERS,
   business: true,
+  limit: 'webhook_test',
   rest: { method: 'POST', path: '/v1/provider/webhook-settings/test', status: 202 },
   graphql: { name: 'providerWebhookTest', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'low' },

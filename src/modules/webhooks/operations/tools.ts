@@ -21,6 +21,7 @@ export const webhookSettingsTest = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
+  limit: 'webhook_test',
   rest: { method: 'POST', path: '/v1/webhook-settings/test', status: 202 },
   graphql: { name: 'webhookSettingsTest', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'low' },
