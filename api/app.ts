@@ -53,7 +53,7 @@ export function createApp({ config, orm, temporal, log, catalog = CATALOG }: App
     .use(authenticate(orm, CREDENTIALS))
     .use(graphqlMiddleware(buildSchema(catalog), makeContext, config.graphqlLimits))
     .use(meta.routes())
-    .use(rest.routes())
-    .use(rest.allowedMethods());
+    .use(rest.allowedMethods)
+    .use(rest.routes);
   return app;
 }

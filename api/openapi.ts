@@ -18,13 +18,32 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': { description: 'The rate limit this operation counts against: its name, quota (q) and window in seconds (w)', schema: { type: 'string' } },
   RateLimit: { description: 'The limit\'s requests remaining (r) and seconds until its window starts afresh (t)', schema: { type: 'string' } },
 };
-const failureResponse = (status: string, description: string) => ({ ...errorResponse(description), ...(status === '429' && { headers: RETRY_AFTER }) });
 const RATE_LIMITED = 'Rate limit spent (code RATE_LIMITED): see Retry-After and the RateLimit headers';
 
-/** The 429 of an operation's rate limit, merged with a 429 it answers for a reason of its own. */
-function rateLimitResponse(op: Operation) {
-  const own = op.rest?.failures?.[429];
-  return { ...errorResponse(own ? `${own}; or ${RATE_LIMITED[0]!.toLowerCase()}${RATE_LIMITED.slice(1)}` : RATE_LIMITED), headers: { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS } };
+/**
+ * Every failure an operation can answer, each status with the error body and every reason it can have: the token
+ * (401, 403), the body (400, 413, 415), the input (422), the operation's own, its rate limit (429).
+ */
+function failureResponses(op: Operation & { rest: NonNullable<Operation['rest']> }): Record<string, unknown> {
+  const reasons = new Map<number, string[]>();
+  const add = (status: number, reason: string) => reasons.set(status, [...(reasons.get(status) ?? []), reason]);
+  if (op.roles !== 'public') {
+    add(401, 'Missing, expired or revoked token');
+    add(403, 'Role or business not allowed');
+  }
+  if (op.rest.method !== 'GET') {
+    add(400, 'The body is not JSON (code MALFORMED_JSON)');
+    add(413, 'The body is over 1 MiB (code PAYLOAD_TOO_LARGE)');
+    add(415, 'The body is not application/json (code UNSUPPORTED_MEDIA_TYPE)');
+  }
+  add(422, 'Invalid input; errors name each failing field');
+  for (const [status, reason] of Object.entries(op.rest.failures ?? {})) add(Number(status), reason);
+  if (op.limit) add(429, RATE_LIMITED);
+  const headersOf = (status: number) => (status !== 429 ? undefined : op.limit ? { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS } : RETRY_AFTER);
+  return Object.fromEntries([...reasons].sort(([a], [b]) => a - b).map(([status, list]) => {
+    const headers = headersOf(status);
+    return [String(status), { ...errorResponse(list.join('; or ')), ...(headers && { headers }) }];
+  }));
 }
 
 /** The OpenAPI 3.1.0 document, derived from the same catalog as the routes. */
@@ -43,9 +62,11 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
       .filter(([k]) => pathParams.includes(k) || inQuery)
       .map(([name, schema]) => ({ name, in: pathParams.includes(name) ? 'path' : 'query', required: pathParams.includes(name) || required.has(name), schema }));
     const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k)));
+    const bodyRequired = [...required].filter((k) => !pathParams.includes(k));
+    // A body is required when a field of it is: a request without one is read as {} and answers 422 only then.
     const body = inQuery || Object.keys(bodyProps).length === 0 ? undefined : {
-      required: true,
-      content: { 'application/json': { schema: { ...input, properties: bodyProps, required: [...required].filter((k) => !pathParams.includes(k)) } } },
+      required: bodyRequired.length > 0,
+      content: { 'application/json': { schema: { ...input, properties: bodyProps, required: bodyRequired } } },
     };
     paths[path] ??= {};
     paths[path][method.toLowerCase()] = {
@@ -59,10 +80,7 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
       ...(op.mcp && { 'x-ai-scope': op.mcp.scope, 'x-ai-risk': op.mcp.risk }),
       responses: {
         [String(status)]: { description: 'Success', content: { 'application/json': { schema: output } }, ...(op.limit && { headers: RATE_LIMIT_HEADERS }) },
-        ...(op.roles !== 'public' && { 401: errorResponse('Missing, expired or revoked token'), 403: errorResponse('Role or business not allowed') }),
-        422: errorResponse('Invalid input; errors name each failing field'),
-        ...Object.fromEntries(Object.entries(op.rest.failures ?? {}).map(([code, description]) => [code, failureResponse(code, description!)])),
-        ...(op.limit && { 429: rateLimitResponse(op) }),
+        ...failureResponses({ ...op, rest: op.rest }),
       },
     };
   }

@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
-import type { Operation, OperationContext, Representation } from '../src/platform/catalog/types.ts';
+import type { HttpMethod, Operation, OperationContext, Representation } from '../src/platform/catalog/types.ts';
 import { runOperation } from '../src/platform/catalog/run.ts';
 import type { State } from './middleware/context.ts';
 import { isObject } from '../src/platform/json.ts';
 import { rateLimitHeaders } from '../src/platform/rateLimits.ts';
+import { AppError } from '../src/platform/errors.ts';
 
 export type ContextFactory = (state: State) => OperationContext;
 
@@ -21,13 +22,29 @@ function representationOf(rep: Representation, ctx: Koa.Context, raw: unknown): 
 /** OpenAPI path `/v1/orders/{id}` -> Koa path `/v1/orders/:id`. */
 export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
+/**
+ * The document path a request path falls under, matched as OpenAPI matches them: a concrete path before a templated
+ * one, so `/v1/otep/trackings/batch` is the batch path (POST only) and never the timeline of a number called batch.
+ */
+export function documentPathMatcher(paths: readonly string[]): (requestPath: string) => string | undefined {
+  const compiled = [...new Set(paths)]
+    .map((path) => ({ path, templated: path.includes('{'), re: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}/?$`) }))
+    .sort((a, b) => Number(a.templated) - Number(b.templated));
+  return (requestPath) => compiled.find((c) => c.re.test(requestPath))?.path;
+}
+
 /** One route per catalog entry; the raw input is path params plus the query (reads, deletes) or the JSON body (writes). */
-export function restRouter(catalog: readonly Operation[], makeContext: ContextFactory): Router<State> {
+export function restRouter(catalog: readonly Operation[], makeContext: ContextFactory): { routes: ReturnType<Router<State>['routes']>; allowedMethods: Koa.Middleware<State> } {
   const router = new Router<State>({ prefix: '/api' });
+  const methodsOf = new Map<string, HttpMethod[]>();
+  for (const op of catalog) if (op.rest) methodsOf.set(op.rest.path, [...(methodsOf.get(op.rest.path) ?? []), op.rest.method]);
+  const documentPathOf = documentPathMatcher([...methodsOf.keys()]);
   for (const op of catalog) {
     if (!op.rest) continue;
     const { method, path, status = 200, representation } = op.rest;
-    const handler: Koa.Middleware<State> = async (ctx) => {
+    const handler: Koa.Middleware<State> = async (ctx, next) => {
+      // A concrete path of the document shadows this templated one (koa-router would match both).
+      if (documentPathOf(ctx.path.slice('/api'.length)) !== path) return next();
       const params = (ctx as unknown as { params: Record<string, string> }).params;
       const body: unknown = ctx.request.body;
       // DELETE carries its input in the query string, or in a JSON body where a client sends one.
@@ -43,5 +60,23 @@ export function restRouter(catalog: readonly Operation[], makeContext: ContextFa
     };
     router.register(koaPath(path), [method], handler);
   }
-  return router;
+  return { routes: router.routes(), allowedMethods: methodGuard(documentPathOf, methodsOf) };
+}
+
+/**
+ * What no route answered on a path of the document: OPTIONS lists its methods, any other method is 405 with the
+ * same list in Allow (RFC 9110). Paths outside the document stay 404.
+ */
+function methodGuard(documentPathOf: (requestPath: string) => string | undefined, methodsOf: Map<string, HttpMethod[]>): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.body !== undefined || ctx.status !== 404 || !ctx.path.startsWith('/api/')) return;
+    const path = documentPathOf(ctx.path.slice('/api'.length));
+    if (!path) return;
+    const methods = methodsOf.get(path)!;
+    const allow = [...(methods.includes('GET') ? ['HEAD'] : []), ...methods].join(', ');
+    if (ctx.method !== 'OPTIONS') throw new AppError(405, 'METHOD_NOT_ALLOWED', 'error.method_not_allowed', { headers: { Allow: allow } });
+    ctx.status = 204;
+    ctx.set('Allow', allow);
+  };
 }

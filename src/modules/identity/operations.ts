@@ -18,7 +18,10 @@ export const login = defineOperation({
   limit: 'sign_in',
   rest: {
     method: 'POST', path: '/v1/user/login',
-    failures: { 429: 'Sign-in refused for this email after repeated wrong passwords (code TOO_MANY_ATTEMPTS), whether or not an account has it; see Retry-After' },
+    failures: {
+      401: 'Wrong email or password (code INVALID_CREDENTIALS), the same answer whether or not an account has the email',
+      429: 'Sign-in refused for this email after repeated wrong passwords (code TOO_MANY_ATTEMPTS), whether or not an account has it; see Retry-After',
+    },
   },
   graphql: { name: 'userLogin', kind: 'mutation' },
   input: z.object({ email: z.string().trim().toLowerCase().email().max(255), password: z.string().min(1).max(1024) }),

@@ -4,13 +4,17 @@
  * silently turns a lone surrogate into U+FFFD, so such input would fail late (a 500) or be stored as something
  * the client never sent (a webhook secret, say). Object keys count as text too.
  *
- * The pattern is written for JSON Schema's Unicode regular expressions: there a surrogate range matches only an
- * unpaired surrogate, so emoji and other astral characters pass. The OpenAPI document carries the same pattern.
+ * The pattern is written for Unicode regular expressions: there a surrogate range matches only an unpaired
+ * surrogate, so emoji and other astral characters pass. The OpenAPI document carries the pattern without the
+ * surrogate range (TEXT_SCHEMA_PATTERN): a JSON Schema string is a sequence of Unicode scalar values, which has no
+ * room for a lone surrogate, and the schema validators of other languages (Rust's, Python's) refuse a surrogate
+ * range outright, so they would drop the whole rule. docs/input-rules.md says so to API clients.
  */
 import type { FieldError } from '../errors.ts';
 
 export const SAFE_TEXT_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$';
 const SAFE_TEXT = new RegExp(SAFE_TEXT_PATTERN, 'u');
+export const TEXT_SCHEMA_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]*$';
 
 export const isSafeText = (s: string): boolean => SAFE_TEXT.test(s);
 
@@ -59,7 +63,7 @@ export function withTextRule<S extends object>(schema: S): S {
 }
 
 function addPattern(n: Node): Node {
-  if (n.pattern === undefined) n.pattern = SAFE_TEXT_PATTERN;
-  else n.allOf = [...(n.allOf as unknown[] | undefined ?? []), { pattern: SAFE_TEXT_PATTERN }];
+  if (n.pattern === undefined) n.pattern = TEXT_SCHEMA_PATTERN;
+  else n.allOf = [...(n.allOf as unknown[] | undefined ?? []), { pattern: TEXT_SCHEMA_PATTERN }];
   return n;
 }

@@ -64,8 +64,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   auth?: 'otep_key';
   rest?: {
     method: HttpMethod; path: string; status?: number; representation?: Representation;
-    /** Failure statuses it can answer besides 401, 403 and 422, each with what it means (the OpenAPI document lists them). */
-    failures?: Readonly<Partial<Record<400 | 404 | 409 | 429 | 503, string>>>;
+    /** Failure statuses it can answer besides 401 and 403 (when it needs a token), 422, the body's 400, 413 and 415 and a rate limit's 429, each with what it means (the OpenAPI document lists them). */
+    failures?: Readonly<Partial<Record<400 | 401 | 404 | 409 | 429 | 503, string>>>;
   };
   graphql?: { name: string; kind?: 'query' | 'mutation' };
   /** The rate limit each call counts against (config.rateLimits; rateLimits.ts says by address or by credential). */

@@ -74,4 +74,16 @@ describe('sign-in, tokens and the caller', () => {
     assert.equal(undeclared.status, 405);
     assert.equal(undeclared.headers.get('allow'), 'HEAD, GET');
   });
+
+  test('a concrete path shadows a templated one, as the OpenAPI document matches them; OPTIONS lists the methods', async () => {
+    // `/v1/otep/trackings/batch` is the batch read (POST), not the timeline of a tracking number called batch.
+    const get = await app.http.get('/v1/otep/trackings/batch');
+    assert.equal(get.status, 405);
+    assert.equal(get.headers.get('allow'), 'POST');
+    const options = await fetch(`${app.url}/api/v1/otep/trackings/batch`, { method: 'OPTIONS' });
+    assert.equal(options.status, 204);
+    assert.equal(options.headers.get('allow'), 'POST');
+    assert.equal((await fetch(`${app.url}/api/v1/orders/1`, { method: 'OPTIONS' })).headers.get('allow'), 'HEAD, GET');
+    assert.equal((await app.http.get('/v1/otep/trackings/NOT-A-NUMBER-1')).status, 404, 'the templated path still answers');
+  });
 });

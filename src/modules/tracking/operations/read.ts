@@ -59,7 +59,7 @@ export const otepTrackingGet = defineOperation({
   tag: 'OTEP',
   roles: 'public',
   limit: 'public_read',
-  rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}', representation: TIMELINE_REPRESENTATION },
+  rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}', representation: TIMELINE_REPRESENTATION, failures: { 404: 'No timeline has this tracking number' } },
   input: z.object({ tracking_number: trackingNumber, format }).strict(),
   output: anyJson,
   async handler(input, ctx) {
@@ -73,7 +73,7 @@ export const otepTrackingEvents = defineOperation({
   tag: 'OTEP',
   roles: 'public',
   limit: 'public_read',
-  rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}/events', representation: TIMELINE_REPRESENTATION },
+  rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}/events', representation: TIMELINE_REPRESENTATION, failures: { 404: 'No timeline has this tracking number' } },
   input: z.object({ tracking_number: trackingNumber, format }).strict(),
   output: anyJson,
   async handler(input, ctx) {
@@ -111,7 +111,7 @@ export const publicTracking = defineOperation({
   tag: 'Tracking',
   roles: 'public',
   limit: 'public_read',
-  rest: { method: 'GET', path: '/v1/tracking/{number}' },
+  rest: { method: 'GET', path: '/v1/tracking/{number}', failures: { 404: 'No parcel has this tracking number' } },
   input: z.object({ number: trackingNumber }).strict(),
   output: anyJson,
   async handler(input, ctx) {
