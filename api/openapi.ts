@@ -39,6 +39,7 @@ function failureResponses(op: Operation & { rest: NonNullable<Operation['rest']>
   add(422, 'Invalid input; errors name each failing field');
   for (const [status, reason] of Object.entries(op.rest.failures ?? {})) add(Number(status), reason);
   if (op.limit) add(429, RATE_LIMITED);
+  if (op.available) add(503, 'Switched off system-wide, or briefly unavailable');
   const headersOf = (status: number) => (status !== 429 ? undefined : op.limit ? { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS } : RETRY_AFTER);
   return Object.fromEntries([...reasons].sort(([a], [b]) => a - b).map(([status, list]) => {
     const headers = headersOf(status);

@@ -24,7 +24,7 @@ export const login = defineOperation({
     },
   },
   graphql: { name: 'userLogin', kind: 'mutation' },
-  input: z.object({ email: z.string().trim().toLowerCase().email().max(255), password: z.string().min(1).max(1024) }),
+  input: z.object({ email: z.string().trim().toLowerCase().email().max(255), password: z.string().min(1).max(1024) }).strict(),
   output: z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_at: z.string() }),
   async handler(input, ctx) {
     await refuseWhileHeld(ctx.em, input.email, ctx.config);

@@ -126,7 +126,7 @@ export const orderList = defineOperation({
   mcp: { scope: 'orders:read', risk: 'low' },
   input: z.object({
     order_ref: z.string().max(100).optional(),
-    status: z.coerce.number<unknown>().int().refine((s) => ORDER_STATUS_IDS.includes(s), 'order status id').optional(),
+    status: z.coerce.number<unknown>().int().refine((s) => ORDER_STATUS_IDS.includes(s), 'order status id').meta({ enum: ORDER_STATUS_IDS }).optional(),
     ...pageParams,
   }).strict(),
   output: pageOutput('orders', OrderView),
@@ -143,7 +143,7 @@ export const orderGet = defineOperation({
   tag: 'Client',
   roles: STAFF,
   business: true,
-  rest: { method: 'GET', path: '/v1/orders/{id}' },
+  rest: { method: 'GET', path: '/v1/orders/{id}' , failures: { 404: 'No such order in the business' } },
   graphql: { name: 'order', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
   input: z.object({ id: pathId }).strict(),

@@ -50,6 +50,28 @@ export async function ingestChecked(ctx: BusinessContext, checked: readonly Chec
   return { result: true, accepted: count('accepted'), duplicates: count('duplicate'), rejected: count('rejected'), events };
 }
 
+const eventList = { type: 'array', maxItems: MAX_EVENTS_PER_DOCUMENT };
+
+/**
+ * What the published document says of the bodies, exactly the document-level rules the handlers apply (checkDocument,
+ * parseEpcis); each event is judged on its own and answered in the result, so the schema leaves events open.
+ */
+const OTEP_DOCUMENT = z.unknown().meta({ type: 'object', required: ['events'], properties: { events: eventList } });
+const EPCIS_DOCUMENT = z.unknown().meta({
+  type: 'object',
+  required: ['type', 'epcisBody'],
+  properties: {
+    type: { enum: ['EPCISDocument', 'EPCISQueryDocument'] },
+    epcisBody: {
+      type: 'object',
+      anyOf: [
+        { required: ['eventList'], properties: { eventList } },
+        { required: ['queryResults'], properties: { queryResults: { type: 'object', required: ['resultsBody'], properties: { resultsBody: { type: 'object', required: ['eventList'], properties: { eventList } } } } } },
+      ],
+    },
+  },
+});
+
 export const otepIngest = defineOperation({
   name: 'otep_ingest',
   summary: 'Push tracking events as a native OTEP timeline (an ingest key is required); answers accepted, duplicate or rejected per event.',
@@ -59,7 +81,7 @@ export const otepIngest = defineOperation({
   auth: 'otep_key',
   limit: 'ingest',
   rest: { method: 'POST', path: '/v1/otep/ingest' },
-  input: z.unknown(),
+  input: OTEP_DOCUMENT,
   output: IngestAnswer,
   async handler(input, ctx) {
     let document;
@@ -102,7 +124,7 @@ export const otepIngestEpcis = defineOperation({
   auth: 'otep_key',
   limit: 'ingest',
   rest: { method: 'POST', path: '/v1/otep/ingest/epcis' },
-  input: z.unknown(),
+  input: EPCIS_DOCUMENT,
   output: IngestAnswer,
   async handler(input, ctx) {
     let parsed;
@@ -162,7 +184,7 @@ export const otepCredentialRevoke = defineOperation({
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,
-  rest: { method: 'DELETE', path: '/v1/otep/credentials/{key_id}' },
+  rest: { method: 'DELETE', path: '/v1/otep/credentials/{key_id}' , failures: { 404: 'No such key of the business' } },
   input: z.object({ key_id: z.string().trim().min(1).max(40) }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {

@@ -1,0 +1,16 @@
+/**
+ * `npm run fuzz`: Schemathesis against a fresh service (throw-away PostgreSQL and Temporal, the demo accounts), ten
+ * minutes per credential with a new seed; `npm run fuzz -- --short` is the run `npm test` makes. Exits 1 on any finding.
+ */
+import { createLogger } from '../src/platform/logger.ts';
+import { fuzzService, LONG_RUN, SHORT_RUN } from './schemathesis.ts';
+import { startStack } from './stack.ts';
+
+const stack = await startStack(createLogger(process.env.FUZZ_LOG_LEVEL ?? 'warn'), 'tms-fuzz-');
+let ok = false;
+try {
+  ok = await fuzzService(stack, process.argv.includes('--short') ? SHORT_RUN : LONG_RUN);
+} finally {
+  await stack.stop();
+}
+process.exit(ok ? 0 : 1);
