@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { z } from 'zod';
 import { CATALOG } from '../../src/modules/index.ts';
 import { inputJsonSchema } from '../../api/graphql/schema.ts';
 import type { Operation } from '../../src/platform/catalog/types.ts';
@@ -48,7 +49,7 @@ function nest(dotted: string, value: unknown): Record<string, unknown> {
 
 describe('bad input on every REST operation gets the right 4xx and writes nothing', () => {
   let app: TestApp;
-  const tokens = {} as Record<Role, string>;
+  const tokens = {} as Record<Role | 'otep_key', string>;
   let foreign: { orderId: number; deviceOrderId: number };
   let before_: Record<string, number>;
 
@@ -60,7 +61,7 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
     return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
   }
 
-  async function call(op: Operation, input: Record<string, unknown>, role: Role | null, pathValues: Record<string, unknown> = {}) {
+  async function call(op: Operation, input: Record<string, unknown>, role: Role | 'otep_key' | null, pathValues: Record<string, unknown> = {}) {
     let path = op.rest!.path;
     for (const p of pathParams(op)) path = path.replace(`{${p}}`, encodeURIComponent(String(pathValues[p] ?? 2_000_000_000)));
     const headers: Record<string, string> = role ? { authorization: `Bearer ${tokens[role]}` } : {};
@@ -72,7 +73,8 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
     return op.rest!.method === 'PUT' ? app.http.put(path, input, { headers }) : app.http.post(path, input, { headers });
   }
 
-  const allowedRole = (op: (typeof restOps)[number]) => op.roles.find((r) => r !== 'platform_admin')!;
+  /** A credential the operation accepts: an ingest key for ingest, otherwise a session of a role it allows. */
+  const allowedRole = (op: (typeof restOps)[number]): Role | 'otep_key' => (op.auth === 'otep_key' ? 'otep_key' : op.roles.find((r) => r !== 'platform_admin')!);
   const fieldsNamed = (body: { errors?: { field: string }[] }) => (body.errors ?? []).map((e) => e.field);
 
   before(async () => {
@@ -84,6 +86,7 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
       locker_provider: (await makeProvider(app.em(), 'locker_provider')).user.email, delivery_provider: (await makeProvider(app.em(), 'delivery_provider')).user.email,
     };
     for (const role of ROLES) tokens[role] = await app.login(accounts[role], role === 'platform_admin' ? 'demo-password' : PASSWORD);
+    tokens.otep_key = (await app.http.post('/v1/otep/credentials', { name: 'bad input' }, { token: tokens.delivery_provider })).body.credential.secret;
     const other = await makeBusiness(app.em());
     const order = await makeOrder(app.em(), other.business.id);
     const [dor] = await app.em().execute<{ id: number }[]>(
@@ -148,7 +151,9 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
       if (required.length === 0) continue;
       const res = await call(op, {}, allowedRole(op), { id: 1 });
       assert.equal(res.status, 422, op.name);
-      for (const f of required) assert.ok(fieldsNamed(res.body).includes(f), `${op.name}: ${f} named in ${JSON.stringify(res.body.errors)}`);
+      // A document judged by its own parser (OTEP and EPCIS ingest) names the first field it misses.
+      const named = op.input instanceof z.ZodObject ? required : required.slice(0, 1);
+      for (const f of named) assert.ok(fieldsNamed(res.body).includes(f), `${op.name}: ${f} named in ${JSON.stringify(res.body.errors)}`);
     }
   });
 
