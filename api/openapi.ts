@@ -80,7 +80,11 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
       ...(op.graphql && { 'x-graphql': op.graphql.name }),
       ...(op.mcp && { 'x-ai-scope': op.mcp.scope, 'x-ai-risk': op.mcp.risk }),
       responses: {
-        [String(status)]: { description: 'Success', content: { 'application/json': { schema: output } }, ...(op.limit && { headers: RATE_LIMIT_HEADERS }) },
+        [String(status)]: {
+          description: 'Success',
+          content: Object.fromEntries((op.rest.representation?.mediaTypes ?? ['application/json']).map((type) => [type, { schema: output }])),
+          ...(op.limit && { headers: RATE_LIMIT_HEADERS }),
+        },
         ...failureResponses({ ...op, rest: op.rest }),
       },
     };

@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/platform/config.ts';
 import { bootstrap } from '../src/main/bootstrap.ts';
+import { UNREACHED_RATE_LIMITS } from '../scripts/stack.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { ENTITIES } from '../src/modules/index.ts';
 import { createOrm, migrate } from '../src/platform/db/orm.ts';
@@ -48,8 +49,7 @@ try {
   await seedDemo(orm.em.fork());
   await orm.close();
   // The rate limits stay on, so that their cost is measured, with quotas no bench section reaches from its one address.
-  const limits = Object.fromEntries(['PUBLIC_READ', 'SIGN_IN', 'INGEST', 'WEBHOOK_TEST'].map((l) => [`RATE_LIMIT_${l}`, '100000000/60']));
-  const config = loadConfig({ ...limits, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', SECRETS_KEY: randomBytes(32).toString('base64') });
+  const config = loadConfig({ ...UNREACHED_RATE_LIMITS, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', SECRETS_KEY: randomBytes(32).toString('base64') });
   const app = await bootstrap(config, createLogger('silent'), { port: 0 });
   const em = app.orm.em.fork();
   const b = await makeBusiness(em);

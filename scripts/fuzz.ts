@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz`: Schemathesis against a fresh service (throw-away PostgreSQL and Temporal, the demo accounts), ten
+ * `npm run fuzz`: Schemathesis against a fresh service (throw-away PostgreSQL and Temporal, the demo accounts), three
  * minutes per credential with a new seed; `npm run fuzz -- --short` is the run `npm test` makes. Exits 1 on any finding.
  */
 import { createLogger } from '../src/platform/logger.ts';

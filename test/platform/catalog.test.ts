@@ -94,6 +94,11 @@ describe('the operation catalog is reachable on every surface it names', () => {
       assert.equal(entry.operationId, op.name);
       assert.ok(entry.responses[String(op.rest.status ?? 200)].content['application/json'].schema);
     }
+    // A read with several representations lists each media type it can answer.
+    const timeline = res.body.paths['/v1/otep/trackings/{tracking_number}'].get.responses['200'].content;
+    assert.deepEqual(Object.keys(timeline).sort(), ['application/json', 'application/ld+json']);
+    const number = res.body.paths['/v1/tracking/{number}'].get.parameters[0].schema;
+    assert.equal(number.pattern, '\\S', 'a tracking number of blanks only is none');
   });
 
   test('the OpenAPI document passes an independent OpenAPI 3.1 validator', async () => {

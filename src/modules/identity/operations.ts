@@ -7,6 +7,7 @@ import { formatDateTime } from '../../platform/time.ts';
 import { businessById, issueToken, revokeToken, userForLogin } from './repo.ts';
 import { recordVerdict, refuseWhileHeld } from './signInLock.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
+import { emailParam } from '../../platform/catalog/schemas.ts';
 
 const ANY_ROLE = ROLES;
 
@@ -24,7 +25,7 @@ export const login = defineOperation({
     },
   },
   graphql: { name: 'userLogin', kind: 'mutation' },
-  input: z.object({ email: z.string().trim().toLowerCase().email().max(255), password: z.string().min(1).max(1024) }).strict(),
+  input: z.object({ email: emailParam().toLowerCase(), password: z.string().min(1).max(1024) }).strict(),
   output: z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_at: z.string() }),
   async handler(input, ctx) {
     await refuseWhileHeld(ctx.em, input.email, ctx.config);

@@ -5,7 +5,7 @@ import { createOrder, findOrder, listOrders, plannableOrders } from './repo.ts';
 import { errors } from '../../platform/errors.ts';
 import { ORDER_STATUS, ORDER_STATUS_IDS, statusCodeOf } from './domain.ts';
 import { STAFF } from '../../platform/roles.ts';
-import { dateParam, intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
+import { dateParam, emailParam, intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -24,7 +24,7 @@ const AddressInput = z.object({
 const RecipientInput = z.object({
   name: text(255),
   phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,32}$/, 'phone number').nullish(),
-  email: z.string().trim().email().max(255).nullish(),
+  email: emailParam().nullish(),
   address: AddressInput,
 }).strict();
 

@@ -18,4 +18,5 @@ export const TIMELINE_REPRESENTATION: Representation = {
   param: 'format',
   fromAccept: profileFormat,
   mediaType: (value) => FORMATS.get(value ?? DEFAULT_FORMAT)?.mediaType,
+  mediaTypes: [...new Set([...FORMATS.values()].map((f) => f.mediaType))],
 };

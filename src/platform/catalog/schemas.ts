@@ -9,6 +9,12 @@ export const pageParams = {
 export const pathId = intParam();
 
 /**
+ * An email address as the published `format: email` reads it: zod's shape, and a local part of at most 64
+ * characters (RFC 5321), which zod alone lets through.
+ */
+export const emailParam = () => z.string().trim().email().max(255).refine((e) => e.split('@')[0]!.length <= 64);
+
+/**
  * Every time and date the catalog accepts lies in the years 1000 to 9999, so that whatever the offset PostgreSQL
  * and JavaScript can hold it (PostgreSQL has no year 0). The bound is in the published schema too.
  */

@@ -48,6 +48,8 @@ export interface Representation {
   fromAccept(accept: string): string | null;
   /** `value` is undefined when neither asked: the default representation's type. */
   mediaType(value: string | undefined): string | undefined;
+  /** Every media type an answer can carry (the OpenAPI document lists them). */
+  mediaTypes: readonly string[];
 }
 
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, C extends OperationContext = OperationContext> {

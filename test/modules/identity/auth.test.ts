@@ -32,6 +32,11 @@ describe('sign-in, tokens and the caller', () => {
     const res = await app.http.post('/v1/user/login', { email: 'not-an-email', password: 5 });
     assert.equal(res.status, 422);
     assert.deepEqual(res.body.errors.map((e: { field: string }) => e.field).sort(), ['email', 'password']);
+    // As the published `format: email` reads an address: a local part of at most 64 characters; unknown fields refused.
+    const long = await app.http.post('/v1/user/login', { email: `${'a'.repeat(65)}@demo.example`, password: 'x' });
+    assert.deepEqual([long.status, long.body.errors?.[0]?.field], [422, 'email']);
+    const extra = await app.http.post('/v1/user/login', { email: 'admin@demo.example', password: 'demo-password', remember: true });
+    assert.deepEqual([extra.status, extra.body.errors?.[0]?.field], [422, 'remember']);
   });
 
   test('logout revokes the token; a revoked, random or missing token answers 401', async () => {

@@ -14,7 +14,8 @@ import { defineOperation, type OperationContext } from '../../../platform/catalo
 /** Most tracking numbers one batch read resolves. */
 export const MAX_BATCH_TRACKINGS = 100;
 
-const trackingNumber = z.string().trim().min(1).max(64);
+/** Blanks around a number are dropped; a number of blanks only is none (the published pattern says so too). */
+const trackingNumber = z.string().trim().min(1).max(64).regex(/\S/);
 const format = z.enum(FORMAT_IDS as [string, ...string[]]).default(DEFAULT_FORMAT);
 const anyJson = z.unknown();
 
