@@ -31,7 +31,8 @@ export function jsonBody(): Koa.Middleware<State> {
     }
     const text = Buffer.concat(chunks).toString('utf8');
     try {
-      ctx.request.body = text.trim() === '' ? {} : JSON.parse(text);
+      // An empty body is no body; blanks alone are not JSON.
+      ctx.request.body = text === '' ? {} : JSON.parse(text);
     } catch {
       throw new AppError(400, 'MALFORMED_JSON', 'error.malformed_json');
     }

@@ -67,6 +67,7 @@ describe('sign-in, tokens and the caller', () => {
     const malformed = await app.http.post('/v1/user/login', undefined, { raw: '{"email":', lang: 'fr' });
     assert.equal(malformed.status, 400);
     assert.equal(malformed.body.message, "Le corps de la requête n'est pas un JSON valide.");
+    assert.equal((await app.http.put('/v1/webhook-settings', undefined, { raw: '\n' })).status, 400, 'blanks alone are not JSON');
     const form = await app.http.post('/v1/user/login', undefined, { raw: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assert.equal(form.status, 415);
     assert.equal((await app.http.get('/v1/nothing-here')).status, 404);
