@@ -99,6 +99,7 @@ describe('the operation catalog is reachable on every surface it names', () => {
     assert.deepEqual(Object.keys(timeline).sort(), ['application/json', 'application/ld+json']);
     const number = res.body.paths['/v1/tracking/{number}'].get.parameters[0].schema;
     assert.equal(number.pattern, '\\S', 'a tracking number of blanks only is none');
+    assert.ok(res.body.paths['/v1/otep/credentials'].post.responses['409'], 'the key limit');
   });
 
   test('the OpenAPI document passes an independent OpenAPI 3.1 validator', async () => {

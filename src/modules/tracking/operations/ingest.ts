@@ -153,7 +153,7 @@ export const otepCredentialCreate = defineOperation({
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,
-  rest: { method: 'POST', path: '/v1/otep/credentials', status: 201 },
+  rest: { method: 'POST', path: '/v1/otep/credentials', status: 201, failures: { 409: 'The account already holds its most active keys (TOO_MANY_KEYS)' } },
   input: z.object({ name: keyName.default('ingest key') }).strict(),
   output: z.object({ result: z.literal(true), credential: CredentialView.extend({ secret: z.string() }) }),
   async handler(input, ctx) {
