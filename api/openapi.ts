@@ -1,5 +1,8 @@
 import type { Operation } from '../src/platform/catalog/types.ts';
+import { safeJsonSchema } from '../src/platform/catalog/text.ts';
 import { inputJsonSchema, outputJsonSchema } from './graphql/schema.ts';
+
+const SAFE_JSON_REF = '#/components/schemas/SafeJson';
 
 const ERROR_SCHEMA = {
   type: 'object',
@@ -53,7 +56,7 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
   for (const op of catalog) {
     if (!op.rest) continue;
     const { method, path, status = 200 } = op.rest;
-    const { $schema: _drop, ...input } = inputJsonSchema(op) as Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
+    const { $schema: _drop, ...input } = inputJsonSchema(op, SAFE_JSON_REF) as Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
     const { $schema: _drop2, ...output } = outputJsonSchema(op) as Record<string, unknown>;
     const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     const props = input.properties ?? {};
@@ -95,7 +98,7 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
     servers: [{ url: `${serverUrl}/api` }],
     paths,
     components: {
-      schemas: { Error: ERROR_SCHEMA },
+      schemas: { Error: ERROR_SCHEMA, SafeJson: safeJsonSchema(SAFE_JSON_REF) },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     },
     security: [{ bearer: [] }],

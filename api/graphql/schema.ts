@@ -8,8 +8,11 @@ import type { Language } from '../../src/platform/i18n/languages.ts';
 import { errorBody, toAppError } from '../middleware/errors.ts';
 import { TypeBuilder, type JsonSchema } from './types.ts';
 
-/** An operation's input as JSON Schema, with the text rule every input is held to (see platform/catalog/text.ts). */
-export const inputJsonSchema = (op: Operation) => withTextRule(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' })) as JsonSchema;
+/**
+ * An operation's input as JSON Schema, with the text rule every input is held to (see platform/catalog/text.ts);
+ * `anyJsonRef` names the schema of any JSON value under that rule, for the places that take any value.
+ */
+export const inputJsonSchema = (op: Operation, anyJsonRef?: string) => withTextRule(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }), anyJsonRef) as JsonSchema;
 export const outputJsonSchema = (op: Operation) => z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
 
 /** An AppError as a GraphQL error: the REST body's code, translated message and field errors under extensions. */

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { z } from 'zod';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { pageParams, timeParam } from '../../src/platform/catalog/schemas.ts';
-import { isSafeText, unsafeTextFields, withTextRule } from '../../src/platform/catalog/text.ts';
+import { isSafeText, safeJsonSchema, unsafeTextFields, withTextRule } from '../../src/platform/catalog/text.ts';
 import { parseInput } from '../../src/platform/catalog/validate.ts';
 import { AppError } from '../../src/platform/errors.ts';
 
@@ -48,4 +48,23 @@ test('the text rule and its published pattern agree on every Unicode string; a l
   assert.equal(validate({ name: 'x', code: 'A\u0000', tags: {}, when: '2026-01-01T00:00:00Z' }), false);
   assert.equal(validate({ name: 'x', code: 'A', tags: {}, when: '0000-01-01T00:00:00Z' }), false, 'year 0 is outside the published bound');
   assert.deepEqual(fieldsOf(schema, { name: 'x', code: 'A', tags: {}, when: '0000-01-01T00:00:00Z' }), [['when', 'field.time_out_of_range']]);
+});
+
+test('where a schema takes any JSON, the published schema states the text rule at every depth, as the runner applies it', () => {
+  const schema = z.object({ events: z.array(z.unknown()).max(10), extra: z.record(z.string(), z.unknown()) });
+  const ref = '#/components/schemas/SafeJson';
+  const published = { ...withTextRule(z.toJSONSchema(schema, { io: 'input' }), ref), components: { schemas: { SafeJson: safeJsonSchema(ref) } } };
+  const validate = new Ajv2020({ strict: false }).compile(published);
+  const bodies: unknown[] = [
+    { events: [{ a: [1, 'two', { deep: ['x'] }] }], extra: { k: null }, unknown: { nested: true } },
+    { events: [['x\u0016']], extra: {} },
+    { events: [{ 'key\u0001': 1 }], extra: {} },
+    { events: [], extra: { k: { l: 'del\u007f' } } },
+    { events: [], extra: {}, 'undeclared\u0000': 1 },
+    { events: [], extra: {}, undeclared: { deeper: [['bell\u0007']] } },
+  ];
+  for (const body of bodies) {
+    assert.equal(validate(body), unsafeTextFields(body).length === 0, JSON.stringify(body));
+  }
+  assert.equal(validate(bodies[0]), true);
 });

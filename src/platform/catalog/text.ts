@@ -41,27 +41,51 @@ export function unsafeTextFields(raw: unknown): FieldError[] {
 
 type Node = Record<string, unknown>;
 
+/** Keywords whose value is one subschema, and those whose value is a list or a map of them. */
+const ONE = ['additionalProperties', 'items', 'not', 'contains', 'unevaluatedProperties', 'unevaluatedItems'];
+const LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
+const MAP = ['properties', 'patternProperties', '$defs', 'definitions'];
+/** Keywords that constrain a value; a schema with none of them accepts any JSON. */
+const CONSTRAINING = ['type', '$ref', 'enum', 'const', 'not', ...LIST, 'properties', 'items', 'pattern'];
+
+/**
+ * Any JSON value held to the text rule at every depth: its strings and property names match the pattern, its items
+ * and property values are again such a value (`ref` points at this schema itself).
+ */
+export const safeJsonSchema = (ref: string) => ({
+  description: 'Any JSON value whose every text, string or property name, follows the text rule.',
+  pattern: TEXT_SCHEMA_PATTERN, propertyNames: { pattern: TEXT_SCHEMA_PATTERN }, items: { $ref: ref }, additionalProperties: { $ref: ref },
+});
+
 /**
  * The same rule in a JSON Schema: every string (and every property name) gets the pattern, next to any pattern it
- * already has. Enumerations and constants need none. Returns the schema it was given, changed in place.
+ * already has. Enumerations and constants need none. With `anyJsonRef` (a reference to safeJsonSchema), the places
+ * that take any value (a schema without constraints, an array's unstated items, an object's undeclared properties)
+ * take that instead, so the whole document states the rule. Returns the schema it was given, changed in place.
  */
-export function withTextRule<S extends object>(schema: S): S {
-  const pending: unknown[] = [schema];
+export function withTextRule<S extends object>(schema: S, anyJsonRef?: string): S {
+  const open = anyJsonRef === undefined ? undefined : () => ({ $ref: anyJsonRef });
+  const pending: Node[] = [schema as Node];
   while (pending.length > 0) {
-    const node = pending.pop();
-    if (Array.isArray(node)) pending.push(...node);
-    if (node === null || typeof node !== 'object' || Array.isArray(node)) continue;
-    const n = node as Node;
+    const n = pending.pop()!;
+    if (open && !CONSTRAINING.some((k) => k in n)) Object.assign(n, open());
     const types = Array.isArray(n.type) ? n.type : [n.type];
     if (types.includes('string') && n.enum === undefined && n.const === undefined) addPattern(n);
-    if (types.includes('object') && n.additionalProperties !== undefined && n.additionalProperties !== false) {
+    const isObject = types.includes('object') || 'properties' in n;
+    if (isObject && n.additionalProperties !== false) {
       n.propertyNames = addPattern({ ...(n.propertyNames as Node | undefined) });
+      if (open && (n.additionalProperties === undefined || n.additionalProperties === true)) n.additionalProperties = open();
     }
-    for (const [key, child] of Object.entries(n)) if (key !== 'propertyNames' && typeof child === 'object') pending.push(child);
+    if (open && types.includes('array') && (n.items === undefined || n.items === true)) n.items = open();
+    const children = [
+      ...ONE.map((k) => n[k]),
+      ...LIST.flatMap((k) => (Array.isArray(n[k]) ? n[k] : [])),
+      ...MAP.flatMap((k) => Object.values((n[k] as Node | undefined) ?? {})),
+    ];
+    for (const child of children) if (child !== null && typeof child === 'object' && !('$ref' in child)) pending.push(child as Node);
   }
   return schema;
 }
-
 function addPattern(n: Node): Node {
   if (n.pattern === undefined) n.pattern = TEXT_SCHEMA_PATTERN;
   else n.allOf = [...(n.allOf as unknown[] | undefined ?? []), { pattern: TEXT_SCHEMA_PATTERN }];
