@@ -1,8 +1,14 @@
 import http from 'node:http';
 import Koa from 'koa';
 
+export interface LoadRun {
+  /** Per call, ms. */
+  latencies: number[];
+  perSecond: number;
+}
+
 /** Runs `task` `total` times with `concurrency` in flight; returns per-call latencies (ms) and calls per second. */
-export async function load(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<{ latencies: number[]; perSecond: number }> {
+export async function load(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<LoadRun> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();

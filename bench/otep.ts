@@ -3,7 +3,7 @@
  *
  * Timeline, measured first: GET /api/v1/otep/trackings/<tn> (public, no token) of 100 orders with 10 carrier
  * events each (11 in the timeline with the order's creation), 64 in flight, against a bare Koa app in this
- * process serving the same body with the same client (fetch).
+ * process serving the same body and one running the same SQL through pg (bench/reads.ts).
  *
  * Ingest: a delivery provider's key POSTs documents of 500 native OTEP events (distinct ids, 5 for each of 100
  * orders it carries) to /api/v1/otep/ingest, one document at a time, after a warm-up; the figure is accepted
@@ -19,16 +19,15 @@ import type { Em } from '../src/platform/db/orm.ts';
 import { isoInOffset } from '../src/modules/tracking/time.ts';
 import { OTEP_VERSION } from '../src/modules/tracking/vocabulary.ts';
 import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../test/helpers/factories.ts';
-import { bareKoaJson, load } from './load.ts';
+import { load } from './load.ts';
+import { compareRead, type ReadRun } from './reads.ts';
 
 export const EVENTS_PER_BATCH = 500;
-export const GET_CONCURRENCY = 64;
 const ORDERS = 100;
 const DOCUMENTS_PER_ORDER = 4;
 const WARMUP_BATCHES = 5;
 const TIMELINE_ORDERS = 100;
 const TIMELINE_EVENTS = 10;
-const GETS = 5000;
 /** Hub scans: received and departed, both in phases after pickup, so no transition warning. */
 const SCANS = [['otep:core:received_at_facility', 'inbound'], ['otep:core:departed_facility', 'transit']] as const;
 const CITIES = [['Lyon', 'FR'], ['Milano', 'IT'], ['Köln', 'DE'], ['Gent', 'BE'], ['Porto', 'PT']] as const;
@@ -41,14 +40,13 @@ export interface OtepRun {
   insertPerSecond: number;
   /** Last document answered to the last tracking.event outbox row published by the relay. */
   outboxDrainMs: number;
-  timeline: { latencies: number[]; perSecond: number };
-  bare: { latencies: number[]; perSecond: number };
-  bodyBytes: number;
+  timeline: ReadRun;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function otepBench(appUrl: string, em: Em, batches: number): Promise<OtepRun> {
+export async function otepBench(read: { appUrl: string; databaseUrl: string; gets: number }, em: Em, batches: number): Promise<OtepRun> {
+  const { appUrl } = read;
   const b = await makeBusiness(em);
   const carrier = await makeProvider(em, 'delivery_provider');
   const carried = async (count: number) => {
@@ -89,25 +87,12 @@ export async function otepBench(appUrl: string, em: Em, batches: number): Promis
   const outboxPending = async () => Number((await em.execute<{ n: string }[]>("select count(*) as n from outbox_event where published_at is null and event_type = 'tracking.event' and business_id = ?", [b.business.id]))[0]!.n);
   const drain = async () => { while ((await outboxPending()) > 0) await sleep(50); };
 
-  // 1. timeline GET against a bare Koa JSON endpoint of the same body, before ingest leaves the database busy
+  // 1. timeline GET against both baselines (bench/reads.ts), before ingest leaves the database busy
   const timelineTns = timelineOrders.map((o) => o.trackingNumber);
   const perDocument = EVENTS_PER_BATCH / TIMELINE_EVENTS;
   for (let first = 0; first < TIMELINE_ORDERS; first += perDocument) await ingest(eventsOf(`timeline-${first}`, timelineTns.slice(first, first + perDocument), TIMELINE_EVENTS));
   await drain();
-  const sample = await (await fetch(`${appUrl}/api/v1/otep/trackings/${timelineTns[0]}`)).text();
-  const bareServer = bareKoaJson(JSON.parse(sample));
-  const bareUrl = bareServer.url;
-  const get = (url: (i: number) => string) => async (i: number) => {
-    const r = await fetch(url(i));
-    await r.arrayBuffer();
-    if (!r.ok) throw new Error(`GET ${url(i)} ${r.status}`);
-  };
-  const timelineOf = get((i) => `${appUrl}/api/v1/otep/trackings/${timelineTns[i % TIMELINE_ORDERS]}`);
-  await load(500, GET_CONCURRENCY, timelineOf);
-  const timeline = await load(GETS, GET_CONCURRENCY, timelineOf);
-  await load(500, GET_CONCURRENCY, get(() => bareUrl));
-  const bareGets = await load(GETS, GET_CONCURRENCY, get(() => bareUrl));
-  bareServer.close();
+  const timeline = await compareRead({ ...read, paths: timelineTns.map((tn) => `/api/v1/otep/trackings/${tn}`), keep: (sql) => sql.includes('tracking_event') });
 
   // 2. ingest over HTTP; documents are built before the clock starts
   const warmups = Array.from({ length: WARMUP_BATCHES }, (_, n) => eventsOf(`warm-${n}`, subjectsOf(n), perOrder));
@@ -136,6 +121,6 @@ export async function otepBench(appUrl: string, em: Em, batches: number): Promis
 
   return {
     events: batches * EVENTS_PER_BATCH, ingestPerSecond: ours.perSecond * EVENTS_PER_BATCH, insertPerSecond: bare.perSecond * EVENTS_PER_BATCH, outboxDrainMs,
-    timeline, bare: bareGets, bodyBytes: Buffer.byteLength(sample),
+    timeline,
   };
 }

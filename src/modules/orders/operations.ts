@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Order } from './entities.ts';
-import { createOrder, findOrder, listOrders, plannableOrders } from './repo.ts';
+import { createOrder, findOrder, listOrders, plannableOrders, type OrderListRow } from './repo.ts';
 import { errors } from '../../platform/errors.ts';
 import { ORDER_STATUS, ORDER_STATUS_IDS, statusCodeOf } from './domain.ts';
 import { STAFF } from '../../platform/roles.ts';
@@ -52,7 +51,7 @@ const OrderView = z.object({
 });
 type OrderView = z.input<typeof OrderView>;
 
-export function presentOrder(o: Order): OrderView {
+export function presentOrder(o: OrderListRow): OrderView {
   const a = o.recipient.address;
   return {
     id: o.id,

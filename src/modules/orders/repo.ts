@@ -4,25 +4,31 @@ import { insertOutboxEvent } from '../../platform/db/outbox.ts';
 import { Order } from './entities.ts';
 import { ASSIGNABLE_STATUS_IDS, ORDER_OPERATION, statusCodeOf } from './domain.ts';
 
+/** What a list shows of an order; an Order entity has these fields too. */
+export type OrderListRow = Pick<Order, 'id' | 'type' | 'orderRef' | 'trackingNumber' | 'statusId' | 'scheduledDate' | 'recipient' | 'note' | 'selfDelivery' | 'routeId' | 'createdAt'>;
+
+/** The columns of an OrderListRow, named as its fields, so a list is read as plain rows (no entity, no unit of work). */
+const LIST_COLUMNS = `o.id, o.type, o.order_ref as "orderRef", o.tracking_number as "trackingNumber", o.status_id as "statusId",
+  o.scheduled_date::text as "scheduledDate", o.recipient, o.note, o.self_delivery as "selfDelivery", o.route_id as "routeId", o.created_at as "createdAt"`;
+
 /**
  * The orders a planner may plan: not on a route, a self-delivery order, in an assignable status, not held by
  * a carrier, and either unassigned or (for a contractor) actively assigned to that contractor. An actively
  * assigned order leaves every other contractor's pool and the client's own planning pool.
  */
-export async function plannableOrders(em: Em, businessId: number, forBrokerId: number | null, limit = 500): Promise<Order[]> {
+export async function plannableOrders(em: Em, businessId: number, forBrokerId: number | null, limit = 500): Promise<OrderListRow[]> {
   const assigned = forBrokerId === null
     ? 'not exists (select 1 from broker_order_assignment a where a.order_id = o.id and a.status = \'active\')'
     : 'not exists (select 1 from broker_order_assignment a where a.order_id = o.id and a.status = \'active\' and a.broker_id <> ?)';
   const params: unknown[] = [businessId, ...(forBrokerId === null ? [] : [forBrokerId]), limit];
   const statusList = ASSIGNABLE_STATUS_IDS.join(',');
-  const rows = await em.execute(
-    `select o.* from delivery_order o
+  return em.execute<OrderListRow[]>(
+    `select ${LIST_COLUMNS} from delivery_order o
      where o.business_id = ? and o.route_id is null and o.self_delivery and o.carrier_provider_id is null
        and o.status_id in (${statusList}) and ${assigned}
      order by o.scheduled_date, o.id limit ?`,
     params,
   );
-  return rows.map((r) => em.map(Order, r));
 }
 
 /** What events say about an order; an Order entity has these fields. */
@@ -75,13 +81,15 @@ export async function findOrder(em: Em, businessId: number, id: number): Promise
 }
 
 /** A page of the business's orders, newest first, with the total. */
-export async function listOrders(em: Em, businessId: number, filter: { orderRef?: string; statusId?: number }, limit: number, offset: number): Promise<[Order[], number]> {
-  const where = {
-    businessId,
-    ...(filter.orderRef !== undefined && { orderRef: filter.orderRef }),
-    ...(filter.statusId !== undefined && { statusId: filter.statusId }),
-  };
-  return em.findAndCount(Order, where, { orderBy: { id: 'desc' }, limit, offset });
+export async function listOrders(em: Em, businessId: number, filter: { orderRef?: string; statusId?: number }, limit: number, offset: number): Promise<[OrderListRow[], number]> {
+  const where = ['o.business_id = ?'];
+  const params: unknown[] = [businessId];
+  if (filter.orderRef !== undefined) { where.push('o.order_ref = ?'); params.push(filter.orderRef); }
+  if (filter.statusId !== undefined) { where.push('o.status_id = ?'); params.push(filter.statusId); }
+  const clause = where.join(' and ');
+  const [count] = await em.execute<{ total: string }[]>(`select count(*) as total from delivery_order o where ${clause}`, params);
+  const rows = await em.execute<OrderListRow[]>(`select ${LIST_COLUMNS} from delivery_order o where ${clause} order by o.id desc limit ? offset ?`, [...params, limit, offset]);
+  return [rows, Number(count!.total)];
 }
 
 /**

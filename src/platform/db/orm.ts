@@ -9,8 +9,11 @@ const migrationsDir = path.resolve(import.meta.dirname, '../../../migrations');
 export type Orm = MikroORM;
 export type Em = EntityManager;
 
+/** Connections each process's pool opens at most, unless its caller says otherwise. */
+export const POOL_MAX = 10;
+
 /** `entities` are the modules' (src/modules/index.ts ENTITIES): the platform knows no table of its own. */
-export async function createOrm(databaseUrl: string, entities: readonly EntitySchema[], poolMax = 10, onLog?: (message: string) => void): Promise<Orm> {
+export async function createOrm(databaseUrl: string, entities: readonly EntitySchema[], poolMax = POOL_MAX, onLog?: (message: string) => void): Promise<Orm> {
   return MikroORM.init({
     clientUrl: databaseUrl,
     entities: [...entities],
