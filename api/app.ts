@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../src/platform/config.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
+import type { ReadCache } from '../src/platform/db/readCache.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import { CATALOG, CREDENTIALS, MODULES } from '../src/modules/index.ts';
 import type { Operation, OperationContext } from '../src/platform/catalog/types.ts';
@@ -19,19 +20,20 @@ import { restRouter } from './rest.ts';
 export interface AppDeps {
   config: Config;
   orm: Orm;
+  reads: ReadCache;
   temporal: Client;
   log: Logger;
   catalog?: readonly Operation[];
 }
 
-export function createApp({ config, orm, temporal, log, catalog = CATALOG }: AppDeps): Koa<State> {
+export function createApp({ config, orm, reads, temporal, log, catalog = CATALOG }: AppDeps): Koa<State> {
   const app = new Koa<State>();
   // X-Forwarded-For is read only as far back as the proxies the operator declared: anyone can write the header.
   app.proxy = config.trustedProxyHops > 0;
   app.maxIpsCount = config.trustedProxyHops;
   const makeContext = (state: State): OperationContext => ({
     caller: state.caller, lang: state.lang, em: orm.em.fork(), temporal, config, log: state.log, requestId: state.requestId, dryRun: false,
-    clientAddress: state.clientAddress,
+    clientAddress: state.clientAddress, reads,
   });
   const openapi = buildOpenApi(catalog, config.publicBaseUrl);
 
@@ -50,7 +52,7 @@ export function createApp({ config, orm, temporal, log, catalog = CATALOG }: App
     .use(requestContext(log))
     .use(errorHandler())
     .use(jsonBody())
-    .use(authenticate(orm, CREDENTIALS))
+    .use(authenticate(orm, CREDENTIALS, reads))
     .use(graphqlMiddleware(buildSchema(catalog), makeContext, config.graphqlLimits))
     .use(meta.routes())
     .use(rest.allowedMethods)

@@ -7,6 +7,7 @@ import type { Config } from '../platform/config.ts';
 import { ENTITIES, MODULES, SEARCH_ATTRIBUTES } from '../modules/index.ts';
 import { createOrm, migrate, type Orm } from '../platform/db/orm.ts';
 import { seedDemo } from './seed.ts';
+import { ReadCache } from '../platform/db/readCache.ts';
 import type { Logger } from '../platform/logger.ts';
 import { installSecretKeys } from '../platform/secretBox.ts';
 import { awaitSearchAttributes, registerSearchAttributes } from '../platform/temporal/searchAttributes.ts';
@@ -31,6 +32,7 @@ export async function connectServices(config: Config, databaseUrl: string, tempo
 export interface Running extends Services {
   server?: http.Server;
   url?: string;
+  reads?: ReadCache;
   worker?: Worker;
   workerRun?: Promise<void>;
   /** The modules' worker services (the outbox relay), started after the worker and stopped before it. */
@@ -63,6 +65,7 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
     async close() {
       if (running.server) await new Promise<void>((resolve) => running.server!.close(() => resolve()));
       running.server?.closeAllConnections();
+      await running.reads?.stop();
       for (const s of [...running.services].reverse()) await s.stop();
       if (running.worker) {
         if (running.worker.getState() === 'RUNNING') running.worker.shutdown();
@@ -94,7 +97,10 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
       }
     }
     if (api) {
-      const app = createApp({ config, orm: services.orm, temporal: services.temporal, log });
+      const reads = new ReadCache();
+      await reads.start(config.databaseUrl, log);
+      running.reads = reads;
+      const app = createApp({ config, orm: services.orm, reads, temporal: services.temporal, log });
       const server = http.createServer(app.callback());
       await new Promise<void>((resolve, reject) => server.once('error', reject).listen(opts.port ?? config.port, resolve));
       running.server = server;

@@ -36,6 +36,11 @@ export interface WorkerService {
 export interface CredentialKind {
   prefix: string;
   resolve(em: Em, token: string): Promise<Caller | null>;
+  /**
+   * Whether the read cache may keep who a token belongs to: only where the lookup has no side effect and reads
+   * tables whose changes the cache hears of (auth_token, app_user, business).
+   */
+  cached?: boolean;
 }
 
 /** A key made by `defineSearchAttributeKey`; the worker registers every module's keys at start-up. */

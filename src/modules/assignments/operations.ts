@@ -17,7 +17,7 @@ function moduleAvailable(ctx: OperationContext): void {
 
 /** 403 unless the platform has enabled the module for the caller's business. */
 async function moduleEnabled(ctx: BusinessContext): Promise<void> {
-  if (ctx.caller.businessId === null || !(await moduleEnabledFor(ctx.em, ctx.caller.businessId))) throw errors.forbidden('assignment.module_disabled', 'MODULE_DISABLED');
+  if (ctx.caller.businessId === null || !(await moduleEnabledFor(ctx.em, ctx.reads, ctx.caller.businessId))) throw errors.forbidden('assignment.module_disabled', 'MODULE_DISABLED');
 }
 
 const Assignment = z.object({

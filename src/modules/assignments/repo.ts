@@ -4,13 +4,16 @@
  */
 import { LockMode, type RequiredEntityData } from '@mikro-orm/core';
 import type { Em } from '../../platform/db/orm.ts';
+import type { ReadCache } from '../../platform/db/readCache.ts';
 import { Business, User } from '../identity/index.ts';
 import { Order } from '../orders/index.ts';
 import type { ASSIGNMENT_STATUSES } from './domain.ts';
 import { BrokerOrderAssignment } from './entities.ts';
 
-export async function moduleEnabledFor(em: Em, businessId: number): Promise<boolean> {
-  return (await em.findOne(Business, businessId))?.assignmentModuleEnabled ?? false;
+/** Whether the platform has switched the module on for the business; kept by the read cache. */
+export async function moduleEnabledFor(em: Em, reads: ReadCache, businessId: number): Promise<boolean> {
+  const load = async () => (await em.findOne(Business, businessId))?.assignmentModuleEnabled ?? false;
+  return (await reads.get(`business:${businessId}:assignments`, load))!;
 }
 
 export async function contractorOf(em: Em, businessId: number, userId: number): Promise<User | null> {

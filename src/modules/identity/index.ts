@@ -12,5 +12,5 @@ export const identity = defineModule({
   operations: [login, logout, me],
   entities: [Business, User, AuthToken],
   messages: IDENTITY_MESSAGES,
-  credentials: [{ prefix: '', resolve: callerForSessionToken }],
+  credentials: [{ prefix: '', resolve: callerForSessionToken, cached: true }],
 });

@@ -51,6 +51,8 @@ export const logout = defineOperation({
   output: z.object({ result: z.boolean(), message: z.string() }),
   async handler(_input, ctx) {
     await revokeToken(ctx.em, ctx.caller!.tokenHash);
+    // Other API processes hear of it from PostgreSQL; this one forgets at once, before it answers.
+    ctx.reads.changed();
     return { result: true, message: translate('auth.logged_out', ctx.lang) };
   },
 });

@@ -26,10 +26,10 @@ export async function businessById(em: Em, id: number): Promise<Business> {
 /** Resolves a session token to its caller: unexpired and not revoked. */
 export async function callerForSessionToken(em: Em, token: string): Promise<Caller | null> {
   const tokenHash = sha256Hex(token);
-  const [row] = await em.execute<{ id: number; name: string; email: string; role: Role; business_id: number | null }[]>(
-    `select u.id, u.name, u.email, u.role, u.business_id from auth_token t join app_user u on u.id = t.user_id
+  const [row] = await em.execute<{ id: number; name: string; email: string; role: Role; business_id: number | null; expires_at: Date }[]>(
+    `select u.id, u.name, u.email, u.role, u.business_id, t.expires_at from auth_token t join app_user u on u.id = t.user_id
      where t.token_hash = ? and t.revoked_at is null and t.expires_at > now()`,
     [tokenHash],
   );
-  return row ? { id: row.id, name: row.name, email: row.email, role: row.role, businessId: row.business_id, tokenHash, via: 'session' } : null;
+  return row ? { id: row.id, name: row.name, email: row.email, role: row.role, businessId: row.business_id, tokenHash, via: 'session', expiresAt: new Date(row.expires_at) } : null;
 }

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { Listener } from '../../platform/db/listener.ts';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../platform/config.ts';
 import type { Em, Orm } from '../../platform/db/orm.ts';
@@ -26,8 +26,6 @@ const ORPHAN_AFTER_SEC = 30;
 const CLAIM_MARGIN_SEC = 30;
 /** Events of failed batches remembered at most (see `suspects`). */
 const SUSPECTS_KEPT = 10_000;
-/** Wait before listening again after the LISTEN connection was lost. */
-const LISTEN_RETRY_MS = 1_000;
 
 type Sent = { delivery: PlannedDelivery['delivery']; attempt: AttemptOutcome };
 /** A careful batch once committed: what is left to send, and the ids of the deliveries written for it. */
@@ -62,7 +60,7 @@ export interface RelayDeps {
 export class OutboxRelay {
   private readonly deps: RelayDeps;
   private readonly sendOptions: SendOptions;
-  private listener?: pg.Client;
+  private listener?: Listener;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
@@ -77,43 +75,14 @@ export class OutboxRelay {
   }
 
   async start(): Promise<void> {
-    await this.listen();
+    // NOTIFY wakes the relay at once; while the listener is away, the sweep covers the gap.
+    this.listener = new Listener({
+      databaseUrl: this.deps.databaseUrl, channel: 'outbox_event', log: this.deps.log, what: 'outbox listener',
+      hooks: { onNotify: () => this.wake(), onUp: () => this.wake(true) },
+    });
+    await this.listener.start();
     this.timer = setInterval(() => this.wake(true), SWEEP_MS);
     this.wake(true);
-  }
-
-  /** LISTENs on a connection of its own. When that connection is lost (restart, failover), a new one replaces it. */
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.deps.databaseUrl });
-    client.on('notification', () => this.wake());
-    client.on('error', (err: Error & { code?: string }) => {
-      // 57P01 admin_shutdown: PostgreSQL is stopping (Ctrl-C under `npm start` reaches it too), not a fault.
-      if (err.code === '57P01') this.deps.log.info('outbox listener closed: the database is shutting down; listening again once it is back');
-      else this.deps.log.warn({ err: { message: err.message, code: err.code } }, 'outbox listener lost; listening again shortly, the sweep covers the gap');
-    });
-    try {
-      await client.connect();
-      await client.query('listen outbox_event');
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      throw err;
-    }
-    client.once('end', () => void this.listenAgain());
-    this.listener = client;
-  }
-
-  private async listenAgain(): Promise<void> {
-    while (!this.stopped) {
-      await new Promise((r) => setTimeout(r, LISTEN_RETRY_MS));
-      if (this.stopped) return;
-      try {
-        await this.listen();
-        this.wake(true);
-        return;
-      } catch (err) {
-        this.deps.log.warn({ err: { message: (err as Error).message } }, 'outbox listener not back yet; trying again');
-      }
-    }
   }
 
   async stop(): Promise<void> {
@@ -121,7 +90,7 @@ export class OutboxRelay {
     clearInterval(this.timer);
     await this.running;
     await Promise.all(this.sending);
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.stop();
   }
 
   /** Coalesces wake-ups: one pass at a time, and one more if something arrived meanwhile. */

@@ -1,3 +1,4 @@
+import type { ReadCache } from '../db/readCache.ts';
 import type { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import type { Config, RateLimitName } from '../config.ts';
@@ -16,6 +17,8 @@ export interface Caller {
   tokenHash: string;
   /** How the caller signed in: a user session token, or a provider's OTEP ingest key (which can only ingest). */
   via: 'session' | 'otep_key';
+  /** When the credential stops being valid, where it expires by itself (a session token). */
+  expiresAt?: Date;
 }
 
 /** What a handler gets: never a Koa object, so it runs the same under REST, GraphQL and (later) MCP. */
@@ -32,6 +35,8 @@ export interface OperationContext {
   clientAddress: string;
   /** Set by the runner when the call counted against a rate limit; REST answers it as the RateLimit headers. */
   quota?: QuotaState;
+  /** The process's cache of rarely changing reads (src/platform/db/readCache.ts). */
+  reads: ReadCache;
 }
 
 /** A context whose caller is known and belongs to a business. */
