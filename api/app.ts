@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../src/platform/config.ts';
 import type { Orm } from '../src/platform/db/orm.ts';
 import type { ReadCache } from '../src/platform/db/readCache.ts';
+import type { QuotaCounter } from '../src/platform/quotaCounter.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import { CATALOG, CREDENTIALS, MODULES } from '../src/modules/index.ts';
 import type { Operation, OperationContext } from '../src/platform/catalog/types.ts';
@@ -21,19 +22,20 @@ export interface AppDeps {
   config: Config;
   orm: Orm;
   reads: ReadCache;
+  quotas: QuotaCounter;
   temporal: Client;
   log: Logger;
   catalog?: readonly Operation[];
 }
 
-export function createApp({ config, orm, reads, temporal, log, catalog = CATALOG }: AppDeps): Koa<State> {
+export function createApp({ config, orm, reads, quotas, temporal, log, catalog = CATALOG }: AppDeps): Koa<State> {
   const app = new Koa<State>();
   // X-Forwarded-For is read only as far back as the proxies the operator declared: anyone can write the header.
   app.proxy = config.trustedProxyHops > 0;
   app.maxIpsCount = config.trustedProxyHops;
   const makeContext = (state: State): OperationContext => ({
     caller: state.caller, lang: state.lang, em: orm.em.fork(), temporal, config, log: state.log, requestId: state.requestId, dryRun: false,
-    clientAddress: state.clientAddress, reads,
+    clientAddress: state.clientAddress, reads, quotas,
   });
   const openapi = buildOpenApi(catalog, config.publicBaseUrl);
 

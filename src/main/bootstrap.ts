@@ -8,6 +8,7 @@ import { ENTITIES, MODULES, SEARCH_ATTRIBUTES } from '../modules/index.ts';
 import { createOrm, migrate, type Orm } from '../platform/db/orm.ts';
 import { seedDemo } from './seed.ts';
 import { ReadCache } from '../platform/db/readCache.ts';
+import { QuotaCounter } from '../platform/quotaCounter.ts';
 import type { Logger } from '../platform/logger.ts';
 import { installSecretKeys } from '../platform/secretBox.ts';
 import { awaitSearchAttributes, registerSearchAttributes } from '../platform/temporal/searchAttributes.ts';
@@ -33,6 +34,7 @@ export interface Running extends Services {
   server?: http.Server;
   url?: string;
   reads?: ReadCache;
+  quotas?: QuotaCounter;
   worker?: Worker;
   workerRun?: Promise<void>;
   /** The modules' worker services (the outbox relay), started after the worker and stopped before it. */
@@ -66,6 +68,7 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
       if (running.server) await new Promise<void>((resolve) => running.server!.close(() => resolve()));
       running.server?.closeAllConnections();
       await running.reads?.stop();
+      await running.quotas?.stop();
       for (const s of [...running.services].reverse()) await s.stop();
       if (running.worker) {
         if (running.worker.getState() === 'RUNNING') running.worker.shutdown();
@@ -100,7 +103,9 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
       const reads = new ReadCache();
       await reads.start(config.databaseUrl, log);
       running.reads = reads;
-      const app = createApp({ config, orm: services.orm, reads, temporal: services.temporal, log });
+      const quotas = new QuotaCounter(services.orm, log);
+      running.quotas = quotas;
+      const app = createApp({ config, orm: services.orm, reads, quotas, temporal: services.temporal, log });
       const server = http.createServer(app.callback());
       await new Promise<void>((resolve, reject) => server.once('error', reject).listen(opts.port ?? config.port, resolve));
       running.server = server;

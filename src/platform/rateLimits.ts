@@ -1,12 +1,11 @@
 /**
  * Rate limits: how many requests a client address (public reads, sign-in) or a credential (ingest, webhook tests)
- * may send in a window, counted in PostgreSQL so that every API process shares the count. An operation names its
+ * may send in a window, counted in PostgreSQL so that every API process shares the count (quotaCounter.ts). An operation names its
  * limit in the catalog; the runner spends it (catalog/run.ts). Defaults and reasons: docs/abuse-limits.md.
  */
 import net from 'node:net';
 import type { OperationContext } from './catalog/types.ts';
 import type { Quota, RateLimitName } from './config.ts';
-import { countHit } from './db/rateLimits.ts';
 import { errors } from './errors.ts';
 
 /** What each limit counts against. */
@@ -54,7 +53,7 @@ export async function spendQuota(ctx: OperationContext, policy: RateLimitName): 
   const subject = RATE_LIMIT_SUBJECT[policy] === 'address'
     ? `ip:${addressSubject(ctx.clientAddress)}`
     : ctx.caller!.via === 'otep_key' ? `key:${ctx.caller!.tokenHash}` : `user:${ctx.caller!.id}`;
-  const { hits, resetSeconds } = await countHit(ctx.em, policy, subject, quota.windowSeconds);
+  const { hits, resetSeconds } = await ctx.quotas.count(ctx.em, policy, subject, quota);
   const state: QuotaState = { policy, ...quota, remaining: Math.max(0, quota.limit - hits), resetSeconds };
   if (hits > quota.limit) throw errors.rateLimited(resetSeconds, rateLimitHeaders(state));
   ctx.quota = state;

@@ -1,4 +1,5 @@
 import type { ReadCache } from '../db/readCache.ts';
+import type { QuotaCounter } from '../quotaCounter.ts';
 import type { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import type { Config, RateLimitName } from '../config.ts';
@@ -37,6 +38,8 @@ export interface OperationContext {
   quota?: QuotaState;
   /** The process's cache of rarely changing reads (src/platform/db/readCache.ts). */
   reads: ReadCache;
+  /** The process's side of the rate limits' counts (src/platform/quotaCounter.ts). */
+  quotas: QuotaCounter;
 }
 
 /** A context whose caller is known and belongs to a business. */

@@ -1,25 +1,29 @@
-import type { Em } from './orm.ts';
+import { executeBound, type Em } from './orm.ts';
 
-/** One request counted in its subject's window: the window's count so far (this one included) and its seconds left. */
+/** A subject's window after counting: its count so far, its seconds left, and when it started (which window it is). */
 export interface WindowCount {
+  subject: string;
   hits: number;
   resetSeconds: number;
+  startedMs: number;
 }
 
 /**
- * Counts a request against a fixed window that starts with the subject's first request and lasts `windowSeconds`;
- * a request after the window opens a new one. One statement, so concurrent requests from several API processes
- * each see their own count.
+ * Adds `counts[i]` requests to `subjects[i]`'s window of `policy`: a fixed window that starts with the subject's
+ * first request and lasts `windowSeconds`; requests after it open a new one. One statement for every subject,
+ * so concurrent counts from several API processes each see their own total.
  */
-export async function countHit(em: Em, policy: string, subject: string, windowSeconds: number): Promise<WindowCount> {
-  const [row] = await em.execute<{ hits: number; reset_seconds: number }[]>(
-    `insert into rate_limit_window as w (policy, subject, window_started_at, hits) values (?, ?, now(), 1)
+export async function addHits(em: Em, policy: string, windowSeconds: number, subjects: string[], counts: number[]): Promise<WindowCount[]> {
+  const rows = await executeBound<{ subject: string; hits: number; reset_seconds: number; started_ms: number }>(em,
+    `insert into rate_limit_window as w (policy, subject, window_started_at, hits)
+     select $1, t.subject, now(), t.n from unnest($2::text[], $3::int[]) as t(subject, n)
      on conflict (policy, subject) do update set
-       hits = case when w.window_started_at <= now() - make_interval(secs => ?) then 1 else w.hits + 1 end,
-       window_started_at = case when w.window_started_at <= now() - make_interval(secs => ?) then now() else w.window_started_at end
-     returning hits, greatest(1, ceil(extract(epoch from window_started_at + make_interval(secs => ?) - now())))::int as reset_seconds`,
-    [policy, subject, windowSeconds, windowSeconds, windowSeconds]);
-  return { hits: row!.hits, resetSeconds: row!.reset_seconds };
+       hits = case when w.window_started_at <= now() - make_interval(secs => $4) then excluded.hits else w.hits + excluded.hits end,
+       window_started_at = case when w.window_started_at <= now() - make_interval(secs => $4) then now() else w.window_started_at end
+     returning subject, hits, greatest(1, ceil(extract(epoch from window_started_at + make_interval(secs => $4) - now())))::int as reset_seconds,
+       (extract(epoch from window_started_at) * 1000)::float8 as started_ms`,
+    [policy, subjects, counts, windowSeconds]);
+  return rows.map((r) => ({ subject: r.subject, hits: r.hits, resetSeconds: r.reset_seconds, startedMs: r.started_ms }));
 }
 
 /** Deletes windows that ended more than a day ago and code-attempt rows with neither a count nor a lock left in force. */
