@@ -1,6 +1,6 @@
 import type { RequiredEntityData } from '@mikro-orm/core';
-import type { Em } from '../../platform/db/orm.ts';
-import { insertOutboxEvent } from '../../platform/db/outbox.ts';
+import { executeBound, type Em } from '../../platform/db/orm.ts';
+import { insertOutboxEvent, insertOutboxEvents } from '../../platform/db/outbox.ts';
 import { Order } from './entities.ts';
 import { ASSIGNABLE_STATUS_IDS, ORDER_OPERATION, statusCodeOf } from './domain.ts';
 
@@ -92,28 +92,48 @@ export async function listOrders(em: Em, businessId: number, filter: { orderRef?
   return [rows, Number(count!.total)];
 }
 
+/** One order's move to another status, as changeOrderStatuses writes it. */
+export interface OrderStatusMove {
+  order: OrderFacts;
+  change: StatusChange;
+  occurredAt: Date;
+}
+
 /**
- * Records one status change of an order and its order.status_change event in the caller's transaction (the
- * caller has already set `o.statusId` to `change.after` and flushed). The event id is OSC-<history row id>.
+ * Moves each order to `change.after` and records the change and its order.status_change event (id OSC-<history
+ * row id>), in the caller's transaction: three statements for the whole batch, which holds each order at most once.
  */
-export async function recordOrderStatusChange(em: Em, o: OrderFacts, change: StatusChange, occurredAt = new Date()): Promise<string> {
-  const body = {
-    event: 'order.status_change', business_id: o.businessId, occurred_at: occurredAt.toISOString(),
-    data: {
-      order: orderSummaryOf(o), before_status: change.before, after_status: change.after,
-      operation_type: change.operationType, operation_description: change.description, ip_address: change.ipAddress ?? '',
-    },
-  };
-  const [row] = await em.execute<{ id: number }[]>(
+export async function changeOrderStatuses(em: Em, moves: readonly OrderStatusMove[]): Promise<void> {
+  if (moves.length === 0) return;
+  const ids = moves.map((m) => m.order.id);
+  if (new Set(ids).size !== ids.length) throw new Error('changeOrderStatuses: an order appears twice in one batch');
+  await executeBound(em, 'update delivery_order o set status_id = m.after, updated_at = now() from unnest($1::int[], $2::int[]) as m(id, after) where o.id = m.id',
+    [ids, moves.map((m) => m.change.after)]);
+  const history = moves.map(({ order: o, change: c, occurredAt }) => ({
+    order_id: o.id, business_id: o.businessId, before_status: c.before, after_status: c.after, operation_type: c.operationType,
+    operation_description: c.description, occurred_at: occurredAt.toISOString(), tracking_event_id: c.trackingEventId ?? null,
+  }));
+  const rows = await executeBound<{ id: number; order_id: number }>(em,
     `insert into order_status_change (order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at, tracking_event_id)
-     values (?, ?, ?, ?, ?, ?, ?, ?) returning id`,
-    [o.id, o.businessId, change.before, change.after, change.operationType, change.description, occurredAt, change.trackingEventId ?? null]);
-  const eventId = `OSC-${row!.id}`;
-  await insertOutboxEvent(em, {
-    businessId: o.businessId, eventId, eventType: 'order.status_change', referenceType: 'order', referenceId: String(o.id),
-    payload: { event_id: eventId, ...body }, family: 'local_delivery', carrierHeld: carrierHeld(o),
-  });
-  return eventId;
+     select order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at, tracking_event_id
+     from jsonb_to_recordset($1::jsonb) as h(order_id int, business_id int, before_status int, after_status int, operation_type int,
+       operation_description text, occurred_at timestamptz, tracking_event_id bigint)
+     returning id, order_id`,
+    [JSON.stringify(history)]);
+  const historyId = new Map(rows.map((r) => [r.order_id, r.id]));
+  await insertOutboxEvents(em, moves.map(({ order: o, change: c, occurredAt }) => {
+    const eventId = `OSC-${historyId.get(o.id)!}`;
+    return {
+      businessId: o.businessId, eventId, eventType: 'order.status_change', referenceType: 'order', referenceId: String(o.id), family: 'local_delivery', carrierHeld: carrierHeld(o),
+      payload: {
+        event_id: eventId, event: 'order.status_change', business_id: o.businessId, occurred_at: occurredAt.toISOString(),
+        data: {
+          order: orderSummaryOf(o), before_status: c.before, after_status: c.after,
+          operation_type: c.operationType, operation_description: c.description, ip_address: c.ipAddress ?? '',
+        },
+      },
+    };
+  }));
 }
 
 /** Records a new order's first history row and its order.created event (id ORC-<order id>) in the caller's transaction. */

@@ -1,4 +1,4 @@
-import type { Em } from './orm.ts';
+import { executeBound, type Em } from './orm.ts';
 
 /** The price families an event can belong to; a receiver whose account hides a family gets its events without prices. */
 export const PRICE_FAMILIES = ['local_delivery', 'label_service', 'shipping_service', 'ltl_service', 'storage_services', 'moving_services', 'device_orders'] as const;
@@ -35,10 +35,11 @@ export async function insertOutboxEvents(em: Em, events: readonly NewOutboxEvent
     reference_id: e.referenceId, payload: e.payload, family: e.family ?? null, carrier_held: e.carrierHeld ?? false, provider_id: e.providerId ?? null,
     target_settings_id: e.targetSettingsId ?? null, target_url: e.targetUrl ?? null,
   }));
-  await em.execute(
+  // Bound, not written into the SQL text: a batch is one large JSON value.
+  await executeBound(em,
     `insert into outbox_event (business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url)
      select business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url
-     from jsonb_to_recordset(?::jsonb) as e(business_id int, customer_id int, event_id text, event_type text, reference_type text, reference_id text,
+     from jsonb_to_recordset($1::jsonb) as e(business_id int, customer_id int, event_id text, event_type text, reference_type text, reference_id text,
        payload jsonb, family text, carrier_held boolean, provider_id int, target_settings_id int, target_url text)`,
     [JSON.stringify(rows)]);
 }

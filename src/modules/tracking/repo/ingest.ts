@@ -1,7 +1,7 @@
 import { insertOutboxEvents, type NewOutboxEvent } from '../../../platform/db/outbox.ts';
 import { createHash } from 'node:crypto';
-import type { Em } from '../../../platform/db/orm.ts';
-import { carrierHeld, ORDER_OPERATION, orderSummaryOf, recordOrderStatusChange, type OrderFacts } from '../../orders/index.ts';
+import { executeBound, type Em } from '../../../platform/db/orm.ts';
+import { carrierHeld, changeOrderStatuses, ORDER_OPERATION, orderSummaryOf, type OrderFacts, type OrderStatusMove } from '../../orders/index.ts';
 import { FINAL_ORDER_STATUSES, orderStatusOfOtep } from '../orderStatusMap.ts';
 import type { NormalizedEvent } from '../rules.ts';
 import { isoInOffset } from '../time.ts';
@@ -86,11 +86,11 @@ export async function ingestTrackingEvents(em: Em, providerId: number, events: r
       incident_reason: w.event.incidentReason, description: w.event.description, otep_version: w.event.otepVersion, content_hash: w.hash,
     }));
     // One statement for the batch; a row comes back only when it was inserted or its content changed.
-    const written = await tx.execute<{ id: string; order_id: number; event_key: string; revision: number }[]>(
+    const written = await executeBound<{ id: string; order_id: number; event_key: string; revision: number }>(tx,
       `insert into tracking_event as t (order_id, business_id, event_key, provider_id, status_code, phase, occurred_at, occurred_offset_min, location,
          incident_reason, description, otep_version, content_hash)
        select order_id, business_id, event_key, provider_id, status_code, phase, occurred_at, offset_min, location, incident_reason, description, otep_version, content_hash
-       from jsonb_to_recordset(?::jsonb) as x(order_id int, business_id int, event_key text, provider_id int, status_code text, phase text,
+       from jsonb_to_recordset($1::jsonb) as x(order_id int, business_id int, event_key text, provider_id int, status_code text, phase text,
          occurred_at timestamptz, offset_min int, location jsonb, incident_reason text, description text, otep_version text, content_hash text)
        on conflict (order_id, event_key) do update set status_code = excluded.status_code, phase = excluded.phase, occurred_at = excluded.occurred_at,
          occurred_offset_min = excluded.occurred_offset_min, location = excluded.location, incident_reason = excluded.incident_reason,
@@ -145,15 +145,14 @@ async function followNewestEvents(tx: Em, touched: Shipment[]): Promise<void> {
     `select o.id as order_id, t.id, t.status_code, t.occurred_at from unnest(array[?]::int[]) as o(id)
      cross join lateral (select id, status_code, occurred_at from tracking_event where order_id = o.id order by occurred_at desc, id desc limit 1) t`,
     [[...orders.keys()]]);
+  const moves: OrderStatusMove[] = [];
   for (const n of newest) {
     const order = orders.get(n.order_id)!;
     const after = orderStatusOfOtep(n.status_code);
     if (after === null || after === order.statusId || FINAL_ORDER_STATUSES.has(order.statusId)) continue;
     const before = order.statusId;
-    await tx.execute('update delivery_order set status_id = ?, updated_at = now() where id = ?', [after, order.id]);
     order.statusId = after;
-    await recordOrderStatusChange(tx, order, {
-      before, after, operationType: ORDER_OPERATION.CARRIER_STATUS_PUSH, description: n.status_code, trackingEventId: n.id,
-    }, new Date(n.occurred_at));
+    moves.push({ order, change: { before, after, operationType: ORDER_OPERATION.CARRIER_STATUS_PUSH, description: n.status_code, trackingEventId: n.id }, occurredAt: new Date(n.occurred_at) });
   }
+  await changeOrderStatuses(tx, moves);
 }
