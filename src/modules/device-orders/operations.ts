@@ -61,34 +61,43 @@ export const deviceOrderStore = defineOperation({
   output: z.object({ result: z.literal(true), device_order: DeviceOrderView, pickup_code: z.string() }),
   async handler(input, ctx) {
     const businessId = ctx.caller.businessId;
-    const { device, hasGrid, orderKnown } = await findStoreTarget(ctx.em, businessId, input.device_id, input.grid_code, input.order_id ?? null);
+    const { device, hasGrid, orderKnown, nextId } = await findStoreTarget(ctx.em, businessId, input.device_id, input.grid_code, input.order_id ?? null);
     if (!device) throw errors.field('device_id', 'field.unknown_device');
     if (!hasGrid) throw errors.field('grid_code', 'field.unknown_grid');
     if (input.order_id != null && !orderKnown) throw errors.field('order_id', 'field.unknown_order');
     const dueAt = new Date(input.due_at);
     if (dueAt.getTime() <= Date.now()) throw errors.field('due_at', 'field.due_in_past');
 
+    const id = nextId!;
     const pickupCode = newPickupCode();
+    // The process starts while the rows are written, and the rows commit only once it has started: if the start
+    // fails nothing is written; if the writes are refused (the compartment is taken), the process just started is
+    // ended; if the commit fails, the process finds no row when its timer fires and ends quietly.
+    const args: DeviceOrderInput = { id, businessId, dueAt: dueAt.toISOString() };
+    const started = ctx.temporal.workflow.start<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, {
+      workflowId: deviceOrderWorkflowId(id),
+      taskQueue: ctx.config.taskQueue,
+      args: [args],
+      typedSearchAttributes: deviceOrderSearchAttributes(businessId, device.code, input.order_id ?? null),
+      ...NO_DUPLICATES,
+    });
+    // Awaited below on every path; this only keeps a start that fails first from counting as unhandled.
+    started.catch(() => undefined);
+    let written = false;
     try {
       const view = await ctx.em.transactional(async (tx) => {
         const stored = await insertStoredDeviceOrder(tx, {
-          businessId, kind: input.kind, device, gridCode: input.grid_code, referenceNumber: input.reference_number,
+          id, businessId, kind: input.kind, device, gridCode: input.grid_code, referenceNumber: input.reference_number,
           orderId: input.order_id ?? null, externalOrderId: input.external_order_id ?? null, dueAt, pickupCodeHash: hashPickupCode(pickupCode, codeHashKey(secretKeys()[0]!)),
         });
-        // Started inside the transaction: if the start fails nothing is written; if the commit fails, the
-        // workflow finds no row when its timer fires and ends quietly.
-        const args: DeviceOrderInput = { id: stored.id, businessId, dueAt: stored.due_at };
-        await ctx.temporal.workflow.start<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, {
-          workflowId: deviceOrderWorkflowId(stored.id),
-          taskQueue: ctx.config.taskQueue,
-          args: [args],
-          typedSearchAttributes: deviceOrderSearchAttributes(businessId, device.code, input.order_id ?? null),
-          ...NO_DUPLICATES,
-        });
+        written = true;
+        await started;
         return stored;
       });
       return { result: true as const, device_order: view, pickup_code: pickupCode };
     } catch (err) {
+      const handle = written ? null : await started.catch(() => null);
+      if (handle) await handle.terminate('device order not stored').catch((e: unknown) => ctx.log.warn({ err: e, id }, 'could not end the process of a device order not stored'));
       if (err instanceof UniqueConstraintViolationException) throw errors.conflict('COMPARTMENT_OCCUPIED', 'device_order.compartment_occupied');
       throw err;
     }

@@ -52,6 +52,8 @@ export interface StoreTarget {
   device: { id: number; code: string; name: string; deviceType: string } | null;
   hasGrid: boolean;
   orderKnown: boolean;
+  /** The new device order's id, taken from the sequence when the device exists. */
+  nextId: number | null;
 }
 
 /** What a store needs to validate, in one round trip: the business's device, its compartment, the order. */
@@ -62,8 +64,9 @@ export async function findDeviceId(em: Em, businessId: number, code: string): Pr
 }
 
 export async function findStoreTarget(em: Em, businessId: number, deviceCode: string, gridCode: string, orderId: number | null): Promise<StoreTarget> {
-  const [row] = await em.execute<{ id: number | null; code: string; name: string; device_type: string; has_grid: boolean | null; order_known: boolean }[]>(
+  const [row] = await em.execute<{ id: number | null; code: string; name: string; device_type: string; has_grid: boolean | null; order_known: boolean; next_id: number | null }[]>(
     `select d.id, d.code, d.name, d.device_type, d.grid_codes @> jsonb_build_array(?::text) as has_grid,
+       case when d.id is not null then nextval('device_order_id_seq')::int end as next_id,
        ?::int is not null and exists (select 1 from delivery_order where id = ? and business_id = ?) as order_known
      from (select 1) one left join device d on d.code = ? and d.business_id = ?`,
     [gridCode, orderId, orderId, businessId, deviceCode, businessId],
@@ -72,10 +75,13 @@ export async function findStoreTarget(em: Em, businessId: number, deviceCode: st
     device: row!.id === null ? null : { id: row!.id, code: row!.code, name: row!.name, deviceType: row!.device_type },
     hasGrid: row!.has_grid === true,
     orderKnown: row!.order_known,
+    nextId: row!.next_id,
   };
 }
 
 export interface NewDeviceOrder {
+  /** Taken from the sequence beforehand (findStoreTarget), so that the process can start before the row is written. */
+  id: number;
   businessId: number;
   kind: DeviceOrderKind;
   device: { id: number; code: string; name: string; deviceType: string };
@@ -87,29 +93,25 @@ export interface NewDeviceOrder {
   pickupCodeHash: string;
 }
 
-/**
- * Inserts a stored device order with its ledger row and outbox event in one statement (one round trip);
- * the payload is built here with id 0 and the statement sets the id the sequence gave.
- */
+/** Inserts a stored device order with its ledger row (one statement) and its outbox event. */
 export async function insertStoredDeviceOrder(em: Em, o: NewDeviceOrder): Promise<DeviceOrderView> {
   const storedAt = new Date();
   const draft = presentDeviceOrder({
-    id: 0, kind: o.kind, status: 'stored', next_actor: AWAITED_BY[o.kind], device_id: o.device.id, device_code: o.device.code,
+    id: o.id, kind: o.kind, status: 'stored', next_actor: AWAITED_BY[o.kind], device_id: o.device.id, device_code: o.device.code,
     device_name: o.device.name, device_type: o.device.deviceType, grid_code: o.gridCode, reference_number: o.referenceNumber,
     order_id: o.orderId, external_order_id: o.externalOrderId, due_at: o.dueAt, overdue_at: null, stored_at: storedAt, ended_at: null, removal_reason: null,
   });
   const eventType = EVENT_OF_ACTION.store;
   const [row] = await em.execute<{ id: number; ledger_id: number }[]>(
     `with o as (
-       insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, reference_number, order_id, external_order_id, due_at, stored_at, pickup_code_hash)
-       values (?, ?, 'stored', ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id)
+       insert into device_order (id, business_id, kind, status, next_actor, device_id, grid_code, reference_number, order_id, external_order_id, due_at, stored_at, pickup_code_hash)
+       values (?, ?, ?, 'stored', ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id)
      insert into device_order_event (device_order_id, business_id, event_type, occurred_at) select o.id, ?, ?, ? from o returning device_order_id as id, id as ledger_id`,
-    [o.businessId, o.kind, draft.next_actor, o.device.id, o.gridCode, o.referenceNumber, o.orderId, o.externalOrderId, o.dueAt, storedAt, o.pickupCodeHash,
+    [o.id, o.businessId, o.kind, draft.next_actor, o.device.id, o.gridCode, o.referenceNumber, o.orderId, o.externalOrderId, o.dueAt, storedAt, o.pickupCodeHash,
       o.businessId, eventType, storedAt],
   );
-  const view = { ...draft, id: row!.id };
-  await publish(em, row!.ledger_id, view, o.businessId, eventType);
-  return view;
+  await publish(em, row!.ledger_id, draft, o.businessId, eventType);
+  return draft;
 }
 
 export async function findDeviceOrder(em: Em, businessId: number, id: number): Promise<DeviceOrderView | null> {

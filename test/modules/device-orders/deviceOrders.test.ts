@@ -94,6 +94,13 @@ describe('device orders on Temporal', () => {
     const second = await store({ grid_code: 'A04' });
     assert.equal(second.status, 409);
     assert.equal(second.body.code, 'COMPARTMENT_OCCUPIED');
+    // The refused store's process had started while its rows were being written: it was ended, not left waiting.
+    const ended = async () => {
+      const ids: string[] = [];
+      for await (const wf of app.running.temporal.workflow.list({ query: `DeviceId = '${b.device.code}' AND ExecutionStatus = 'Terminated'` })) ids.push(wf.workflowId);
+      return ids.length === 1 && ids;
+    };
+    await waitFor(ended);
     await app.http.post(`/v1/device-orders/${first.body.device_order.id}/remove`, { removal_reason: 'anomaly' }, { token: admin });
     const third = await store({ grid_code: 'A04' });
     assert.equal(third.status, 201);

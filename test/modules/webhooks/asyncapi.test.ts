@@ -141,8 +141,8 @@ describe('device order payloads written by deviceOrderRepo', () => {
       // A device of our own, so no other test's parcels occupy its compartments.
       const device = tx.create(Device, { businessId: demo!.business_id, code: `ASYNCAPI-${randomUUID()}`, name: 'Catalog test locker', deviceType: 'locker', gridCodes: ['A01', 'A02'] });
       await tx.flush();
-      const store = (gridCode: string, orderId: number | null, externalOrderId: string | null) => insertStoredDeviceOrder(tx, {
-        businessId: demo!.business_id, kind: 'delivery', device: { id: device.id, code: device.code, name: device.name, deviceType: device.deviceType },
+      const store = async (gridCode: string, orderId: number | null, externalOrderId: string | null) => insertStoredDeviceOrder(tx, {
+        id: (await tx.execute<{ id: number }[]>("select nextval('device_order_id_seq')::int as id"))[0]!.id, businessId: demo!.business_id, kind: 'delivery', device: { id: device.id, code: device.code, name: device.name, deviceType: device.deviceType },
         gridCode, referenceNumber: 'PKG-1', orderId, externalOrderId, dueAt: new Date(Date.now() + 3_600_000), pickupCodeHash: 'not-a-real-hash',
       });
       const a = await store('A01', demo!.order_id, 'EXT-1');
