@@ -1,7 +1,8 @@
 /**
  * One database-backed GET of the service against two baselines measured in the same run with the same client
  * (fetch, `READ_CONCURRENCY` in flight): a bare Koa app answering a constant body (the ceiling of any HTTP read),
- * and the fair one, a bare Koa app running the same SQL through `pg` (bench/sqlBaseline.ts).
+ * and the fair one, a bare Koa app running the same SQL through `pg` (bench/sqlBaseline.ts). Each is warmed up,
+ * then the three are timed in alternating rounds.
  */
 import { POOL_MAX } from '../src/platform/db/orm.ts';
 import { bareKoaJson, load, type LoadRun } from './load.ts';
@@ -9,6 +10,8 @@ import { bareKoaSql, captureSql, type Statement } from './sqlBaseline.ts';
 
 export const READ_CONCURRENCY = 64;
 const WARMUP = 500;
+/** Each side is timed in this many rounds, taken in turn, so that a pause of the machine does not fall on one side only. */
+const ROUNDS = 3;
 
 export interface ReadRun {
   ours: LoadRun;
@@ -36,6 +39,13 @@ const getter = (base: string, c: ReadCase) => async (i: number) => {
   if (!res.ok) throw new Error(`GET ${res.url} ${res.status}`);
 };
 
+/** Latencies of several runs together, and their calls per second over the time they took in all. */
+function merged(runs: LoadRun[]): LoadRun {
+  const calls = runs.reduce((n, r) => n + r.latencies.length, 0);
+  const seconds = runs.reduce((t, r) => t + r.latencies.length / r.perSecond, 0);
+  return { latencies: runs.flatMap((r) => r.latencies), perSecond: calls / seconds };
+}
+
 /** Captures each path's statements one request at a time, then measures the service, the constant body and the SQL. */
 export async function compareRead(c: ReadCase): Promise<ReadRun> {
   const statementsOf = new Map<string, Statement[]>();
@@ -44,14 +54,14 @@ export async function compareRead(c: ReadCase): Promise<ReadRun> {
   const constant = bareKoaJson(JSON.parse(sample));
   const sql = bareKoaSql(c.databaseUrl, POOL_MAX, (url) => statementsOf.get(url)!);
   try {
-    const measure = async (base: string) => {
-      await load(WARMUP, READ_CONCURRENCY, getter(base, c));
-      return load(c.gets, READ_CONCURRENCY, getter(base, c));
-    };
-    return {
-      ours: await measure(c.appUrl), constant: await measure(constant.url), sql: await measure(sql.url),
-      statements: statementsOf.get(c.paths[0]!)!.length, bodyBytes: Buffer.byteLength(sample),
-    };
+    const bases = [c.appUrl, constant.url, sql.url];
+    for (const base of bases) await load(WARMUP, READ_CONCURRENCY, getter(base, c));
+    const runs: LoadRun[][] = bases.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, base] of bases.entries()) runs[i]!.push(await load(Math.ceil(c.gets / ROUNDS), READ_CONCURRENCY, getter(base, c)));
+    }
+    const [ours, constantRun, sqlRun] = runs.map(merged);
+    return { ours: ours!, constant: constantRun!, sql: sqlRun!, statements: statementsOf.get(c.paths[0]!)!.length, bodyBytes: Buffer.byteLength(sample) };
   } finally {
     constant.close();
     await sql.close();

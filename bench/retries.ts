@@ -1,13 +1,17 @@
 /**
- * Retry lateness of the webhook engine with a pile of retries pending (section 5 of `npm run bench`).
+ * Retry lateness of the webhook engine with a pile of retries pending (sections 5 and 7 of `npm run bench`).
  *
  * `count` real device-order events (device order, ledger row and outbox event written in one statement, the
  * rows deviceOrderRepo writes) go through the real path: relay, fan-out, signed first attempt, retry workflow.
- * A local receiver answers 500 to attempt 1 and 200 to attempt 2 (retries are told apart by X-Webhook-Event-Id,
- * fixed per delivery). Lateness of a retry = receiver's time of attempt 2 - receiver's time of attempt 1 - the
- * planned wait (10 s x WEBHOOK_RETRY_SCALE, 1 in the bench).
- * Baseline, same count, same process, same load, same schedule: when attempt 1 arrives, a plain setTimeout of
- * the planned wait signs the same body anew and POSTs it to the same receiver.
+ * A local receiver answers 500 to the first `failures` attempts and 200 to the next (attempts are told apart by
+ * X-Webhook-Event-Id, fixed per delivery). Lateness of the measured retry = receiver's time of that attempt -
+ * receiver's time of the attempt before it - the planned wait (10 s before attempt 2, 100 s before attempt 3,
+ * x WEBHOOK_RETRY_SCALE, 1 in the bench).
+ * Section 5 commits all events at once (one failing attempt each: a burst of retries due within seconds); section
+ * 7 commits them evenly over `spreadMs` with two failing attempts each, so that all of them wait for attempt 3 at
+ * once with its due times spread over that span, as a real backlog does.
+ * Baseline, same count, same process, same load, same schedule: when the last failing attempt arrives, a plain
+ * setTimeout of the planned wait signs the same body anew and POSTs it to the same receiver.
  */
 import http from 'node:http';
 import type { Config } from '../src/platform/config.ts';
@@ -39,8 +43,16 @@ export interface RetryRun {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function retryLateness(appUrl: string, config: Config, em: Em, count: number): Promise<RetryRun> {
-  const delayMs = delayBeforeAttemptMs('tenant', 2, config.webhookRetryScale);
+export interface RetryCase {
+  count: number;
+  /** Attempts that fail before the one measured. */
+  failures: 1 | 2;
+  /** Over how long the events are committed (0: all at once). */
+  spreadMs: number;
+}
+
+export async function retryLateness(appUrl: string, config: Config, em: Em, { count, failures, spreadMs }: RetryCase): Promise<RetryRun> {
+  const delayMs = delayBeforeAttemptMs('tenant', failures + 1, config.webhookRetryScale);
   const secret = 'bench-retry-secret-0123456789';
   const attempts = new Map<string, number[]>();
   const baseline: number[] = [];
@@ -62,9 +74,9 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, coun
       const seen = attempts.get(key) ?? [];
       attempts.set(key, seen);
       seen.push(at);
-      res.statusCode = seen.length === 1 ? 500 : 200;
+      res.statusCode = seen.length <= failures ? 500 : 200;
       res.end();
-      if (seen.length !== 1) return;
+      if (seen.length !== failures) return;
       firstArrival?.();
       const body = Buffer.concat(chunks).toString();
       const due = at + delayMs;
@@ -105,10 +117,10 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, coun
     due_at: new Date(storedAt.getTime() + 7 * 86_400_000), overdue_at: null, stored_at: storedAt, ended_at: null, removal_reason: null,
   });
   const envelope = JSON.stringify({ event: 'device_order.stored', business_id: t.business.id, occurred_at: storedAt.toISOString(), data: { device_order: draft } });
-  await em.execute(
+  const insertEvents = (from: number, to: number) => em.execute(
     `with o as (
        insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, reference_number, due_at, stored_at, pickup_code_hash)
-       select ?, 'delivery', 'stored', 'recipient', ?, 'R' || n, 'RETRY-' || n, ?, ?, 'bench' from generate_series(0, ? - 1) n
+       select ?, 'delivery', 'stored', 'recipient', ?, 'R' || n, 'RETRY-' || n, ?, ?, 'bench' from generate_series(?, ?) n
        returning id, grid_code, reference_number),
      l as (
        insert into device_order_event (device_order_id, business_id, event_type, occurred_at)
@@ -119,10 +131,17 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, coun
          '{data,device_order,grid_code}', to_jsonb(o.grid_code)), '{data,device_order,reference_number}', to_jsonb(o.reference_number)),
        'device_orders'
      from l join o on o.id = l.device_order_id order by l.id`,
-    [t.business.id, t.device.id, draft.due_at, storedAt, count, t.business.id, storedAt, t.business.id, envelope]);
+    [t.business.id, t.device.id, draft.due_at, storedAt, from, to - 1, t.business.id, storedAt, t.business.id, envelope]);
+  // One commit a second over the spread (or one commit), each of its share of the events.
+  const chunks = spreadMs > 0 ? Math.max(1, Math.round(spreadMs / 1000)) : 1;
+  const startedAt = Date.now();
+  for (let c = 0; c < chunks; c++) {
+    await sleep(startedAt + (c * spreadMs) / chunks - Date.now());
+    await insertEvents(Math.floor((c * count) / chunks), Math.floor(((c + 1) * count) / chunks));
+  }
 
   const pendingAtFirstDue = await firstDue;
-  const retried = () => { let n = 0; for (const a of attempts.values()) if (a.length >= 2) n++; return n; };
+  const retried = () => { let n = 0; for (const a of attempts.values()) if (a.length > failures) n++; return n; };
   const deadline = Date.now() + Math.max(120_000, count * 40);
   while ((retried() < count || baselineSettled < attempts.size) && Date.now() < deadline) await sleep(250);
   polling = false;
@@ -131,11 +150,11 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, coun
   const lateness: number[] = [];
   let firstMin = Infinity;
   let firstMax = -Infinity;
-  for (const [first, second] of attempts.values()) {
-    firstMin = Math.min(firstMin, first!);
-    firstMax = Math.max(firstMax, first!);
-    if (second !== undefined) lateness.push(second - first! - delayMs);
+  for (const seen of attempts.values()) {
+    firstMin = Math.min(firstMin, seen[0]!);
+    firstMax = Math.max(firstMax, seen[0]!);
+    if (seen[failures] !== undefined) lateness.push(seen[failures] - seen[failures - 1]! - delayMs);
   }
-  const engineRetriesFailed = Number((await em.execute<{ n: string }[]>('select count(*) as n from webhook_delivery where business_id = ? and attempts > 2', [t.business.id]))[0]!.n);
+  const engineRetriesFailed = Number((await em.execute<{ n: string }[]>('select count(*) as n from webhook_delivery where business_id = ? and attempts > ?', [t.business.id, failures + 1]))[0]!.n);
   return { engineRetriesFailed, delayMs, lateness, baseline, pendingAtFirstDue, pendingPeak: Math.max(pendingPeak, pendingAtFirstDue), firstAttemptsSpanMs: firstMax - firstMin, missing: count - lateness.length, baselineFailed };
 }

@@ -11,8 +11,10 @@
  *     process; prints how many retries were pending (status retrying) when the first fell due and at the peak
  *  6. OTEP timeline GET, compared as in 3; OTEP ingest, events per second
  *     in documents of 500 over HTTP, vs one multi-row INSERT of the same rows per 500 (bench/otep.ts)
+ *  7. webhook retry lateness of a real backlog: R retries pending at once, their due times spread over one minute,
+ *     at a receiver that answers them (two failing attempts each, the third measured; bench/retries.ts)
  * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
- * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores. BENCH_OTEP_BATCHES (default 200) sets how many
+ * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores in section 5 and 3 in section 7. BENCH_OTEP_BATCHES (default 200) sets how many
  * documents of 500 events section 6 ingests; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
  * each read figure times; BENCH_SECTIONS (say 3,6) runs only the sections it lists.
  */
@@ -35,7 +37,7 @@ import { makeBusiness, makeOrder, PASSWORD } from '../test/helpers/factories.ts'
 import { Device } from '../src/modules/device-orders/index.ts';
 import { fmt, load, median, percentile, postKeepAlive, type LoadRun } from './load.ts';
 import { compareRead, READ_CONCURRENCY, type ReadRun } from './reads.ts';
-import { retryLateness } from './retries.ts';
+import { retryLateness, type RetryRun } from './retries.ts';
 import { EVENTS_PER_BATCH, otepBench } from './otep.ts';
 
 const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
@@ -49,6 +51,18 @@ fs.chmodSync(dir, 0o755);
 const pg = await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort(), log, false);
 const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: 0, namespace: 'default', headless: true }, log);
 const line = (label: string, ours: string, base: string, ratio: number) => console.log(`${label.padEnd(34)} ${ours.padEnd(30)} baseline ${base.padEnd(30)} ratio ${ratio.toFixed(2)}`);
+/** Retry lateness against the setTimeout baseline, and how many retries were waiting. */
+const retryLines = (label: string, rl: RetryRun) => {
+  for (const [name, p] of [['p50', 50], ['p99', 99], ['max', 100]] as const) {
+    const ours = percentile(rl.lateness, p);
+    const base = percentile(rl.baseline, p);
+    line(`retry lateness ${name} (ms, ${label})`, fmt(ours), `setTimeout+POST ${fmt(base)}`, ours / Math.max(1, base));
+  }
+  const count = rl.lateness.length + rl.missing;
+  console.log(`retries pending (status retrying): ${rl.pendingAtFirstDue} when the first fell due (${rl.delayMs / 1000} s after the attempt before it), ${rl.pendingPeak} at the peak; `
+    + `first attempts failed at ${fmt(count / (rl.firstAttemptsSpanMs / 1000))}/s${rl.missing ? `; ${rl.missing} retries never arrived` : ''}`
+    + `${rl.baselineFailed ? `; ${rl.baselineFailed} baseline POSTs failed` : ''}${rl.engineRetriesFailed ? `; ${rl.engineRetriesFailed} engine retries got no answer within 3 s and needed another attempt` : ''}`);
+};
 /** A read's throughput and p99 against the constant body and against the same SQL through pg. */
 const readLines = (label: string, r: ReadRun) => {
   console.log(`${label}: ${READ_CONCURRENCY} in flight, body ${r.bodyBytes} bytes, the SQL baseline sends ${r.statements} statement(s) per request`);
@@ -218,19 +232,9 @@ try {
     receiver.close();
   }
 
-  // 5. retry lateness with R retries pending: every first attempt fails, every retry succeeds (bench/retries.ts)
-  if (section(5)) {
-    const R = Number(process.env.BENCH_RETRIES ?? 10000);
-    const rl = await retryLateness(app.url!, config, em, R);
-    for (const [name, p] of [['p50', 50], ['p99', 99], ['max', 100]] as const) {
-      const ours = percentile(rl.lateness, p);
-      const base = percentile(rl.baseline, p);
-      line(`retry lateness ${name} (ms, ${R} retries)`, fmt(ours), `setTimeout+POST ${fmt(base)}`, ours / Math.max(1, base));
-    }
-    console.log(`retries pending (status retrying): ${rl.pendingAtFirstDue} when the first fell due (${rl.delayMs / 1000} s after its attempt), ${rl.pendingPeak} at the peak; `
-      + `first attempts failed at ${fmt(R / (rl.firstAttemptsSpanMs / 1000))}/s${rl.missing ? `; ${rl.missing} retries never arrived` : ''}`
-      + `${rl.baselineFailed ? `; ${rl.baselineFailed} baseline POSTs failed` : ''}${rl.engineRetriesFailed ? `; ${rl.engineRetriesFailed} engine retries got no answer within 3 s and needed attempt 3` : ''}`);
-  }
+  // 5. retry lateness with R retries falling due within seconds: every first attempt fails, every retry succeeds (bench/retries.ts)
+  const R = Number(process.env.BENCH_RETRIES ?? 10000);
+  if (section(5)) retryLines(`${R} retries`, await retryLateness(app.url!, config, em, { count: R, failures: 1, spreadMs: 0 }));
 
   // 6. OTEP timeline reads and ingest (bench/otep.ts)
   if (section(6)) {
@@ -239,6 +243,9 @@ try {
     line(`OTEP ingest (events/s, ${EVENTS_PER_BATCH}/doc)`, fmt(ot.ingestPerSecond), `multi-row INSERT ${fmt(ot.insertPerSecond)}`, ot.ingestPerSecond / ot.insertPerSecond);
     console.log(`OTEP: ${ot.events} events ingested, their tracking.event outbox rows all published ${fmt(ot.outboxDrainMs)} ms after the last document`);
   }
+
+  // 7. a real backlog: R retries pending at once, due spread over one minute, at a receiver that answers (bench/retries.ts)
+  if (section(7)) retryLines(`${R} due over 1 min`, await retryLateness(app.url!, config, em, { count: R, failures: 2, spreadMs: 60_000 }));
 
   await app.close();
 } finally {
