@@ -8,12 +8,13 @@ import { attemptDeliveries, type SendOptions } from './deliver.ts';
 export function createWebhookActivities(deps: { orm: Orm } & SendOptions) {
   return {
     /** One signed attempt of each delivery; a receiver's failure is a result, not an activity error (only infrastructure errors retry). */
-    async attemptWebhookDeliveries(deliveryIds: number[]): Promise<Record<number, AttemptResult>> {
+    /** `notBefore` (epoch ms by delivery id): a delivery is sent no earlier than that. */
+    async attemptWebhookDeliveries(deliveryIds: number[], notBefore: Record<number, number> = {}): Promise<Record<number, AttemptResult>> {
       // Heartbeats tell the server this worker lives: a dead one's batch is handed on after the heartbeat timeout.
       const ctx = Context.current();
       const beat = setInterval(() => ctx.heartbeat(), 3_000);
       try {
-        return await attemptDeliveries({ em: deps.orm.em.fork(), publicBaseUrl: deps.publicBaseUrl, allowPrivateTargets: deps.allowPrivateTargets }, deliveryIds);
+        return await attemptDeliveries({ em: deps.orm.em.fork(), publicBaseUrl: deps.publicBaseUrl, allowPrivateTargets: deps.allowPrivateTargets }, deliveryIds, notBefore);
       } finally {
         clearInterval(beat);
       }

@@ -54,12 +54,12 @@ const ORIGIN_WAIT_MS = 10_000;
 const retryGate = new HostGate(RETRIES_PER_ORIGIN);
 
 /**
- * Makes the next attempt of each delivery (a slot for its receiver's origin, then claim, sign anew, POST; 32
- * under way at once) and logs them in one write. Only a 2xx answer counts. A delivery not attempted is reported
+ * Makes the next attempt of each delivery (at its `notBefore` time at the earliest, then a slot for its receiver's
+ * origin, claim, sign anew, POST; 32 under way at once) and logs them in one write. Only a 2xx answer counts. A delivery not attempted is reported
  * as it stands: finished; `leased` while a lease a crashed attempt left behind has not ended; `busy` when its
  * origin had no free slot in time.
  */
-export async function attemptDeliveries(deps: DeliverDeps, deliveryIds: number[]): Promise<Record<number, AttemptResult>> {
+export async function attemptDeliveries(deps: DeliverDeps, deliveryIds: number[], notBefore: Record<number, number> = {}): Promise<Record<number, AttemptResult>> {
   const records: AttemptRecord[] = [];
   const unclaimed: number[] = [];
   const results: Record<number, AttemptResult> = {};
@@ -67,6 +67,9 @@ export async function attemptDeliveries(deps: DeliverDeps, deliveryIds: number[]
   await eachInPool(deliveryIds, ATTEMPTS_IN_FLIGHT, async (id) => {
     const url = urls.get(id);
     if (url === undefined) return;
+    // Due a moment later than the round began (ids come in due order): wait for it, so that no retry goes early.
+    const wait = (notBefore[id] ?? 0) - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const origin = new URL(url).origin;
     if (!(await retryGate.acquire(origin, ORIGIN_WAIT_MS))) {
       results[id] = { state: 'busy', attempts: 0, attemptedAt: null };

@@ -26,20 +26,27 @@ const agents = {
   guarded: { 'http:': new http.Agent({ keepAlive: true, lookup: guardedLookup }), 'https:': new https.Agent({ keepAlive: true, lookup: guardedLookup }) },
 };
 
+/** Kept-alive connections a POST may find closed by the receiver in turn before it opens a new one. */
+const STALE_SOCKET_TRIES = 4;
+
 /**
  * The one way webhooks leave this service: a POST that never follows redirects, ends after 3 s, and, unless
  * private targets are allowed, never reaches a loopback, private or link-local address.
+ * A receiver may close an idle kept-alive connection just as a POST is written on it; the POST then fails at once
+ * (reset or broken pipe) without the receiver having read it, and is sent again on another connection.
  */
-export function postOutbound(url: string, headers: Record<string, string>, body: string, opts: OutboundOptions): Promise<OutboundResult> {
+export function postOutbound(url: string, headers: Record<string, string>, body: string, opts: OutboundOptions, triesLeft = STALE_SOCKET_TRIES): Promise<OutboundResult> {
   const target = new URL(url);
   if (!opts.allowPrivate && isPrivateUrl(url)) return Promise.resolve({ status: null, error: 'refused: a private address' });
   const client = target.protocol === 'https:' ? https : http;
   const agent = (opts.allowPrivate ? agents.open : agents.guarded)[target.protocol as 'http:' | 'https:'];
   return new Promise((resolve) => {
+    let answered = false;
     const req = client.request(target, {
       method: 'POST', agent, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
     }, (res) => {
+      answered = true;
       const status = res.statusCode ?? null;
       const error = status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}`;
       if (!opts.readBody) {
@@ -57,6 +64,10 @@ export function postOutbound(url: string, headers: Record<string, string>, body:
       res.on('close', () => resolve({ status, error, body: Buffer.concat(chunks).toString('utf8') }));
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
+      if (!answered && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE') && triesLeft > 1) {
+        resolve(postOutbound(url, headers, body, opts, triesLeft - 1));
+        return;
+      }
       const timedOut = err.name === 'AbortError' || err.name === 'TimeoutError';
       resolve({
         status: null,

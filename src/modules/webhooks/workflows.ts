@@ -1,4 +1,4 @@
-import { continueAsNew, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { WebhookActivities } from './activities.ts';
 import { deliveriesQuery, type PruneResult, type RetriesSummary, type RetryEntry, type RetryProgress, type WebhookRetriesInput } from './contract.ts';
 import { delayBeforeAttemptMs, maxAttempts } from './domain.ts';
@@ -14,6 +14,13 @@ const { attemptWebhookDeliveries, markWebhookDeliveriesDead } = proxyActivities<
 /** When an attempt could not be made (nothing counted), the next try: a crashed attempt's lease lasts 30 s; a busy origin frees slots within seconds. */
 const LEASE_RECHECK_MS = 5_000;
 const BUSY_RECHECK_MS = 1_000;
+/**
+ * Deliveries falling due this soon after the one that woke the workflow go in the same activity, which waits for
+ * each one's due time before sending it: one round instead of a timer, a workflow task and an activity for every
+ * few milliseconds of a batch's spread. Workflows started before this change keep their way (the patch marker).
+ */
+const GATHER_MS = 1_000;
+const GATHER_PATCH = 'webhook-retries-gather-due-soon';
 
 interface Open extends RetryEntry {
   made: number;
@@ -44,12 +51,15 @@ export async function webhookRetriesWorkflow(input: WebhookRetriesInput): Promis
       return continueAsNew<typeof webhookRetriesWorkflow>({ ...input, deliveries: [...open.values()].map(({ made, ...e }) => ({ ...e, attemptsMade: made })), carried });
     }
     const now = Date.now();
-    const due = [...open.values()].filter((e) => e.dueAt <= now);
-    if (due.length === 0) {
+    if (![...open.values()].some((e) => e.dueAt <= now)) {
       await sleep(Math.min(...[...open.values()].map((e) => e.dueAt)) - now);
       continue;
     }
-    const results = await attemptWebhookDeliveries(due.map((e) => e.deliveryId));
+    const gather = patched(GATHER_PATCH);
+    const due = [...open.values()].filter((e) => e.dueAt <= now + (gather ? GATHER_MS : 0)).sort((a, b) => a.dueAt - b.dueAt);
+    const results = gather
+      ? await attemptWebhookDeliveries(due.map((e) => e.deliveryId), Object.fromEntries(due.map((e) => [e.deliveryId, e.dueAt])))
+      : await attemptWebhookDeliveries(due.map((e) => e.deliveryId));
     const exhausted: Open[] = [];
     for (const e of due) {
       const r = results[e.deliveryId]!;

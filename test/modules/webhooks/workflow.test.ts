@@ -67,6 +67,32 @@ describe('webhook retry workflow (mocked activities)', () => {
     assert.deepEqual(rx.dead, [[1]]);
   });
 
+  test('deliveries due within a second of each other go in one round, each sent no earlier than its own due time', async () => {
+    const calls: { ids: number[]; notBefore: Record<number, number> }[] = [];
+    const activities: Pick<WebhookActivities, 'attemptWebhookDeliveries' | 'markWebhookDeliveriesDead'> = {
+      async attemptWebhookDeliveries(ids, notBefore = {}) {
+        calls.push({ ids, notBefore });
+        return Object.fromEntries(ids.map((id) => [id, { state: 'delivered', attempts: 2, attemptedAt: Date.now() }]));
+      },
+      async markWebhookDeliveriesDead() {},
+    };
+    const now = Date.now();
+    const dueAt = { 11: now + 1_000, 12: now + 1_400, 13: now + 1_900, 14: now + 2_600 };
+    await withMockedWorker(activities, async (w) => {
+      const input: WebhookRetriesInput = {
+        deliveries: Object.entries(dueAt).map(([id, due]) => ({ deliveryId: Number(id), sender: 'tenant', attemptsMade: 1, roundBase: 0, dueAt: due })),
+        scale: SCALE,
+      };
+      const handle = await w.client.workflow.start<typeof webhookRetriesWorkflow>(WEBHOOK_RETRIES_WORKFLOW, {
+        workflowId: webhookRetriesWorkflowId(11, randomUUID().slice(0, 12)), taskQueue: w.taskQueue, args: [input],
+      });
+      assert.deepEqual(await handle.result(), { delivered: 4, dead: 0 });
+    });
+    // Woken by 11: 12 and 13 fall due within the second and come along, in due order; 14 waits for a round of its own.
+    assert.deepEqual(calls.map((c) => c.ids), [[11, 12, 13], [14]]);
+    assert.deepEqual(calls[0]!.notBefore, { 11: dueAt[11], 12: dueAt[12], 13: dueAt[13] });
+  });
+
   test('a partner-locker delivery that never succeeds gets 1 + 7 attempts before the dead letter', async () => {
     const rx = receivers({ 5: ['retrying'] });
     await withMockedWorker(rx.activities, async (w) => {
