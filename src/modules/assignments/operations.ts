@@ -166,7 +166,7 @@ export const assignmentRelease = defineOperation({
   summary: 'The holding contractor gives an order back; it returns to ordinary contractor rules.',
   roles: ['contractor'],
   business: true,
-  rest: { method: 'POST', path: '/v1/broker-order-assignments/release' , failures: { 400: 'The order is not held by the caller (NOT_ASSIGNED_TO_YOU) or is on a route (ORDER_ON_ROUTE)' } },
+  rest: { method: 'POST', path: '/v1/broker-order-assignments/release', failures: { 400: 'The order is not held by the caller (NOT_ASSIGNED_TO_YOU) or is on a route (ORDER_ON_ROUTE)' } },
   graphql: { name: 'releaseBrokerOrderAssignment', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
   input: z.object({ order_id: intParam(), reason: z.string().max(255).nullish() }).strict(),

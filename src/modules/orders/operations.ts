@@ -142,7 +142,7 @@ export const orderGet = defineOperation({
   tag: 'Client',
   roles: STAFF,
   business: true,
-  rest: { method: 'GET', path: '/v1/orders/{id}' , failures: { 404: 'No such order in the business' } },
+  rest: { method: 'GET', path: '/v1/orders/{id}', failures: { 404: 'No such order in the business' } },
   graphql: { name: 'order', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
   input: z.object({ id: pathId }).strict(),

@@ -55,9 +55,9 @@ const retryGate = new HostGate(RETRIES_PER_ORIGIN);
 
 /**
  * Makes the next attempt of each delivery (at its `notBefore` time at the earliest, then a slot for its receiver's
- * origin, claim, sign anew, POST; 32 under way at once) and logs them in one write. Only a 2xx answer counts. A delivery not attempted is reported
- * as it stands: finished; `leased` while a lease a crashed attempt left behind has not ended; `busy` when its
- * origin had no free slot in time.
+ * origin, claim, sign anew, POST; 32 under way at once) and logs them in one write. Only a 2xx answer counts.
+ * A delivery not attempted is reported as it stands: finished; `leased` while a lease a crashed attempt left
+ * behind has not ended; `busy` when its origin had no free slot in time.
  */
 export async function attemptDeliveries(deps: DeliverDeps, deliveryIds: number[], notBefore: Record<number, number> = {}): Promise<Record<number, AttemptResult>> {
   const records: AttemptRecord[] = [];

@@ -184,7 +184,7 @@ export const otepCredentialRevoke = defineOperation({
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,
-  rest: { method: 'DELETE', path: '/v1/otep/credentials/{key_id}' , failures: { 404: 'No such key of the business' } },
+  rest: { method: 'DELETE', path: '/v1/otep/credentials/{key_id}', failures: { 404: 'No such key of the business' } },
   input: z.object({ key_id: z.string().trim().min(1).max(40) }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {

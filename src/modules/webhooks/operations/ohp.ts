@@ -119,7 +119,7 @@ export const ohpSubscriptionRevoke = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: { method: 'DELETE', path: '/v1/ohp/subscriptions' , failures: { 404: 'No such subscription of the business' } },
+  rest: { method: 'DELETE', path: '/v1/ohp/subscriptions', failures: { 404: 'No such subscription of the business' } },
   graphql: { name: 'ohpSubscriptionRevoke', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'medium' },
   input: z.object({ id: intParam() }).strict(),

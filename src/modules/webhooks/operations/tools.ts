@@ -22,7 +22,7 @@ export const webhookSettingsTest = defineOperation({
   roles: ['client_admin'],
   business: true,
   limit: 'webhook_test',
-  rest: { method: 'POST', path: '/v1/webhook-settings/test', status: 202 , failures: { 409: 'No signing secret is set (WEBHOOK_SECRET_MISSING)' } },
+  rest: { method: 'POST', path: '/v1/webhook-settings/test', status: 202, failures: { 409: 'No signing secret is set (WEBHOOK_SECRET_MISSING)' } },
   graphql: { name: 'webhookSettingsTest', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'low' },
   input: z.object({
