@@ -51,6 +51,7 @@ export function restRouter(catalog: readonly Operation[], makeContext: ContextFa
       const source = method === 'GET' ? ctx.query : method === 'DELETE' ? { ...ctx.query, ...(isObject(body) ? body : {}) } : body;
       const raw = isObject(source) ? { ...source, ...params } : source;
       const chosen = representation && representationOf(representation, ctx, raw);
+      ctx.state.operation = op.name;
       const opCtx = makeContext(ctx.state);
       ctx.body = await runOperation(op, raw, opCtx);
       ctx.status = status;

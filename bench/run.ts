@@ -32,7 +32,7 @@ import { createOrm, migrate } from '../src/platform/db/orm.ts';
 import { seedDemo } from '../src/main/seed.ts';
 import { startEmbeddedPostgres } from '../src/platform/launchers/postgres.ts';
 import { startTemporalDevServer } from '../src/platform/launchers/temporalServer.ts';
-import { freePort } from '../test/helpers/ports.ts';
+import { freePort } from '../src/platform/launchers/startup.ts';
 import { makeBusiness, makeOrder, PASSWORD } from '../test/helpers/factories.ts';
 import { Device } from '../src/modules/device-orders/index.ts';
 import { fmt, load, median, percentile, postKeepAlive, type LoadRun } from './load.ts';
@@ -79,7 +79,7 @@ try {
   await seedDemo(orm.em.fork());
   await orm.close();
   // The rate limits stay on, so that their cost is measured, with quotas no bench section reaches from its one address.
-  const config = loadConfig({ ...UNREACHED_RATE_LIMITS, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', SECRETS_KEY: randomBytes(32).toString('base64') });
+  const config = loadConfig({ ...UNREACHED_RATE_LIMITS, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', METRICS_PORT: '0', SECRETS_KEY: randomBytes(32).toString('base64') });
   const app = await bootstrap(config, createLogger('silent'), { port: 0 });
   const em = app.orm.em.fork();
   const b = await makeBusiness(em);

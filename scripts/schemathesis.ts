@@ -124,7 +124,7 @@ export async function fuzzApi(baseUrl: string, opts: FuzzOptions): Promise<boole
 export async function fuzzService(stack: Stack, opts: FuzzOptions): Promise<boolean> {
   const config = loadConfig({
     ...UNREACHED_RATE_LIMITS, DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, WORKFLOW_BUNDLE_PATH: stack.bundlePath,
-    SECRETS_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent',
+    METRICS_PORT: '0', SECRETS_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent',
   });
   const app = await bootstrap(config, createLogger(config.logLevel), { port: 0 });
   try {

@@ -11,10 +11,10 @@ import { ENTITIES } from '../src/modules/index.ts';
 import { createOrm, migrate } from '../src/platform/db/orm.ts';
 import { seedDemo } from '../src/main/seed.ts';
 import { makePostgresTempDir, startEmbeddedPostgres, type LocalPostgres } from '../src/platform/launchers/postgres.ts';
-import { StartupError } from '../src/platform/launchers/startup.ts';
+import { freePort, StartupError } from '../src/platform/launchers/startup.ts';
 import { startTemporalDevServer, type DevServer } from '../src/platform/launchers/temporalServer.ts';
 import { workflowsPath } from '../src/platform/temporal/worker.ts';
-import { freePort } from '../test/helpers/ports.ts';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../src/platform/telemetry/temporalMetrics.ts';
 
 export interface Stack {
   databaseUrl: string;
@@ -44,7 +44,7 @@ export async function startStack(log: Logger, prefix: string): Promise<Stack> {
     await migrate(orm);
     await seedDemo(orm.em.fork());
     await orm.close();
-    const bundle = await bundleWorkflowCode({ workflowsPath, logger: { trace() {}, debug() {}, info() {}, warn: (m) => log.warn(m), error: (m) => log.error(m), log() {} } });
+    const bundle = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: { trace() {}, debug() {}, info() {}, warn: (m) => log.warn(m), error: (m) => log.error(m), log() {} } });
     const bundlePath = path.join(dir, 'workflow-bundle.js');
     fs.writeFileSync(bundlePath, bundle.code);
     return { databaseUrl: pg.url, temporalAddress: temporal.address, bundlePath, stop };

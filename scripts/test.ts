@@ -21,7 +21,7 @@ try {
       // Every test file comes from one address and signs in often: the tests of the limits set their own.
       ...UNREACHED_RATE_LIMITS,
       DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, WORKFLOW_BUNDLE_PATH: stack.bundlePath,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', SECRETS_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', METRICS_PORT: '0', SECRETS_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     },
   });
   code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));

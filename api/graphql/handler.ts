@@ -41,6 +41,7 @@ export function graphqlMiddleware(schema: GraphQLSchema, makeContext: ContextFac
   });
   return async (ctx, next) => {
     if (ctx.path !== '/api/graphql') return next();
+    ctx.state.operation = 'graphql';
     await handler(ctx as unknown as Parameters<typeof handler>[0], next);
   };
 }

@@ -15,6 +15,9 @@ import { awaitSearchAttributes, registerSearchAttributes } from '../platform/tem
 import { ensureSchedules } from '../platform/temporal/schedules.ts';
 import { createWorker } from '../platform/temporal/worker.ts';
 import type { WorkerDeps, WorkerService } from '../platform/module.ts';
+import { startMetricsServer, type MetricsServer } from '../platform/telemetry/metricsServer.ts';
+import { countingClientInterceptor } from '../platform/telemetry/temporalMetrics.ts';
+import { installTracing, type Tracing } from '../platform/telemetry/tracing.ts';
 
 export interface Services {
   orm: Orm;
@@ -22,11 +25,13 @@ export interface Services {
   temporal: Client;
 }
 
-/** Connects to PostgreSQL and Temporal; both addresses must be resolved by now. */
-export async function connectServices(config: Config, databaseUrl: string, temporalAddress: string): Promise<Services> {
+/** Connects to PostgreSQL and Temporal; both addresses must be resolved by now. Starts are counted, and traced when tracing is on. */
+export async function connectServices(config: Config, databaseUrl: string, temporalAddress: string, tracing: Tracing | null = null): Promise<Services> {
   const orm = await createOrm(databaseUrl, ENTITIES);
   const connection = await Connection.connect({ address: temporalAddress });
-  const temporal = new Client({ connection, namespace: config.temporalNamespace });
+  const temporal = new Client({
+    connection, namespace: config.temporalNamespace, interceptors: { workflow: [countingClientInterceptor()] }, plugins: tracing ? [tracing.plugin] : [],
+  });
   return { orm, connection, temporal };
 }
 
@@ -35,6 +40,7 @@ export interface Running extends Services {
   url?: string;
   reads?: ReadCache;
   quotas?: QuotaCounter;
+  metrics?: MetricsServer;
   worker?: Worker;
   workerRun?: Promise<void>;
   /** The modules' worker services (the outbox relay), started after the worker and stopped before it. */
@@ -60,7 +66,8 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
   if (!config.databaseUrl || !config.temporalAddress) throw new Error('bootstrap needs DATABASE_URL and TEMPORAL_ADDRESS');
   if (config.secretsKeys.length === 0) throw new Error('bootstrap needs SECRETS_KEY');
   installSecretKeys(config.secretsKeys);
-  const services = await connectServices(config, config.databaseUrl, config.temporalAddress);
+  const tracing = installTracing(api && withWorker ? 'tms' : api ? 'tms-api' : 'tms-worker');
+  const services = await connectServices(config, config.databaseUrl, config.temporalAddress, tracing);
   const running: Running = {
     ...services,
     services: [],
@@ -69,6 +76,7 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
       running.server?.closeAllConnections();
       await running.reads?.stop();
       await running.quotas?.stop();
+      await running.metrics?.close();
       for (const s of [...running.services].reverse()) await s.stop();
       if (running.worker) {
         if (running.worker.getState() === 'RUNNING') running.worker.shutdown();
@@ -90,7 +98,7 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
       if (added.length) log.info({ added }, 'search attributes registered');
       await awaitSearchAttributes(services.temporal, added);
       const deps: WorkerDeps = { orm: services.orm, config, log, temporal: services.temporal, databaseUrl: config.databaseUrl };
-      running.worker = await createWorker(config, config.temporalAddress, MODULES, deps, log);
+      running.worker = await createWorker(config, config.temporalAddress, MODULES, deps, log, tracing);
       running.workerRun = running.worker.run();
       running.workerRun.catch((err: unknown) => log.error({ err }, 'worker stopped'));
       await ensureSchedules(services.temporal, config.taskQueue, MODULES.flatMap((m) => m.schedules?.(config) ?? []), log);
@@ -99,6 +107,7 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
         running.services.push(service);
       }
     }
+    if (config.metricsPort !== null) running.metrics = await startMetricsServer(config.metricsPort, log, withWorker ? services.orm : null);
     if (api) {
       const reads = new ReadCache();
       await reads.start(config.databaseUrl, log);

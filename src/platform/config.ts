@@ -9,6 +9,8 @@ const quota = z.string().trim().regex(/^(off|[1-9]\d{0,8}\/[1-9]\d{0,5})$/, 'mus
 
 const EnvSchema = z.object({
   PORT: port.default(3000),
+  METRICS_PORT: z.string().trim().regex(/^(off|\d{1,5})$/, 'must be a port number, 0 for any free port, or off').refine((v) => v === 'off' || Number(v) <= 65535, 'must be at most 65535')
+    .default('9464').transform((v) => (v === 'off' ? null : Number(v))),
   DATA_DIR: z.string().min(1).default('.data'),
   PG_PORT: port.default(5433),
   TEMPORAL_PORT: port.default(7233),
@@ -46,6 +48,8 @@ export type Env = z.input<typeof EnvSchema>;
 
 export interface Config {
   port: number;
+  /** Where `GET /metrics` listens, apart from the API (0: any free port; null: off); docs/observability.md. */
+  metricsPort: number | null;
   dataDir: string;
   pgPort: number;
   temporalPort: number;
@@ -124,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   return {
     port: e.PORT,
+    metricsPort: e.METRICS_PORT,
     dataDir: path.resolve(e.DATA_DIR),
     pgPort: e.PG_PORT,
     temporalPort: e.TEMPORAL_PORT,

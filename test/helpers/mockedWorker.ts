@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { SEARCH_ATTRIBUTES } from '../../src/modules/index.ts';
+import { workerMetrics } from '../../src/platform/telemetry/temporalMetrics.ts';
 import { awaitSearchAttributes, registerSearchAttributes } from '../../src/platform/temporal/searchAttributes.ts';
 
 export interface MockedWorker {
@@ -21,7 +22,7 @@ export async function withMockedWorker<T>(activities: object, run: (w: MockedWor
   await awaitSearchAttributes(client, await registerSearchAttributes(connection, 'default', SEARCH_ATTRIBUTES));
   const native = await NativeConnection.connect({ address });
   const taskQueue = `mocked-${randomUUID()}`;
-  const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! }, activities });
+  const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! }, activities, sinks: workerMetrics.sinks });
   try {
     return await worker.runUntil(run({ client, taskQueue }));
   } finally {

@@ -16,6 +16,9 @@ export async function tenantWithReceiver(app: TestApp, behaviour: Behaviour, sec
   return {
     receiver,
     businessId: b.business.id,
+    /** A token of the business's admin. */
+    admin,
+    deviceCode: b.device.code,
     /** Stores a device order; answers its id and the id of the event it wrote to the outbox. */
     async store(): Promise<{ deviceOrderId: number; eventId: string }> {
       const res = await app.http.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: 'A01', reference_number: `R-${b.tag}`, due_at: new Date(Date.now() + 3600_000).toISOString() }, { token: admin });

@@ -7,6 +7,7 @@ import { findOrBuildTemporalCli } from '../../src/platform/launchers/temporalSer
 import { createLogger } from '../../src/platform/logger.ts';
 import { Worker } from '@temporalio/worker';
 import { workflowsPath } from '../../src/platform/temporal/worker.ts';
+import { workerMetrics } from '../../src/platform/telemetry/temporalMetrics.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { awaitDeviceOrderDelivery, retryWorkflowOf } from '../helpers/retryWorkflow.ts';
@@ -17,7 +18,7 @@ import { pauseSignal, progressQuery, resumeSignal, SECRETS_ROTATION_WORKFLOW } f
 import type { secretsRotationWorkflow } from '../../src/modules/secrets/workflows.ts';
 
 const historiesDir = path.resolve(import.meta.dirname, 'histories');
-const replayOptions = () => (process.env.WORKFLOW_BUNDLE_PATH ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH } } : { workflowsPath });
+const replayOptions = () => ({ sinks: workerMetrics.sinks, ...(process.env.WORKFLOW_BUNDLE_PATH ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH } } : { workflowsPath }) });
 
 describe('determinism: recorded histories replay against the current workflow code', () => {
   let app: TestApp;

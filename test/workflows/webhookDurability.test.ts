@@ -5,7 +5,7 @@ import { createLogger } from '../../src/platform/logger.ts';
 import { verifyWebhook } from '../../src/modules/webhooks/verify.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
-import { freePort } from '../helpers/ports.ts';
+import { freePort } from '../../src/platform/launchers/startup.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { waitFor } from '../helpers/wait.ts';
 

@@ -4,7 +4,7 @@
 //   delivery is finished by the next worker, every copy signed and carrying the same ids;
 // - a Temporal server restarted while a retry workflow sleeps keeps that workflow, which then delivers.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,14 +13,14 @@ import { startTemporalDevServer, type DevServer } from '../../src/platform/launc
 import { createLogger } from '../../src/platform/logger.ts';
 import { verifyWebhook } from '../../src/modules/webhooks/verify.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { freePort } from '../helpers/ports.ts';
+import { freePort } from '../../src/platform/launchers/startup.ts';
 import type { Received } from '../helpers/receiver.ts';
 import { retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { spawnRole, stopChild } from '../helpers/roles.ts';
 
 const SECRET = 'restart-secret-0123456789';
-const workerEntry = path.resolve(import.meta.dirname, '../../src/main/worker.ts');
 
 interface DeliveryRow {
   id: number;
@@ -58,32 +58,8 @@ async function workflowResult(app: TestApp, deliveryId: number): Promise<unknown
   return (await retryWorkflowOf(app, deliveryId)).result();
 }
 
-/**
- * `npm run worker` (Temporal worker and outbox relay) as a child process against the suite's PostgreSQL and
- * Temporal, so that the test can SIGKILL it. Resolves once the role logs that it runs.
- */
-async function spawnWorker(children: Set<ChildProcess>): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, WEBHOOK_RETRY_SCALE: '0.001', LOG_LEVEL: 'info' };
-  delete env.NODE_TEST_CONTEXT; // the child is a service, not a test file reporting to the runner
-  const child = spawn(process.execPath, [workerEntry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let output = '';
-  const keep = (d: Buffer) => { output = (output + d.toString()).slice(-20_000); };
-  child.stderr.on('data', keep);
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => { keep(d); if (output.includes('"msg":"worker running"')) resolve(); });
-    child.once('exit', (code, signal) => reject(new Error(`the worker exited (${code ?? signal}) before running:\n${output}`)));
-  });
-  return child;
-}
-
-async function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill(signal);
-  await exited;
-}
+/** `npm run worker` (Temporal worker and outbox relay) as a child process, so that the test can SIGKILL it. */
+const spawnWorker = async (children: Set<ChildProcess>): Promise<ChildProcess> => (await spawnRole('worker', { WEBHOOK_RETRY_SCALE: '0.001' }, children)).child;
 
 describe('webhook delivery survives a worker killed mid-attempt', () => {
   let app: TestApp;

@@ -4,8 +4,9 @@ import { markDead } from './repo/deliveries.ts';
 import { pruneWebhookLog } from './repo/log.ts';
 import type { AttemptResult, PruneResult } from './contract.ts';
 import { attemptDeliveries, type SendOptions } from './deliver.ts';
+import type { OriginSlots } from './originSlots.ts';
 
-export function createWebhookActivities(deps: { orm: Orm } & SendOptions) {
+export function createWebhookActivities(deps: { orm: Orm; slots: OriginSlots } & SendOptions) {
   return {
     /** One signed attempt of each delivery; a receiver's failure is a result, not an activity error (only infrastructure errors retry). */
     /** `notBefore` (epoch ms by delivery id): a delivery is sent no earlier than that. */
@@ -14,7 +15,7 @@ export function createWebhookActivities(deps: { orm: Orm } & SendOptions) {
       const ctx = Context.current();
       const beat = setInterval(() => ctx.heartbeat(), 3_000);
       try {
-        return await attemptDeliveries({ em: deps.orm.em.fork(), publicBaseUrl: deps.publicBaseUrl, allowPrivateTargets: deps.allowPrivateTargets }, deliveryIds, notBefore);
+        return await attemptDeliveries({ em: deps.orm.em.fork(), slots: deps.slots, publicBaseUrl: deps.publicBaseUrl, allowPrivateTargets: deps.allowPrivateTargets }, deliveryIds, notBefore);
       } finally {
         clearInterval(beat);
       }

@@ -13,7 +13,7 @@ export const ASYNCAPI_PATH = '/api/asyncapi-webhooks.json';
 
 const header = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
 
-/** Optional on every sender: CloudEvents binary attributes and Standard Webhooks, chosen per URL or endpoint. */
+/** Optional on every sender: CloudEvents binary attributes and Standard Webhooks, chosen per URL or endpoint, and the trace context. */
 const FORMAT_HEADERS: Record<string, Schema> = {
   'ce-specversion': header('CloudEvents binary mode: 1.0', { const: '1.0' }),
   'ce-id': header('CloudEvents id: the body event_id, otherwise the delivery id'),
@@ -27,6 +27,7 @@ const FORMAT_HEADERS: Record<string, Schema> = {
   'webhook-id': header('Standard Webhooks id, same rule as ce-id'),
   'webhook-timestamp': header('Standard Webhooks timestamp, Unix seconds'),
   'webhook-signature': header("'v1,' + base64(HMAC-SHA256(whsec key, id + '.' + timestamp + '.' + body)), space-separated per key"),
+  traceparent: header('W3C Trace Context of this attempt, when the service traces (docs/observability.md); not signed', { pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' }),
 };
 
 const CONTENT_TYPE = header('application/json; application/cloudevents+json in CloudEvents structured mode', {

@@ -1,17 +1,20 @@
 import type { Em } from '../../platform/db/orm.ts';
 import { claimAttempt, deliveryStates, deliveryUrls, recordAttempts, type AttemptOutcome, type AttemptRecord, type NewDelivery, type PreparedEvent } from './repo/deliveries.ts';
 import type { AttemptResult } from './contract.ts';
-import { HostGate } from './hostGate.ts';
+import type { OriginSlots } from './originSlots.ts';
 import { postOutbound } from './outbound.ts';
 import { eachInPool } from './pool.ts';
 import { buildRequest } from './request.ts';
 import { sha256 } from './signing.ts';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { webhookAttemptDuration, webhookAttempts } from '../../platform/telemetry/metrics.ts';
+import { inSpan } from '../../platform/telemetry/tracing.ts';
 
 const LEASE_SEC = 30;
 /** Attempts under way at once, for the relay's first attempts and for each batch of retries. */
 export const ATTEMPTS_IN_FLIGHT = 32;
 /** Signature headers are proofs, not secrets, but the log keeps only what explains a delivery. */
-const LOGGED_HEADERS = /^(content-type|x-webhook-(event-id|id|delivery-id|timestamp|key-id|content-digest|test)|x-ohp-(event|delivery|timestamp)|webhook-id|webhook-timestamp|ce-.*)$/i;
+const LOGGED_HEADERS = /^(content-type|x-webhook-(event-id|id|delivery-id|timestamp|key-id|content-digest|test)|x-ohp-(event|delivery|timestamp)|webhook-id|webhook-timestamp|ce-.*|traceparent)$/i;
 
 /** What every attempt needs besides its delivery: where the catalog is published, and the target policy. */
 export interface SendOptions {
@@ -21,10 +24,29 @@ export interface SendOptions {
 
 export interface DeliverDeps extends SendOptions {
   em: Em;
+  /** The per-origin bound on retry POSTs under way, shared by every worker. */
+  slots: OriginSlots;
 }
 
-/** Signs and sends one attempt of a delivery (claimed, or not yet written); the caller writes what it did. */
-export async function sendAttempt(d: NewDelivery, attempt: number, { payload, eventBusinessId, keys }: PreparedEvent, opts: SendOptions): Promise<AttemptOutcome> {
+/**
+ * Signs and sends one attempt of a delivery (claimed, or not yet written); the caller writes what it did. The POST
+ * is a span of the event's trace, and its `traceparent` header names that span.
+ */
+export function sendAttempt(d: NewDelivery, attempt: number, prepared: PreparedEvent, opts: SendOptions): Promise<AttemptOutcome> {
+  const attributes = { 'tms.delivery_key': d.delivery_key, 'tms.event_type': d.event_type, 'tms.attempt': attempt, 'server.address': hostOf(d.url) };
+  return inSpan('webhook POST', { parent: prepared.traceParent, kind: SpanKind.CLIENT, attributes }, async (span, traceParent) => {
+    const outcome = await signAndPost(d, attempt, prepared, opts, traceParent);
+    span.setAttribute('http.response.status_code', outcome.responseStatus ?? 0);
+    if (outcome.outcome !== 'delivered') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error ?? `HTTP ${outcome.responseStatus}` });
+    webhookAttempts.inc({ outcome: outcome.outcome, kind: attempt === 1 ? 'first' : 'retry' });
+    webhookAttemptDuration.observe(outcome.latencyMs / 1000);
+    return outcome;
+  });
+}
+
+const hostOf = (url: string) => { try { return new URL(url).host; } catch { return ''; } };
+
+async function signAndPost(d: NewDelivery, attempt: number, { payload, eventBusinessId, keys }: PreparedEvent, opts: SendOptions, traceParent: string | null): Promise<AttemptOutcome> {
   let status: number | null = null;
   let error: string | null = 'the receiver has no signing secret';
   let headers: Record<string, string> = {};
@@ -36,6 +58,7 @@ export async function sendAttempt(d: NewDelivery, attempt: number, { payload, ev
       sender: d.sender, deliveryKey: d.delivery_key, businessId: eventBusinessId, eventType: d.event_type, referenceType: d.reference_type,
       referenceId: d.reference_id, format: d.format, standardWebhooks: d.standard_webhooks, payload,
     }, keys, attempt, Math.floor(Date.now() / 1000), opts.publicBaseUrl));
+    if (traceParent) headers.traceparent = traceParent;
     ({ status, error } = await postOutbound(d.url, headers, body, { allowPrivate: opts.allowPrivateTargets }));
   }
   const ok = status !== null && status >= 200 && status < 300;
@@ -48,10 +71,9 @@ export async function sendAttempt(d: NewDelivery, attempt: number, { payload, ev
   };
 }
 
-/** Retry POSTs under way to one origin at most, and how long a batch waits for a slot before deferring. */
-const RETRIES_PER_ORIGIN = 32;
+/** Retry POSTs under way to one origin at most, across every worker, and how long a batch waits for a slot before deferring. */
+export const RETRIES_PER_ORIGIN = 32;
 const ORIGIN_WAIT_MS = 10_000;
-const retryGate = new HostGate(RETRIES_PER_ORIGIN);
 
 /**
  * Makes the next attempt of each delivery (at its `notBefore` time at the earliest, then a slot for its receiver's
@@ -71,7 +93,7 @@ export async function attemptDeliveries(deps: DeliverDeps, deliveryIds: number[]
     const wait = (notBefore[id] ?? 0) - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const origin = new URL(url).origin;
-    if (!(await retryGate.acquire(origin, ORIGIN_WAIT_MS))) {
+    if (!(await deps.slots.acquire(origin, ORIGIN_WAIT_MS))) {
       results[id] = { state: 'busy', attempts: 0, attemptedAt: null };
       return;
     }
@@ -80,7 +102,7 @@ export async function attemptDeliveries(deps: DeliverDeps, deliveryIds: number[]
       if (claimed) records.push({ deliveryId: id, ...await sendAttempt(claimed.delivery, claimed.attempt, claimed, deps) });
       else unclaimed.push(id);
     } finally {
-      retryGate.release(origin);
+      deps.slots.release(origin);
     }
   });
   await recordAttempts(deps.em, records);

@@ -2,7 +2,7 @@
  * Webhooks: the outbox relay and first attempts, retry workflows, tenant settings, provider endpoints and OHP
  * subscriptions, the delivery log with replay and resend, the verifier, and the AsyncAPI document.
  */
-import { defineModule } from '../../platform/module.ts';
+import { defineModule, type WorkerDeps } from '../../platform/module.ts';
 import { createWebhookActivities } from './activities.ts';
 import { WEBHOOK_DELIVERY_IDS, WEBHOOK_LOG_PRUNE_SCHEDULE, WEBHOOK_LOG_PRUNE_WORKFLOW, WEBHOOK_RETRIES_WORKFLOW } from './contract.ts';
 import { WEBHOOKS_MESSAGES } from './messages.ts';
@@ -12,11 +12,21 @@ import { providerWebhookSettingsGet, providerWebhookSettingsRotate, providerWebh
 import { webhookSettingsGet, webhookSettingsUpdate } from './operations/settings.ts';
 import { webhookSettingsTest, webhookVerify } from './operations/tools.ts';
 import { OutboxRelay } from './relay.ts';
+import { OriginSlots } from './originSlots.ts';
+import { RETRIES_PER_ORIGIN } from './deliver.ts';
 import { ENDPOINT_SECRETS } from './repo/endpoints.ts';
 import { SIGN_SECRET } from './repo/settings.ts';
 import { ASYNCAPI_PATH, buildAsyncApiDocument } from './asyncapi.ts';
 
 export { ASYNCAPI_PATH, buildAsyncApiDocument } from './asyncapi.ts';
+
+/** One set of retry slots per worker: its activities use them, its shutdown gives them back. */
+const originSlots = new WeakMap<WorkerDeps, OriginSlots>();
+function originSlotsOf(deps: WorkerDeps): OriginSlots {
+  const slots = originSlots.get(deps) ?? new OriginSlots(deps.orm, RETRIES_PER_ORIGIN, deps.log);
+  originSlots.set(deps, slots);
+  return slots;
+}
 
 export const webhooks = defineModule({
   name: 'webhooks',
@@ -27,7 +37,7 @@ export const webhooks = defineModule({
     providerWebhookSettingsGet, providerWebhookSettingsUpdate, providerWebhookSettingsRotate, providerWebhookTest,
     ohpSubscriptionCreate, ohpSubscriptionList, ohpSubscriptionRevoke,
   ],
-  activities: ({ orm, config }) => createWebhookActivities({ orm, publicBaseUrl: config.publicBaseUrl, allowPrivateTargets: config.webhookAllowPrivateTargets }),
+  activities: (deps) => createWebhookActivities({ orm: deps.orm, slots: originSlotsOf(deps), publicBaseUrl: deps.config.publicBaseUrl, allowPrivateTargets: deps.config.webhookAllowPrivateTargets }),
   workflows: [WEBHOOK_RETRIES_WORKFLOW, WEBHOOK_LOG_PRUNE_WORKFLOW],
   messages: WEBHOOKS_MESSAGES,
   searchAttributes: [WEBHOOK_DELIVERY_IDS],
@@ -39,6 +49,10 @@ export const webhooks = defineModule({
     purpose: 'Deletes webhook deliveries, attempts and published outbox events older than the retention.',
   }],
   documents: [{ path: ASYNCAPI_PATH.slice('/api'.length), build: buildAsyncApiDocument }],
-  services: ({ orm, temporal, config, databaseUrl, log }) => [new OutboxRelay({ orm, temporal, config, databaseUrl, log })],
+  services: (deps) => [
+    new OutboxRelay(deps),
+    // Stopped before the worker: slots not in use go back at once, and none is given back once the database is closed.
+    { start: async () => undefined, stop: () => originSlotsOf(deps).close() },
+  ],
   sealedColumns: [SIGN_SECRET, ...ENDPOINT_SECRETS],
 });

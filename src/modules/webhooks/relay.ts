@@ -11,6 +11,7 @@ import { ATTEMPTS_IN_FLIGHT, sendAttempt, type SendOptions } from './deliver.ts'
 import { REQUEST_TIMEOUT_MS } from './outbound.ts';
 import { planDeliveries, type PlannedDelivery } from './fanOut.ts';
 import { eachInPool } from './pool.ts';
+import { relayLag } from '../../platform/telemetry/metrics.ts';
 import { startRetryWorkflows, type RoundToDrive } from './retryWorkflows.ts';
 
 const BATCH = 200;
@@ -141,7 +142,8 @@ export class OutboxRelay {
     const done = (async () => {
       let ids: number[] = [];
       const outcome = await this.deps.orm.em.fork().transactional(async (tx): Promise<{ toSend: Written } | { failed: RoundToDrive[] }> => {
-        const { events, receivers } = await claimOutbox(tx, BATCH);
+        const { events, receivers, lagSeconds } = await claimOutbox(tx, BATCH);
+        for (const lag of lagSeconds) relayLag.observe(lag);
         ids = events.map((e) => e.id);
         count(events.length);
         const planned = planDeliveries(events, receivers);

@@ -3,13 +3,18 @@ import { RATE_LIMIT_SUBJECT, spendQuota } from '../rateLimits.ts';
 import type { BusinessContext, Operation, OperationContext } from './types.ts';
 import { unsafeTextFields } from './text.ts';
 import { parseInput } from './validate.ts';
+import { inSpan } from '../telemetry/tracing.ts';
 
 /**
  * The one place where every call is checked, whatever surface it came through: a per-address rate limit first
  * (bad input counts too), then token, availability, role, business switches, a per-credential rate limit, then
  * input validation (the text rule for every field first, then the operation's schema), then the handler.
  */
-export async function runOperation(op: Operation, raw: unknown, ctx: OperationContext): Promise<unknown> {
+export function runOperation(op: Operation, raw: unknown, ctx: OperationContext): Promise<unknown> {
+  return inSpan(`operation ${op.name}`, { attributes: { 'tms.operation': op.name } }, () => checkAndRun(op, raw, ctx));
+}
+
+async function checkAndRun(op: Operation, raw: unknown, ctx: OperationContext): Promise<unknown> {
   const limitBy = op.limit && RATE_LIMIT_SUBJECT[op.limit];
   if (limitBy === 'address') await spendQuota(ctx, op.limit!);
   if (op.roles !== 'public') {

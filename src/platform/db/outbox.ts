@@ -1,4 +1,5 @@
 import { executeBound, type Em } from './orm.ts';
+import { currentTraceParent } from '../telemetry/tracing.ts';
 
 /** The price families an event can belong to; a receiver whose account hides a family gets its events without prices. */
 export const PRICE_FAMILIES = ['local_delivery', 'label_service', 'shipping_service', 'ltl_service', 'storage_services', 'moving_services', 'device_orders'] as const;
@@ -25,22 +26,23 @@ export interface NewOutboxEvent {
 
 /**
  * The one writer of the outbox: writes events in the caller's transaction, in one statement however many (the
- * insert trigger wakes the relay). Every module that publishes an event calls it in the transaction of the
+ * insert trigger wakes the relay), with the active trace's `traceparent` for their POSTs. Every module that publishes an event calls it in the transaction of the
  * change that caused the event; the columns it leaves out (id, key_seed, created_at, published_at) take their defaults.
  */
 export async function insertOutboxEvents(em: Em, events: readonly NewOutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
+  const trace_parent = currentTraceParent();
   const rows = events.map((e) => ({
     business_id: e.businessId, customer_id: e.customerId ?? null, event_id: e.eventId, event_type: e.eventType, reference_type: e.referenceType,
     reference_id: e.referenceId, payload: e.payload, family: e.family ?? null, carrier_held: e.carrierHeld ?? false, provider_id: e.providerId ?? null,
-    target_settings_id: e.targetSettingsId ?? null, target_url: e.targetUrl ?? null,
+    target_settings_id: e.targetSettingsId ?? null, target_url: e.targetUrl ?? null, trace_parent,
   }));
   // Bound, not written into the SQL text: a batch is one large JSON value.
   await executeBound(em,
-    `insert into outbox_event (business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url)
-     select business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url
+    `insert into outbox_event (business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url, trace_parent)
+     select business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url, trace_parent
      from jsonb_to_recordset($1::jsonb) as e(business_id int, customer_id int, event_id text, event_type text, reference_type text, reference_id text,
-       payload jsonb, family text, carrier_held boolean, provider_id int, target_settings_id int, target_url text)`,
+       payload jsonb, family text, carrier_held boolean, provider_id int, target_settings_id int, target_url text, trace_parent text)`,
     [JSON.stringify(rows)]);
 }
 

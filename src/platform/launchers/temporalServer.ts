@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { Logger } from '../logger.ts';
-import { assertPortFree, RecentOutput, StartupError } from './startup.ts';
+import { assertPortFree, endServerProcess, RecentOutput, StartupError } from './startup.ts';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 const projectRoot = path.resolve(import.meta.dirname, '../../..');
@@ -99,11 +99,7 @@ export async function startTemporalDevServer(opts: DevServerOptions, log: Logger
     process: child,
     async stop() {
       process.off('exit', killOnExit);
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const timeout = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timeout);
+      await endServerProcess(child, exited, 10_000);
     },
   };
 }

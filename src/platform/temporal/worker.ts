@@ -3,6 +3,8 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from 
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { ModuleDescriptor, WorkerDeps } from '../module.ts';
+import { WORKFLOW_INTERCEPTOR_MODULES, workerMetrics } from '../telemetry/temporalMetrics.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 
 /** The bundle entry: every module's workflows (src/modules/workflows.ts). */
 export const workflowsPath = path.resolve(import.meta.dirname, '../../modules/workflows.ts');
@@ -24,14 +26,19 @@ function installRuntime(log: Logger): void {
 }
 
 /** One worker for every module: its activities are the union of the modules' activity factories. */
-export async function createWorker(config: Config, address: string, modules: readonly ModuleDescriptor[], deps: WorkerDeps, log: Logger): Promise<Worker> {
+export async function createWorker(config: Config, address: string, modules: readonly ModuleDescriptor[], deps: WorkerDeps, log: Logger, tracing: Tracing | null = null): Promise<Worker> {
   installRuntime(log);
   const connection = await NativeConnection.connect({ address });
+  // A prebuilt bundle holds the metrics interceptor but not the tracing one: with tracing on, the worker bundles its own.
+  const prebuilt = config.workflowBundlePath && !tracing;
   return Worker.create({
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
-    ...(config.workflowBundlePath ? { workflowBundle: { codePath: config.workflowBundlePath } } : { workflowsPath }),
+    ...(prebuilt ? { workflowBundle: { codePath: config.workflowBundlePath! } } : { workflowsPath }),
     activities: Object.assign({}, ...modules.map((m) => m.activities?.(deps) ?? {})),
+    interceptors: { activity: workerMetrics.activity, workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+    sinks: workerMetrics.sinks,
+    plugins: tracing ? [tracing.plugin] : [],
   });
 }

@@ -21,6 +21,8 @@ export interface OutboxRow {
   target_url: string | null;
   /** Random per event (none on events published before it existed); delivery keys derive from it (fanOut.ts). */
   key_seed: string;
+  /** The trace the event's POSTs continue (null with tracing off). */
+  trace_parent: string | null;
 }
 
 export interface DeliveryRow {
@@ -65,16 +67,17 @@ export interface Receivers {
  * receivers they may go to: every settings row of their businesses (merchant level and customer overrides),
  * the OHP subscriptions of their businesses and the endpoints of the providers they name. One round trip.
  */
-export async function claimOutbox(tx: Em, limit: number): Promise<{ events: OutboxRow[]; receivers: Receivers }> {
-  const [row] = await tx.execute<{ events: OutboxRow[]; settings: RecipientSettings[]; endpoints: EndpointRow[] }[]>(
+export async function claimOutbox(tx: Em, limit: number): Promise<{ events: OutboxRow[]; receivers: Receivers; lagSeconds: number[] }> {
+  const [row] = await tx.execute<{ events: OutboxRow[]; settings: RecipientSettings[]; endpoints: EndpointRow[]; lags: number[] }[]>(
     `with e as (select * from claim_outbox(?, ?))
      select coalesce((select json_agg(e order by e.id) from e), '[]') as events,
+       coalesce((select json_agg(extract(epoch from clock_timestamp() - e.created_at)::float8) from e), '[]') as lags,
        coalesce((select json_agg(to_jsonb(s) || jsonb_build_object('hidden_price_families', coalesce(u.hidden_price_families, '{}')))
          from webhook_settings s left join app_user u on u.id = s.customer_id where s.business_id in (select business_id from e)), '[]') as settings,
        coalesce((select json_agg(ep) from webhook_endpoint ep where ep.revoked_at is null and
          ((ep.kind = 'ohp' and ep.business_id in (select business_id from e)) or (ep.kind <> 'ohp' and ep.business_id in (select provider_id from e)))), '[]') as endpoints`,
     [limit, `${CLAIM_IDLE_LIMIT_SEC}s`]);
-  return { events: row!.events, receivers: { settings: row!.settings.map(openSettings), endpoints: row!.endpoints.map(openEndpoint) } };
+  return { events: row!.events, receivers: { settings: row!.settings.map(openSettings), endpoints: row!.endpoints.map(openEndpoint) }, lagSeconds: row!.lags };
 }
 
 /** Lets this claim sit idle for `seconds` before the server ends it. */
@@ -87,6 +90,8 @@ export interface PreparedEvent {
   payload: Record<string, unknown>;
   eventBusinessId: number;
   keys: SigningKeys | null;
+  /** The trace the attempt's span joins. */
+  traceParent: string | null;
 }
 
 export interface ClaimedAttempt extends PreparedEvent {
@@ -94,15 +99,15 @@ export interface ClaimedAttempt extends PreparedEvent {
   attempt: number;
 }
 
-type EventFacts = Pick<OutboxRow, 'business_id' | 'event_type' | 'payload' | 'family' | 'carrier_held'>;
+type EventFacts = Pick<OutboxRow, 'business_id' | 'event_type' | 'payload' | 'family' | 'carrier_held' | 'trace_parent'>;
 
 /** The same preparation for the relay's first attempt and every retry. Endpoints are never customer accounts. */
 export function prepare(e: EventFacts, receiver: { settings: RecipientSettings } | { endpoint: EndpointRow }): PreparedEvent {
   if ('endpoint' in receiver) {
-    return { payload: e.payload, eventBusinessId: e.business_id, keys: { secrets: liveSecrets(receiver.endpoint), keyId: receiver.endpoint.key_id } };
+    return { payload: e.payload, eventBusinessId: e.business_id, keys: { secrets: liveSecrets(receiver.endpoint), keyId: receiver.endpoint.key_id }, traceParent: e.trace_parent };
   }
   const s = receiver.settings;
-  return { payload: payloadFor(e, s), eventBusinessId: e.business_id, keys: s.sign_secret ? { secrets: [s.sign_secret], keyId: null } : null };
+  return { payload: payloadFor(e, s), eventBusinessId: e.business_id, keys: s.sign_secret ? { secrets: [s.sign_secret], keyId: null } : null, traceParent: e.trace_parent };
 }
 
 /**
@@ -116,7 +121,7 @@ export async function claimAttempt(em: Em, deliveryId: number, leaseSec: number)
        where id = ? and status in ('pending', 'retrying') and attempts < max_attempts and (locked_until is null or locked_until < now())
        returning *)
      select to_jsonb(d) as delivery,
-       jsonb_build_object('business_id', o.business_id, 'event_type', o.event_type, 'payload', o.payload, 'family', o.family, 'carrier_held', o.carrier_held) as event,
+       jsonb_build_object('business_id', o.business_id, 'event_type', o.event_type, 'payload', o.payload, 'family', o.family, 'carrier_held', o.carrier_held, 'trace_parent', o.trace_parent) as event,
        case when s.id is null then null else to_jsonb(s) || jsonb_build_object('hidden_price_families', coalesce(u.hidden_price_families, '{}')) end as settings,
        to_jsonb(ep) as endpoint
      from d join outbox_event o on o.id = d.outbox_event_id

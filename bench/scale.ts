@@ -1,0 +1,135 @@
+/**
+ * `npm run bench:scale`: the service on the engines it is built on, at the size of a real locker network. The
+ * Temporal server (built from the Go module proxy, not the CLI's dev server) runs on the embedded PostgreSQL, in
+ * databases of its own beside the service's. It prints:
+ *   1. a bare `workflow.start` rate on that server (the baseline), then the HTTP store rate while filling up to
+ *      SCALE_OPEN (100,000) open device-order workflows, each waiting on its due timer, per tenth of the fill;
+ *   2. bytes per open workflow in PostgreSQL (Temporal's two databases, and the service's own);
+ *   3. overdue lateness when SCALE_DUE (10,000) of them fall due within one minute, against a bare setTimeout.
+ * Not part of `npm test` (it takes about half an hour on 2 cores); the figures are in docs/performance.md.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { bootstrap } from '../src/main/bootstrap.ts';
+import { seedDemo } from '../src/main/seed.ts';
+import { Device } from '../src/modules/device-orders/index.ts';
+import { ENTITIES } from '../src/modules/index.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { createOrm, migrate } from '../src/platform/db/orm.ts';
+import { makePostgresTempDir, startEmbeddedPostgres } from '../src/platform/launchers/postgres.ts';
+import { freePort } from '../src/platform/launchers/startup.ts';
+import { startTemporalOnPostgres } from '../src/platform/launchers/temporalPostgresServer.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { UNREACHED_RATE_LIMITS } from '../scripts/stack.ts';
+import { makeBusiness, PASSWORD } from '../test/helpers/factories.ts';
+import { fmt, load, percentile } from './load.ts';
+
+const OPEN = Number(process.env.SCALE_OPEN ?? 100_000);
+const DUE = Math.min(OPEN, Number(process.env.SCALE_DUE ?? 10_000));
+const CONCURRENCY = Number(process.env.SCALE_CONCURRENCY ?? 32);
+const BARE_STARTS = 2_000;
+const COMPARTMENTS = 100;
+
+const log = createLogger(process.env.SCALE_LOG_LEVEL ?? 'warn');
+const line = (label: string, ours: string, base: string, ratio: number) => console.log(`${label.padEnd(40)} ${ours.padEnd(16)} baseline ${base.padEnd(28)} ratio ${ratio.toFixed(2)}`);
+const dir = makePostgresTempDir('tms-scale-');
+// Temporal's four services keep pools of their own (20 + 10 each); the service adds its own.
+const pgServer = await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort(), log, false, ['max_connections=400', 'shared_buffers=1GB']);
+const url = new URL(pgServer.url);
+const access = { host: url.hostname, port: Number(url.port), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+const admin = new pg.Client({ ...access, database: 'postgres' });
+await admin.connect();
+const bytesOf = async (db: string) => Number((await admin.query<{ n: string }>('select pg_database_size($1) as n', [db])).rows[0]!.n);
+
+let stopTemporal: (() => Promise<void>) | undefined;
+try {
+  const started = performance.now();
+  const temporal = await startTemporalOnPostgres({ pg: access, dir: path.join(dir, 'temporal'), namespace: 'default' }, log);
+  stopTemporal = temporal.stop;
+  console.log(`machine: ${os.cpus().length} cores, Node ${process.version}; Temporal server on PostgreSQL (ready in ${fmt((performance.now() - started) / 1000)} s)`);
+
+  const orm = await createOrm(pgServer.url, ENTITIES);
+  await migrate(orm);
+  await seedDemo(orm.em.fork());
+  await orm.close();
+  const config = loadConfig({
+    ...UNREACHED_RATE_LIMITS, DATABASE_URL: pgServer.url, TEMPORAL_ADDRESS: temporal.address, LOG_LEVEL: 'silent', METRICS_PORT: '0',
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+  });
+  const app = await bootstrap(config, log, { port: 0 });
+  try {
+    const em = app.orm.em.fork();
+    const b = await makeBusiness(em);
+    // A locker network: lockers of 100 compartments, as many as the open orders need.
+    const devices = Math.ceil(OPEN / COMPARTMENTS);
+    const grids = Array.from({ length: COMPARTMENTS }, (_, i) => `C${i}`);
+    for (let d = 0; d < devices; d++) em.create(Device, { businessId: b.business.id, code: `SCALE-${b.tag}-${d}`, name: `Scale ${d}`, deviceType: 'locker', gridCodes: grids });
+    await em.flush();
+    const target = (i: number) => ({ device_id: `SCALE-${b.tag}-${i % devices}`, grid_code: grids[Math.floor(i / devices)] });
+    const login = await fetch(`${app.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: b.users.admin.email, password: PASSWORD }) });
+    const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' };
+    const store = async (i: number, dueAt: string): Promise<number> => {
+      const res = await fetch(`${app.url}/api/v1/device-orders`, { method: 'POST', headers, body: JSON.stringify({ kind: 'delivery', ...target(i), reference_number: `S${i}`, due_at: dueAt }) });
+      if (res.status !== 201) throw new Error(`store ${i}: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { device_order: { id: number } }).device_order.id;
+    };
+
+    // 1. The baseline: bare starts of an empty workflow nobody runs, on the same server, at the same concurrency.
+    const bare = await load(BARE_STARTS, CONCURRENCY, async (i) => {
+      await app.temporal.workflow.start('scaleEmptyWorkflow', { workflowId: `scale-bare-${i}`, taskQueue: 'scale-no-worker', args: [] });
+    });
+    const before = { temporal: await bytesOf('temporal') + await bytesOf('temporal_visibility'), app: await bytesOf('tms') };
+    const far = new Date(Date.now() + 30 * 24 * 3600_000).toISOString();
+    const fill = OPEN - DUE;
+    const tenth = Math.max(1, Math.ceil(fill / 10));
+    const rates: number[] = [];
+    for (let from = 0; from < fill; from += tenth) {
+      const n = Math.min(tenth, fill - from);
+      const run = await load(n, CONCURRENCY, async (i) => { await store(from + i, far); });
+      rates.push(run.perSecond);
+      line(`store rate, open ${from + n} (per s)`, fmt(run.perSecond), `workflow.start ${fmt(bare.perSecond)}`, run.perSecond / bare.perSecond);
+      console.log(`  p50 ${fmt(percentile(run.latencies, 50))} ms, p99 ${fmt(percentile(run.latencies, 99))} ms`);
+    }
+
+    // 3. The last DUE fall due within one minute that starts once they are all stored (estimated from the fill's rate).
+    const rate = rates.length ? Math.min(...rates.slice(-3)) : bare.perSecond / 4;
+    const dueStart = Date.now() + Math.ceil((DUE / rate) * 1.5 * 1000) + 30_000;
+    const ids: number[] = [];
+    const dueRun = await load(DUE, CONCURRENCY, async (i) => { ids.push(await store(fill + i, new Date(dueStart + (i * 60_000) / DUE).toISOString())); });
+    line(`store rate, open ${OPEN} (per s)`, fmt(dueRun.perSecond), `workflow.start ${fmt(bare.perSecond)}`, dueRun.perSecond / bare.perSecond);
+    const stored = Date.now();
+    if (stored > dueStart) console.log('warning: storing the due ones took longer than planned: their lateness includes it');
+
+    // 2. Bytes per open workflow, measured while all of them are open (the due ones wait on their timers still).
+    const after = { temporal: await bytesOf('temporal') + await bytesOf('temporal_visibility'), app: await bytesOf('tms') };
+    const { count: open } = await app.temporal.workflow.count('WorkflowType = "deviceOrderWorkflow" AND ExecutionStatus = "Running"');
+    console.log(`open device-order workflows (visibility): ${open}`);
+    console.log(`bytes per open workflow: Temporal ${fmt((after.temporal - before.temporal) / OPEN)} (its databases ${fmt(before.temporal / 1e6)} -> ${fmt(after.temporal / 1e6)} MB); `
+      + `the service ${fmt((after.app - before.app) / OPEN)} per device order`);
+
+    const wait = dueStart + 60_000 - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const idList = ids.join(',');
+    for (let polls = 0; ; polls++) {
+      const [row] = await em.execute<{ n: number }[]>(`select count(*)::int as n from device_order where id in (${idList}) and status = 'overdue'`);
+      if (row!.n === ids.length) break;
+      if (polls % 20 === 0) console.log(`  overdue so far: ${row!.n} of ${ids.length}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const lateness = (await em.execute<{ ms: number }[]>(`select extract(epoch from (overdue_at - due_at)) * 1000 as ms from device_order where id in (${idList})`)).map((r) => Number(r.ms));
+    const timerLate = await new Promise<number>((resolve) => { const at = Date.now() + 50; setTimeout(() => resolve(Date.now() - at), 50); });
+    for (const [name, p] of [['p50', 50], ['p99', 99], ['max', 100]] as const) {
+      line(`overdue lateness ${name} (ms, ${DUE} in 1 min)`, fmt(percentile(lateness, p)), `setTimeout ${fmt(timerLate)}`, percentile(lateness, p) / Math.max(1, timerLate));
+    }
+  } finally {
+    await app.close();
+  }
+} finally {
+  await stopTemporal?.();
+  await admin.end();
+  await pgServer.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
