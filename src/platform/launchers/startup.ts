@@ -41,12 +41,12 @@ export class RecentOutput {
   }
 }
 
-/** A TCP port that was free a moment ago on the loopback interface. */
-export function freePort(): Promise<number> {
+/** A TCP port that was free a moment ago on the loopback interface: any, or `port` (rejects when it is taken). */
+export function freePort(port = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });

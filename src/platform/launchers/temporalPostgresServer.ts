@@ -68,9 +68,13 @@ function setUpSchemas(sqlTool: string, pg: PostgresAccess, log: Logger): void {
 }
 
 /** The development-postgres12 configuration of the server's repository, on free ports and these credentials (JSON is YAML). */
-async function writeConfig(dir: string, pg: PostgresAccess, shards: number): Promise<{ file: string; frontend: number }> {
+async function writeConfig(dir: string, pg: PostgresAccess, shards: number): Promise<{ frontend: number }> {
+  // Temporal keeps membership ports in a smallint column: every port below 32768, outside the ephemeral range.
   const ports = new Set<number>();
-  while (ports.size < 8) ports.add(await freePort());
+  while (ports.size < 8) {
+    const port = await freePort(20_000 + Math.floor(Math.random() * 12_000)).catch(() => null);
+    if (port) ports.add(port);
+  }
   const [frontend, history, matching, worker, ...membership] = [...ports];
   const store = (databaseName: string, maxConns: number) => ({
     sql: {
@@ -95,9 +99,10 @@ async function writeConfig(dir: string, pg: PostgresAccess, shards: number): Pro
     dcRedirectionPolicy: { policy: 'noop' },
     dynamicConfigClient: { filepath: path.join(dir, 'dynamicconfig.yaml'), pollInterval: '10s' },
   };
-  const file = path.join(dir, 'temporal.yaml');
-  fs.writeFileSync(file, JSON.stringify(config, null, 1));
-  return { file, frontend: frontend! };
+  // v1.29 reads <root>/<config>/<env>.yaml (--config-file came later).
+  fs.mkdirSync(path.join(dir, 'config'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'config', 'development.yaml'), JSON.stringify(config, null, 1));
+  return { frontend: frontend! };
 }
 
 /** Sets up the schemas, starts the server, registers the namespace; stop() ends the server (the databases stay). */
@@ -105,9 +110,9 @@ export async function startTemporalOnPostgres(opts: TemporalOnPostgresOptions, l
   const { server, sqlTool } = findOrBuildTemporalServer(log);
   fs.mkdirSync(opts.dir, { recursive: true });
   setUpSchemas(sqlTool, opts.pg, log);
-  const { file, frontend } = await writeConfig(opts.dir, opts.pg, opts.shards ?? 4);
+  const { frontend } = await writeConfig(opts.dir, opts.pg, opts.shards ?? 4);
   const output = new RecentOutput();
-  const child = spawn(server, ['--config-file', file, '--allow-no-auth', 'start'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(server, ['--root', opts.dir, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'], { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (d: Buffer) => log.debug({ component: 'temporal' }, output.add(d)));
   child.stderr?.on('data', (d: Buffer) => log.debug({ component: 'temporal' }, output.add(d)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
