@@ -82,6 +82,8 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
         if (running.worker.getState() === 'RUNNING') running.worker.shutdown();
         await running.workerRun;
       }
+      // The last spans (the shutdown's own included) leave before the process does.
+      await tracing?.flush().catch((err: unknown) => log.warn({ err }, 'spans not exported at shutdown'));
       await services.connection.close();
       await services.orm.close();
     },
