@@ -3,10 +3,12 @@
  * Temporal server (built from the Go module proxy, not the CLI's dev server) runs on the embedded PostgreSQL, in
  * databases of its own beside the service's. It prints:
  *   1. a bare `workflow.start` rate on that server (the baseline), then the HTTP store rate while filling up to
- *      SCALE_OPEN (100,000) open device-order workflows, each waiting on its due timer, per tenth of the fill;
+ *      SCALE_OPEN (100,000) open device-order workflows, each waiting on its due timer, per tenth of the fill, and
+ *      the sustained rate (a tenth ends when the worker has run its first workflow tasks);
  *   2. bytes per open workflow in PostgreSQL (Temporal's two databases, and the service's own);
  *   3. overdue lateness when SCALE_DUE (10,000) of them fall due within one minute, against a bare setTimeout.
- * Not part of `npm test` (it takes about half an hour on 2 cores); the figures are in docs/performance.md.
+ * The API runs in the bench's process, the worker in its own (`npm run worker`), as docker-compose runs them.
+ * Not part of `npm test` (it takes about 40 minutes on 2 cores); the figures are in docs/performance.md.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
