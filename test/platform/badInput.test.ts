@@ -14,7 +14,7 @@ import { ROLES, type Role } from '../../src/platform/roles.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../helpers/factories.ts';
 
-interface JsonSchema { type?: string; enum?: unknown[]; format?: string; maxLength?: number; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[]; default?: unknown }
+interface JsonSchema { type?: string; enum?: unknown[]; format?: string; maxLength?: number; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[]; default?: unknown; items?: JsonSchema }
 
 const restOps = CATALOG.filter((op) => op.rest && op.roles !== 'public') as (Operation & { rest: NonNullable<Operation['rest']>; roles: readonly Role[] })[];
 const pathParams = (op: Operation) => [...op.rest!.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
@@ -129,6 +129,25 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
       }
     }
     assert.ok(checked >= 20, `checked ${checked}`);
+  });
+
+  // A boolean is no number: `true` read as 1 once let a resend name delivery 1 (found by the long fuzz run).
+  test('every integer of a body, alone or in a list, refuses true and [5]: 422 naming it', async () => {
+    let checked = 0;
+    for (const op of restOps.filter((o) => o.rest.method !== 'GET' && o.rest.method !== 'DELETE')) {
+      for (const [field, s] of Object.entries((inputJsonSchema(op) as JsonSchema).properties ?? {})) {
+        if (pathParams(op).includes(field)) continue;
+        const t = nonNull(s);
+        const values = t.type === 'integer' ? [true, [5]] : t.type === 'array' && t.items?.type === 'integer' ? [[true]] : [];
+        for (const value of values) {
+          const res = await call(op, { [field]: value }, allowedRole(op));
+          assert.equal(res.status, 422, `${op.name}.${field} = ${JSON.stringify(value)}`);
+          assert.ok(fieldsNamed(res.body).some((f) => f === field || f.startsWith(`${field}.`)), `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`);
+          checked++;
+        }
+      }
+    }
+    assert.ok(checked >= 8, `checked ${checked}`);
   });
 
   test('every string one character over its limit: 422 naming it', async () => {

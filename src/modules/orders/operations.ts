@@ -164,7 +164,7 @@ export const planningPool = defineOperation({
   rest: { method: 'GET', path: '/v1/planning/orders' },
   graphql: { name: 'planningPool', kind: 'query' },
   mcp: { scope: 'routes:read', risk: 'low' },
-  input: z.object({ limit: intParam().max(500).default(500) }).strict(),
+  input: z.object({ limit: intParam(500).default(500) }).strict(),
   output: z.object({ result: z.literal(true), orders: z.array(OrderView) }),
   async handler(input, ctx) {
     const { caller } = ctx;
