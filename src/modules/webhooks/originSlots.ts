@@ -8,7 +8,10 @@ export const SLOT_LEASE_SEC = 60;
 /** A worker keeps slots it no longer uses this long, so a steady stream does not lease and give back on every POST. */
 const LINGER_MS = 1_000;
 const POLL_MS = 100;
-/** Slots leased at once when a worker runs short (an eighth of the limit, at most 4): a burst needs few round trips, and one worker does not take them all at once. */
+/**
+ * Slots leased at once when a worker runs short (an eighth of the limit, at most 4): a burst needs few round trips,
+ * and one worker does not take them all at once.
+ */
 const leaseChunk = (limit: number) => Math.max(1, Math.min(4, Math.floor(limit / 8)));
 
 interface Held {
@@ -22,8 +25,8 @@ interface Held {
  * Bounds the retry POSTs under way to one receiving origin across every worker process: `limit` slots per origin
  * are rows in PostgreSQL (`webhook_origin_slot`), leased by a worker for a minute at most and renewed while in use.
  * A receiver back from an outage then meets a steady stream instead of every pending retry at once, and a hanging
- * one holds at most `limit` connections of the whole fleet. Each worker hands its leased slots to its own attempts and leases more only
- * when it runs short, so a worker with slots in hand adds no round trip to a POST.
+ * one holds at most `limit` connections of the whole fleet. Each worker hands its leased slots to its own attempts
+ * and leases more only when it runs short, so a worker with slots in hand adds no round trip to a POST.
  */
 export class OriginSlots {
   private readonly held = new Map<string, Held>();
@@ -93,7 +96,7 @@ export class OriginSlots {
     this.lingerOrGiveBack(origin, h);
   }
 
-  /** Slots leased by this worker for the origin, in use or not (tests, metrics). */
+  /** Slots leased by this worker for the origin, in use or not. */
   heldBy(origin: string): number {
     return this.held.get(origin)?.slots.length ?? 0;
   }
