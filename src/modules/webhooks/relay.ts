@@ -142,10 +142,10 @@ export class OutboxRelay {
     const done = (async () => {
       let ids: number[] = [];
       const outcome = await this.deps.orm.em.fork().transactional(async (tx): Promise<{ toSend: Written } | { failed: RoundToDrive[] }> => {
-        const { events, receivers, lagSeconds } = await claimOutbox(tx, BATCH);
+        const { claimed, events, receivers, lagSeconds } = await claimOutbox(tx, BATCH);
         for (const lag of lagSeconds) relayLag.observe(lag);
         ids = events.map((e) => e.id);
-        count(events.length);
+        count(claimed);
         const planned = planDeliveries(events, receivers);
         if (events.some((e) => this.suspects.has(e.id))) return { toSend: await this.writeFirst(tx, planned, ids) };
         return { failed: events.length ? await this.sendThenWrite(tx, planned, ids) : [] };

@@ -66,18 +66,28 @@ export interface Receivers {
  * Claims up to `limit` unpublished outbox rows, which other relays skip until this transaction ends, with the
  * receivers they may go to: every settings row of their businesses (merchant level and customer overrides),
  * the OHP subscriptions of their businesses and the endpoints of the providers they name. One round trip.
+ *
+ * An event whose business has no settings row and whose business and provider have no live endpoint has nobody
+ * to go to (planDeliveries would plan nothing for it): the same statement marks it published, and only the
+ * others come back, so a business without webhooks costs the relay one statement per batch and no payload.
+ * `claimed` counts both kinds.
  */
-export async function claimOutbox(tx: Em, limit: number): Promise<{ events: OutboxRow[]; receivers: Receivers; lagSeconds: number[] }> {
-  const [row] = await tx.execute<{ events: OutboxRow[]; settings: RecipientSettings[]; endpoints: EndpointRow[]; lags: number[] }[]>(
-    `with e as (select * from claim_outbox(?, ?))
-     select coalesce((select json_agg(e order by e.id) from e), '[]') as events,
+export async function claimOutbox(tx: Em, limit: number): Promise<{ claimed: number; events: OutboxRow[]; receivers: Receivers; lagSeconds: number[] }> {
+  const [row] = await tx.execute<{ claimed: number; events: OutboxRow[]; settings: RecipientSettings[]; endpoints: EndpointRow[]; lags: number[] }[]>(
+    `with e as (select * from claim_outbox(?, ?)),
+     reached as (
+       select e.* from e where exists (select 1 from webhook_settings s where s.business_id = e.business_id)
+         or exists (select 1 from webhook_endpoint ep where ep.revoked_at is null and ep.business_id in (e.business_id, e.provider_id))),
+     unreached as (update outbox_event o set published_at = now() from e where o.id = e.id and e.id not in (select id from reached))
+     select (select count(*) from e)::int as claimed,
+       coalesce((select json_agg(r order by r.id) from reached r), '[]') as events,
        coalesce((select json_agg(extract(epoch from clock_timestamp() - e.created_at)::float8) from e), '[]') as lags,
        coalesce((select json_agg(to_jsonb(s) || jsonb_build_object('hidden_price_families', coalesce(u.hidden_price_families, '{}')))
-         from webhook_settings s left join app_user u on u.id = s.customer_id where s.business_id in (select business_id from e)), '[]') as settings,
+         from webhook_settings s left join app_user u on u.id = s.customer_id where s.business_id in (select business_id from reached)), '[]') as settings,
        coalesce((select json_agg(ep) from webhook_endpoint ep where ep.revoked_at is null and
-         ((ep.kind = 'ohp' and ep.business_id in (select business_id from e)) or (ep.kind <> 'ohp' and ep.business_id in (select provider_id from e)))), '[]') as endpoints`,
+         ((ep.kind = 'ohp' and ep.business_id in (select business_id from reached)) or (ep.kind <> 'ohp' and ep.business_id in (select provider_id from reached)))), '[]') as endpoints`,
     [limit, `${CLAIM_IDLE_LIMIT_SEC}s`]);
-  return { events: row!.events, receivers: { settings: row!.settings.map(openSettings), endpoints: row!.endpoints.map(openEndpoint) }, lagSeconds: row!.lags };
+  return { claimed: row!.claimed, events: row!.events, receivers: { settings: row!.settings.map(openSettings), endpoints: row!.endpoints.map(openEndpoint) }, lagSeconds: row!.lags };
 }
 
 /** Lets this claim sit idle for `seconds` before the server ends it. */
