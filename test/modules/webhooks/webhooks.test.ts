@@ -120,7 +120,8 @@ describe('webhook settings and tenant delivery', () => {
       const res = await store();
       const eventId = await storedEventId(res.body.device_order.id);
       await waitFor(async () => receiver.received.length >= 3);
-      const delivered = await deliveries(eventId);
+      // The relay writes a batch's deliveries after its first attempts, so the rows may land just after the POSTs.
+      const delivered = await waitFor(async () => { const d = await deliveries(eventId); return d.length >= 3 && d; });
       assert.equal(delivered.length, 3);
       const bin = receiver.received.find((r) => r.headers['ce-specversion'])!;
       const str = receiver.received.find((r) => r.headers['content-type'] === 'application/cloudevents+json')!;
