@@ -1,12 +1,23 @@
-import { ActivityFailure, ApplicationFailure, condition, proxyActivities, setHandler, upsertSearchAttributes, allHandlersFinished, log } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, type ActivityOptions, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, allHandlersFinished, log } from '@temporalio/workflow';
 import type { DeviceOrderActivities } from './activities.ts';
 import { isTerminal, nextStatus, type DeviceOrderAction, type DeviceOrderStatus, type RemovalReason } from './domain.ts';
 import { collectUpdate, removeUpdate, statusQuery, INVALID_TRANSITION, DEVICE_ORDER_MISSING, DEVICE_ORDER_STATUS, type DeviceOrderInput, type DeviceOrderSnapshot } from './contract.ts';
 
-const { applyDeviceOrderTransition } = proxyActivities<DeviceOrderActivities>({
+const transitionOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, DEVICE_ORDER_MISSING] },
-});
+};
+const remote = proxyActivities<DeviceOrderActivities>(transitionOptions);
+const local = proxyLocalActivities<DeviceOrderActivities>(transitionOptions);
+/**
+ * A transition is one short transaction, so it runs as a local activity: in the workflow task that decided it,
+ * without an activity task through the server and a second workflow task for its result. An overdue costs the
+ * server about half as much, which is what bounds how many fall due per second (docs/performance.md). Workflows
+ * started before this change keep their remote activities (the patch marker), so their histories still replay.
+ */
+const LOCAL_TRANSITIONS_PATCH = 'device-order-local-transitions';
+const applyDeviceOrderTransition: DeviceOrderActivities['applyDeviceOrderTransition'] = (input) =>
+  (patched(LOCAL_TRANSITIONS_PATCH) ? local : remote).applyDeviceOrderTransition(input);
 
 /** Holds the status and serialises transitions so that a timer and an update never both apply. */
 class DeviceOrderState {
