@@ -1,9 +1,8 @@
 import { z } from 'zod';
 
-/** Query strings arrive as text and GraphQL as numbers: coerce both, reject anything that is not a whole number. */
 /**
- * A whole number from 1 to `max`, given as a number or as its decimal digits (query and path parameters arrive as
- * text). Nothing else is read as one: `true` or `[5]` is refused as the document's `integer` says, not coerced.
+ * A whole number from 1 to `max`, given as a number (JSON bodies, GraphQL) or as its decimal digits (query and path
+ * parameters arrive as text). Nothing else is read as one: `true` or `[5]` is refused as the document's `integer` says, not coerced.
  */
 export const intParam = (max = 2_147_483_647) =>
   z.preprocess((v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v), z.number().int().min(1).max(max));
