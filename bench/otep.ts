@@ -9,16 +9,21 @@
  * orders it carries) to /api/v1/otep/ingest, one document at a time, after a warm-up; the figure is accepted
  * events per second over HTTP. Every 4 documents move on to 100 fresh orders, so no order carries more than 20
  * events (a long parcel journey) and the figure does not depend on the run's length; the first document of
- * each 100 moves their status (the last 3 leave it as it is). Each accepted event is also a tracking.event outbox
- * row (the tenant has no webhook settings, so the relay publishes it to nobody).
- * Baseline, same run, same orders: the same rows under other keys written into tracking_event with one
- * multi-row INSERT per 500 through the app's ORM pool (em.execute), one statement at a time.
+ * each 100 moves their status (the last 3 leave it as it is). Measured twice: first while the tenant has no
+ * webhook receiver (its tracking.event is written nowhere), then, on as many other documents, after it got a
+ * webhook settings row without URLs (each accepted event is also an outbox row, which the relay claims, plans
+ * nothing for and publishes).
+ * Baselines, same run: for the first, the same rows under other keys written into tracking_event with one
+ * multi-row INSERT per 500 through the app's ORM pool (em.execute), one statement at a time; for the second, the
+ * second run's rows under other keys the same way, with a second INSERT of 500 tracking.event outbox rows (payloads
+ * of the same shape) in the same transaction, which the relay claims and publishes as it does the service's.
  */
 import { createHash } from 'node:crypto';
 import type { Em } from '../src/platform/db/orm.ts';
+import { orderSummaryOf } from '../src/modules/orders/index.ts';
 import { isoInOffset } from '../src/modules/tracking/time.ts';
 import { OTEP_VERSION } from '../src/modules/tracking/vocabulary.ts';
-import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../test/helpers/factories.ts';
+import { keepEvents, makeBusiness, makeOrder, makeProvider, PASSWORD } from '../test/helpers/factories.ts';
 import { load } from './load.ts';
 import { compareRead, type ReadRun } from './reads.ts';
 
@@ -35,9 +40,12 @@ const OFFSET_MIN = 120;
 
 export interface OtepRun {
   events: number;
-  /** Accepted events per second over HTTP, and rows per second of the multi-row INSERT. */
+  /** Accepted events per second over HTTP without a receiver and with one, and rows per second of the multi-row INSERT. */
   ingestPerSecond: number;
+  ingestReceivedPerSecond: number;
   insertPerSecond: number;
+  /** Rows per second of the INSERT with an outbox row per event in the same transaction (the run with a receiver's baseline). */
+  insertWithOutboxPerSecond: number;
   /** Last document answered to the last tracking.event outbox row published by the relay. */
   outboxDrainMs: number;
   timeline: ReadRun;
@@ -54,7 +62,7 @@ export async function otepBench(read: { appUrl: string; databaseUrl: string; get
     await load(count, 8, async (i) => { made[i] = await makeOrder(em.fork(), b.business.id, { carrierProviderId: carrier.business.id, selfDelivery: false }); });
     return made;
   };
-  const orders = await carried(Math.ceil((WARMUP_BATCHES + batches) / DOCUMENTS_PER_ORDER) * ORDERS);
+  const orders = await carried(Math.ceil((WARMUP_BATCHES + 2 * batches) / DOCUMENTS_PER_ORDER) * ORDERS);
   const timelineOrders = await carried(TIMELINE_ORDERS);
   // Created before any event they will carry, so each timeline reads in order.
   await em.execute("update order_status_change set occurred_at = now() - interval '3 days' where order_id in (?)", [[...orders, ...timelineOrders].map((o) => o.id)]);
@@ -97,9 +105,11 @@ export async function otepBench(read: { appUrl: string; databaseUrl: string; get
   // 2. ingest over HTTP; documents are built before the clock starts
   const warmups = Array.from({ length: WARMUP_BATCHES }, (_, n) => eventsOf(`warm-${n}`, subjectsOf(n), perOrder));
   const documents = Array.from({ length: batches }, (_, n) => eventsOf(`bench-${n}`, subjectsOf(WARMUP_BATCHES + n), perOrder));
+  const received = Array.from({ length: batches }, (_, n) => eventsOf(`received-${n}`, subjectsOf(WARMUP_BATCHES + batches + n), perOrder));
   await load(WARMUP_BATCHES, 1, (n) => ingest(warmups[n]!));
-  await drain();
   const ours = await load(batches, 1, (n) => ingest(documents[n]!));
+  await keepEvents(em, b.business.id);
+  const withReceiver = await load(batches, 1, (n) => ingest(received[n]!));
   const ingestedAt = performance.now();
   await drain();
   const outboxDrainMs = performance.now() - ingestedAt;
@@ -119,8 +129,31 @@ export async function otepBench(read: { appUrl: string; databaseUrl: string; get
   await load(WARMUP_BATCHES, 1, async (n) => { await em.execute(statement, warmRows[n]!); });
   const bare = await load(batches, 1, async (n) => { await em.execute(statement, rows[n]!); });
 
+  // Baseline of the run with a receiver: the same tracking rows and, in the same transaction, a tracking.event
+  // outbox row for each with a payload of the same shape, which the relay claims and publishes as it does ours.
+  const outboxStatement = `insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held)
+    values ${Array.from({ length: EVENTS_PER_BATCH }, () => "(?, ?, 'tracking.event', 'order', ?, ?::jsonb, 'local_delivery', true)").join(', ')}`;
+  const outboxRowsOf = (events: ReturnType<typeof eventsOf>) => events.flatMap((e, j) => {
+    const order = orderOf.get(e.subject)!;
+    const eventId = `PAIR-${e.id}`;
+    return [b.business.id, eventId, String(order.id), JSON.stringify({
+      event_id: eventId, event: 'tracking.event', business_id: b.business.id, occurred_at: new Date().toISOString(),
+      data: {
+        order: orderSummaryOf(order),
+        tracking_event: { id: j, status_id: order.statusId, key: e.status_code, description: '', occurred_at: e.occurred_at, phase: 3, incident_reason: null, location: e.location },
+      },
+    })];
+  });
+  const pairs = received.map((d) => [rowsOf(d), outboxRowsOf(d)] as const);
+  const paired = await load(batches, 1, (n) => em.transactional(async (tx) => {
+    await tx.execute(statement, pairs[n]![0]);
+    await tx.execute(outboxStatement, pairs[n]![1]);
+  }));
+  await drain();
+
   return {
-    events: batches * EVENTS_PER_BATCH, ingestPerSecond: ours.perSecond * EVENTS_PER_BATCH, insertPerSecond: bare.perSecond * EVENTS_PER_BATCH, outboxDrainMs,
+    events: batches * EVENTS_PER_BATCH, ingestPerSecond: ours.perSecond * EVENTS_PER_BATCH, ingestReceivedPerSecond: withReceiver.perSecond * EVENTS_PER_BATCH,
+    insertPerSecond: bare.perSecond * EVENTS_PER_BATCH, insertWithOutboxPerSecond: paired.perSecond * EVENTS_PER_BATCH, outboxDrainMs,
     timeline,
   };
 }

@@ -9,13 +9,13 @@
  *  5. webhook retry lateness (attempt 2 received - attempt 1 received - the planned 10 s) p50/p99/max, R device-order
  *     events whose first attempt fails, vs a setTimeout-scheduled sign-and-POST of each at the same instant in this
  *     process; prints how many retries were pending (status retrying) when the first fell due and at the peak
- *  6. OTEP timeline GET, compared as in 3; OTEP ingest, events per second
+ *  6. OTEP timeline GET, compared as in 3; OTEP ingest, events per second, for a tenant without and with a receiver
  *     in documents of 500 over HTTP, vs one multi-row INSERT of the same rows per 500 (bench/otep.ts)
  *  7. webhook retry lateness of a real backlog: R retries pending at once, their due times spread over one minute,
  *     at a receiver that answers them (two failing attempts each, the third measured; bench/retries.ts)
  * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
  * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores in section 5 and 3 in section 7. BENCH_OTEP_BATCHES (default 200) sets how many
- * documents of 500 events section 6 ingests; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
+ * documents of 500 events section 6 ingests in each of its two runs; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
  * each read figure times; BENCH_SECTIONS (say 3,6) runs only the sections it lists.
  */
 import { randomBytes } from 'node:crypto';
@@ -240,8 +240,10 @@ try {
   if (section(6)) {
     const ot = await otepBench({ appUrl: app.url!, databaseUrl: pg.url, gets: READ_GETS }, em, Number(process.env.BENCH_OTEP_BATCHES ?? 200));
     readLines('OTEP timeline GET (11 events)', ot.timeline);
-    line(`OTEP ingest (events/s, ${EVENTS_PER_BATCH}/doc)`, fmt(ot.ingestPerSecond), `multi-row INSERT ${fmt(ot.insertPerSecond)}`, ot.ingestPerSecond / ot.insertPerSecond);
-    console.log(`OTEP: ${ot.events} events ingested, their tracking.event outbox rows all published ${fmt(ot.outboxDrainMs)} ms after the last document`);
+    line('OTEP ingest, no receiver (ev/s)', fmt(ot.ingestPerSecond), `multi-row INSERT ${fmt(ot.insertPerSecond)}`, ot.ingestPerSecond / ot.insertPerSecond);
+    line('OTEP ingest, a receiver (ev/s)', fmt(ot.ingestReceivedPerSecond), `multi-row INSERT ${fmt(ot.insertPerSecond)}`, ot.ingestReceivedPerSecond / ot.insertPerSecond);
+    line('OTEP ingest, a receiver (ev/s)', fmt(ot.ingestReceivedPerSecond), `INSERT + outbox INSERT ${fmt(ot.insertWithOutboxPerSecond)}`, ot.ingestReceivedPerSecond / ot.insertWithOutboxPerSecond);
+    console.log(`OTEP: ${ot.events} events in documents of ${EVENTS_PER_BATCH}, ingested twice; with a receiver, their tracking.event outbox rows were all published ${fmt(ot.outboxDrainMs)} ms after the last document`);
   }
 
   // 7. a real backlog: R retries pending at once, due spread over one minute, at a receiver that answers (bench/retries.ts)

@@ -8,6 +8,7 @@ import { ORDER_STATUS } from '../../src/modules/orders/domain.ts';
 import type { Role } from '../../src/platform/roles.ts';
 import { hashPassword } from '../../src/platform/secrets.ts';
 import { newTrackingNumber } from '../../src/modules/orders/operations.ts';
+import { upsertWebhookSettings } from '../../src/modules/webhooks/repo/settings.ts';
 
 export const PASSWORD = 'test-password-1';
 let passwordHash: string | undefined;
@@ -27,6 +28,14 @@ export async function makeBusiness(em: Em, opts: { assignmentModule?: boolean } 
   const device = em.create(Device, { businessId: business.id, code: `LOCKER-${tag}`, name: `Locker ${tag}`, deviceType: 'locker', gridCodes: ['A01', 'A02', 'A03', 'A04'] });
   await em.flush();
   return { business, users, device, tag };
+}
+
+/**
+ * Gives a business webhook settings without any URL: its events are then written to the outbox, where a test
+ * reads them, and go nowhere (without a receiver they are not written at all).
+ */
+export async function keepEvents(em: Em, businessId: number): Promise<void> {
+  await upsertWebhookSettings(em, businessId, null, {});
 }
 
 /** A provider account in its own business (a partner locker provider or a third-party delivery provider). */

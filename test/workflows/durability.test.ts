@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { bootstrap } from '../../src/main/bootstrap.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
+import { keepEvents, makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { deviceOrderWorkflowId } from '../../src/modules/device-orders/contract.ts';
 
@@ -14,6 +14,7 @@ describe('durability: timers survive a stopped worker', () => {
 
   test('every overdue still happens after the worker is stopped and started again', async () => {
     const b = await makeBusiness(app.em());
+    await keepEvents(app.em(), b.business.id);
     const admin = await app.login(b.users.admin.email, PASSWORD);
     const dueAt = new Date(Date.now() + 2500).toISOString();
     const ids: number[] = [];

@@ -28,11 +28,21 @@ export interface NewOutboxEvent {
  * The one writer of the outbox: writes events in the caller's transaction, in one statement however many (the
  * insert trigger wakes the relay), with the active trace's `traceparent` for their POSTs. Every module that publishes an event calls it in the transaction of the
  * change that caused the event; the columns it leaves out (id, key_seed, created_at, published_at) take their defaults.
+ *
+ * An event nobody can receive is not written: its business has no webhook settings and neither it nor the
+ * provider it names has a live endpoint (`webhook_audience`, which first takes those owners' receiver locks in
+ * share mode, so a receiver added meanwhile waits for this transaction, and one added before it is seen).
  */
 export async function insertOutboxEvents(em: Em, events: readonly NewOutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
+  if (!em.isInTransaction()) return em.transactional((tx) => insertOutboxEvents(tx, events));
+  const audience = await executeBound<{ business_id: number; provider_id: number | null; reached: boolean }>(em,
+    'select * from webhook_audience($1::int[], $2::int[])', [events.map((e) => e.businessId), events.map((e) => e.providerId ?? null)]);
+  const reached = new Set(audience.filter((a) => a.reached).map((a) => `${a.business_id}:${a.provider_id}`));
+  const written = events.filter((e) => reached.has(`${e.businessId}:${e.providerId ?? null}`));
+  if (written.length === 0) return;
   const trace_parent = currentTraceParent();
-  const rows = events.map((e) => ({
+  const rows = written.map((e) => ({
     business_id: e.businessId, customer_id: e.customerId ?? null, event_id: e.eventId, event_type: e.eventType, reference_type: e.referenceType,
     reference_id: e.referenceId, payload: e.payload, family: e.family ?? null, carrier_held: e.carrierHeld ?? false, provider_id: e.providerId ?? null,
     target_settings_id: e.targetSettingsId ?? null, target_url: e.targetUrl ?? null, trace_parent,

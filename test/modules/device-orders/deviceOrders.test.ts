@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from '../../helpers/app.ts';
-import { makeBusiness, makeOrder, PASSWORD } from '../../helpers/factories.ts';
+import { keepEvents, makeBusiness, makeOrder, PASSWORD } from '../../helpers/factories.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { deviceOrderWorkflowId } from '../../../src/modules/device-orders/contract.ts';
 
@@ -20,6 +20,7 @@ describe('device orders on Temporal', () => {
   before(async () => {
     app = await startApp();
     b = await makeBusiness(app.em());
+    await keepEvents(app.em(), b.business.id);
     admin = await app.login(b.users.admin.email, PASSWORD);
   });
   after(() => app.running.close());

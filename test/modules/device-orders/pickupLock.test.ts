@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { translate } from '../../../src/platform/i18n/messages.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
-import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
+import { keepEvents, makeBusiness, PASSWORD } from '../../helpers/factories.ts';
 
 describe('pickup code attempts are limited', () => {
   let app: TestApp;
@@ -12,6 +12,7 @@ describe('pickup code attempts are limited', () => {
 
   async function business() {
     const b = await makeBusiness(app.em());
+    await keepEvents(app.em(), b.business.id);
     const admin = await app.login(b.users.admin.email, PASSWORD);
     const customer = await app.login(b.users.customer.email, PASSWORD);
     const store = async (grid: string) => {

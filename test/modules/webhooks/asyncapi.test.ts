@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { DiagnosticSeverity, Parser, type AsyncAPIDocumentInterface } from '@asyncapi/parser';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Device } from '../../../src/modules/device-orders/index.ts';
+import { keepEvents } from '../../helpers/factories.ts';
 import { ENTITIES } from '../../../src/modules/index.ts';
 import { createOrm, type Em, type Orm } from '../../../src/platform/db/orm.ts';
 import { insertStoredDeviceOrder, transitionDeviceOrder } from '../../../src/modules/device-orders/repo.ts';
@@ -138,6 +139,7 @@ describe('device order payloads written by deviceOrderRepo', () => {
     await orm.em.fork().transactional(async (tx: Em) => {
       const [demo] = await tx.execute<{ business_id: number; order_id: number }[]>(
         "select business_id, id as order_id from delivery_order where order_ref = 'DEMO-NEW-1'");
+      await keepEvents(tx, demo!.business_id);
       // A device of our own, so no other test's parcels occupy its compartments.
       const device = tx.create(Device, { businessId: demo!.business_id, code: `ASYNCAPI-${randomUUID()}`, name: 'Catalog test locker', deviceType: 'locker', gridCodes: ['A01', 'A02'] });
       await tx.flush();

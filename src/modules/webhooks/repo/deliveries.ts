@@ -69,15 +69,14 @@ export interface Receivers {
  *
  * An event whose business has no settings row and whose business and provider have no live endpoint has nobody
  * to go to (planDeliveries would plan nothing for it): the same statement marks it published, and only the
- * others come back, so a business without webhooks costs the relay one statement per batch and no payload.
- * `claimed` counts both kinds.
+ * others come back. Such events are mostly not written at all (insertOutboxEvents); these are the ones whose
+ * last receiver went away after they were written. `claimed` counts both kinds.
  */
 export async function claimOutbox(tx: Em, limit: number): Promise<{ claimed: number; events: OutboxRow[]; receivers: Receivers; lagSeconds: number[] }> {
   const [row] = await tx.execute<{ claimed: number; events: OutboxRow[]; settings: RecipientSettings[]; endpoints: EndpointRow[]; lags: number[] }[]>(
     `with e as (select * from claim_outbox(?, ?)),
      reached as (
-       select e.* from e where exists (select 1 from webhook_settings s where s.business_id = e.business_id)
-         or exists (select 1 from webhook_endpoint ep where ep.revoked_at is null and ep.business_id in (e.business_id, e.provider_id))),
+       select e.* from e where webhook_receiver_exists(e.business_id, e.provider_id)),
      unreached as (update outbox_event o set published_at = now() from e where o.id = e.id and e.id not in (select id from reached))
      select (select count(*) from e)::int as claimed,
        coalesce((select json_agg(r order by r.id) from reached r), '[]') as events,

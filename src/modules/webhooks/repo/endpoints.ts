@@ -1,3 +1,4 @@
+import { addingReceiver } from './receiverLock.ts';
 import type { Em } from '../../../platform/db/orm.ts';
 import { textArray } from '../../../platform/db/pgArray.ts';
 import { openSecret, purposeOf, sealSecret, type SealedColumn } from '../../../platform/secretBox.ts';
@@ -58,10 +59,10 @@ export interface ProviderEndpointPatch {
 }
 
 export async function insertProviderEndpoint(em: Em, businessId: number, kind: EndpointKind, p: Required<Pick<ProviderEndpointPatch, 'url' | 'secret' | 'keyId'>> & ProviderEndpointPatch): Promise<EndpointRow> {
-  const [row] = await em.execute<EndpointRow[]>(
+  const [row] = await addingReceiver(em, businessId, (tx) => tx.execute<EndpointRow[]>(
     `insert into webhook_endpoint (business_id, kind, url, sandbox_url, sandbox_enabled, events, format, standard_webhooks, secret, key_id)
      values (?, ?, ?, ?, coalesce(?::boolean, true), ?::text[], coalesce(?, 'native'), coalesce(?::boolean, false), ?, ?) returning *`,
-    [businessId, kind, p.url, p.sandboxUrl ?? null, p.sandboxEnabled ?? null, textArray(p.events ?? []), p.format ?? null, p.standardWebhooks ?? null, seal(p.secret), p.keyId]);
+    [businessId, kind, p.url, p.sandboxUrl ?? null, p.sandboxEnabled ?? null, textArray(p.events ?? []), p.format ?? null, p.standardWebhooks ?? null, seal(p.secret), p.keyId]));
   return openEndpoint(row!);
 }
 
@@ -123,7 +124,7 @@ export async function ohpSubscriptionRefusal(em: Em, businessId: number, url: st
  * transaction lock, so two concurrent creations cannot both pass the counts; the unique index backs the last rule.
  */
 export async function insertOhpSubscription(em: Em, businessId: number, s: { url: string; events: string[]; format: UrlFormat; standardWebhooks: boolean; secret: string; keyId: string }): Promise<EndpointRow | OhpRefusal> {
-  return em.transactional(async (tx) => {
+  return addingReceiver(em, businessId, async (tx) => {
     await tx.execute("select pg_advisory_xact_lock(hashtext('ohp_subscriptions'), ?)", [businessId]);
     const refusal = await ohpSubscriptionRefusal(tx, businessId, s.url, s.events);
     if (refusal) return refusal;

@@ -1,3 +1,4 @@
+import { addingReceiver } from './receiverLock.ts';
 import type { Em } from '../../../platform/db/orm.ts';
 import { textArray } from '../../../platform/db/pgArray.ts';
 import { openSecret, purposeOf, sealSecret, type SealedColumn } from '../../../platform/secretBox.ts';
@@ -61,7 +62,7 @@ export async function upsertWebhookSettings(em: Em, businessId: number, customer
   const set = urls.filter(([, v]) => v).map(([k, v]) => [k, v] as const);
   const cleared = urls.filter(([, v]) => !v).map(([k]) => k);
   const has = (v: unknown) => v !== undefined;
-  const [row] = await em.execute<WebhookSettingsRow[]>(
+  const [row] = await addingReceiver(em, businessId, (tx) => tx.execute<WebhookSettingsRow[]>(
     `insert into webhook_settings as s (business_id, customer_id, sign_secret, urls, url_formats, device_order_events, order_lifecycle_events, driver_location_min_interval_sec)
      values (?, ?, ?, ?::jsonb, coalesce(?::jsonb, '{}'), ?, ?, coalesce(?::int, 60))
      on conflict (business_id, (coalesce(customer_id, 0))) do update set
@@ -76,6 +77,6 @@ export async function upsertWebhookSettings(em: Em, businessId: number, customer
     [businessId, customerId, patch.signSecret ? sealSecret(purposeOf(SIGN_SECRET), patch.signSecret) : null, JSON.stringify(Object.fromEntries(set)), patch.urlFormats ? JSON.stringify(patch.urlFormats) : null,
       patch.deviceOrderEvents ?? null, patch.orderLifecycleEvents ?? null, patch.driverLocationMinIntervalSec ?? null,
       has(patch.signSecret), textArray(cleared), has(patch.urlFormats), has(patch.deviceOrderEvents), has(patch.orderLifecycleEvents), has(patch.driverLocationMinIntervalSec)],
-  );
+  ));
   return openSettings(row!);
 }
