@@ -9,7 +9,7 @@ const INDEXED: Record<string, 1 | 2 | 3 | 4 | 5 | 6 | 7> = {
 };
 
 /** Adds the custom search attributes the namespace lacks; safe to run on every start. */
-export async function registerSearchAttributes(connection: Connection, namespace: string, keys: readonly SearchAttributeKey[]): Promise<string[]> {
+export async function registerSearchAttributes(connection: Pick<Connection, 'operatorService'>, namespace: string, keys: readonly SearchAttributeKey[]): Promise<string[]> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
   const missing = keys.filter((k) => !(k.name in (existing.customAttributes ?? {})));
   if (missing.length === 0) return [];

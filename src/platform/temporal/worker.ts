@@ -11,8 +11,8 @@ export const workflowsPath = path.resolve(import.meta.dirname, '../../modules/wo
 
 let runtimeInstalled = false;
 
-/** Routes the Temporal SDK's own logs into the service's JSON logger (once per process). */
-function installRuntime(log: Logger): void {
+/** Routes the Temporal SDK's own logs into the service's JSON logger (once per process, before any native connection). */
+export function installRuntime(log: Logger): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const sdkLog = log.child({ component: 'temporal-sdk' });
@@ -25,10 +25,8 @@ function installRuntime(log: Logger): void {
   });
 }
 
-/** One worker for every module: its activities are the union of the modules' activity factories. */
-export async function createWorker(config: Config, address: string, modules: readonly ModuleDescriptor[], deps: WorkerDeps, log: Logger, tracing: Tracing | null = null): Promise<Worker> {
-  installRuntime(log);
-  const connection = await NativeConnection.connect({ address });
+/** One worker for every module: its activities are the union of the modules' activity factories. It shares the connection of this process's client. */
+export async function createWorker(config: Config, connection: NativeConnection, modules: readonly ModuleDescriptor[], deps: WorkerDeps, log: Logger, tracing: Tracing | null = null): Promise<Worker> {
   // A prebuilt bundle holds the metrics interceptor but not the tracing one: with tracing on, the worker bundles its own.
   const prebuilt = config.workflowBundlePath && !tracing;
   return Worker.create({
