@@ -15,13 +15,12 @@
  */
 import http from 'node:http';
 import type { Config } from '../src/platform/config.ts';
-import { Device } from '../src/modules/device-orders/index.ts';
 import type { Em } from '../src/platform/db/orm.ts';
 import { presentDeviceOrder } from '../src/modules/device-orders/views.ts';
 import { delayBeforeAttemptMs } from '../src/modules/webhooks/domain.ts';
 import { signTenant } from '../src/modules/webhooks/signing.ts';
 import { postKeepAlive } from './load.ts';
-import { makeBusiness, PASSWORD } from '../test/helpers/factories.ts';
+import { addCompartments, makeBusiness, PASSWORD } from '../test/helpers/factories.ts';
 
 export interface RetryRun {
   delayMs: number;
@@ -91,7 +90,7 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, { co
 
   // A tenant of its own, so that the counts never mix with other sections.
   const t = await makeBusiness(em);
-  await em.nativeUpdate(Device, { id: t.device.id }, { gridCodes: Array.from({ length: count }, (_, i) => `R${i}`) });
+  await addCompartments(em, t.device.id, Array.from({ length: count }, (_, i) => `R${i}`));
   const login = await fetch(`${appUrl}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: t.users.admin.email, password: PASSWORD }) });
   const token = ((await login.json()) as { access_token: string }).access_token;
   const put = await fetch(`${appUrl}/api/v1/webhook-settings`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ webhook_sign_secret: secret, device_order_webhook_url: hookUrl }) });
@@ -119,8 +118,9 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, { co
   const envelope = JSON.stringify({ event: 'device_order.stored', business_id: t.business.id, occurred_at: storedAt.toISOString(), data: { device_order: draft } });
   const insertEvents = (from: number, to: number) => em.execute(
     `with o as (
-       insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, reference_number, due_at, stored_at, pickup_code_hash)
-       select ?, 'delivery', 'stored', 'recipient', ?, 'R' || n, 'RETRY-' || n, ?, ?, 'bench' from generate_series(?, ?) n
+       insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, compartment_id, reference_number, due_at, stored_at, pickup_code_hash)
+       select ?, 'delivery', 'stored', 'recipient', c.device_id, c.grid_code, c.id, 'RETRY-' || n, ?, ?, 'bench'
+       from generate_series(?, ?) n join compartment c on c.device_id = ? and c.grid_code = 'R' || n
        returning id, grid_code, reference_number),
      l as (
        insert into device_order_event (device_order_id, business_id, event_type, occurred_at)
@@ -131,7 +131,7 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, { co
          '{data,device_order,grid_code}', to_jsonb(o.grid_code)), '{data,device_order,reference_number}', to_jsonb(o.reference_number)),
        'device_orders'
      from l join o on o.id = l.device_order_id order by l.id`,
-    [t.business.id, t.device.id, draft.due_at, storedAt, from, to - 1, t.business.id, storedAt, t.business.id, envelope]);
+    [t.business.id, draft.due_at, storedAt, from, to - 1, t.device.id, t.business.id, storedAt, t.business.id, envelope]);
   // One commit a second over the spread (or one commit), each of its share of the events.
   const chunks = spreadMs > 0 ? Math.max(1, Math.round(spreadMs / 1000)) : 1;
   const startedAt = Date.now();

@@ -33,8 +33,7 @@ import { seedDemo } from '../src/main/seed.ts';
 import { startEmbeddedPostgres } from '../src/platform/launchers/postgres.ts';
 import { startTemporalDevServer } from '../src/platform/launchers/temporalServer.ts';
 import { freePort } from '../src/platform/launchers/startup.ts';
-import { makeBusiness, makeOrder, PASSWORD } from '../test/helpers/factories.ts';
-import { Device } from '../src/modules/device-orders/index.ts';
+import { addCompartments, makeBusiness, makeOrder, PASSWORD } from '../test/helpers/factories.ts';
 import { fmt, load, median, percentile, postKeepAlive, type LoadRun } from './load.ts';
 import { compareRead, READ_CONCURRENCY, type ReadRun } from './reads.ts';
 import { retryLateness, type RetryRun } from './retries.ts';
@@ -84,7 +83,7 @@ try {
   const em = app.orm.em.fork();
   const b = await makeBusiness(em);
   const grids = Array.from({ length: N + 2000 }, (_, i) => `G${i}`);
-  await em.nativeUpdate(Device, { id: b.device.id }, { gridCodes: grids });
+  await addCompartments(em, b.device.id, grids);
   const login = await fetch(`${app.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: b.users.admin.email, password: PASSWORD }) });
   const token = ((await login.json()) as { access_token: string }).access_token;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

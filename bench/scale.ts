@@ -18,7 +18,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { bootstrap } from '../src/main/bootstrap.ts';
 import { seedDemo } from '../src/main/seed.ts';
-import { Device } from '../src/modules/device-orders/index.ts';
+import { compartmentsOf, insertDevice } from '../src/modules/lockers/index.ts';
 import { ENTITIES } from '../src/modules/index.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createOrm, migrate } from '../src/platform/db/orm.ts';
@@ -77,8 +77,7 @@ try {
     // A locker network: lockers of 100 compartments, as many as the open orders need.
     const devices = Math.ceil(OPEN / COMPARTMENTS);
     const grids = Array.from({ length: COMPARTMENTS }, (_, i) => `C${i}`);
-    for (let d = 0; d < devices; d++) em.create(Device, { businessId: b.business.id, code: `SCALE-${b.tag}-${d}`, name: `Scale ${d}`, deviceType: 'locker', gridCodes: grids });
-    await em.flush();
+    for (let d = 0; d < devices; d++) await insertDevice(em, { businessId: b.business.id, code: `SCALE-${b.tag}-${d}`, name: `Scale ${d}`, compartments: compartmentsOf(grids) });
     const target = (i: number) => ({ device_id: `SCALE-${b.tag}-${i % devices}`, grid_code: grids[Math.floor(i / devices)] });
     const login = await fetch(`${app.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: b.users.admin.email, password: PASSWORD }) });
     const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' };

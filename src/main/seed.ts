@@ -1,5 +1,5 @@
 import type { Em } from '../platform/db/orm.ts';
-import { Device } from '../modules/device-orders/index.ts';
+import { compartmentsOf, Device, insertDevice } from '../modules/lockers/index.ts';
 import { Business, User } from '../modules/identity/index.ts';
 import { Order, ORDER_STATUS, recordOrderCreated } from '../modules/orders/index.ts';
 import type { Role } from '../platform/roles.ts';
@@ -42,7 +42,7 @@ export async function seedDemo(em: Em): Promise<void> {
 
     if (!(await tx.count(Device, { code: 'DEMO-LOCKER-1' }))) {
       const gridCodes = Array.from({ length: 24 }, (_, i) => `A${String(i + 1).padStart(2, '0')}`);
-      tx.create(Device, { businessId: demo.id, code: 'DEMO-LOCKER-1', name: 'Demo Locker 1', deviceType: 'locker', gridCodes });
+      await insertDevice(tx, { businessId: demo.id, code: 'DEMO-LOCKER-1', name: 'Demo Locker 1', compartments: compartmentsOf(gridCodes) });
     }
 
     const today = new Date().toISOString().slice(0, 10);

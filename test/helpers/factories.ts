@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Device } from '../../src/modules/device-orders/index.ts';
+import { compartmentsOf, insertCompartments, insertDevice } from '../../src/modules/lockers/index.ts';
 import { Business, User } from '../../src/modules/identity/index.ts';
 import { Order } from '../../src/modules/orders/index.ts';
 import { recordOrderCreated } from '../../src/modules/orders/repo.ts';
@@ -25,9 +25,15 @@ export async function makeBusiness(em: Em, opts: { assignmentModule?: boolean } 
     admin: user('client_admin'), employee: user('employee'), broker: user('contractor'), broker2: user('contractor', '2'),
     driver: user('driver'), customer: user('customer'),
   };
-  const device = em.create(Device, { businessId: business.id, code: `LOCKER-${tag}`, name: `Locker ${tag}`, deviceType: 'locker', gridCodes: ['A01', 'A02', 'A03', 'A04'] });
   await em.flush();
+  const device = await insertDevice(em, { businessId: business.id, code: `LOCKER-${tag}`, name: `Locker ${tag}`, compartments: compartmentsOf(['A01', 'A02', 'A03', 'A04']) });
   return { business, users, device, tag };
+}
+
+/** Adds compartments with these grid codes after the device's last door. */
+export async function addCompartments(em: Em, deviceId: number, gridCodes: readonly string[]): Promise<void> {
+  const [{ last }] = await em.execute<{ last: number }[]>('select coalesce(max(compartment_number), 0)::int as last from compartment where device_id = ?', [deviceId]) as [{ last: number }];
+  await insertCompartments(em, deviceId, compartmentsOf(gridCodes, 'M', last + 1));
 }
 
 /**

@@ -90,8 +90,9 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
     const other = await makeBusiness(app.em());
     const order = await makeOrder(app.em(), other.business.id);
     const [dor] = await app.em().execute<{ id: number }[]>(
-      `insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, reference_number, due_at, pickup_code_hash)
-       values (?, 'delivery', 'stored', 'recipient', ?, 'A01', 'FOREIGN', now() + interval '1 day', 'x') returning id`, [other.business.id, other.device.id]);
+      `insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, compartment_id, reference_number, due_at, pickup_code_hash)
+       select ?, 'delivery', 'stored', 'recipient', device_id, grid_code, id, 'FOREIGN', now() + interval '1 day', 'x' from compartment where device_id = ? and grid_code = 'A01'
+       returning id`, [other.business.id, other.device.id]);
     foreign = { orderId: order.id, deviceOrderId: dor!.id };
     before_ = await rowCounts();
   });

@@ -8,13 +8,12 @@ import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { freePort } from '../../src/platform/launchers/startup.ts';
 import { httpClient } from '../helpers/app.ts';
-import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
+import { addCompartments, makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { spawnRole, stopChild, type RoleProcess } from '../helpers/roles.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { createOrm, type Orm } from '../../src/platform/db/orm.ts';
 import { ENTITIES } from '../../src/modules/index.ts';
-import { Device } from '../../src/modules/device-orders/index.ts';
 
 const SECRET = 'scale-out-secret-0123456789';
 const ORDERS = 40;
@@ -39,7 +38,7 @@ describe('two APIs and two workers, one worker killed mid-load', () => {
     const [workerA, , apiA, apiB] = roles as [RoleProcess, RoleProcess, RoleProcess, RoleProcess];
     const em = orm.em.fork();
     const b = await makeBusiness(em);
-    await em.nativeUpdate(Device, { id: b.device.id }, { gridCodes: Array.from({ length: ORDERS }, (_, i) => `S${i}`) });
+    await addCompartments(em, b.device.id, Array.from({ length: ORDERS }, (_, i) => `S${i}`));
     // The first copy of every event fails, so that each one also goes through a retry workflow.
     const seen = new Set<string>();
     const receiver = await startReceiver((_n, r) => {

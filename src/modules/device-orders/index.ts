@@ -5,16 +5,12 @@
 import { defineModule } from '../../platform/module.ts';
 import { createDeviceOrderActivities } from './activities.ts';
 import { DEVICE_ORDER_STATUS, DEVICE_ORDER_WORKFLOW, DEVICE_ID } from './contract.ts';
-import { Device } from './entities.ts';
 import { DEVICE_ORDERS_MESSAGES } from './messages.ts';
 import { deviceOrderCollect, deviceOrderGet, deviceOrderList, deviceOrderRemove, deviceOrderStore } from './operations.ts';
-
-export { Device } from './entities.ts';
 
 export const deviceOrders = defineModule({
   name: 'device-orders',
   operations: [deviceOrderStore, deviceOrderCollect, deviceOrderRemove, deviceOrderGet, deviceOrderList],
-  entities: [Device],
   activities: ({ orm }) => createDeviceOrderActivities({ orm }),
   workflows: [DEVICE_ORDER_WORKFLOW],
   messages: DEVICE_ORDERS_MESSAGES,

@@ -61,9 +61,9 @@ export const deviceOrderStore = defineOperation({
   output: z.object({ result: z.literal(true), device_order: DeviceOrderView, pickup_code: z.string() }),
   async handler(input, ctx) {
     const businessId = ctx.caller.businessId;
-    const { device, hasGrid, orderKnown, nextId } = await findStoreTarget(ctx.em, businessId, input.device_id, input.grid_code, input.order_id ?? null);
+    const { device, compartmentId, orderKnown, nextId } = await findStoreTarget(ctx.em, businessId, input.device_id, input.grid_code, input.order_id ?? null);
     if (!device) throw errors.field('device_id', 'field.unknown_device');
-    if (!hasGrid) throw errors.field('grid_code', 'field.unknown_grid');
+    if (compartmentId === null) throw errors.field('grid_code', 'field.unknown_grid');
     if (input.order_id != null && !orderKnown) throw errors.field('order_id', 'field.unknown_order');
     const dueAt = new Date(input.due_at);
     if (dueAt.getTime() <= Date.now()) throw errors.field('due_at', 'field.due_in_past');
@@ -87,7 +87,7 @@ export const deviceOrderStore = defineOperation({
     try {
       const view = await ctx.em.transactional(async (tx) => {
         const stored = await insertStoredDeviceOrder(tx, {
-          id, businessId, kind: input.kind, device, gridCode: input.grid_code, referenceNumber: input.reference_number,
+          id, businessId, kind: input.kind, device, gridCode: input.grid_code, compartmentId, referenceNumber: input.reference_number,
           orderId: input.order_id ?? null, externalOrderId: input.external_order_id ?? null, dueAt, pickupCodeHash: hashPickupCode(pickupCode, codeHashKey(secretKeys()[0]!)),
         });
         written = true;

@@ -1,6 +1,7 @@
 import type { Em } from '../../platform/db/orm.ts';
 import { insertOutboxEvent } from '../../platform/db/outbox.ts';
-import { AWAITED_BY, EVENT_OF_ACTION, outcomeOf, statusesAllowing, type DeviceOrderAction, type DeviceOrderKind, type DeviceOrderStatus } from './domain.ts';
+import { occupyCompartment, releaseCompartment } from '../lockers/index.ts';
+import { AWAITED_BY, EVENT_OF_ACTION, isTerminal, outcomeOf, statusesAllowing, type DeviceOrderAction, type DeviceOrderKind, type DeviceOrderStatus } from './domain.ts';
 import { presentDeviceOrder, type DeviceOrderRow, type DeviceOrderView } from './views.ts';
 
 const SELECT_VIEW = `select o.*, d.code as device_code, d.name as device_name, d.device_type
@@ -50,7 +51,8 @@ export async function recordPickupLock(em: Em, businessId: number, id: number): 
 
 export interface StoreTarget {
   device: { id: number; code: string; name: string; deviceType: string } | null;
-  hasGrid: boolean;
+  /** The device's compartment with the grid code asked for, null when it has none. */
+  compartmentId: number | null;
   orderKnown: boolean;
   /** The new device order's id, taken from the sequence when the device exists. */
   nextId: number | null;
@@ -64,8 +66,8 @@ export async function findDeviceId(em: Em, businessId: number, code: string): Pr
 }
 
 export async function findStoreTarget(em: Em, businessId: number, deviceCode: string, gridCode: string, orderId: number | null): Promise<StoreTarget> {
-  const [row] = await em.execute<{ id: number | null; code: string; name: string; device_type: string; has_grid: boolean | null; order_known: boolean; next_id: number | null }[]>(
-    `select d.id, d.code, d.name, d.device_type, d.grid_codes @> jsonb_build_array(?::text) as has_grid,
+  const [row] = await em.execute<{ id: number | null; code: string; name: string; device_type: string; compartment_id: number | null; order_known: boolean; next_id: number | null }[]>(
+    `select d.id, d.code, d.name, d.device_type, (select c.id from compartment c where c.device_id = d.id and c.grid_code = ?) as compartment_id,
        case when d.id is not null then nextval('device_order_id_seq')::int end as next_id,
        ?::int is not null and exists (select 1 from delivery_order where id = ? and business_id = ?) as order_known
      from (select 1) one left join device d on d.code = ? and d.business_id = ?`,
@@ -73,7 +75,7 @@ export async function findStoreTarget(em: Em, businessId: number, deviceCode: st
   );
   return {
     device: row!.id === null ? null : { id: row!.id, code: row!.code, name: row!.name, deviceType: row!.device_type },
-    hasGrid: row!.has_grid === true,
+    compartmentId: row!.compartment_id,
     orderKnown: row!.order_known,
     nextId: row!.next_id,
   };
@@ -86,6 +88,7 @@ export interface NewDeviceOrder {
   kind: DeviceOrderKind;
   device: { id: number; code: string; name: string; deviceType: string };
   gridCode: string;
+  compartmentId: number;
   referenceNumber: string;
   orderId: number | null;
   externalOrderId: string | null;
@@ -93,7 +96,10 @@ export interface NewDeviceOrder {
   pickupCodeHash: string;
 }
 
-/** Inserts a stored device order with its ledger row (one statement) and its outbox event. */
+/**
+ * Inserts a stored device order with its ledger row (one statement), puts its parcel in the compartment (a unique
+ * violation when the compartment holds one already) and writes its outbox event.
+ */
 export async function insertStoredDeviceOrder(em: Em, o: NewDeviceOrder): Promise<DeviceOrderView> {
   const storedAt = new Date();
   const draft = presentDeviceOrder({
@@ -104,12 +110,13 @@ export async function insertStoredDeviceOrder(em: Em, o: NewDeviceOrder): Promis
   const eventType = EVENT_OF_ACTION.store;
   const [row] = await em.execute<{ id: number; ledger_id: number }[]>(
     `with o as (
-       insert into device_order (id, business_id, kind, status, next_actor, device_id, grid_code, reference_number, order_id, external_order_id, due_at, stored_at, pickup_code_hash)
-       values (?, ?, ?, 'stored', ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id)
+       insert into device_order (id, business_id, kind, status, next_actor, device_id, grid_code, compartment_id, reference_number, order_id, external_order_id, due_at, stored_at, pickup_code_hash)
+       values (?, ?, ?, 'stored', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id)
      insert into device_order_event (device_order_id, business_id, event_type, occurred_at) select o.id, ?, ?, ? from o returning device_order_id as id, id as ledger_id`,
-    [o.id, o.businessId, o.kind, draft.next_actor, o.device.id, o.gridCode, o.referenceNumber, o.orderId, o.externalOrderId, o.dueAt, storedAt, o.pickupCodeHash,
+    [o.id, o.businessId, o.kind, draft.next_actor, o.device.id, o.gridCode, o.compartmentId, o.referenceNumber, o.orderId, o.externalOrderId, o.dueAt, storedAt, o.pickupCodeHash,
       o.businessId, eventType, storedAt],
   );
+  await occupyCompartment(em, o.compartmentId, { deviceOrderId: o.id });
   await publish(em, row!.ledger_id, draft, o.businessId, eventType);
   return draft;
 }
@@ -170,6 +177,8 @@ export async function transitionDeviceOrder(em: Em, id: number, action: DeviceOr
       return current ? { ok: false, reason: 'invalid', status: current.status } : { ok: false, reason: 'missing' };
     }
     const view = presentDeviceOrder(row);
+    // Collected or removed: the parcel has left its compartment.
+    if (isTerminal(to)) await releaseCompartment(tx, { deviceOrderId: id });
     const eventId = await recordDeviceOrderEvent(tx, view, row.business_id, EVENT_OF_ACTION[action]);
     return { ok: true, view, eventId };
   });

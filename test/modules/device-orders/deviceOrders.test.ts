@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from '../../helpers/app.ts';
+import { compartmentsOf, insertDevice } from '../../../src/modules/lockers/index.ts';
 import { keepEvents, makeBusiness, makeOrder, PASSWORD } from '../../helpers/factories.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { deviceOrderWorkflowId } from '../../../src/modules/device-orders/contract.ts';
@@ -88,6 +89,19 @@ describe('device orders on Temporal', () => {
     const list = await app.http.get(`/v1/device-orders?status=removed&device_id=${b.device.code}`, { token: admin });
     assert.ok(list.body.device_orders.some((o: { id: number }) => o.id === id));
     assert.ok(list.body.device_orders.every((o: { status: string }) => o.status === 'removed'));
+  });
+
+  test('two stores racing for one compartment: the database lets one in', async () => {
+    // A locker of its own: the test below counts the ended processes of the business's first one.
+    const locker = await insertDevice(app.em(), { businessId: b.business.id, code: `RACE-${b.tag}`, name: 'Race', compartments: compartmentsOf(['R1']) });
+    const raced = await Promise.all([store({ device_id: locker.code, grid_code: 'R1' }), store({ device_id: locker.code, grid_code: 'R1' })]);
+    assert.deepEqual(raced.map((r) => r.status).sort(), [201, 409]);
+    const won = raced.find((r) => r.status === 201)!;
+    const held = await app.em().execute<{ device_order_id: number }[]>(
+      'select p.device_order_id from compartment_parcel p join compartment c on c.id = p.compartment_id where c.device_id = ? and c.grid_code = ?', [locker.id, 'R1']);
+    assert.deepEqual(held.map((h) => h.device_order_id), [won.body.device_order.id]);
+    await app.http.post(`/v1/device-orders/${won.body.device_order.id}/remove`, { removal_reason: 'anomaly' }, { token: admin });
+    assert.equal((await app.em().execute('select 1 from compartment_parcel where device_order_id = ?', [won.body.device_order.id])).length, 0, 'removing frees it');
   });
 
   test('one compartment holds one active device order', async () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { DiagnosticSeverity, Parser, type AsyncAPIDocumentInterface } from '@asyncapi/parser';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { Device } from '../../../src/modules/device-orders/index.ts';
+import { compartmentsOf, insertDevice } from '../../../src/modules/lockers/index.ts';
 import { keepEvents } from '../../helpers/factories.ts';
 import { ENTITIES } from '../../../src/modules/index.ts';
 import { createOrm, type Em, type Orm } from '../../../src/platform/db/orm.ts';
@@ -141,11 +141,10 @@ describe('device order payloads written by deviceOrderRepo', () => {
         "select business_id, id as order_id from delivery_order where order_ref = 'DEMO-NEW-1'");
       await keepEvents(tx, demo!.business_id);
       // A device of our own, so no other test's parcels occupy its compartments.
-      const device = tx.create(Device, { businessId: demo!.business_id, code: `ASYNCAPI-${randomUUID()}`, name: 'Catalog test locker', deviceType: 'locker', gridCodes: ['A01', 'A02'] });
-      await tx.flush();
+      const device = await insertDevice(tx, { businessId: demo!.business_id, code: `ASYNCAPI-${randomUUID()}`, name: 'Catalog test locker', compartments: compartmentsOf(['A01', 'A02']) });
       const store = async (gridCode: string, orderId: number | null, externalOrderId: string | null) => insertStoredDeviceOrder(tx, {
         id: (await tx.execute<{ id: number }[]>("select nextval('device_order_id_seq')::int as id"))[0]!.id, businessId: demo!.business_id, kind: 'delivery', device: { id: device.id, code: device.code, name: device.name, deviceType: device.deviceType },
-        gridCode, referenceNumber: 'PKG-1', orderId, externalOrderId, dueAt: new Date(Date.now() + 3_600_000), pickupCodeHash: 'not-a-real-hash',
+        gridCode, compartmentId: (await tx.execute<{ id: number }[]>('select id from compartment where device_id = ? and grid_code = ?', [device.id, gridCode]))[0]!.id, referenceNumber: 'PKG-1', orderId, externalOrderId, dueAt: new Date(Date.now() + 3_600_000), pickupCodeHash: 'not-a-real-hash',
       });
       const a = await store('A01', demo!.order_id, 'EXT-1');
       const b = await store('A02', null, null);

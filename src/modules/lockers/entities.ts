@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { timestamps } from '../../platform/db/base.ts';
 
+/** A smart locker (or another device with compartments) of a business; its compartments are rows of `compartment`. */
 export const Device = defineEntity({
   name: 'Device',
   tableName: 'device',
@@ -10,8 +11,6 @@ export const Device = defineEntity({
     code: p.string().unique(),
     name: p.string(),
     deviceType: p.string().default('locker'),
-    /** Compartment codes of the device, for example A01 to A24. */
-    gridCodes: p.json<string[]>(),
     ...timestamps,
   },
 });

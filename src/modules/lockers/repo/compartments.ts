@@ -1,0 +1,57 @@
+import type { Em } from '../../../platform/db/orm.ts';
+import { executeBound } from '../../../platform/db/orm.ts';
+import type { CompartmentSpec } from '../domain.ts';
+
+export interface NewDevice {
+  businessId: number;
+  code: string;
+  name: string;
+  deviceType?: string;
+  compartments: readonly CompartmentSpec[];
+}
+
+export interface DeviceRow {
+  id: number;
+  businessId: number;
+  code: string;
+  name: string;
+  deviceType: string;
+}
+
+/** A device with its compartments. */
+export async function insertDevice(em: Em, d: NewDevice): Promise<DeviceRow> {
+  const [row] = await em.execute<{ id: number; device_type: string }[]>(
+    "insert into device (business_id, code, name, device_type) values (?, ?, ?, coalesce(?, 'locker')) returning id, device_type",
+    [d.businessId, d.code, d.name, d.deviceType ?? null]);
+  await insertCompartments(em, row!.id, d.compartments);
+  return { id: row!.id, businessId: d.businessId, code: d.code, name: d.name, deviceType: row!.device_type };
+}
+
+/** Adds compartments to a device in one statement. */
+export async function insertCompartments(em: Em, deviceId: number, specs: readonly CompartmentSpec[]): Promise<void> {
+  if (specs.length === 0) return;
+  await executeBound(em,
+    `insert into compartment (device_id, grid_code, compartment_number, pickup_locker_number, shelf_code, size)
+     select $1, grid_code, compartment_number, pickup_locker_number, shelf_code, size
+     from jsonb_to_recordset($2::jsonb) as c(grid_code text, compartment_number int, pickup_locker_number int, shelf_code text, size text)`,
+    [deviceId, JSON.stringify(specs.map((s) => ({
+      grid_code: s.gridCode, compartment_number: s.compartmentNumber, pickup_locker_number: s.pickupLockerNumber, shelf_code: s.shelfCode, size: s.size,
+    })))]);
+}
+
+/** Who holds a compartment: one parcel of one process at a time. */
+export type Occupant = { deviceOrderId: number };
+
+/**
+ * Puts a parcel in a compartment. The compartment's primary key in `compartment_parcel` makes the database the
+ * arbiter: a second occupant, whichever process it belongs to, fails with a unique violation, which the caller
+ * answers as the compartment being taken.
+ */
+export async function occupyCompartment(em: Em, compartmentId: number, occupant: Occupant): Promise<void> {
+  await em.execute('insert into compartment_parcel (compartment_id, device_order_id) values (?, ?)', [compartmentId, occupant.deviceOrderId]);
+}
+
+/** Frees whatever compartment the occupant holds (nothing when it holds none). */
+export async function releaseCompartment(em: Em, occupant: Occupant): Promise<void> {
+  await em.execute('delete from compartment_parcel where device_order_id = ?', [occupant.deviceOrderId]);
+}
