@@ -52,7 +52,7 @@ export async function spendQuota(ctx: OperationContext, policy: RateLimitName): 
   if (!quota) return;
   const subject = RATE_LIMIT_SUBJECT[policy] === 'address'
     ? `ip:${addressSubject(ctx.clientAddress)}`
-    : ctx.caller!.via === 'otep_key' ? `key:${ctx.caller!.tokenHash}` : `user:${ctx.caller!.id}`;
+    : ctx.caller!.via !== 'session' ? `key:${ctx.caller!.tokenHash}` : `user:${ctx.caller!.id}`;
   const { hits, resetSeconds } = await ctx.quotas.count(ctx.em, policy, subject, quota);
   const state: QuotaState = { policy, ...quota, remaining: Math.max(0, quota.limit - hits), resetSeconds };
   if (hits > quota.limit) throw errors.rateLimited(resetSeconds, rateLimitHeaders(state));

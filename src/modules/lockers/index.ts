@@ -1,10 +1,13 @@
 /**
  * Lockers: devices of a business and their compartments as they are built (docs/lockers.md). A compartment holds
  * one parcel at a time, whichever process put it there; the processes (device orders, partner deliveries) take
- * and free compartments through this module.
+ * and free compartments through this module. A locker calls its own endpoints with a device key.
  */
 import { defineModule } from '../../platform/module.ts';
 import { Device } from './entities.ts';
+import { LOCKERS_MESSAGES } from './messages.ts';
+import { deviceKeyCreate, deviceKeyList, deviceKeyRevoke } from './operations.ts';
+import { callerForDeviceKey, DEVICE_KEY_PREFIX } from './repo/deviceKeys.ts';
 
 export { Device } from './entities.ts';
 export { COMPARTMENT_SIZES, compartmentsOf, pickupLockerCode, type CompartmentSize, type CompartmentSpec } from './domain.ts';
@@ -12,5 +15,8 @@ export { insertCompartments, insertDevice, occupyCompartment, releaseCompartment
 
 export const lockers = defineModule({
   name: 'lockers',
+  operations: [deviceKeyCreate, deviceKeyList, deviceKeyRevoke],
   entities: [Device],
+  messages: LOCKERS_MESSAGES,
+  credentials: [{ prefix: DEVICE_KEY_PREFIX, resolve: callerForDeviceKey }],
 });

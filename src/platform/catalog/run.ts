@@ -19,8 +19,8 @@ async function checkAndRun(op: Operation, raw: unknown, ctx: OperationContext): 
   if (limitBy === 'address') await spendQuota(ctx, op.limit!);
   if (op.roles !== 'public') {
     if (!ctx.caller) throw errors.unauthenticated();
-    // An ingest key is a narrow machine credential: it opens the ingest operations and nothing else.
-    if ((op.auth === 'otep_key') !== (ctx.caller.via === 'otep_key')) throw errors.forbidden();
+    // Ingest keys and device keys are narrow machine credentials: each opens its own operations and nothing else.
+    if ((op.auth ?? 'session') !== ctx.caller.via) throw errors.forbidden();
   }
   await op.available?.(ctx);
   if (op.roles !== 'public') {

@@ -9,6 +9,9 @@ import type { Role } from '../roles.ts';
 import type { Logger } from '../logger.ts';
 import type { QuotaState } from '../rateLimits.ts';
 
+/** The kinds of credential; an operation names the one it takes (`auth`), the session by default. */
+export type CredentialUse = 'session' | 'otep_key' | 'device_key';
+
 export interface Caller {
   id: number;
   name: string;
@@ -16,8 +19,13 @@ export interface Caller {
   role: Role;
   businessId: number | null;
   tokenHash: string;
-  /** How the caller signed in: a user session token, or a provider's OTEP ingest key (which can only ingest). */
-  via: 'session' | 'otep_key';
+  /**
+   * How the caller signed in: a user session token, a provider's OTEP ingest key (which can only ingest), or a
+   * locker's device key (which opens only its device's endpoints).
+   */
+  via: CredentialUse;
+  /** The device a device key belongs to. */
+  device?: { id: number; code: string };
   /** When the credential stops being valid, where it expires by itself (a session token). */
   expiresAt?: Date;
 }
@@ -70,8 +78,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   output: O;
   /** Who may call it; 'public' needs no token. Checked in one place, the runner. */
   roles: readonly Role[] | 'public';
-  /** 'otep_key': only callers signed in with an OTEP ingest key may call it (and such a caller nothing else). */
-  auth?: 'otep_key';
+  /**
+   * The credential it takes, a session when absent: an operation for an OTEP ingest key or a device key takes
+   * only that kind of key, and such a key opens nothing else.
+   */
+  auth?: Exclude<CredentialUse, 'session'>;
   rest?: {
     method: HttpMethod; path: string; status?: number; representation?: Representation;
     /** Failure statuses it can answer besides 401 and 403 (when it needs a token), 422, the body's 400, 413 and 415 and a rate limit's 429, each with what it means (the OpenAPI document lists them). */
