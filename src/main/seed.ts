@@ -1,4 +1,5 @@
 import type { Em } from '../platform/db/orm.ts';
+import { grantLockerPartner } from '../modules/locker-deliveries/index.ts';
 import { compartmentsOf, Device, insertDevice } from '../modules/lockers/index.ts';
 import { Business, User } from '../modules/identity/index.ts';
 import { Order, ORDER_STATUS, recordOrderCreated } from '../modules/orders/index.ts';
@@ -44,6 +45,7 @@ export async function seedDemo(em: Em): Promise<void> {
       const gridCodes = Array.from({ length: 24 }, (_, i) => `A${String(i + 1).padStart(2, '0')}`);
       await insertDevice(tx, { businessId: demo.id, code: 'DEMO-LOCKER-1', name: 'Demo Locker 1', compartments: compartmentsOf(gridCodes) });
     }
+    await grantLockerPartner(tx, demo.id, lockers.id);
 
     const today = new Date().toISOString().slice(0, 10);
     const orders: { ref: string; tracking: string; statusId: number; selfDelivery?: boolean; carrier?: boolean; routeId?: number }[] = [

@@ -14,6 +14,7 @@ import { assignments } from './assignments/index.ts';
 import { deviceOrders } from './device-orders/index.ts';
 import { driverLocation } from './driver-location/index.ts';
 import { identity } from './identity/index.ts';
+import { lockerDeliveries } from './locker-deliveries/index.ts';
 import { lockers } from './lockers/index.ts';
 import { orders } from './orders/index.ts';
 import { secrets } from './secrets/index.ts';
@@ -26,6 +27,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   assignments,
   lockers,
   deviceOrders,
+  lockerDeliveries,
   webhooks,
   driverLocation,
   tracking,

@@ -3,6 +3,7 @@
  * workflows adds one line here; a test checks that it exports every workflow type the modules declare.
  */
 export * from './device-orders/workflows.ts';
+export * from './locker-deliveries/workflows.ts';
 export * from './webhooks/workflows.ts';
 export * from './secrets/workflows.ts';
 export * from './abuse-limits/workflows.ts';

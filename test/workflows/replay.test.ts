@@ -9,11 +9,13 @@ import { Worker } from '@temporalio/worker';
 import { workflowsPath } from '../../src/platform/temporal/worker.ts';
 import { workerMetrics } from '../../src/platform/telemetry/temporalMetrics.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
+import { makeBusiness, makeProvider, PASSWORD } from '../helpers/factories.ts';
 import { awaitDeviceOrderDelivery, retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
 import { deviceOrderWorkflowId } from '../../src/modules/device-orders/contract.ts';
+import { grantLockerPartner } from '../../src/modules/locker-deliveries/index.ts';
+import { lockerDeliveryWorkflowId } from '../../src/modules/locker-deliveries/contract.ts';
 import { pauseSignal, progressQuery, resumeSignal, SECRETS_ROTATION_WORKFLOW } from '../../src/modules/secrets/contract.ts';
 import type { secretsRotationWorkflow } from '../../src/modules/secrets/workflows.ts';
 
@@ -44,6 +46,21 @@ describe('determinism: recorded histories replay against the current workflow co
     const handle = app.running.temporal.workflow.getHandle(deviceOrderWorkflowId(id));
     assert.equal(await handle.result(), 'collected');
     await replayAndMaybeRecord(app, handle.workflowId, 'device-order-overdue-collected.json');
+  });
+
+  test('a fresh locker delivery history (created, cancelled) replays', async () => {
+    const b = await makeBusiness(app.em());
+    const provider = await makeProvider(app.em(), 'locker_provider');
+    await grantLockerPartner(app.em(), b.business.id, provider.business.id);
+    const token = await app.login(provider.user.email, PASSWORD);
+    const res = await app.http.post('/v1/partner-locker/deliveries', {
+      device_id: b.device.code, parcels: [{ reference: 'R', size: 'M' }], recipient: { name: 'Ada' }, open_mode: 'screen_code',
+    }, { token });
+    const id = res.body.delivery.id;
+    assert.equal((await app.http.post(`/v1/partner-locker/deliveries/${id}/cancel`, { reason: 'replay' }, { token })).status, 200);
+    const handle = app.running.temporal.workflow.getHandle(lockerDeliveryWorkflowId(id));
+    assert.equal(await handle.result(), 'cancelled');
+    await replayAndMaybeRecord(app, handle.workflowId, 'locker-delivery-cancelled.json');
   });
 
   test('a fresh webhook retry history (start delay, refused attempt, timer, delivered attempt) replays', async () => {

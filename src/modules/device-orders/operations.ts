@@ -11,6 +11,7 @@ import { checkCode } from '../../platform/codeChecks.ts';
 import { collectUpdate, deviceOrderSearchAttributes, deviceOrderWorkflowId, removeUpdate, DEVICE_ORDER_WORKFLOW, INVALID_TRANSITION, type DeviceOrderInput } from './contract.ts';
 import type { deviceOrderWorkflow } from './workflows.ts';
 import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
+import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
 import { intParam, offsetOf, pageOf, pageOutput, pageParams, pathId, timeParam } from '../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
 import { DeviceOrderView } from './views.ts';
@@ -70,9 +71,7 @@ export const deviceOrderStore = defineOperation({
 
     const id = nextId!;
     const pickupCode = newPickupCode();
-    // The process starts while the rows are written, and the rows commit only once it has started: if the start
-    // fails nothing is written; if the writes are refused (the compartment is taken), the process just started is
-    // ended; if the commit fails, the process finds no row when its timer fires and ends quietly.
+    // The process starts while the rows are written; they commit only once it has (writeOnceStarted).
     const args: DeviceOrderInput = { id, businessId, dueAt: dueAt.toISOString() };
     const started = ctx.temporal.workflow.start<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, {
       workflowId: deviceOrderWorkflowId(id),
@@ -81,23 +80,13 @@ export const deviceOrderStore = defineOperation({
       typedSearchAttributes: deviceOrderSearchAttributes(businessId, device.code, input.order_id ?? null),
       ...NO_DUPLICATES,
     });
-    // Awaited below on every path; this only keeps a start that fails first from counting as unhandled.
-    started.catch(() => undefined);
-    let written = false;
     try {
-      const view = await ctx.em.transactional(async (tx) => {
-        const stored = await insertStoredDeviceOrder(tx, {
-          id, businessId, kind: input.kind, device, gridCode: input.grid_code, compartmentId, referenceNumber: input.reference_number,
-          orderId: input.order_id ?? null, externalOrderId: input.external_order_id ?? null, dueAt, pickupCodeHash: hashPickupCode(pickupCode, codeHashKey(secretKeys()[0]!)),
-        });
-        written = true;
-        await started;
-        return stored;
-      });
+      const view = await writeOnceStarted(ctx.em, started, (tx) => insertStoredDeviceOrder(tx, {
+        id, businessId, kind: input.kind, device, gridCode: input.grid_code, compartmentId, referenceNumber: input.reference_number,
+        orderId: input.order_id ?? null, externalOrderId: input.external_order_id ?? null, dueAt, pickupCodeHash: hashPickupCode(pickupCode, codeHashKey(secretKeys()[0]!)),
+      }), ctx.log, 'device order');
       return { result: true as const, device_order: view, pickup_code: pickupCode };
     } catch (err) {
-      const handle = written ? null : await started.catch(() => null);
-      if (handle) await handle.terminate('device order not stored').catch((e: unknown) => ctx.log.warn({ err: e, id }, 'could not end the process of a device order not stored'));
       if (err instanceof UniqueConstraintViolationException) throw errors.conflict('COMPARTMENT_OCCUPIED', 'device_order.compartment_occupied');
       throw err;
     }

@@ -39,8 +39,10 @@ export async function insertCompartments(em: Em, deviceId: number, specs: readon
     })))]);
 }
 
-/** Who holds a compartment: one parcel of one process at a time. */
-export type Occupant = { deviceOrderId: number };
+/** Who holds a compartment: one parcel of one process at a time (a device order, or a parcel of a partner delivery). */
+export type Occupant = { deviceOrderId: number } | { lockerParcelId: number };
+
+const columnOf = (o: Occupant) => ('deviceOrderId' in o ? { column: 'device_order_id', id: o.deviceOrderId } : { column: 'locker_parcel_id', id: o.lockerParcelId });
 
 /**
  * Puts a parcel in a compartment. The compartment's primary key in `compartment_parcel` makes the database the
@@ -48,10 +50,12 @@ export type Occupant = { deviceOrderId: number };
  * answers as the compartment being taken.
  */
 export async function occupyCompartment(em: Em, compartmentId: number, occupant: Occupant): Promise<void> {
-  await em.execute('insert into compartment_parcel (compartment_id, device_order_id) values (?, ?)', [compartmentId, occupant.deviceOrderId]);
+  const { column, id } = columnOf(occupant);
+  await em.execute(`insert into compartment_parcel (compartment_id, ${column}) values (?, ?)`, [compartmentId, id]);
 }
 
 /** Frees whatever compartment the occupant holds (nothing when it holds none). */
 export async function releaseCompartment(em: Em, occupant: Occupant): Promise<void> {
-  await em.execute('delete from compartment_parcel where device_order_id = ?', [occupant.deviceOrderId]);
+  const { column, id } = columnOf(occupant);
+  await em.execute(`delete from compartment_parcel where ${column} = ?`, [id]);
 }

@@ -1,0 +1,46 @@
+/**
+ * The partner locker delivery process: imported by the API (to start it and send updates) and by the workflow.
+ * Workflow id `locker-delivery-<id>`; the database row is the read model its activities write.
+ */
+import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { BUSINESS_ID } from '../../platform/temporal/searchKeys.ts';
+import { DEVICE_ID } from '../device-orders/contract.ts';
+import type { LockerDeliveryStatus } from './domain.ts';
+import type { LockerDeliveryView } from './views.ts';
+
+export const LOCKER_DELIVERY_WORKFLOW = 'lockerDeliveryWorkflow';
+export const lockerDeliveryWorkflowId = (id: number): string => `locker-delivery-${id}`;
+
+export interface LockerDeliveryInput {
+  id: number;
+  /** ISO 8601: an unused delivery code expires then. */
+  deliveryCodeExpiresAt: string;
+}
+
+export interface CancelArgs {
+  reason: string | null;
+}
+
+export const cancelUpdate = defineUpdate<LockerDeliveryView, [CancelArgs]>('cancel');
+export const lockerStatusQuery = defineQuery<LockerDeliveryStatus>('status');
+
+/** Failure type of an update refused because the delivery is not in a status that allows it. */
+export const LOCKER_INVALID_TRANSITION = 'LockerInvalidTransition';
+/** Failure type when the row does not exist: its create transaction rolled back after the workflow started. */
+export const LOCKER_DELIVERY_MISSING = 'LockerDeliveryMissing';
+
+/** Operators filter deliveries by provider, status and parcel, e.g. `ProviderId = 12 AND LockerDeliveryStatus = "delivered"`. */
+export const PROVIDER_ID = defineSearchAttributeKey('ProviderId', SearchAttributeType.INT);
+export const LOCKER_DELIVERY_STATUS = defineSearchAttributeKey('LockerDeliveryStatus', SearchAttributeType.KEYWORD);
+export const PARCEL_REFERENCES = defineSearchAttributeKey('ParcelReferences', SearchAttributeType.KEYWORD_LIST);
+
+export function lockerDeliverySearchAttributes(businessId: number, providerId: number, deviceCode: string, references: string[]): TypedSearchAttributes {
+  return new TypedSearchAttributes([
+    { key: BUSINESS_ID, value: businessId },
+    { key: PROVIDER_ID, value: providerId },
+    { key: DEVICE_ID, value: deviceCode },
+    { key: LOCKER_DELIVERY_STATUS, value: 'awaiting_deposit' },
+    { key: PARCEL_REFERENCES, value: references },
+  ]);
+}

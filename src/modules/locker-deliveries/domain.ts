@@ -1,0 +1,30 @@
+/** Statuses of a partner locker delivery (docs/locker-deliveries.md). */
+export const LOCKER_DELIVERY_STATUSES = ['awaiting_deposit', 'depositing', 'delivered', 'picked_up', 'failed', 'expired', 'cancelled'] as const;
+export type LockerDeliveryStatus = (typeof LOCKER_DELIVERY_STATUSES)[number];
+
+export const OPEN_MODES = ['screen_code', 'remote_open'] as const;
+export type OpenMode = (typeof OPEN_MODES)[number];
+
+/** Statuses whose parcels still hold their compartments. */
+export const HOLDING: readonly LockerDeliveryStatus[] = ['awaiting_deposit', 'depositing', 'delivered'];
+
+export const isFinal = (s: LockerDeliveryStatus): boolean => !HOLDING.includes(s);
+
+/** What moves a delivery, and from where. */
+export const TRANSITIONS = {
+  cancel: { from: ['awaiting_deposit', 'depositing'], to: 'cancelled', event: 'partner_locker.delivery.cancelled' },
+  expire_delivery_code: { from: ['awaiting_deposit'], to: 'expired', event: 'partner_locker.delivery.expired' },
+} as const satisfies Record<string, { from: readonly LockerDeliveryStatus[]; to: LockerDeliveryStatus; event: string }>;
+export type LockerAction = keyof typeof TRANSITIONS;
+
+/** A business's timers for deliveries into its lockers, with their defaults; a delivery copies them at create. */
+export interface LockerSettings {
+  deliveryCodeTtlHours: number;
+  depositTimeoutMinutes: number;
+  pickupTtlHours: number;
+  correctionWindowMinutes: number;
+  codeRotationHours: number;
+}
+export const DEFAULT_LOCKER_SETTINGS: LockerSettings = {
+  deliveryCodeTtlHours: 72, depositTimeoutMinutes: 15, pickupTtlHours: 72, correctionWindowMinutes: 10, codeRotationHours: 0,
+};

@@ -1,0 +1,22 @@
+/**
+ * Partner locker deliveries: a locker provider's parcels delivered into a business's lockers, each a workflow
+ * `locker-delivery-<id>` (contract.ts) whose read model is the locker_delivery row (docs/locker-deliveries.md).
+ */
+import { defineModule } from '../../platform/module.ts';
+import { createLockerDeliveryActivities } from './activities.ts';
+import { LOCKER_DELIVERY_STATUS, LOCKER_DELIVERY_WORKFLOW, PARCEL_REFERENCES, PROVIDER_ID } from './contract.ts';
+import { LOCKER_DELIVERIES_MESSAGES } from './messages.ts';
+import { lockerDeliveryCancel, lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList } from './operations.ts';
+import { PICKUP_CODE } from './repo.ts';
+
+export { grantLockerPartner } from './repo.ts';
+
+export const lockerDeliveries = defineModule({
+  name: 'locker-deliveries',
+  operations: [lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryCancel],
+  activities: ({ orm }) => createLockerDeliveryActivities({ orm }),
+  workflows: [LOCKER_DELIVERY_WORKFLOW],
+  messages: LOCKER_DELIVERIES_MESSAGES,
+  searchAttributes: [PROVIDER_ID, LOCKER_DELIVERY_STATUS, PARCEL_REFERENCES],
+  sealedColumns: [PICKUP_CODE],
+});

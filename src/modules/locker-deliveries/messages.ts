@@ -1,0 +1,32 @@
+import type { Messages } from '../../platform/i18n/messages.ts';
+
+export const LOCKER_DELIVERIES_MESSAGES = {
+  'locker_delivery.duplicate_reference': {
+    en: 'Each parcel of a delivery needs its own reference.',
+    'zh-Hans': '同一派送中的每个包裹需要不同的参考号。',
+    'zh-Hant': '同一派送中的每個包裹需要不同的參考號。',
+    fr: "Chaque colis d'une livraison doit avoir sa propre référence.",
+    de: 'Jedes Paket einer Zustellung braucht eine eigene Referenz.',
+    es: 'Cada paquete de una entrega necesita su propia referencia.',
+  },
+  'locker_delivery.no_free_compartment': {
+    en: 'This locker has no free compartment of size {size} for this parcel.',
+    'zh-Hans': '该储物柜没有可容纳此包裹的 {size} 号空闲格口。',
+    'zh-Hant': '該儲物櫃沒有可容納此包裹的 {size} 號空閒格口。',
+    fr: "Ce casier n'a plus de compartiment libre de taille {size} pour ce colis.",
+    de: 'Dieses Schließfach hat kein freies Fach der Größe {size} für dieses Paket.',
+    es: 'Este casillero no tiene un compartimento libre de tamaño {size} para este paquete.',
+  },
+  'locker_delivery.invalid_transition': {
+    en: 'This delivery is {status}; {action} is not possible now.',
+    'zh-Hans': '该派送状态为 {status}，当前无法执行 {action}。',
+    'zh-Hant': '該派送狀態為 {status}，目前無法執行 {action}。',
+    fr: 'Cette livraison est {status} ; {action} est impossible pour le moment.',
+    de: 'Diese Zustellung ist {status}; {action} ist jetzt nicht möglich.',
+    es: 'Esta entrega está {status}; {action} no es posible ahora.',
+  },
+} satisfies Messages;
+
+declare module '../../platform/i18n/messages.ts' {
+  interface ModuleMessageKeys extends Record<keyof typeof LOCKER_DELIVERIES_MESSAGES, true> {}
+}

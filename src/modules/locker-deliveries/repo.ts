@@ -1,0 +1,140 @@
+import type { Em } from '../../platform/db/orm.ts';
+import { insertOutboxEvent } from '../../platform/db/outbox.ts';
+import { purposeOf, sealSecret, type SealedColumn } from '../../platform/secretBox.ts';
+import { occupyCompartment, releaseCompartment, type CompartmentSize } from '../lockers/index.ts';
+import { DEFAULT_LOCKER_SETTINGS, isFinal, TRANSITIONS, type LockerAction, type LockerSettings, type OpenMode } from './domain.ts';
+import { presentLockerDelivery, type LockerDeliveryRow, type LockerDeliveryView } from './views.ts';
+
+/** The pickup code is kept sealed: its events and the recipient's notifications read it back. */
+export const PICKUP_CODE: SealedColumn = { table: 'locker_delivery', column: 'pickup_code_sealed' };
+
+const SELECT_VIEW = `select l.*, d.code as device_code,
+    (select json_agg(json_build_object('reference', p.reference, 'size', p.size, 'grid_id', c.id, 'compartment_number', c.compartment_number,
+       'pickup_locker_number', c.pickup_locker_number, 'shelf_code', c.shelf_code, 'failure_code', p.failure_code) order by p.id)
+     from locker_delivery_parcel p join compartment c on c.id = p.compartment_id where p.delivery_id = l.id) as parcels
+  from locker_delivery l join device d on d.id = l.device_id`;
+
+/** Lets a provider deliver into the business's lockers (idempotent). */
+export async function grantLockerPartner(em: Em, businessId: number, providerId: number): Promise<void> {
+  await em.execute('insert into locker_partner (business_id, provider_id) values (?, ?) on conflict do nothing', [businessId, providerId]);
+}
+
+export interface DeliveryTarget {
+  device: { id: number; code: string; businessId: number } | null;
+  settings: LockerSettings;
+  /** The new delivery's id, taken from the sequence when the device is found. */
+  nextId: number | null;
+}
+
+/** A device of a business that lets this provider deliver into its lockers, with that business's settings. */
+export async function findDeliveryTarget(em: Em, providerId: number, deviceCode: string): Promise<DeliveryTarget> {
+  const [row] = await em.execute<{ id: number; business_id: number; next_id: number; s: Record<string, number> | null }[]>(
+    `select d.id, d.business_id, nextval('locker_delivery_id_seq')::int as next_id, to_jsonb(s) as s
+     from device d join locker_partner lp on lp.business_id = d.business_id and lp.provider_id = ?
+       left join locker_settings s on s.business_id = d.business_id
+     where d.code = ?`, [providerId, deviceCode]);
+  if (!row) return { device: null, settings: DEFAULT_LOCKER_SETTINGS, nextId: null };
+  const s = row.s;
+  return {
+    device: { id: row.id, code: deviceCode, businessId: row.business_id }, nextId: row.next_id,
+    settings: s ? {
+      deliveryCodeTtlHours: s.delivery_code_ttl_hours!, depositTimeoutMinutes: s.deposit_timeout_minutes!, pickupTtlHours: s.pickup_ttl_hours!,
+      correctionWindowMinutes: s.correction_window_minutes!, codeRotationHours: s.code_rotation_hours!,
+    } : DEFAULT_LOCKER_SETTINGS,
+  };
+}
+
+export interface NewLockerDelivery {
+  id: number;
+  businessId: number;
+  providerId: number;
+  deviceId: number;
+  openMode: OpenMode;
+  recipient: { name: string; phone: string | null; email: string | null };
+  parcels: readonly { reference: string; size: CompartmentSize }[];
+  deliveryCodeHash: string | null;
+  pickupCodeHash: string;
+  pickupCode: string;
+  deliveryCodeExpiresAt: Date;
+  settings: LockerSettings;
+}
+
+/**
+ * Reserves one free compartment of its size for each parcel and writes the delivery, its parcels and their
+ * compartments' occupancy. Compartments another delivery is reserving are skipped (their rows are locked); one
+ * taken meanwhile by a device order fails the insert with a unique violation. Answers the first parcel no
+ * compartment is left for, or the delivery.
+ */
+export async function insertLockerDelivery(tx: Em, d: NewLockerDelivery): Promise<{ noRoomFor: number } | LockerDeliveryView> {
+  const chosen: number[] = [];
+  for (const [i, parcel] of d.parcels.entries()) {
+    const [free] = await tx.execute<{ id: number }[]>(
+      `select c.id from compartment c where c.device_id = ? and c.size = ? and c.id <> all(?::int[])
+         and not exists (select 1 from compartment_parcel p where p.compartment_id = c.id)
+       order by c.compartment_number limit 1 for update skip locked`, [d.deviceId, parcel.size, `{${chosen.join(',')}}`]);
+    if (!free) return { noRoomFor: i };
+    chosen.push(free.id);
+  }
+  const s = d.settings;
+  await tx.execute(
+    `insert into locker_delivery (id, business_id, provider_id, device_id, status, open_mode, recipient, delivery_code_hash, pickup_code_hash, pickup_code_sealed,
+       delivery_code_expires_at, deposit_timeout_minutes, pickup_ttl_hours, correction_window_minutes, code_rotation_hours)
+     values (?, ?, ?, ?, 'awaiting_deposit', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [d.id, d.businessId, d.providerId, d.deviceId, d.openMode, JSON.stringify(d.recipient), d.deliveryCodeHash, d.pickupCodeHash,
+      sealSecret(purposeOf(PICKUP_CODE), d.pickupCode), d.deliveryCodeExpiresAt, s.depositTimeoutMinutes, s.pickupTtlHours, s.correctionWindowMinutes, s.codeRotationHours]);
+  const parcels = await tx.execute<{ id: number; compartment_id: number }[]>(
+    `insert into locker_delivery_parcel (delivery_id, reference, size, compartment_id)
+     select ?, x.reference, x.size, x.compartment_id from jsonb_to_recordset(?::jsonb) as x(reference text, size text, compartment_id int) returning id, compartment_id`,
+    [d.id, JSON.stringify(d.parcels.map((p, i) => ({ reference: p.reference, size: p.size, compartment_id: chosen[i] })))]);
+  for (const p of parcels) await occupyCompartment(tx, p.compartment_id, { lockerParcelId: p.id });
+  return (await findLockerDelivery(tx, d.providerId, d.id))!;
+}
+
+export async function findLockerDelivery(em: Em, providerId: number, id: number): Promise<LockerDeliveryView | null> {
+  const rows = await em.execute<LockerDeliveryRow[]>(`${SELECT_VIEW} where l.provider_id = ? and l.id = ?`, [providerId, id]);
+  return rows[0] ? presentLockerDelivery(rows[0]) : null;
+}
+
+export async function listLockerDeliveries(em: Em, f: { providerId: number; status?: string; limit: number; offset: number }): Promise<{ total: number; items: LockerDeliveryView[] }> {
+  const where = f.status ? 'l.provider_id = ? and l.status = ?' : 'l.provider_id = ?';
+  const params = f.status ? [f.providerId, f.status] : [f.providerId];
+  const [count] = await em.execute<{ n: number }[]>(`select count(*)::int as n from locker_delivery l where ${where}`, params);
+  const rows = await em.execute<LockerDeliveryRow[]>(`${SELECT_VIEW} where ${where} order by l.id desc limit ? offset ?`, [...params, f.limit, f.offset]);
+  return { total: count!.n, items: rows.map(presentLockerDelivery) };
+}
+
+export type LockerTransitionResult =
+  | { ok: true; view: LockerDeliveryView }
+  | { ok: false; reason: 'missing' }
+  | { ok: false; reason: 'invalid'; status: string };
+
+/**
+ * Applies one transition with its ledger row and its event to the provider, in one transaction; a final status
+ * frees the compartments. The UPDATE's status guard makes the database the arbiter if two actors race.
+ */
+export async function transitionLockerDelivery(em: Em, id: number, action: LockerAction, opts: { reason?: string | null } = {}): Promise<LockerTransitionResult> {
+  const t = TRANSITIONS[action];
+  return em.transactional(async (tx) => {
+    const [row] = await tx.execute<{ business_id: number; provider_id: number; livemode: boolean }[]>(
+      `update locker_delivery set status = ?, updated_at = now(), ended_at = case when ? then now() else ended_at end
+       where id = ? and status in (?) returning business_id, provider_id, livemode`, [t.to, isFinal(t.to), id, [...t.from]]);
+    if (!row) {
+      const [current] = await tx.execute<{ status: string }[]>('select status from locker_delivery where id = ?', [id]);
+      return current ? { ok: false, reason: 'invalid', status: current.status } : { ok: false, reason: 'missing' };
+    }
+    if (isFinal(t.to)) {
+      const parcels = await tx.execute<{ id: number }[]>('select id from locker_delivery_parcel where delivery_id = ?', [id]);
+      for (const p of parcels) await releaseCompartment(tx, { lockerParcelId: p.id });
+    }
+    const [ledger] = await tx.execute<{ id: string; occurred_at: Date }[]>(
+      'insert into locker_delivery_event (delivery_id, event_type) values (?, ?) returning id, occurred_at', [id, t.event]);
+    const at = new Date(ledger!.occurred_at).toISOString();
+    const data = action === 'cancel' ? { cancelled_at: at, reason: opts.reason ?? null } : { expired: 'delivery_code', expired_at: at };
+    const eventId = `${row.livemode ? 'PLE' : 'PLE-MOCK'}-${ledger!.id}`;
+    await insertOutboxEvent(tx, {
+      businessId: row.business_id, providerId: row.provider_id, eventId, eventType: t.event, referenceType: 'locker_delivery', referenceId: String(id),
+      payload: { event_id: eventId, event: t.event, livemode: row.livemode, occurred_at: at, data: { delivery_id: String(id), ...(row.livemode ? {} : { test: true }), ...data } },
+    });
+    return { ok: true, view: (await findLockerDelivery(tx, row.provider_id, id))! };
+  });
+}
