@@ -26,6 +26,7 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  LOCKER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
   SECRETS_KEY: z.string().refine((v) => v.split(',').every((k) => Buffer.from(k.trim(), 'base64').length >= 32), 'must be one or more keys of at least 32 random bytes in base64, separated by commas').optional(),
@@ -70,6 +71,8 @@ export interface Config {
   workflowBundlePath?: string;
   /** Multiplies webhook retry waits: 1 in production; tests shrink the 10 s .. 10000 s schedule. */
   webhookRetryScale: number;
+  /** Multiplies the locker delivery timers (docs/locker-deliveries.md); the tests run them in fractions of a second. */
+  lockerTimerScale: number;
   /** Days the webhook delivery log keeps deliveries and attempts (90 by default). */
   webhookLogRetentionDays: number;
   /**
@@ -144,6 +147,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
+    lockerTimerScale: e.LOCKER_TIMER_SCALE,
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     secretsKeys: e.SECRETS_KEY === undefined ? [] : e.SECRETS_KEY.split(',').map((k) => Buffer.from(k.trim(), 'base64')),

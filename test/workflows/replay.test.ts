@@ -24,7 +24,7 @@ const replayOptions = () => ({ sinks: workerMetrics.sinks, ...(process.env.WORKF
 
 describe('determinism: recorded histories replay against the current workflow code', () => {
   let app: TestApp;
-  before(async () => { app = await startApp({ WEBHOOK_RETRY_SCALE: '0.01' }); });
+  before(async () => { app = await startApp({ WEBHOOK_RETRY_SCALE: '0.01', LOCKER_TIMER_SCALE: '0.0005' }); });
   after(() => app.running.close());
 
   test('every committed history replays', async () => {
@@ -48,19 +48,21 @@ describe('determinism: recorded histories replay against the current workflow co
     await replayAndMaybeRecord(app, handle.workflowId, 'device-order-overdue-collected.json');
   });
 
-  test('a fresh locker delivery history (created, cancelled) replays', async () => {
+  test('a fresh locker delivery history (opened twice, confirmed, deposit expired) replays', async () => {
     const b = await makeBusiness(app.em());
     const provider = await makeProvider(app.em(), 'locker_provider');
     await grantLockerPartner(app.em(), b.business.id, provider.business.id);
+    // An hour lasts 1.8 s here (LOCKER_TIMER_SCALE).
+    await app.em().execute('insert into locker_settings (business_id, pickup_ttl_hours) values (?, 1)', [b.business.id]);
     const token = await app.login(provider.user.email, PASSWORD);
     const res = await app.http.post('/v1/partner-locker/deliveries', {
-      device_id: b.device.code, parcels: [{ reference: 'R', size: 'M' }], recipient: { name: 'Ada' }, open_mode: 'screen_code',
+      device_id: b.device.code, parcels: [{ reference: 'R', size: 'M' }], recipient: { name: 'Ada' }, open_mode: 'remote_open',
     }, { token });
     const id = res.body.delivery.id;
-    assert.equal((await app.http.post(`/v1/partner-locker/deliveries/${id}/cancel`, { reason: 'replay' }, { token })).status, 200);
+    for (const action of ['open', 'open', 'confirm']) assert.equal((await app.http.post(`/v1/partner-locker/deliveries/${id}/${action}`, {}, { token })).status, 200);
     const handle = app.running.temporal.workflow.getHandle(lockerDeliveryWorkflowId(id));
-    assert.equal(await handle.result(), 'cancelled');
-    await replayAndMaybeRecord(app, handle.workflowId, 'locker-delivery-cancelled.json');
+    assert.equal(await handle.result(), 'expired');
+    await replayAndMaybeRecord(app, handle.workflowId, 'locker-delivery-opened-confirmed-expired.json');
   });
 
   test('a fresh webhook retry history (start delay, refused attempt, timer, delivered attempt) replays', async () => {

@@ -2,20 +2,20 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Orm } from '../../platform/db/orm.ts';
 import { LOCKER_DELIVERY_MISSING, LOCKER_INVALID_TRANSITION } from './contract.ts';
 import type { LockerAction } from './domain.ts';
-import { transitionLockerDelivery } from './repo.ts';
+import { transitionLockerDelivery, type TransitionDetails } from './repo.ts';
 import type { LockerDeliveryView } from './views.ts';
 
-export interface LockerTransitionInput {
+export interface LockerTransitionInput extends TransitionDetails {
   id: number;
   action: LockerAction;
-  reason?: string | null;
 }
 
 export function createLockerDeliveryActivities(deps: { orm: Orm }) {
   return {
     /** Writes one transition, its ledger row and its event in one transaction. */
     async applyLockerTransition(input: LockerTransitionInput): Promise<LockerDeliveryView> {
-      const result = await transitionLockerDelivery(deps.orm.em.fork(), input.id, input.action, { reason: input.reason });
+      const { id, action, ...details } = input;
+      const result = await transitionLockerDelivery(deps.orm.em.fork(), id, action, details);
       if (result.ok) return result.view;
       if (result.reason === 'missing') {
         throw ApplicationFailure.create({ type: LOCKER_DELIVERY_MISSING, message: `locker delivery ${input.id} does not exist`, nonRetryable: true });

@@ -6,7 +6,7 @@ import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } 
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { BUSINESS_ID } from '../../platform/temporal/searchKeys.ts';
 import { DEVICE_ID } from '../device-orders/contract.ts';
-import type { LockerDeliveryStatus } from './domain.ts';
+import type { ConfirmSource, LockerDeliveryStatus, OpenMode } from './domain.ts';
 import type { LockerDeliveryView } from './views.ts';
 
 export const LOCKER_DELIVERY_WORKFLOW = 'lockerDeliveryWorkflow';
@@ -22,6 +22,16 @@ export interface CancelArgs {
   reason: string | null;
 }
 
+export interface OpenArgs {
+  via: OpenMode;
+}
+
+export interface ConfirmArgs {
+  by: ConfirmSource;
+}
+
+export const openUpdate = defineUpdate<LockerDeliveryView, [OpenArgs]>('open');
+export const confirmUpdate = defineUpdate<LockerDeliveryView, [ConfirmArgs]>('confirm');
 export const cancelUpdate = defineUpdate<LockerDeliveryView, [CancelArgs]>('cancel');
 export const lockerStatusQuery = defineQuery<LockerDeliveryStatus>('status');
 

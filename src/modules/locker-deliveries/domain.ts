@@ -12,10 +12,17 @@ export const isFinal = (s: LockerDeliveryStatus): boolean => !HOLDING.includes(s
 
 /** What moves a delivery, and from where. */
 export const TRANSITIONS = {
+  open: { from: ['awaiting_deposit', 'depositing'], to: 'depositing', event: 'partner_locker.delivery.doors_opened' },
+  confirm: { from: ['depositing'], to: 'delivered', event: 'partner_locker.delivery.delivered' },
   cancel: { from: ['awaiting_deposit', 'depositing'], to: 'cancelled', event: 'partner_locker.delivery.cancelled' },
   expire_delivery_code: { from: ['awaiting_deposit'], to: 'expired', event: 'partner_locker.delivery.expired' },
+  expire_deposit: { from: ['delivered'], to: 'expired', event: 'partner_locker.delivery.expired' },
 } as const satisfies Record<string, { from: readonly LockerDeliveryStatus[]; to: LockerDeliveryStatus; event: string }>;
 export type LockerAction = keyof typeof TRANSITIONS;
+
+/** What confirmed a deposit. */
+export const CONFIRM_SOURCES = ['courier_terminal', 'partner_api', 'door_close', 'timeout_door_closed', 'console'] as const;
+export type ConfirmSource = (typeof CONFIRM_SOURCES)[number];
 
 /** A business's timers for deliveries into its lockers, with their defaults; a delivery copies them at create. */
 export interface LockerSettings {

@@ -6,14 +6,14 @@ import { defineModule } from '../../platform/module.ts';
 import { createLockerDeliveryActivities } from './activities.ts';
 import { LOCKER_DELIVERY_STATUS, LOCKER_DELIVERY_WORKFLOW, PARCEL_REFERENCES, PROVIDER_ID } from './contract.ts';
 import { LOCKER_DELIVERIES_MESSAGES } from './messages.ts';
-import { lockerDeliveryCancel, lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList } from './operations.ts';
+import { lockerDeliveryCancel, lockerDeliveryConfirm, lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen } from './operations.ts';
 import { PICKUP_CODE } from './repo.ts';
 
 export { grantLockerPartner } from './repo.ts';
 
 export const lockerDeliveries = defineModule({
   name: 'locker-deliveries',
-  operations: [lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryCancel],
+  operations: [lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryConfirm, lockerDeliveryCancel],
   activities: ({ orm }) => createLockerDeliveryActivities({ orm }),
   workflows: [LOCKER_DELIVERY_WORKFLOW],
   messages: LOCKER_DELIVERIES_MESSAGES,

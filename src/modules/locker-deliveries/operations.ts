@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
@@ -12,7 +12,7 @@ import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
 import { COMPARTMENT_SIZES } from '../lockers/index.ts';
 import {
-  cancelUpdate, LOCKER_DELIVERY_WORKFLOW, LOCKER_INVALID_TRANSITION, lockerDeliverySearchAttributes, lockerDeliveryWorkflowId, type LockerDeliveryInput,
+  cancelUpdate, confirmUpdate, LOCKER_DELIVERY_WORKFLOW, openUpdate, LOCKER_INVALID_TRANSITION, lockerDeliverySearchAttributes, lockerDeliveryWorkflowId, type LockerDeliveryInput,
 } from './contract.ts';
 import { LOCKER_DELIVERY_STATUSES, OPEN_MODES, type LockerDeliveryStatus } from './domain.ts';
 import { findDeliveryTarget, findLockerDelivery, insertLockerDelivery, listLockerDeliveries } from './repo.ts';
@@ -62,7 +62,12 @@ export const lockerDeliveryCreate = defineOperation({
     const deliveryCode = input.open_mode === 'screen_code' ? newLockerCode() : null;
     const pickupCode = newLockerCode();
     const key = codeHashKey(secretKeys()[0]!);
-    const deliveryCodeExpiresAt = new Date(Date.now() + settings.deliveryCodeTtlHours * 3_600_000);
+    const scale = ctx.config.lockerTimerScale;
+    const deliveryCodeExpiresAt = new Date(Date.now() + settings.deliveryCodeTtlHours * 3600_000 * scale);
+    const timers = {
+      depositTimeout: settings.depositTimeoutMinutes * 60 * scale, pickupTtl: settings.pickupTtlHours * 3600 * scale,
+      correctionWindow: settings.correctionWindowMinutes * 60 * scale, codeRotation: settings.codeRotationHours * 3600 * scale,
+    };
     // The process starts while the rows are written; they commit only once it has (writeOnceStarted).
     const args: LockerDeliveryInput = { id, deliveryCodeExpiresAt: deliveryCodeExpiresAt.toISOString() };
     const started = ctx.temporal.workflow.start<typeof lockerDeliveryWorkflow>(LOCKER_DELIVERY_WORKFLOW, {
@@ -76,7 +81,7 @@ export const lockerDeliveryCreate = defineOperation({
           id, businessId: device.businessId, providerId, deviceId: device.id, openMode: input.open_mode,
           recipient: { name: input.recipient.name, phone: input.recipient.phone ?? null, email: input.recipient.email ?? null }, parcels: input.parcels,
           deliveryCodeHash: deliveryCode === null ? null : hashPickupCode(deliveryCode, key), pickupCodeHash: hashPickupCode(pickupCode, key), pickupCode,
-          deliveryCodeExpiresAt, settings,
+          deliveryCodeExpiresAt, timers,
         });
         if ('noRoomFor' in made) throw errors.field(`parcels.${made.noRoomFor}.size`, 'locker_delivery.no_free_compartment', { size: input.parcels[made.noRoomFor]!.size });
         return made;
@@ -118,25 +123,41 @@ export const lockerDeliveryList = defineOperation({
   },
 });
 
-export const lockerDeliveryCancel = defineOperation({
-  name: 'locker_delivery_cancel',
-  summary: 'Cancel a delivery before its deposit is confirmed; its compartments are freed.',
-  tag: TAG,
-  roles: PROVIDER,
-  business: true,
-  rest: { method: 'POST', path: '/v1/partner-locker/deliveries/{id}/cancel', failures: { 404: 'No such delivery of this provider', 409: 'Its status allows no cancel (INVALID_TRANSITION)' } },
-  input: z.object({ id: pathId, reason: z.string().trim().min(1).max(500).optional() }).strict(),
+/** Sends an update to the delivery's workflow; a refused or finished process answers 409 with the status it is in. */
+async function sendUpdate(ctx: BusinessContext, id: number, action: string, send: (handle: WorkflowHandle<typeof lockerDeliveryWorkflow>) => Promise<LockerDeliveryView>) {
+  await loadOr404(ctx, id);
+  try {
+    return { result: true as const, delivery: await send(ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id))) };
+  } catch (err) {
+    const refused = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === LOCKER_INVALID_TRANSITION;
+    if (refused || err instanceof WorkflowNotFoundError) throw invalidTransition((await loadOr404(ctx, id)).status, action);
+    throw err;
+  }
+}
+
+const updateOperation = (name: string, action: string, summary: string, refused: string) => ({
+  name, summary, tag: TAG, roles: PROVIDER, business: true as const,
+  rest: { method: 'POST' as const, path: `/v1/partner-locker/deliveries/{id}/${action}`, failures: { 404: 'No such delivery of this provider', 409: `${refused} (INVALID_TRANSITION)` } },
   output: z.object({ result: z.literal(true), delivery: LockerDeliveryView }),
-  async handler(input, ctx) {
-    await loadOr404(ctx, input.id);
-    const handle = ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(input.id));
-    try {
-      const delivery = await handle.executeUpdate(cancelUpdate, { args: [{ reason: input.reason ?? null }] });
-      return { result: true as const, delivery };
-    } catch (err) {
-      const refused = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === LOCKER_INVALID_TRANSITION;
-      if (refused || err instanceof WorkflowNotFoundError) throw invalidTransition((await loadOr404(ctx, input.id)).status, 'cancel');
-      throw err;
-    }
-  },
+});
+
+export const lockerDeliveryOpen = defineOperation({
+  ...updateOperation('locker_delivery_open', 'open', "Open the delivery's doors remotely for the deposit, or open them again while it is under way (event doors_opened).",
+    'Not awaiting or under deposit'),
+  input: z.object({ id: pathId }).strict(),
+  handler: (input, ctx) => sendUpdate(ctx, input.id, 'open', (h) => h.executeUpdate(openUpdate, { args: [{ via: 'remote_open' }] })),
+});
+
+export const lockerDeliveryConfirm = defineOperation({
+  ...updateOperation('locker_delivery_confirm', 'confirm', "Confirm the deposit (confirmed_by partner_api): the recipient's pickup code works from now on (event delivered).",
+    'No deposit under way'),
+  input: z.object({ id: pathId }).strict(),
+  handler: (input, ctx) => sendUpdate(ctx, input.id, 'confirm', (h) => h.executeUpdate(confirmUpdate, { args: [{ by: 'partner_api' }] })),
+});
+
+export const lockerDeliveryCancel = defineOperation({
+  ...updateOperation('locker_delivery_cancel', 'cancel', 'Cancel a delivery before its deposit is confirmed; its compartments are freed (event cancelled).',
+    'Its deposit is confirmed or it has ended'),
+  input: z.object({ id: pathId, reason: z.string().trim().min(1).max(500).optional() }).strict(),
+  handler: (input, ctx) => sendUpdate(ctx, input.id, 'cancel', (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: input.reason ?? null }] })),
 });

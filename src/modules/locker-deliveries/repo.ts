@@ -1,8 +1,8 @@
 import type { Em } from '../../platform/db/orm.ts';
 import { insertOutboxEvent } from '../../platform/db/outbox.ts';
-import { purposeOf, sealSecret, type SealedColumn } from '../../platform/secretBox.ts';
+import { openSecret, purposeOf, sealSecret, type SealedColumn } from '../../platform/secretBox.ts';
 import { occupyCompartment, releaseCompartment, type CompartmentSize } from '../lockers/index.ts';
-import { DEFAULT_LOCKER_SETTINGS, isFinal, TRANSITIONS, type LockerAction, type LockerSettings, type OpenMode } from './domain.ts';
+import { DEFAULT_LOCKER_SETTINGS, isFinal, TRANSITIONS, type ConfirmSource, type LockerAction, type LockerSettings, type OpenMode } from './domain.ts';
 import { presentLockerDelivery, type LockerDeliveryRow, type LockerDeliveryView } from './views.ts';
 
 /** The pickup code is kept sealed: its events and the recipient's notifications read it back. */
@@ -56,7 +56,8 @@ export interface NewLockerDelivery {
   pickupCodeHash: string;
   pickupCode: string;
   deliveryCodeExpiresAt: Date;
-  settings: LockerSettings;
+  /** The business's settings in seconds, already scaled (config.lockerTimerScale). */
+  timers: { depositTimeout: number; pickupTtl: number; correctionWindow: number; codeRotation: number };
 }
 
 /**
@@ -75,13 +76,13 @@ export async function insertLockerDelivery(tx: Em, d: NewLockerDelivery): Promis
     if (!free) return { noRoomFor: i };
     chosen.push(free.id);
   }
-  const s = d.settings;
+  const s = d.timers;
   await tx.execute(
     `insert into locker_delivery (id, business_id, provider_id, device_id, status, open_mode, recipient, delivery_code_hash, pickup_code_hash, pickup_code_sealed,
-       delivery_code_expires_at, deposit_timeout_minutes, pickup_ttl_hours, correction_window_minutes, code_rotation_hours)
+       delivery_code_expires_at, deposit_timeout_seconds, pickup_ttl_seconds, correction_window_seconds, code_rotation_seconds)
      values (?, ?, ?, ?, 'awaiting_deposit', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [d.id, d.businessId, d.providerId, d.deviceId, d.openMode, JSON.stringify(d.recipient), d.deliveryCodeHash, d.pickupCodeHash,
-      sealSecret(purposeOf(PICKUP_CODE), d.pickupCode), d.deliveryCodeExpiresAt, s.depositTimeoutMinutes, s.pickupTtlHours, s.correctionWindowMinutes, s.codeRotationHours]);
+      sealSecret(purposeOf(PICKUP_CODE), d.pickupCode), d.deliveryCodeExpiresAt, s.depositTimeout, s.pickupTtl, s.correctionWindow, s.codeRotation]);
   const parcels = await tx.execute<{ id: number; compartment_id: number }[]>(
     `insert into locker_delivery_parcel (delivery_id, reference, size, compartment_id)
      select ?, x.reference, x.size, x.compartment_id from jsonb_to_recordset(?::jsonb) as x(reference text, size text, compartment_id int) returning id, compartment_id`,
@@ -108,16 +109,40 @@ export type LockerTransitionResult =
   | { ok: false; reason: 'missing' }
   | { ok: false; reason: 'invalid'; status: string };
 
+/** What a transition may carry besides its action: why it was cancelled, how the doors opened, what confirmed it. */
+export interface TransitionDetails {
+  reason?: string | null;
+  via?: OpenMode;
+  confirmedBy?: ConfirmSource;
+}
+
+const compartmentsOf = (v: LockerDeliveryView) => v.parcels.map((p) => ({
+  grid_id: p.grid_id, compartment_number: p.compartment_number, pickup_locker_number: p.pickup_locker_number, pickup_locker_code: p.pickup_locker_code,
+}));
+
+/** The event's `data` besides delivery_id, per action (the schemas: webhooks/events.ts). The pickup code is read here, never passed in. */
+function eventData(action: LockerAction, view: LockerDeliveryView, at: string, d: TransitionDetails, pickupCode: () => string): Record<string, unknown> {
+  switch (action) {
+    case 'open': return { pickup_code: pickupCode(), opening: { via: d.via ?? 'remote_open', opened_at: at, compartments: compartmentsOf(view) } };
+    case 'confirm': return { pickup_code: pickupCode(), confirmed_by: view.confirmed_by, compartments: compartmentsOf(view) };
+    case 'cancel': return { cancelled_at: at, reason: d.reason ?? null };
+    case 'expire_delivery_code': return { expired: 'delivery_code', expired_at: at };
+    case 'expire_deposit': return { expired: 'deposit', expired_at: at };
+  }
+}
+
 /**
  * Applies one transition with its ledger row and its event to the provider, in one transaction; a final status
  * frees the compartments. The UPDATE's status guard makes the database the arbiter if two actors race.
  */
-export async function transitionLockerDelivery(em: Em, id: number, action: LockerAction, opts: { reason?: string | null } = {}): Promise<LockerTransitionResult> {
+export async function transitionLockerDelivery(em: Em, id: number, action: LockerAction, d: TransitionDetails = {}): Promise<LockerTransitionResult> {
   const t = TRANSITIONS[action];
   return em.transactional(async (tx) => {
-    const [row] = await tx.execute<{ business_id: number; provider_id: number; livemode: boolean }[]>(
-      `update locker_delivery set status = ?, updated_at = now(), ended_at = case when ? then now() else ended_at end
-       where id = ? and status in (?) returning business_id, provider_id, livemode`, [t.to, isFinal(t.to), id, [...t.from]]);
+    const [row] = await tx.execute<{ business_id: number; provider_id: number; livemode: boolean; pickup_code_sealed: string }[]>(
+      `update locker_delivery set status = ?, updated_at = now(), ended_at = case when ? then now() else ended_at end,
+         confirmed_by = coalesce(?, confirmed_by), delivered_at = case when ? = 'delivered' then now() else delivered_at end
+       where id = ? and status in (?) returning business_id, provider_id, livemode, pickup_code_sealed`,
+      [t.to, isFinal(t.to), d.confirmedBy ?? null, t.to, id, [...t.from]]);
     if (!row) {
       const [current] = await tx.execute<{ status: string }[]>('select status from locker_delivery where id = ?', [id]);
       return current ? { ok: false, reason: 'invalid', status: current.status } : { ok: false, reason: 'missing' };
@@ -126,15 +151,16 @@ export async function transitionLockerDelivery(em: Em, id: number, action: Locke
       const parcels = await tx.execute<{ id: number }[]>('select id from locker_delivery_parcel where delivery_id = ?', [id]);
       for (const p of parcels) await releaseCompartment(tx, { lockerParcelId: p.id });
     }
+    const view = (await findLockerDelivery(tx, row.provider_id, id))!;
     const [ledger] = await tx.execute<{ id: string; occurred_at: Date }[]>(
       'insert into locker_delivery_event (delivery_id, event_type) values (?, ?) returning id, occurred_at', [id, t.event]);
     const at = new Date(ledger!.occurred_at).toISOString();
-    const data = action === 'cancel' ? { cancelled_at: at, reason: opts.reason ?? null } : { expired: 'delivery_code', expired_at: at };
     const eventId = `${row.livemode ? 'PLE' : 'PLE-MOCK'}-${ledger!.id}`;
+    const data = eventData(action, view, at, d, () => openSecret(purposeOf(PICKUP_CODE), row.pickup_code_sealed));
     await insertOutboxEvent(tx, {
       businessId: row.business_id, providerId: row.provider_id, eventId, eventType: t.event, referenceType: 'locker_delivery', referenceId: String(id),
       payload: { event_id: eventId, event: t.event, livemode: row.livemode, occurred_at: at, data: { delivery_id: String(id), ...(row.livemode ? {} : { test: true }), ...data } },
     });
-    return { ok: true, view: (await findLockerDelivery(tx, row.provider_id, id))! };
+    return { ok: true, view };
   });
 }

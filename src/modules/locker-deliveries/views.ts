@@ -26,6 +26,7 @@ export const LockerDeliveryView = z.object({
   confirmed_by: z.string().nullable().describe('What confirmed the deposit'),
   delivery_code_expires_at: time('When an unused delivery code expires'),
   delivered_at: time('When the deposit was confirmed').nullable(),
+  pickup_expires_at: time('When an uncollected deposit expires').nullable(),
   ended_at: time('When it ended').nullable(),
   created_at: time('When it was created'),
 }).strict();
@@ -42,6 +43,7 @@ export interface LockerDeliveryRow {
   confirmed_by: string | null;
   delivery_code_expires_at: Date | string;
   delivered_at: Date | string | null;
+  pickup_ttl_seconds: number;
   ended_at: Date | string | null;
   created_at: Date | string;
 }
@@ -58,6 +60,7 @@ export function presentLockerDelivery(r: LockerDeliveryRow): LockerDeliveryView 
       pickup_locker_code: pickupLockerCode({ shelfCode: p.shelf_code, pickupLockerNumber: p.pickup_locker_number }), failure_code: p.failure_code,
     })),
     confirmed_by: r.confirmed_by, delivery_code_expires_at: iso(r.delivery_code_expires_at), delivered_at: isoOrNull(r.delivered_at),
+    pickup_expires_at: r.delivered_at === null ? null : iso(new Date(new Date(r.delivered_at).getTime() + r.pickup_ttl_seconds * 1000)),
     ended_at: isoOrNull(r.ended_at), created_at: iso(r.created_at),
   };
 }

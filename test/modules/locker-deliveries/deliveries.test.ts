@@ -28,7 +28,7 @@ describe('partner locker deliveries', () => {
 
   before(async () => {
     receiver = await startReceiver();
-    app = await startApp();
+    app = await startApp({ LOCKER_TIMER_SCALE: '0.0005' });
     b = await makeBusiness(app.em());
     // Two large compartments beside the four medium ones.
     await insertCompartments(app.em(), b.device.id, compartmentsOf(['L01', 'L02'], 'L', 5));
@@ -127,20 +127,47 @@ describe('partner locker deliveries', () => {
     assert.equal(await count(), before_);
   });
 
-  test('an unused delivery code expires, frees the compartments and tells the provider', async () => {
-    await app.em().execute('insert into locker_settings (business_id, delivery_code_ttl_hours) values (?, 1) on conflict (business_id) do update set delivery_code_ttl_hours = 1', [b.business.id]);
-    const res = await create({ parcels: [{ reference: 'EXP-1', size: 'M' }] });
+  test('remote open, then confirm: doors_opened and delivered carry the pickup code and the compartments; the order of steps holds', async () => {
+    const res = await create({ parcels: [{ reference: 'OPEN-1', size: 'M' }], open_mode: 'remote_open' });
     const id = res.body.delivery.id;
-    // An hour is long for a test: the row and the process are moved to a code that has just expired.
-    await app.em().execute("update locker_delivery set delivery_code_expires_at = now() where id = ?", [id]);
-    await app.running.temporal.workflow.getHandle(`locker-delivery-${id}`).terminate('test restarts it with a due expiry');
-    await app.running.temporal.workflow.start('lockerDeliveryWorkflow', {
-      workflowId: `locker-delivery-${id}-again`, taskQueue: app.config.taskQueue, args: [{ id, deliveryCodeExpiresAt: new Date().toISOString() }],
-    });
-    const [event] = await waitFor(async () => { const e = eventsOf(id); return e.length > 0 && e; });
-    assert.equal(event.event, 'partner_locker.delivery.expired');
-    assert.equal(event.data.expired, 'delivery_code');
-    assert.equal((await app.http.get(`/v1/partner-locker/deliveries/${id}`, { token })).body.delivery.status, 'expired');
-    assert.equal(await held(id), 0);
+    const url = (action: string) => `/v1/partner-locker/deliveries/${id}/${action}`;
+    assert.equal((await app.http.post(url('confirm'), {}, { token })).status, 409, 'nothing to confirm before the doors open');
+    const opened = await app.http.post(url('open'), {}, { token });
+    assert.equal(opened.body.delivery.status, 'depositing');
+    assert.equal((await app.http.post(url('open'), {}, { token })).status, 200, 'a re-open');
+    const confirmed = await app.http.post(url('confirm'), {}, { token });
+    assert.deepEqual([confirmed.body.delivery.status, confirmed.body.delivery.confirmed_by], ['delivered', 'partner_api']);
+    assert.ok(confirmed.body.delivery.pickup_expires_at);
+    for (const action of ['open', 'confirm', 'cancel']) assert.equal((await app.http.post(url(action), {}, { token })).status, 409, action);
+    assert.equal(await held(id), 1, 'the parcel holds its compartment until it is collected');
+
+    const events = await waitFor(async () => { const e = eventsOf(id); return e.length >= 3 && e; });
+    assert.deepEqual(events.map((e: { event: string }) => e.event).sort(), ['partner_locker.delivery.delivered', 'partner_locker.delivery.doors_opened', 'partner_locker.delivery.doors_opened']);
+    const [sealed] = await app.em().execute<{ pickup_code_sealed: string }[]>('select pickup_code_sealed from locker_delivery where id = ?', [id]);
+    const pickupCode = openSecret(purposeOf(PICKUP_CODE), sealed!.pickup_code_sealed);
+    const door = { grid_id: res.body.delivery.parcels[0].grid_id, compartment_number: res.body.delivery.parcels[0].compartment_number, pickup_locker_number: res.body.delivery.parcels[0].pickup_locker_number, pickup_locker_code: res.body.delivery.parcels[0].pickup_locker_code };
+    const open = events.find((e: { event: string }) => e.event.endsWith('doors_opened'));
+    assert.deepEqual([open.data.pickup_code, open.data.opening.via, open.data.opening.compartments], [pickupCode, 'remote_open', [door]]);
+    const delivered = events.find((e: { event: string }) => e.event.endsWith('delivered'));
+    assert.deepEqual([delivered.data.pickup_code, delivered.data.confirmed_by, delivered.data.compartments], [pickupCode, 'partner_api', [door]]);
+  });
+
+  test('an unused delivery code expires, and so does an uncollected deposit: each frees the compartments and tells the provider', async () => {
+    // With LOCKER_TIMER_SCALE 0.0005 an hour lasts 1.8 s.
+    await app.em().execute('insert into locker_settings (business_id, delivery_code_ttl_hours, pickup_ttl_hours) values (?, 1, 1)', [b.business.id]);
+    try {
+      const unused = (await create({ parcels: [{ reference: 'EXP-1', size: 'M' }] })).body.delivery.id;
+      const deposited = (await create({ parcels: [{ reference: 'EXP-2', size: 'M' }], open_mode: 'remote_open' })).body.delivery.id;
+      await app.http.post(`/v1/partner-locker/deliveries/${deposited}/open`, {}, { token });
+      await app.http.post(`/v1/partner-locker/deliveries/${deposited}/confirm`, {}, { token });
+      for (const [id, what] of [[unused, 'delivery_code'], [deposited, 'deposit']] as const) {
+        const expired = await waitFor(async () => eventsOf(id).find((e: { event: string }) => e.event === 'partner_locker.delivery.expired'));
+        assert.equal(expired.data.expired, what);
+        assert.equal((await app.http.get(`/v1/partner-locker/deliveries/${id}`, { token })).body.delivery.status, 'expired');
+        assert.equal(await held(id), 0);
+      }
+    } finally {
+      await app.em().execute('delete from locker_settings where business_id = ?', [b.business.id]);
+    }
   });
 });
