@@ -9,6 +9,14 @@ export const LOCKER_DELIVERIES_MESSAGES = {
     de: 'Jedes Paket einer Zustellung braucht eine eigene Referenz.',
     es: 'Cada paquete de una entrega necesita su propia referencia.',
   },
+  'locker_delivery.unknown_locker': {
+    en: 'No locker you may deliver into has this id.',
+    'zh-Hans': '没有您可以投递的此 ID 的储物柜。',
+    'zh-Hant': '沒有您可以投遞的此 ID 的儲物櫃。',
+    fr: "Aucun casier dans lequel vous pouvez livrer n'a cet identifiant.",
+    de: 'Kein Schließfach, in das Sie zustellen dürfen, hat diese ID.',
+    es: 'Ningún casillero en el que pueda entregar tiene este identificador.',
+  },
   'locker_delivery.no_free_compartment': {
     en: 'This locker has no free compartment of size {size} for this parcel.',
     'zh-Hans': '该储物柜没有可容纳此包裹的 {size} 号空闲格口。',

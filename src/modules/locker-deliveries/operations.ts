@@ -56,7 +56,7 @@ export const lockerDeliveryCreate = defineOperation({
     if (repeated >= 0) throw errors.field(`parcels.${repeated}.reference`, 'locker_delivery.duplicate_reference');
     const providerId = ctx.caller.businessId;
     const { device, settings, nextId } = await findDeliveryTarget(ctx.em, providerId, input.device_id);
-    if (!device) throw errors.field('device_id', 'field.unknown_device');
+    if (!device) throw errors.field('device_id', 'locker_delivery.unknown_locker');
 
     const id = nextId!;
     const deliveryCode = input.open_mode === 'screen_code' ? newLockerCode() : null;

@@ -95,9 +95,11 @@ describe('partner locker deliveries', () => {
     const theirs = await app.login(stranger.user.email, PASSWORD);
     assert.equal((await app.http.get(`/v1/partner-locker/deliveries/${mine.body.delivery.id}`, { token: theirs })).status, 404);
     assert.equal((await app.http.post(`/v1/partner-locker/deliveries/${mine.body.delivery.id}/cancel`, {}, { token: theirs })).status, 404);
-    const refused = await create({}, theirs);
+    const refused = await app.http.post('/v1/partner-locker/deliveries', {
+      device_id: b.device.code, parcels: [{ reference: 'P-1', size: 'L' }], recipient: { name: 'Ada' }, open_mode: 'screen_code',
+    }, { token: theirs, lang: 'es' });
     assert.equal(refused.status, 422);
-    assert.equal(refused.body.errors[0].field, 'device_id');
+    assert.deepEqual([refused.body.errors[0].field, refused.body.errors[0].message], ['device_id', 'Ningún casillero en el que pueda entregar tiene este identificador.']);
     const admin = await app.login(b.users.admin.email, PASSWORD);
     assert.equal((await create({}, admin)).status, 403);
     await app.http.post(`/v1/partner-locker/deliveries/${mine.body.delivery.id}/cancel`, {}, { token });
