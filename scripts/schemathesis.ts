@@ -67,7 +67,7 @@ async function post(url: string, body: unknown, token?: string): Promise<Record<
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** No token; one demo account of each role; an OTEP ingest key of the demo carrier. */
+/** No token; one demo account of each role; an OTEP ingest key of the demo carrier; a device key of the demo locker. */
 async function credentials(api: string): Promise<Credential[]> {
   const list: Credential[] = [{ name: 'anonymous' }];
   const roles = new Set<string>();
@@ -79,6 +79,9 @@ async function credentials(api: string): Promise<Credential[]> {
   const carrier = list.find((c) => c.name === 'delivery_provider')!;
   const created = await post(`${api}/v1/otep/credentials`, { name: 'fuzz' }, carrier.token);
   list.push({ name: 'otep_key', token: (created.credential as { secret: string }).secret });
+  const admin = list.find((c) => c.name === 'client_admin')!;
+  const locker = await post(`${api}/v1/devices/DEMO-LOCKER-1/keys`, { name: 'fuzz' }, admin.token);
+  list.push({ name: 'device_key', token: (locker.key as { secret: string }).secret });
   return list;
 }
 

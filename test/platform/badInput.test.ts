@@ -49,7 +49,7 @@ function nest(dotted: string, value: unknown): Record<string, unknown> {
 
 describe('bad input on every REST operation gets the right 4xx and writes nothing', () => {
   let app: TestApp;
-  const tokens = {} as Record<Role | 'otep_key', string>;
+  const tokens = {} as Record<Role | 'otep_key' | 'device_key', string>;
   let foreign: { orderId: number; deviceOrderId: number };
   let before_: Record<string, number>;
 
@@ -61,7 +61,7 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
     return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
   }
 
-  async function call(op: Operation, input: Record<string, unknown>, role: Role | 'otep_key' | null, pathValues: Record<string, unknown> = {}) {
+  async function call(op: Operation, input: Record<string, unknown>, role: Role | 'otep_key' | 'device_key' | null, pathValues: Record<string, unknown> = {}) {
     let path = op.rest!.path;
     for (const p of pathParams(op)) path = path.replace(`{${p}}`, encodeURIComponent(String(pathValues[p] ?? 2_000_000_000)));
     const headers: Record<string, string> = role ? { authorization: `Bearer ${tokens[role]}` } : {};
@@ -74,7 +74,7 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
   }
 
   /** A credential the operation accepts: an ingest key for ingest, otherwise a session of a role it allows. */
-  const allowedRole = (op: (typeof restOps)[number]): Role | 'otep_key' => (op.auth === 'otep_key' ? 'otep_key' : op.roles.find((r) => r !== 'platform_admin')!);
+  const allowedRole = (op: (typeof restOps)[number]): Role | 'otep_key' | 'device_key' => (op.auth ?? op.roles.find((r) => r !== 'platform_admin')!);
   const fieldsNamed = (body: { errors?: { field: string }[] }) => (body.errors ?? []).map((e) => e.field);
 
   before(async () => {
@@ -87,6 +87,7 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
     };
     for (const role of ROLES) tokens[role] = await app.login(accounts[role], role === 'platform_admin' ? 'demo-password' : PASSWORD);
     tokens.otep_key = (await app.http.post('/v1/otep/credentials', { name: 'bad input' }, { token: tokens.delivery_provider })).body.credential.secret;
+    tokens.device_key = (await app.http.post(`/v1/devices/${b.device.code}/keys`, { name: 'bad input' }, { token: tokens.client_admin })).body.key.secret;
     const other = await makeBusiness(app.em());
     const order = await makeOrder(app.em(), other.business.id);
     const [dor] = await app.em().execute<{ id: number }[]>(

@@ -8,12 +8,13 @@ import { LOCKER_DELIVERY_STATUS, LOCKER_DELIVERY_WORKFLOW, PARCEL_REFERENCES, PR
 import { LOCKER_DELIVERIES_MESSAGES } from './messages.ts';
 import { lockerDeliveryCancel, lockerDeliveryConfirm, lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen } from './operations.ts';
 import { PICKUP_CODE } from './repo.ts';
+import { lockerCodeEntered } from './screen.ts';
 
 export { grantLockerPartner } from './repo.ts';
 
 export const lockerDeliveries = defineModule({
   name: 'locker-deliveries',
-  operations: [lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryConfirm, lockerDeliveryCancel],
+  operations: [lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryConfirm, lockerDeliveryCancel, lockerCodeEntered],
   activities: ({ orm }) => createLockerDeliveryActivities({ orm }),
   workflows: [LOCKER_DELIVERY_WORKFLOW],
   messages: LOCKER_DELIVERIES_MESSAGES,

@@ -19,6 +19,11 @@ export async function grantLockerPartner(em: Em, businessId: number, providerId:
   await em.execute('insert into locker_partner (business_id, provider_id) values (?, ?) on conflict do nothing', [businessId, providerId]);
 }
 
+/** The deliveries a code typed on this device's screen may belong to, with their code hashes. */
+export async function findScreenCodes(em: Em, deviceId: number): Promise<{ id: number; status: string; delivery_code_hash: string | null }[]> {
+  return em.execute("select id, status, delivery_code_hash from locker_delivery where device_id = ? and status in ('awaiting_deposit', 'depositing')", [deviceId]);
+}
+
 export interface DeliveryTarget {
   device: { id: number; code: string; businessId: number } | null;
   settings: LockerSettings;
