@@ -34,7 +34,8 @@ export const lockerCodeEntered = defineOperation({
     const device = ctx.caller.device;
     if (!device || device.code !== input.device_id) throw errors.notFound();
     const open = await findScreenCodes(ctx.em, device.id);
-    let match: number | null = null;
+    // Set by verify (a closure), so cast rather than annotated: narrowing would not see the assignment.
+    let match = null as number | null;
     const right = await checkCode(ctx.em, {
       kind: 'locker_screen_code', subject: `device:${device.id}`, callerId: ctx.caller.id, subjectRule: SCREEN_RULE, callerSubject: `device_key:${ctx.caller.tokenHash.slice(0, 40)}`,
       // Every configured key: a code made before a key rotation still opens its doors.
