@@ -5,6 +5,7 @@
 import type { EventDefinition } from '../platform/events.ts';
 import { DEVICE_ORDER_EVENTS } from './device-orders/events.ts';
 import { DRIVER_LOCATION_EVENTS } from './driver-location/events.ts';
+import { PARTNER_LOCKER_EVENTS } from './locker-deliveries/events.ts';
 import { ORDER_EVENTS } from './orders/events.ts';
 import { WEBHOOK_EVENTS } from './webhooks/events.ts';
 
@@ -12,5 +13,6 @@ export const EVENTS: readonly EventDefinition[] = [
   ...ORDER_EVENTS,
   ...DEVICE_ORDER_EVENTS,
   ...DRIVER_LOCATION_EVENTS,
+  ...PARTNER_LOCKER_EVENTS,
   ...WEBHOOK_EVENTS,
 ];

@@ -53,6 +53,20 @@ export function tenantEnvelope(name: string, data: Schema, opts: { eventId?: Sch
   return opts.strict ? strict(props) : obj(props);
 }
 
+/**
+ * The envelope of a provider channel's events (partner lockers, carrier packages): an event id stable across retries,
+ * the name, livemode (false for sandbox events) and the time, around `data`.
+ */
+export function providerEnvelope(name: string, eventId: string, data: Schema): Schema {
+  return obj({
+    event_id: str(eventId),
+    event: str('Event name', { const: name }),
+    livemode: bool('False for sandbox events'),
+    occurred_at: time('When it happened'),
+    data,
+  });
+}
+
 /** The JSON Schema (draft-07) of what a zod schema outputs, for a shape defined once in a module's views.ts. */
 export function jsonSchemaOf(schema: z.ZodType): Schema {
   const { $schema: _drop, ...json } = z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Schema;

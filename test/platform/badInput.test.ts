@@ -180,7 +180,10 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
 
   test('an unknown id and another business\'s id: 404, never the other row', async () => {
     const foreignId = (op: Operation) => (op.rest!.path.startsWith('/v1/device-orders') ? foreign.deviceOrderId : foreign.orderId);
-    const validBody: Record<string, Record<string, unknown>> = { device_order_collect: { pickup_code: '123456' }, device_order_remove: { removal_reason: 'anomaly' } };
+    const validBody: Record<string, Record<string, unknown>> = {
+      device_order_collect: { pickup_code: '123456' }, device_order_remove: { removal_reason: 'anomaly' },
+      locker_delivery_fail: { parcels: [{ reference: 'P-1', code: 'other' }] }, locker_delivery_correction: { compartment_numbers: [1] },
+    };
     let checked = 0;
     for (const op of restOps.filter((o) => pathParams(o).includes('id'))) {
       for (const id of [2_000_000_000, foreignId(op)]) {

@@ -9,12 +9,12 @@ import { Worker } from '@temporalio/worker';
 import { workflowsPath } from '../../src/platform/temporal/worker.ts';
 import { workerMetrics } from '../../src/platform/telemetry/temporalMetrics.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, makeProvider, PASSWORD } from '../helpers/factories.ts';
+import { lockerWorld } from '../helpers/lockerWorld.ts';
+import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { awaitDeviceOrderDelivery, retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
 import { deviceOrderWorkflowId } from '../../src/modules/device-orders/contract.ts';
-import { grantLockerPartner } from '../../src/modules/locker-deliveries/index.ts';
 import { lockerDeliveryWorkflowId } from '../../src/modules/locker-deliveries/contract.ts';
 import { pauseSignal, progressQuery, resumeSignal, SECRETS_ROTATION_WORKFLOW } from '../../src/modules/secrets/contract.ts';
 import type { secretsRotationWorkflow } from '../../src/modules/secrets/workflows.ts';
@@ -48,21 +48,37 @@ describe('determinism: recorded histories replay against the current workflow co
     await replayAndMaybeRecord(app, handle.workflowId, 'device-order-overdue-collected.json');
   });
 
-  test('a fresh locker delivery history (opened twice, confirmed, deposit expired) replays', async () => {
-    const b = await makeBusiness(app.em());
-    const provider = await makeProvider(app.em(), 'locker_provider');
-    await grantLockerPartner(app.em(), b.business.id, provider.business.id);
+  test('a fresh locker delivery history (opened twice, confirmed, corrected, deposit expired) replays', async () => {
     // An hour lasts 1.8 s here (LOCKER_TIMER_SCALE).
-    await app.em().execute('insert into locker_settings (business_id, pickup_ttl_hours) values (?, 1)', [b.business.id]);
-    const token = await app.login(provider.user.email, PASSWORD);
-    const res = await app.http.post('/v1/partner-locker/deliveries', {
-      device_id: b.device.code, parcels: [{ reference: 'R', size: 'M' }], recipient: { name: 'Ada' }, open_mode: 'remote_open',
-    }, { token });
-    const id = res.body.delivery.id;
-    for (const action of ['open', 'open', 'confirm']) assert.equal((await app.http.post(`/v1/partner-locker/deliveries/${id}/${action}`, {}, { token })).status, 200);
-    const handle = app.running.temporal.workflow.getHandle(lockerDeliveryWorkflowId(id));
-    assert.equal(await handle.result(), 'expired');
-    await replayAndMaybeRecord(app, handle.workflowId, 'locker-delivery-opened-confirmed-expired.json');
+    const w = await lockerWorld(app, { pickup_ttl_hours: 1, correction_window_minutes: 60 });
+    try {
+      const d = await w.deliver('remote_open');
+      for (const action of ['open', 'open', 'confirm']) assert.equal((await w.act(d.id, action)).status, 200);
+      assert.equal((await w.act(d.id, 'correction', { compartment_numbers: d.doors })).status, 200);
+      const handle = app.running.temporal.workflow.getHandle(lockerDeliveryWorkflowId(d.id));
+      assert.equal(await handle.result(), 'expired');
+      await replayAndMaybeRecord(app, handle.workflowId, 'locker-delivery-opened-confirmed-expired.json');
+    } finally {
+      await w.receiver.close();
+    }
+  });
+
+  test('a fresh locker delivery history (screen code, doors reported, deposit timeout, pickup) replays', async () => {
+    const w = await lockerWorld(app, { deposit_timeout_minutes: 1 });
+    try {
+      const d = await w.deliver('screen_code');
+      assert.equal((await w.screen(d.code!)).status, 200);
+      await w.door(d.doors[0]!, 'opened');
+      await w.door(d.doors[0]!, 'closed');
+      await waitFor(async () => (await w.read(d.id)).status === 'delivered');
+      assert.equal((await w.screen(await w.pickupCode(d.id))).body.opened, 'pickup');
+      await w.door(d.doors[0]!, 'closed');
+      const handle = app.running.temporal.workflow.getHandle(lockerDeliveryWorkflowId(d.id));
+      assert.equal(await handle.result(), 'picked_up');
+      await replayAndMaybeRecord(app, handle.workflowId, 'locker-delivery-screen-timeout-pickup.json');
+    } finally {
+      await w.receiver.close();
+    }
   });
 
   test('a fresh webhook retry history (start delay, refused attempt, timer, delivered attempt) replays', async () => {

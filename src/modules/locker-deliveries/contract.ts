@@ -3,10 +3,11 @@
  * Workflow id `locker-delivery-<id>`; the database row is the read model its activities write.
  */
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { BUSINESS_ID } from '../../platform/temporal/searchKeys.ts';
 import { DEVICE_ID } from '../device-orders/contract.ts';
-import type { ConfirmSource, LockerDeliveryStatus, OpenMode } from './domain.ts';
+import type { DoorState } from '../lockers/index.ts';
+import type { ConfirmSource, FailureCode, LockerDeliveryStatus, OpenMode } from './domain.ts';
 import type { LockerDeliveryView } from './views.ts';
 
 export const LOCKER_DELIVERY_WORKFLOW = 'lockerDeliveryWorkflow';
@@ -16,6 +17,11 @@ export interface LockerDeliveryInput {
   id: number;
   /** ISO 8601: an unused delivery code expires then. */
   deliveryCodeExpiresAt: string;
+  openMode: OpenMode;
+  /** After the last opening, a deposit whose doors are all closed settles as timeout_door_closed. */
+  depositTimeoutMs: number;
+  /** After the deposit is confirmed, the courier may reopen compartments this long. */
+  correctionWindowMs: number;
 }
 
 export interface CancelArgs {
@@ -30,13 +36,34 @@ export interface ConfirmArgs {
   by: ConfirmSource;
 }
 
+export interface FailArgs {
+  parcels: { reference: string; code: FailureCode }[];
+}
+
+export interface CorrectionArgs {
+  compartmentNumbers: number[];
+}
+
+/** What the locker reported of one of the delivery's doors (already ordered by the locker's own time). */
+export interface DoorReport {
+  compartmentNumber: number;
+  state: DoorState;
+}
+
 export const openUpdate = defineUpdate<LockerDeliveryView, [OpenArgs]>('open');
 export const confirmUpdate = defineUpdate<LockerDeliveryView, [ConfirmArgs]>('confirm');
 export const cancelUpdate = defineUpdate<LockerDeliveryView, [CancelArgs]>('cancel');
+export const failUpdate = defineUpdate<LockerDeliveryView, [FailArgs]>('fail');
+export const correctionUpdate = defineUpdate<LockerDeliveryView, [CorrectionArgs]>('correction');
+/** The recipient's pickup code was typed at the screen: the doors open for the pickup. */
+export const pickupOpenUpdate = defineUpdate<LockerDeliveryView, []>('pickupOpen');
+export const doorSignal = defineSignal<[DoorReport]>('door');
 export const lockerStatusQuery = defineQuery<LockerDeliveryStatus>('status');
 
 /** Failure type of an update refused because the delivery is not in a status that allows it. */
 export const LOCKER_INVALID_TRANSITION = 'LockerInvalidTransition';
+/** Failure type of a correction asked for after its window closed, or once the recipient opened the doors. */
+export const LOCKER_CORRECTION_CLOSED = 'LockerCorrectionClosed';
 /** Failure type when the row does not exist: its create transaction rolled back after the workflow started. */
 export const LOCKER_DELIVERY_MISSING = 'LockerDeliveryMissing';
 

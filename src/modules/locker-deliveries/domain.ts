@@ -14,6 +14,9 @@ export const isFinal = (s: LockerDeliveryStatus): boolean => !HOLDING.includes(s
 export const TRANSITIONS = {
   open: { from: ['awaiting_deposit', 'depositing'], to: 'depositing', event: 'partner_locker.delivery.doors_opened' },
   confirm: { from: ['depositing'], to: 'delivered', event: 'partner_locker.delivery.delivered' },
+  fail: { from: ['awaiting_deposit', 'depositing'], to: 'failed', event: 'partner_locker.delivery.failed' },
+  correct: { from: ['delivered'], to: 'delivered', event: 'partner_locker.delivery.correction_reopened' },
+  pickup: { from: ['delivered'], to: 'picked_up', event: 'partner_locker.pickup.completed' },
   cancel: { from: ['awaiting_deposit', 'depositing'], to: 'cancelled', event: 'partner_locker.delivery.cancelled' },
   expire_delivery_code: { from: ['awaiting_deposit'], to: 'expired', event: 'partner_locker.delivery.expired' },
   expire_deposit: { from: ['delivered'], to: 'expired', event: 'partner_locker.delivery.expired' },
@@ -23,6 +26,10 @@ export type LockerAction = keyof typeof TRANSITIONS;
 /** What confirmed a deposit. */
 export const CONFIRM_SOURCES = ['courier_terminal', 'partner_api', 'door_close', 'timeout_door_closed', 'console'] as const;
 export type ConfirmSource = (typeof CONFIRM_SOURCES)[number];
+
+/** Why a parcel of a delivery failed (`fail`). */
+export const FAILURE_CODES = ['parcel_damaged', 'parcel_too_large', 'compartment_unusable', 'recipient_refused', 'address_mismatch', 'other'] as const;
+export type FailureCode = (typeof FAILURE_CODES)[number];
 
 /** A business's timers for deliveries into its lockers, with their defaults; a delivery copies them at create. */
 export interface LockerSettings {

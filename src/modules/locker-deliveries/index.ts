@@ -6,15 +6,22 @@ import { defineModule } from '../../platform/module.ts';
 import { createLockerDeliveryActivities } from './activities.ts';
 import { LOCKER_DELIVERY_STATUS, LOCKER_DELIVERY_WORKFLOW, PARCEL_REFERENCES, PROVIDER_ID } from './contract.ts';
 import { LOCKER_DELIVERIES_MESSAGES } from './messages.ts';
-import { lockerDeliveryCancel, lockerDeliveryConfirm, lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen } from './operations.ts';
+import { lockerDeliveryConsoleConfirm, lockerDeliveryConsoleGet, lockerDeliveryConsoleList } from './console.ts';
+import { lockerDoorReported } from './doors.ts';
+import {
+  lockerDeliveryCancel, lockerDeliveryConfirm, lockerDeliveryCorrection, lockerDeliveryCreate, lockerDeliveryFail, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen,
+} from './operations.ts';
 import { PICKUP_CODE } from './repo.ts';
-import { lockerCodeEntered } from './screen.ts';
+import { lockerCodeEntered, lockerCourierConfirmed } from './screen.ts';
 
 export { grantLockerPartner } from './repo.ts';
 
 export const lockerDeliveries = defineModule({
   name: 'locker-deliveries',
-  operations: [lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryConfirm, lockerDeliveryCancel, lockerCodeEntered],
+  operations: [
+    lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryConfirm, lockerDeliveryCancel, lockerDeliveryFail, lockerDeliveryCorrection,
+    lockerDeliveryConsoleList, lockerDeliveryConsoleGet, lockerDeliveryConsoleConfirm, lockerCodeEntered, lockerDoorReported, lockerCourierConfirmed,
+  ],
   activities: ({ orm }) => createLockerDeliveryActivities({ orm }),
   workflows: [LOCKER_DELIVERY_WORKFLOW],
   messages: LOCKER_DELIVERIES_MESSAGES,

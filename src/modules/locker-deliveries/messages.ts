@@ -41,6 +41,46 @@ export const LOCKER_DELIVERIES_MESSAGES = {
     de: 'Diese Zustellung ist {status}; {action} ist jetzt nicht möglich.',
     es: 'Esta entrega está {status}; {action} no es posible ahora.',
   },
+  'locker_delivery.unknown_parcel': {
+    en: 'This delivery has no parcel with this reference.',
+    'zh-Hans': '该派送中没有此参考号的包裹。',
+    'zh-Hant': '該派送中沒有此參考號的包裹。',
+    fr: "Cette livraison n'a aucun colis avec cette référence.",
+    de: 'Diese Zustellung hat kein Paket mit dieser Referenz.',
+    es: 'Esta entrega no tiene ningún paquete con esta referencia.',
+  },
+  'locker_delivery.not_its_compartment': {
+    en: "This compartment holds none of this delivery's parcels.",
+    'zh-Hans': '此格口中没有该派送的包裹。',
+    'zh-Hant': '此格口中沒有該派送的包裹。',
+    fr: "Ce compartiment ne contient aucun colis de cette livraison.",
+    de: 'Dieses Fach enthält kein Paket dieser Zustellung.',
+    es: 'Este compartimento no contiene ningún paquete de esta entrega.',
+  },
+  'locker_delivery.correction_closed': {
+    en: 'The correction window of this delivery has closed, or the recipient has already opened its doors.',
+    'zh-Hans': '该派送的更正时限已过，或收件人已打开格口。',
+    'zh-Hant': '該派送的更正時限已過，或收件人已打開格口。',
+    fr: 'La fenêtre de correction de cette livraison est close, ou le destinataire a déjà ouvert ses portes.',
+    de: 'Das Korrekturfenster dieser Zustellung ist geschlossen, oder der Empfänger hat die Türen bereits geöffnet.',
+    es: 'La ventana de corrección de esta entrega se ha cerrado, o el destinatario ya ha abierto sus puertas.',
+  },
+  'locker_delivery.unknown_door': {
+    en: 'This locker has no door with this number.',
+    'zh-Hans': '该储物柜没有此编号的格口门。',
+    'zh-Hant': '該儲物櫃沒有此編號的格口門。',
+    fr: "Ce casier n'a aucune porte avec ce numéro.",
+    de: 'Dieses Schließfach hat keine Tür mit dieser Nummer.',
+    es: 'Este casillero no tiene ninguna puerta con este número.',
+  },
+  'locker_delivery.door_report_ahead': {
+    en: "This time is more than five minutes ahead of the service's clock; check the locker's clock.",
+    'zh-Hans': '该时间比服务时钟快五分钟以上；请检查储物柜的时钟。',
+    'zh-Hant': '該時間比服務時鐘快五分鐘以上；請檢查儲物櫃的時鐘。',
+    fr: "Cette heure a plus de cinq minutes d'avance sur l'horloge du service ; vérifiez l'horloge du casier.",
+    de: 'Diese Zeit liegt mehr als fünf Minuten vor der Uhr des Dienstes; prüfen Sie die Uhr des Schließfachs.',
+    es: 'Esta hora va más de cinco minutos por delante del reloj del servicio; revise el reloj del casillero.',
+  },
 } satisfies Messages;
 
 declare module '../../platform/i18n/messages.ts' {

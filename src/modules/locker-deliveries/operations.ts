@@ -1,7 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
@@ -12,10 +10,11 @@ import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
 import { COMPARTMENT_SIZES } from '../lockers/index.ts';
 import {
-  cancelUpdate, confirmUpdate, LOCKER_DELIVERY_WORKFLOW, openUpdate, LOCKER_INVALID_TRANSITION, lockerDeliverySearchAttributes, lockerDeliveryWorkflowId, type LockerDeliveryInput,
+  cancelUpdate, confirmUpdate, correctionUpdate, failUpdate, LOCKER_DELIVERY_WORKFLOW, lockerDeliverySearchAttributes, lockerDeliveryWorkflowId, openUpdate, type LockerDeliveryInput,
 } from './contract.ts';
-import { LOCKER_DELIVERY_STATUSES, OPEN_MODES, type LockerDeliveryStatus } from './domain.ts';
-import { findDeliveryTarget, findLockerDelivery, insertLockerDelivery, listLockerDeliveries } from './repo.ts';
+import { FAILURE_CODES, LOCKER_DELIVERY_STATUSES, OPEN_MODES } from './domain.ts';
+import { findDeliveryTarget, insertLockerDelivery, listLockerDeliveries } from './repo.ts';
+import { DeliveryResult, loadDelivery, sendUpdate } from './updates.ts';
 import { LockerDeliveryView } from './views.ts';
 import type { lockerDeliveryWorkflow } from './workflows.ts';
 
@@ -25,14 +24,7 @@ const PROVIDER = ['locker_provider'] as const;
 /** Delivery and pickup codes: 8 random digits. */
 const newLockerCode = (): string => String(randomInt(0, 100_000_000)).padStart(8, '0');
 
-async function loadOr404(ctx: BusinessContext, id: number): Promise<LockerDeliveryView> {
-  const view = await findLockerDelivery(ctx.em, ctx.caller.businessId, id);
-  if (!view) throw errors.notFound();
-  return view;
-}
-
-const invalidTransition = (status: LockerDeliveryStatus, action: string) =>
-  errors.conflict('INVALID_TRANSITION', 'locker_delivery.invalid_transition', { status, action });
+const loadOr404 = (ctx: BusinessContext, id: number) => loadDelivery(ctx, { providerId: ctx.caller.businessId }, id);
 
 const Parcel = z.object({ reference: z.string().trim().min(1).max(100), size: z.enum(COMPARTMENT_SIZES) }).strict();
 
@@ -69,7 +61,10 @@ export const lockerDeliveryCreate = defineOperation({
       correctionWindow: settings.correctionWindowMinutes * 60 * scale, codeRotation: settings.codeRotationHours * 3600 * scale,
     };
     // The process starts while the rows are written; they commit only once it has (writeOnceStarted).
-    const args: LockerDeliveryInput = { id, deliveryCodeExpiresAt: deliveryCodeExpiresAt.toISOString() };
+    const args: LockerDeliveryInput = {
+      id, deliveryCodeExpiresAt: deliveryCodeExpiresAt.toISOString(), openMode: input.open_mode,
+      depositTimeoutMs: timers.depositTimeout * 1000, correctionWindowMs: timers.correctionWindow * 1000,
+    };
     const started = ctx.temporal.workflow.start<typeof lockerDeliveryWorkflow>(LOCKER_DELIVERY_WORKFLOW, {
       workflowId: lockerDeliveryWorkflowId(id), taskQueue: ctx.config.taskQueue, args: [args],
       typedSearchAttributes: lockerDeliverySearchAttributes(device.businessId, providerId, device.code, input.parcels.map((p) => p.reference)),
@@ -102,7 +97,7 @@ export const lockerDeliveryGet = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/partner-locker/deliveries/{id}', failures: { 404: 'No such delivery of this provider' } },
   input: z.object({ id: pathId }).strict(),
-  output: z.object({ result: z.literal(true), delivery: LockerDeliveryView }),
+  output: DeliveryResult,
   async handler(input, ctx) {
     return { result: true as const, delivery: await loadOr404(ctx, input.id) };
   },
@@ -118,46 +113,68 @@ export const lockerDeliveryList = defineOperation({
   input: z.object({ status: z.enum(LOCKER_DELIVERY_STATUSES).optional(), ...pageParams }).strict(),
   output: pageOutput('deliveries', LockerDeliveryView),
   async handler(input, ctx) {
-    const { total, items } = await listLockerDeliveries(ctx.em, { providerId: ctx.caller.businessId, status: input.status, limit: input.per_page, offset: offsetOf(input) });
+    const { total, items } = await listLockerDeliveries(ctx.em, { owner: { providerId: ctx.caller.businessId }, status: input.status, limit: input.per_page, offset: offsetOf(input) });
     return pageOf(input, 'deliveries', total, items);
   },
 });
 
-/** Sends an update to the delivery's workflow; a refused or finished process answers 409 with the status it is in. */
-async function sendUpdate(ctx: BusinessContext, id: number, action: string, send: (handle: WorkflowHandle<typeof lockerDeliveryWorkflow>) => Promise<LockerDeliveryView>) {
-  await loadOr404(ctx, id);
-  try {
-    return { result: true as const, delivery: await send(ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id))) };
-  } catch (err) {
-    const refused = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === LOCKER_INVALID_TRANSITION;
-    if (refused || err instanceof WorkflowNotFoundError) throw invalidTransition((await loadOr404(ctx, id)).status, action);
-    throw err;
-  }
-}
-
 const updateOperation = (name: string, action: string, summary: string, refused: string) => ({
   name, summary, tag: TAG, roles: PROVIDER, business: true as const,
   rest: { method: 'POST' as const, path: `/v1/partner-locker/deliveries/{id}/${action}`, failures: { 404: 'No such delivery of this provider', 409: `${refused} (INVALID_TRANSITION)` } },
-  output: z.object({ result: z.literal(true), delivery: LockerDeliveryView }),
+  output: DeliveryResult,
 });
 
 export const lockerDeliveryOpen = defineOperation({
   ...updateOperation('locker_delivery_open', 'open', "Open the delivery's doors remotely for the deposit, or open them again while it is under way (event doors_opened).",
     'Not awaiting or under deposit'),
   input: z.object({ id: pathId }).strict(),
-  handler: (input, ctx) => sendUpdate(ctx, input.id, 'open', (h) => h.executeUpdate(openUpdate, { args: [{ via: 'remote_open' }] })),
+  handler: (input, ctx) => sendUpdate(ctx, { providerId: ctx.caller.businessId }, input.id, 'open', (h) => h.executeUpdate(openUpdate, { args: [{ via: 'remote_open' }] })),
 });
 
 export const lockerDeliveryConfirm = defineOperation({
   ...updateOperation('locker_delivery_confirm', 'confirm', "Confirm the deposit (confirmed_by partner_api): the recipient's pickup code works from now on (event delivered).",
     'No deposit under way'),
   input: z.object({ id: pathId }).strict(),
-  handler: (input, ctx) => sendUpdate(ctx, input.id, 'confirm', (h) => h.executeUpdate(confirmUpdate, { args: [{ by: 'partner_api' }] })),
+  handler: (input, ctx) => sendUpdate(ctx, { providerId: ctx.caller.businessId }, input.id, 'confirm', (h) => h.executeUpdate(confirmUpdate, { args: [{ by: 'partner_api' }] })),
 });
 
 export const lockerDeliveryCancel = defineOperation({
   ...updateOperation('locker_delivery_cancel', 'cancel', 'Cancel a delivery before its deposit is confirmed; its compartments are freed (event cancelled).',
     'Its deposit is confirmed or it has ended'),
   input: z.object({ id: pathId, reason: z.string().trim().min(1).max(500).optional() }).strict(),
-  handler: (input, ctx) => sendUpdate(ctx, input.id, 'cancel', (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: input.reason ?? null }] })),
+  handler: (input, ctx) => sendUpdate(ctx, { providerId: ctx.caller.businessId }, input.id, 'cancel', (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: input.reason ?? null }] })),
+});
+
+export const lockerDeliveryFail = defineOperation({
+  ...updateOperation('locker_delivery_fail', 'fail', 'Report that the delivery failed, with a failure code per parcel; its compartments are freed (event failed).',
+    'Its deposit is confirmed or it has ended'),
+  input: z.object({
+    id: pathId,
+    parcels: z.array(z.object({ reference: z.string().trim().min(1).max(100), code: z.enum(FAILURE_CODES) }).strict()).min(1).max(20),
+  }).strict(),
+  async handler(input, ctx) {
+    const owner = { providerId: ctx.caller.businessId };
+    const { parcels } = await loadDelivery(ctx, owner, input.id);
+    const seen = new Set<string>();
+    input.parcels.forEach((p, i) => {
+      if (!parcels.some((x) => x.reference === p.reference)) throw errors.field(`parcels.${i}.reference`, 'locker_delivery.unknown_parcel');
+      if (seen.size === seen.add(p.reference).size) throw errors.field(`parcels.${i}.reference`, 'locker_delivery.duplicate_reference');
+    });
+    return sendUpdate(ctx, owner, input.id, 'fail', (h) => h.executeUpdate(failUpdate, { args: [{ parcels: input.parcels }] }));
+  },
+});
+
+export const lockerDeliveryCorrection = defineOperation({
+  ...updateOperation('locker_delivery_correction', 'correction',
+    'Reopen compartments of a delivered deposit inside the correction window, before the recipient has opened them (event correction_reopened).',
+    'The correction window has closed or the recipient has opened the doors (CORRECTION_WINDOW_CLOSED), or it is not delivered'),
+  input: z.object({ id: pathId, compartment_numbers: z.array(z.number().int().min(0).max(100_000)).min(1).max(20) }).strict(),
+  async handler(input, ctx) {
+    const owner = { providerId: ctx.caller.businessId };
+    const { parcels } = await loadDelivery(ctx, owner, input.id);
+    const numbers = [...new Set(input.compartment_numbers)];
+    const stranger = input.compartment_numbers.findIndex((n) => !parcels.some((p) => p.compartment_number === n));
+    if (stranger >= 0) throw errors.field(`compartment_numbers.${stranger}`, 'locker_delivery.not_its_compartment');
+    return sendUpdate(ctx, owner, input.id, 'correction', (h) => h.executeUpdate(correctionUpdate, { args: [{ compartmentNumbers: numbers }] }));
+  },
 });

@@ -2,7 +2,7 @@ import type { Em } from '../../platform/db/orm.ts';
 import { insertOutboxEvent } from '../../platform/db/outbox.ts';
 import { openSecret, purposeOf, sealSecret, type SealedColumn } from '../../platform/secretBox.ts';
 import { occupyCompartment, releaseCompartment, type CompartmentSize } from '../lockers/index.ts';
-import { DEFAULT_LOCKER_SETTINGS, isFinal, TRANSITIONS, type ConfirmSource, type LockerAction, type LockerSettings, type OpenMode } from './domain.ts';
+import { DEFAULT_LOCKER_SETTINGS, isFinal, TRANSITIONS, type ConfirmSource, type FailureCode, type LockerAction, type LockerDeliveryStatus, type LockerSettings, type OpenMode } from './domain.ts';
 import { presentLockerDelivery, type LockerDeliveryRow, type LockerDeliveryView } from './views.ts';
 
 /** The pickup code is kept sealed: its events and the recipient's notifications read it back. */
@@ -19,9 +19,21 @@ export async function grantLockerPartner(em: Em, businessId: number, providerId:
   await em.execute('insert into locker_partner (business_id, provider_id) values (?, ?) on conflict do nothing', [businessId, providerId]);
 }
 
-/** The deliveries a code typed on this device's screen may belong to, with their code hashes. */
-export async function findScreenCodes(em: Em, deviceId: number): Promise<{ id: number; status: string; delivery_code_hash: string | null }[]> {
-  return em.execute("select id, status, delivery_code_hash from locker_delivery where device_id = ? and status in ('awaiting_deposit', 'depositing')", [deviceId]);
+/**
+ * The codes this device's screen takes now, each with its delivery: the delivery code of a deposit to come or under
+ * way, the pickup code of a confirmed deposit.
+ */
+export async function findScreenCodes(em: Em, deviceId: number): Promise<{ id: number; status: LockerDeliveryStatus; code_hash: string }[]> {
+  return em.execute(
+    `select id, status, case when status = 'delivered' then pickup_code_hash else delivery_code_hash end as code_hash
+     from locker_delivery where device_id = ? and status in ('awaiting_deposit', 'depositing', 'delivered')
+       and (status = 'delivered' or delivery_code_hash is not null)`, [deviceId]);
+}
+
+/** The delivery whose parcel holds a compartment. */
+export async function deliveryOfParcel(em: Em, lockerParcelId: number): Promise<number | null> {
+  const [row] = await em.execute<{ delivery_id: number }[]>('select delivery_id from locker_delivery_parcel where id = ?', [lockerParcelId]);
+  return row?.delivery_id ?? null;
 }
 
 export interface DeliveryTarget {
@@ -93,17 +105,23 @@ export async function insertLockerDelivery(tx: Em, d: NewLockerDelivery): Promis
      select ?, x.reference, x.size, x.compartment_id from jsonb_to_recordset(?::jsonb) as x(reference text, size text, compartment_id int) returning id, compartment_id`,
     [d.id, JSON.stringify(d.parcels.map((p, i) => ({ reference: p.reference, size: p.size, compartment_id: chosen[i] })))]);
   for (const p of parcels) await occupyCompartment(tx, p.compartment_id, { lockerParcelId: p.id });
-  return (await findLockerDelivery(tx, d.providerId, d.id))!;
+  return (await findLockerDelivery(tx, { providerId: d.providerId }, d.id))!;
 }
 
-export async function findLockerDelivery(em: Em, providerId: number, id: number): Promise<LockerDeliveryView | null> {
-  const rows = await em.execute<LockerDeliveryRow[]>(`${SELECT_VIEW} where l.provider_id = ? and l.id = ?`, [providerId, id]);
+/** Whose deliveries a caller sees: the provider's own, or those into the business's lockers. */
+export type DeliveryOwner = { providerId: number } | { businessId: number };
+const ownerFilter = (o: DeliveryOwner) => ('providerId' in o ? { sql: 'l.provider_id = ?', id: o.providerId } : { sql: 'l.business_id = ?', id: o.businessId });
+
+export async function findLockerDelivery(em: Em, owner: DeliveryOwner, id: number): Promise<LockerDeliveryView | null> {
+  const o = ownerFilter(owner);
+  const rows = await em.execute<LockerDeliveryRow[]>(`${SELECT_VIEW} where ${o.sql} and l.id = ?`, [o.id, id]);
   return rows[0] ? presentLockerDelivery(rows[0]) : null;
 }
 
-export async function listLockerDeliveries(em: Em, f: { providerId: number; status?: string; limit: number; offset: number }): Promise<{ total: number; items: LockerDeliveryView[] }> {
-  const where = f.status ? 'l.provider_id = ? and l.status = ?' : 'l.provider_id = ?';
-  const params = f.status ? [f.providerId, f.status] : [f.providerId];
+export async function listLockerDeliveries(em: Em, f: { owner: DeliveryOwner; status?: string; limit: number; offset: number }): Promise<{ total: number; items: LockerDeliveryView[] }> {
+  const o = ownerFilter(f.owner);
+  const where = f.status ? `${o.sql} and l.status = ?` : o.sql;
+  const params = f.status ? [o.id, f.status] : [o.id];
   const [count] = await em.execute<{ n: number }[]>(`select count(*)::int as n from locker_delivery l where ${where}`, params);
   const rows = await em.execute<LockerDeliveryRow[]>(`${SELECT_VIEW} where ${where} order by l.id desc limit ? offset ?`, [...params, f.limit, f.offset]);
   return { total: count!.n, items: rows.map(presentLockerDelivery) };
@@ -114,11 +132,17 @@ export type LockerTransitionResult =
   | { ok: false; reason: 'missing' }
   | { ok: false; reason: 'invalid'; status: string };
 
-/** What a transition may carry besides its action: why it was cancelled, how the doors opened, what confirmed it. */
+/** What a transition may carry besides its action: why it was cancelled, how the doors opened, what confirmed it, ... */
 export interface TransitionDetails {
   reason?: string | null;
   via?: OpenMode;
   confirmedBy?: ConfirmSource;
+  /** `fail`: why each named parcel failed. */
+  failures?: readonly { reference: string; code: FailureCode }[];
+  /** `correct`: the doors reopened. */
+  compartmentNumbers?: readonly number[];
+  /** `pickup`: when the recipient's code opened the doors. */
+  pickupOpenedAt?: string | null;
 }
 
 const compartmentsOf = (v: LockerDeliveryView) => v.parcels.map((p) => ({
@@ -130,6 +154,11 @@ function eventData(action: LockerAction, view: LockerDeliveryView, at: string, d
   switch (action) {
     case 'open': return { pickup_code: pickupCode(), opening: { via: d.via ?? 'remote_open', opened_at: at, compartments: compartmentsOf(view) } };
     case 'confirm': return { pickup_code: pickupCode(), confirmed_by: view.confirmed_by, compartments: compartmentsOf(view) };
+    case 'fail': return { failed_at: at, parcels: view.parcels.map((p) => ({ reference: p.reference, failure_code: p.failure_code })) };
+    case 'correct': return {
+      correction: { reopened_at: at, compartments: compartmentsOf(view).filter((c) => d.compartmentNumbers?.includes(c.compartment_number)) },
+    };
+    case 'pickup': return { picked_up_at: at, opened_at: d.pickupOpenedAt ?? at, compartments: compartmentsOf(view) };
     case 'cancel': return { cancelled_at: at, reason: d.reason ?? null };
     case 'expire_delivery_code': return { expired: 'delivery_code', expired_at: at };
     case 'expire_deposit': return { expired: 'deposit', expired_at: at };
@@ -145,18 +174,23 @@ export async function transitionLockerDelivery(em: Em, id: number, action: Locke
   return em.transactional(async (tx) => {
     const [row] = await tx.execute<{ business_id: number; provider_id: number; livemode: boolean; pickup_code_sealed: string }[]>(
       `update locker_delivery set status = ?, updated_at = now(), ended_at = case when ? then now() else ended_at end,
-         confirmed_by = coalesce(?, confirmed_by), delivered_at = case when ? = 'delivered' then now() else delivered_at end
+         confirmed_by = coalesce(?, confirmed_by), delivered_at = case when ? = 'delivered' and status <> 'delivered' then now() else delivered_at end
        where id = ? and status in (?) returning business_id, provider_id, livemode, pickup_code_sealed`,
       [t.to, isFinal(t.to), d.confirmedBy ?? null, t.to, id, [...t.from]]);
     if (!row) {
       const [current] = await tx.execute<{ status: string }[]>('select status from locker_delivery where id = ?', [id]);
       return current ? { ok: false, reason: 'invalid', status: current.status } : { ok: false, reason: 'missing' };
     }
+    if (d.failures?.length) {
+      await tx.execute(
+        `update locker_delivery_parcel p set failure_code = x.code from jsonb_to_recordset(?::jsonb) as x(reference text, code text)
+         where p.delivery_id = ? and p.reference = x.reference`, [JSON.stringify(d.failures), id]);
+    }
     if (isFinal(t.to)) {
       const parcels = await tx.execute<{ id: number }[]>('select id from locker_delivery_parcel where delivery_id = ?', [id]);
       for (const p of parcels) await releaseCompartment(tx, { lockerParcelId: p.id });
     }
-    const view = (await findLockerDelivery(tx, row.provider_id, id))!;
+    const view = (await findLockerDelivery(tx, { providerId: row.provider_id }, id))!;
     const [ledger] = await tx.execute<{ id: string; occurred_at: Date }[]>(
       'insert into locker_delivery_event (delivery_id, event_type) values (?, ?) returning id, occurred_at', [id, t.event]);
     const at = new Date(ledger!.occurred_at).toISOString();

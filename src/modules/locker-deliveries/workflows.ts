@@ -1,7 +1,11 @@
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { DoorState } from '../lockers/index.ts';
 import type { LockerDeliveryActivities, LockerTransitionInput } from './activities.ts';
-import { cancelUpdate, confirmUpdate, LOCKER_DELIVERY_MISSING, openUpdate, LOCKER_DELIVERY_STATUS, LOCKER_INVALID_TRANSITION, lockerStatusQuery, type LockerDeliveryInput } from './contract.ts';
-import { isFinal, TRANSITIONS, type LockerAction, type LockerDeliveryStatus } from './domain.ts';
+import {
+  cancelUpdate, confirmUpdate, correctionUpdate, doorSignal, failUpdate, LOCKER_CORRECTION_CLOSED, LOCKER_DELIVERY_MISSING, LOCKER_DELIVERY_STATUS, LOCKER_INVALID_TRANSITION,
+  lockerStatusQuery, openUpdate, pickupOpenUpdate, type LockerDeliveryInput,
+} from './contract.ts';
+import { isFinal, TRANSITIONS, type LockerAction, type LockerDeliveryStatus, type OpenMode } from './domain.ts';
 import type { LockerDeliveryView } from './views.ts';
 
 // Each transition is one short transaction: a local activity, in the workflow task that decided it.
@@ -12,35 +16,69 @@ const { applyLockerTransition } = proxyLocalActivities<LockerDeliveryActivities>
 
 /** A partner locker delivery from its create to its end (docs/locker-deliveries.md); the row is its read model. */
 export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promise<LockerDeliveryStatus> {
-  // Cast, not annotated: the handlers change it, which control-flow narrowing cannot see.
+  // Cast, not annotated: the handlers change these, which control-flow narrowing cannot see.
   let status = 'awaiting_deposit' as LockerDeliveryStatus;
+  let view = null as LockerDeliveryView | null;
   let busy = false;
-  const assertAllowed = (action: LockerAction) => {
-    if (busy || !(TRANSITIONS[action].from as readonly LockerDeliveryStatus[]).includes(status)) {
-      throw ApplicationFailure.create({ type: LOCKER_INVALID_TRANSITION, message: `locker delivery ${input.id} is ${status}`, details: [status, action], nonRetryable: true });
-    }
+  /** The delivery's doors, by hardware number, from its first opening: opened by this process, then as the locker reports them. */
+  const doors = new Map<number, DoorState>();
+  const allClosed = () => [...doors.values()].every((s) => s === 'closed');
+  const openDoors = (numbers: readonly number[]) => { for (const n of numbers) doors.set(n, 'opened'); };
+  let openings = 0;
+  let lastOpening = { via: input.openMode as OpenMode, at: 0 };
+  let deliveredAt = 0;
+  let pickupOpenedAt = null as string | null;
+
+  const refuse = (type: string, action: LockerAction) => {
+    throw ApplicationFailure.create({ type, message: `locker delivery ${input.id} is ${status}`, details: [status, action], nonRetryable: true });
   };
-  let pickupExpiresAt = null as string | null;
+  const assertAllowed = (action: LockerAction) => {
+    if (busy || !(TRANSITIONS[action].from as readonly LockerDeliveryStatus[]).includes(status)) refuse(LOCKER_INVALID_TRANSITION, action);
+  };
   const apply = async (action: LockerAction, details: Omit<LockerTransitionInput, 'id' | 'action'> = {}): Promise<LockerDeliveryView> => {
     assertAllowed(action);
     busy = true;
     try {
-      const view = await applyLockerTransition({ id: input.id, action, ...details }).catch((err: unknown) => {
+      const next = await applyLockerTransition({ id: input.id, action, ...details }).catch((err: unknown) => {
         if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) throw err.cause;
         throw err;
       });
-      status = view.status;
-      pickupExpiresAt = view.pickup_expires_at;
+      // The doors this transition opened, before the new status lets the waits below look at them.
+      if (action === 'open') openDoors(next.parcels.map((p) => p.compartment_number));
+      if (action === 'correct') openDoors(details.compartmentNumbers ?? []);
+      if (action === 'confirm') deliveredAt = Date.now();
+      view = next;
+      status = next.status;
       upsertSearchAttributes([{ key: LOCKER_DELIVERY_STATUS, value: status }]);
       return view;
     } finally {
       busy = false;
     }
   };
+
   setHandler(lockerStatusQuery, () => status);
-  setHandler(openUpdate, (args) => apply('open', { via: args.via }), { validator: (_args) => assertAllowed('open') });
+  setHandler(openUpdate, (args) => {
+    openings += 1;
+    lastOpening = { via: args.via, at: Date.now() };
+    return apply('open', { via: args.via });
+  }, { validator: (_args) => assertAllowed('open') });
   setHandler(confirmUpdate, (args) => apply('confirm', { confirmedBy: args.by }), { validator: (_args) => assertAllowed('confirm') });
+  setHandler(failUpdate, (args) => apply('fail', { failures: args.parcels }), { validator: (_args) => assertAllowed('fail') });
   setHandler(cancelUpdate, (args) => apply('cancel', { reason: args.reason }), { validator: (_args) => assertAllowed('cancel') });
+  setHandler(correctionUpdate, (args) => apply('correct', { compartmentNumbers: args.compartmentNumbers }), {
+    validator: (_args) => {
+      assertAllowed('correct');
+      if (pickupOpenedAt !== null || Date.now() > deliveredAt + input.correctionWindowMs) refuse(LOCKER_CORRECTION_CLOSED, 'correct');
+    },
+  });
+  setHandler(pickupOpenUpdate, () => {
+    openDoors(view!.parcels.map((p) => p.compartment_number));
+    pickupOpenedAt ??= new Date().toISOString();
+    return view!;
+  }, { validator: () => assertAllowed('pickup') });
+  setHandler(doorSignal, (report) => {
+    if (doors.has(report.compartmentNumber)) doors.set(report.compartmentNumber, report.state);
+  });
 
   /** Waits until `status` leaves `waiting` or `at` passes; then, unless something else moved it meanwhile, applies `action`. */
   const expireAt = async (waiting: LockerDeliveryStatus, at: string, action: LockerAction): Promise<boolean> => {
@@ -58,10 +96,39 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
     }
   };
 
-  // The delivery code, until the courier opens the doors; then the deposit, until it is confirmed; then the pickup.
+  /**
+   * The deposit settles by a confirm call; by itself when the locker reports every door of a remote opening closed
+   * (door_close); or, once the deposit timeout has passed since the last opening, when every door reports closed
+   * (timeout_door_closed). A re-opening starts the wait again.
+   */
+  const settleDeposit = async () => {
+    while (status === 'depositing') {
+      const opening = openings;
+      const current = () => status === 'depositing' && openings === opening;
+      const remote = lastOpening.via === 'remote_open';
+      const closedEarly = await condition(() => !current() || (remote && allClosed()), Math.max(1, lastOpening.at + input.depositTimeoutMs - Date.now()));
+      if (!closedEarly) await condition(() => !current() || allClosed());
+      await condition(() => !busy);
+      if (current() && allClosed()) await apply('confirm', { confirmedBy: remote ? 'door_close' : 'timeout_door_closed' });
+    }
+  };
+
+  /** Delivered: the recipient's code opens the doors and the pickup completes once they are all closed again; an uncollected deposit expires. */
+  const awaitPickup = async () => {
+    const expiresIn = Math.max(1, Date.parse(view!.pickup_expires_at!) - Date.now());
+    if (!(await condition(() => status !== 'delivered' || pickupOpenedAt !== null, expiresIn))) {
+      await condition(() => !busy);
+      if (status === 'delivered' && pickupOpenedAt === null) await apply('expire_deposit');
+    }
+    while (status === 'delivered') {
+      await condition(() => status !== 'delivered' || (!busy && allClosed()));
+      if (status === 'delivered') await apply('pickup', { pickupOpenedAt });
+    }
+  };
+
   if (!(await expireAt('awaiting_deposit', input.deliveryCodeExpiresAt, 'expire_delivery_code'))) return status;
-  await condition(() => status === 'delivered' || isFinal(status));
-  if (status === 'delivered' && pickupExpiresAt !== null) await expireAt('delivered', pickupExpiresAt, 'expire_deposit');
+  await settleDeposit();
+  if (status === 'delivered') await awaitPickup();
   await condition(() => isFinal(status));
   await condition(allHandlersFinished);
   return status;

@@ -2,6 +2,10 @@
 export const COMPARTMENT_SIZES = ['S', 'M', 'L', 'XL'] as const;
 export type CompartmentSize = (typeof COMPARTMENT_SIZES)[number];
 
+/** What a locker reports of a door. */
+export const DOOR_STATES = ['opened', 'closed'] as const;
+export type DoorState = (typeof DOOR_STATES)[number];
+
 /** A compartment as the locker is built: its grid code, hardware door, display number, shelf and size. */
 export interface CompartmentSpec {
   gridCode: string;

@@ -1,10 +1,10 @@
 /**
  * The events the webhooks module sends itself (webhook.test) and those of the provider channels it serves:
- * partner lockers and carrier packages, third-party delivery and OHP push. The provider events are designed
+ * carrier packages, third-party delivery and OHP push. The provider events are designed
  * from the specification for the families to come; each moves into its family's module when that lands.
  */
 import type { EventDefinition, Schema } from '../../platform/events.ts';
-import { bool, enumOf, int, list, obj, orNull, str, tenantEnvelope, time } from '../../platform/jsonSchema.ts';
+import { bool, enumOf, int, list, obj, orNull, providerEnvelope, str, tenantEnvelope, time } from '../../platform/jsonSchema.ts';
 
 export const TEST_EVENT = 'webhook.test';
 
@@ -18,27 +18,12 @@ const testEvent: EventDefinition = {
   })),
 };
 
-// ---- Partner locker (own channel; the only webhooks that carry pickup codes) ----
+// ---- Carrier packages (the partner locker envelope; they move to their family's module when it lands) ----
 
-const compartment = obj({
-  grid_id: int('Compartment id'),
-  compartment_number: int('Hardware door number'),
-  pickup_locker_number: orNull(int('Number shown to the recipient')),
-  pickup_locker_code: orNull(str("'{shelf_code}-{number}'; null when there is no number")),
+const carrierEvent = (name: string, summary: string, props: Record<string, Schema>): EventDefinition => ({
+  name, sender: 'partner_locker', summary,
+  payload: providerEnvelope(name, 'PLE-<id>, or PLE-MOCK-<id> for sandbox events; stable across retries', obj({ 'test?': bool('True on sandbox events'), ...props })),
 });
-
-function lockerEvent(name: string, summary: string, props: Record<string, Schema>, extra: Schema = {}): EventDefinition {
-  const data = obj({ delivery_id: str('Partner locker delivery id'), 'test?': bool('True on sandbox events'), ...props }, extra);
-  return {
-    name, sender: 'partner_locker', summary, payload: obj({
-      event_id: str('PLE-<id>, or PLE-MOCK-<id> for sandbox events; stable across retries'),
-      event: str('Event name', { const: name }),
-      livemode: bool('False for sandbox (simulated locker) events'),
-      occurred_at: time('When it happened'),
-      data,
-    }),
-  };
-}
 
 const distribution = (status: Schema, extra: Record<string, Schema> = {}): Record<string, Schema> => ({
   package_number: str('Carrier package number'),
@@ -50,44 +35,16 @@ const distribution = (status: Schema, extra: Record<string, Schema> = {}): Recor
   ...extra,
 });
 
-const PARTNER_LOCKER_EVENTS: EventDefinition[] = [
-  lockerEvent('partner_locker.delivery.doors_opened', 'Doors opened for a deposit attempt (also re-opens).', {
-    pickup_code: str('Recipient pickup code, usable once the deposit is confirmed'),
-    opening: obj({
-      via: enumOf(['screen_code', 'remote_open'], 'How the doors were opened'),
-      opened_at: time('When'),
-      compartments: list(compartment, 'Each opened compartment'),
-    }),
-  }),
-  lockerEvent('partner_locker.delivery.delivered', 'The deposit was confirmed.', {
-    pickup_code: str('Recipient pickup code'),
-    confirmed_by: enumOf(['courier_terminal', 'partner_api', 'door_close', 'timeout_door_closed', 'console'], 'What confirmed it'),
-    compartments: list(compartment, 'Compartments holding the parcels'),
-  }),
-  lockerEvent('partner_locker.pickup.completed', 'The recipient collected the parcels.', { picked_up_at: time('When') }),
-  lockerEvent('partner_locker.delivery.failed', 'The delivery failed.', {
-    parcels: list(obj({ parcel_number: str('Parcel'), failure_code: str('Why it failed') }), 'Failure per parcel'),
-  }),
-  lockerEvent('partner_locker.delivery.expired', 'An unused code or an uncollected deposit passed its expiry.', {
-    expired: enumOf(['delivery_code', 'deposit'], 'What expired'),
-    expired_at: time('When'),
-  }),
-  lockerEvent('partner_locker.delivery.cancelled', 'The delivery was cancelled before completion.', { cancelled_at: time('When'), 'reason?': orNull(str('Why')) }),
-  lockerEvent('partner_locker.delivery.correction_reopened', 'Compartments were reopened inside the correction window.', {
-    correction: obj({ reopened_at: time('When'), compartments: list(compartment, 'Reopened compartments') }),
-  }),
-  lockerEvent('partner_locker.delivery.code_rotated', 'A delivery or pickup code was replaced; the new code is not sent.', {
-    rotation: obj({ code: enumOf(['delivery_code', 'pickup_code'], 'Which code'), rotated_at: time('When'), recipient_notified: bool('Whether the recipient was told') }),
-  }, { not: { anyOf: [{ required: ['pickup_code'] }, { required: ['delivery_code'] }] } }),
-  lockerEvent('carrier_package.distribution.created', 'A carrier package was placed on a distribution order at the receiving warehouse.',
+const CARRIER_PACKAGE_EVENTS: EventDefinition[] = [
+  carrierEvent('carrier_package.distribution.created', 'A carrier package was placed on a distribution order at the receiving warehouse.',
     distribution(str('Distribution status'))),
-  lockerEvent('carrier_package.distribution.loaded', 'The package was scanned onto the truck.',
+  carrierEvent('carrier_package.distribution.loaded', 'The package was scanned onto the truck.',
     distribution(str('in_transit', { const: 'in_transit' }), { loaded_at: time('When') })),
-  lockerEvent('carrier_package.distribution.delivered', 'The driver handed the package to the location.',
+  carrierEvent('carrier_package.distribution.delivered', 'The driver handed the package to the location.',
     distribution(str('delivered', { const: 'delivered' }), { delivered_at: time('When') })),
-  lockerEvent('carrier_package.distribution.shelved', 'The package was shelved at the location; the recipient is notified.',
+  carrierEvent('carrier_package.distribution.shelved', 'The package was shelved at the location; the recipient is notified.',
     distribution(str('Distribution status'), { location: obj({ grid_id: orNull(int('Compartment id')), grid_code: orNull(str('Compartment code')), shelf_code: orNull(str('Shelf code')) }) })),
-  lockerEvent('carrier_package.distribution.removed', 'The package was removed before departure or its order was cancelled.',
+  carrierEvent('carrier_package.distribution.removed', 'The package was removed before departure or its order was cancelled.',
     distribution(str('Distribution status'), { reason: enumOf(['removed', 'cancelled'], 'Why') })),
 ];
 
@@ -141,7 +98,7 @@ const ohpEvent = (name: string, summary: string): EventDefinition => ({
 });
 export const WEBHOOK_EVENTS: readonly EventDefinition[] = [
   testEvent,
-  ...PARTNER_LOCKER_EVENTS,
+  ...CARRIER_PACKAGE_EVENTS,
   ...THIRD_PARTY_EVENTS,
   ...Object.entries(OHP).map(([name, summary]) => ohpEvent(name, summary)),
 ];

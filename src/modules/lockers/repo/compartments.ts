@@ -1,6 +1,6 @@
 import type { Em } from '../../../platform/db/orm.ts';
 import { executeBound } from '../../../platform/db/orm.ts';
-import type { CompartmentSpec } from '../domain.ts';
+import type { CompartmentSpec, DoorState } from '../domain.ts';
 
 export interface NewDevice {
   businessId: number;
@@ -58,4 +58,27 @@ export async function occupyCompartment(em: Em, compartmentId: number, occupant:
 export async function releaseCompartment(em: Em, occupant: Occupant): Promise<void> {
   const { column, id } = columnOf(occupant);
   await em.execute(`delete from compartment_parcel where ${column} = ?`, [id]);
+}
+
+export interface DoorReportOutcome {
+  /** False when the compartment already holds a newer report: this one changed nothing. */
+  applied: boolean;
+  /** Who holds the compartment now, if anyone. */
+  occupant: Occupant | null;
+}
+
+/**
+ * Keeps what the locker reports of a door, unless the compartment holds a report the locker dated later (reports
+ * can arrive out of order); null when the device has no such door.
+ */
+export async function recordDoorReport(em: Em, deviceId: number, compartmentNumber: number, state: DoorState, at: Date): Promise<DoorReportOutcome | null> {
+  const [row] = await em.execute<{ applied: boolean; device_order_id: number | null; locker_parcel_id: number | null }[]>(
+    `with c as (select id from compartment where device_id = ? and compartment_number = ?),
+       u as (update compartment set door_state = ?, door_reported_at = ?
+             where id = (select id from c) and (door_reported_at is null or door_reported_at <= ?) returning id)
+     select exists (select 1 from u) as applied, p.device_order_id, p.locker_parcel_id
+     from c left join compartment_parcel p on p.compartment_id = c.id`, [deviceId, compartmentNumber, state, at, at]);
+  if (!row) return null;
+  const occupant = row.device_order_id !== null ? { deviceOrderId: row.device_order_id } : row.locker_parcel_id !== null ? { lockerParcelId: row.locker_parcel_id } : null;
+  return { applied: row.applied, occupant };
 }

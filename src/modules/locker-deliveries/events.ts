@@ -1,0 +1,55 @@
+/**
+ * The partner locker events (the specification's partner locker rows): sent to the provider's own endpoint, signed as
+ * that channel, the only webhooks that carry pickup codes. `test: true` and livemode false mark sandbox events.
+ */
+import type { EventDefinition, Schema } from '../../platform/events.ts';
+import { bool, enumOf, list, int, obj, orNull, providerEnvelope, str, time } from '../../platform/jsonSchema.ts';
+import { CONFIRM_SOURCES, FAILURE_CODES, OPEN_MODES } from './domain.ts';
+
+const compartment = obj({
+  grid_id: int('Compartment id'),
+  compartment_number: int('Hardware door number'),
+  pickup_locker_number: orNull(int('Number shown to the recipient')),
+  pickup_locker_code: orNull(str("'{shelf_code}-{number}'; null when there is no number")),
+});
+
+function lockerEvent(name: string, summary: string, props: Record<string, Schema>, extra: Schema = {}): EventDefinition {
+  const data = obj({ delivery_id: str('Partner locker delivery id'), 'test?': bool('True on sandbox events'), ...props }, extra);
+  return { name, sender: 'partner_locker', summary, payload: providerEnvelope(name, 'PLE-<id>, or PLE-MOCK-<id> for sandbox events; stable across retries', data) };
+}
+
+export const PARTNER_LOCKER_EVENTS: readonly EventDefinition[] = [
+  lockerEvent('partner_locker.delivery.doors_opened', 'Doors opened for a deposit attempt (also re-opens).', {
+    pickup_code: str('Recipient pickup code, usable once the deposit is confirmed'),
+    opening: obj({
+      via: enumOf([...OPEN_MODES], 'How the doors were opened'),
+      opened_at: time('When'),
+      compartments: list(compartment, 'Each opened compartment'),
+    }),
+  }),
+  lockerEvent('partner_locker.delivery.delivered', 'The deposit was confirmed.', {
+    pickup_code: str('Recipient pickup code'),
+    confirmed_by: enumOf([...CONFIRM_SOURCES], 'What confirmed it'),
+    compartments: list(compartment, 'Compartments holding the parcels'),
+  }),
+  lockerEvent('partner_locker.pickup.completed', "The recipient's code opened the doors and they closed again.", {
+    picked_up_at: time('When the last door closed'),
+    opened_at: time("When the recipient's code opened the doors"),
+    compartments: list(compartment, 'Compartments the parcels were collected from, now free'),
+  }),
+  lockerEvent('partner_locker.delivery.failed', 'The delivery failed; its compartments are free.', {
+    failed_at: time('When'),
+    parcels: list(obj({ reference: str("The provider's parcel reference"), failure_code: orNull(enumOf([...FAILURE_CODES], 'Why it failed')) }), 'Every parcel, with its failure code when one was given'),
+  }),
+  lockerEvent('partner_locker.delivery.expired', 'An unused code or an uncollected deposit passed its expiry.', {
+    expired: enumOf(['delivery_code', 'deposit'], 'What expired'),
+    expired_at: time('When'),
+  }),
+  lockerEvent('partner_locker.delivery.cancelled', 'The delivery was cancelled before completion.', { cancelled_at: time('When'), 'reason?': orNull(str('Why')) }),
+  lockerEvent('partner_locker.delivery.correction_reopened', 'Compartments were reopened inside the correction window.', {
+    correction: obj({ reopened_at: time('When'), compartments: list(compartment, 'Reopened compartments') }),
+  }),
+  lockerEvent('partner_locker.delivery.code_rotated', 'A delivery or pickup code was replaced; the new code is not sent.', {
+    rotation: obj({ code: enumOf(['delivery_code', 'pickup_code'], 'Which code'), rotated_at: time('When'), recipient_notified: bool('Whether the recipient was told') }),
+  }, { not: { anyOf: [{ required: ['pickup_code'] }, { required: ['delivery_code'] }] } }),
+];
