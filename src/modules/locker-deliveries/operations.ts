@@ -1,11 +1,8 @@
-import { randomInt } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
 import { offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
 import { errors } from '../../platform/errors.ts';
-import { secretKeys } from '../../platform/secretBox.ts';
-import { codeHashKey, hashPickupCode } from '../../platform/secrets.ts';
 import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
 import { COMPARTMENT_SIZES } from '../lockers/index.ts';
@@ -13,16 +10,14 @@ import {
   cancelUpdate, confirmUpdate, correctionUpdate, failUpdate, LOCKER_DELIVERY_WORKFLOW, lockerDeliverySearchAttributes, lockerDeliveryWorkflowId, openUpdate, type LockerDeliveryInput,
 } from './contract.ts';
 import { FAILURE_CODES, LOCKER_DELIVERY_STATUSES, OPEN_MODES } from './domain.ts';
-import { findDeliveryTarget, insertLockerDelivery, listLockerDeliveries } from './repo.ts';
+import { drawLockerCode, hashLockerCode } from './codes.ts';
+import { findDeliveryTarget, insertLockerDelivery, listLockerDeliveries, takenCodeHashes } from './repo.ts';
 import { DeliveryResult, loadDelivery, sendUpdate } from './updates.ts';
 import { LockerDeliveryView } from './views.ts';
 import type { lockerDeliveryWorkflow } from './workflows.ts';
 
 const TAG = 'Partner Locker';
 const PROVIDER = ['locker_provider'] as const;
-
-/** Delivery and pickup codes: 8 random digits. */
-const newLockerCode = (): string => String(randomInt(0, 100_000_000)).padStart(8, '0');
 
 const loadOr404 = (ctx: BusinessContext, id: number) => loadDelivery(ctx, { providerId: ctx.caller.businessId }, id);
 
@@ -51,9 +46,6 @@ export const lockerDeliveryCreate = defineOperation({
     if (!device) throw errors.field('device_id', 'locker_delivery.unknown_locker');
 
     const id = nextId!;
-    const deliveryCode = input.open_mode === 'screen_code' ? newLockerCode() : null;
-    const pickupCode = newLockerCode();
-    const key = codeHashKey(secretKeys()[0]!);
     const scale = ctx.config.lockerTimerScale;
     const deliveryCodeExpiresAt = new Date(Date.now() + settings.deliveryCodeTtlHours * 3600_000 * scale);
     const timers = {
@@ -70,12 +62,17 @@ export const lockerDeliveryCreate = defineOperation({
       typedSearchAttributes: lockerDeliverySearchAttributes(device.businessId, providerId, device.code, input.parcels.map((p) => p.reference)),
       ...NO_DUPLICATES,
     });
+    let deliveryCode = null as string | null;
     try {
       const delivery = await writeOnceStarted(ctx.em, started, async (tx) => {
+        // Codes the locker's screen does not take yet, neither now nor once its other deposits are confirmed.
+        const taken = await takenCodeHashes(tx, device.id);
+        deliveryCode = input.open_mode === 'screen_code' ? drawLockerCode(taken) : null;
+        const pickupCode = drawLockerCode(deliveryCode === null ? taken : [...taken, hashLockerCode(deliveryCode)]);
         const made = await insertLockerDelivery(tx, {
           id, businessId: device.businessId, providerId, deviceId: device.id, openMode: input.open_mode,
           recipient: { name: input.recipient.name, phone: input.recipient.phone ?? null, email: input.recipient.email ?? null }, parcels: input.parcels,
-          deliveryCodeHash: deliveryCode === null ? null : hashPickupCode(deliveryCode, key), pickupCodeHash: hashPickupCode(pickupCode, key), pickupCode,
+          deliveryCodeHash: deliveryCode === null ? null : hashLockerCode(deliveryCode), pickupCodeHash: hashLockerCode(pickupCode), pickupCode,
           deliveryCodeExpiresAt, timers,
         });
         if ('noRoomFor' in made) throw errors.field(`parcels.${made.noRoomFor}.size`, 'locker_delivery.no_free_compartment', { size: input.parcels[made.noRoomFor]!.size });

@@ -30,6 +30,18 @@ export async function findScreenCodes(em: Em, deviceId: number): Promise<{ id: n
        and (status = 'delivered' or delivery_code_hash is not null)`, [deviceId]);
 }
 
+/**
+ * Every code the device's open deliveries hold, usable now or later, as hashes. Read under a lock of the device row,
+ * so two deliveries made at once into one locker cannot draw the same code.
+ */
+export async function takenCodeHashes(tx: Em, deviceId: number): Promise<string[]> {
+  // No key update: a device order's foreign key check on the row is not held up by it.
+  await tx.execute('select 1 from device where id = ? for no key update', [deviceId]);
+  const rows = await tx.execute<{ delivery_code_hash: string | null; pickup_code_hash: string }[]>(
+    `select delivery_code_hash, pickup_code_hash from locker_delivery where device_id = ? and status in ('awaiting_deposit', 'depositing', 'delivered')`, [deviceId]);
+  return rows.flatMap((r) => (r.delivery_code_hash === null ? [r.pickup_code_hash] : [r.delivery_code_hash, r.pickup_code_hash]));
+}
+
 /** The delivery whose parcel holds a compartment. */
 export async function deliveryOfParcel(em: Em, lockerParcelId: number): Promise<number | null> {
   const [row] = await em.execute<{ delivery_id: number }[]>('select delivery_id from locker_delivery_parcel where id = ?', [lockerParcelId]);
