@@ -7,7 +7,7 @@ import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import { eventDefinition } from '../../src/modules/webhooks/routing.ts';
 import { grantLockerPartner } from '../../src/modules/locker-deliveries/index.ts';
-import { PICKUP_CODE } from '../../src/modules/locker-deliveries/repo.ts';
+import { PICKUP_CODE } from '../../src/modules/locker-deliveries/repo/deliveries.ts';
 import { openSecret, purposeOf } from '../../src/platform/secretBox.ts';
 import type { TestApp } from './app.ts';
 import { makeBusiness, makeProvider, PASSWORD } from './factories.ts';

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Orm } from '../../platform/db/orm.ts';
 import { LOCKER_DELIVERY_MISSING, LOCKER_INVALID_TRANSITION } from './contract.ts';
 import type { LockerAction } from './domain.ts';
-import { transitionLockerDelivery, type TransitionDetails } from './repo.ts';
+import { transitionLockerDelivery, type TransitionDetails } from './repo/deliveries.ts';
 import type { LockerDeliveryView } from './views.ts';
 
 export interface LockerTransitionInput extends TransitionDetails {

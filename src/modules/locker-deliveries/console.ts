@@ -7,7 +7,7 @@ import { offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform
 import { defineOperation } from '../../platform/catalog/types.ts';
 import { confirmUpdate } from './contract.ts';
 import { LOCKER_DELIVERY_STATUSES } from './domain.ts';
-import { listLockerDeliveries } from './repo.ts';
+import { listLockerDeliveries } from './repo/deliveries.ts';
 import { DeliveryResult, loadDelivery, sendUpdate } from './updates.ts';
 import { LockerDeliveryView } from './views.ts';
 

@@ -31,14 +31,16 @@ export type ConfirmSource = (typeof CONFIRM_SOURCES)[number];
 export const FAILURE_CODES = ['parcel_damaged', 'parcel_too_large', 'compartment_unusable', 'recipient_refused', 'address_mismatch', 'other'] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
-/** A business's timers for deliveries into its lockers, with their defaults; a delivery copies them at create. */
-export interface LockerSettings {
-  deliveryCodeTtlHours: number;
-  depositTimeoutMinutes: number;
-  pickupTtlHours: number;
-  correctionWindowMinutes: number;
-  codeRotationHours: number;
-}
-export const DEFAULT_LOCKER_SETTINGS: LockerSettings = {
-  deliveryCodeTtlHours: 72, depositTimeoutMinutes: 15, pickupTtlHours: 72, correctionWindowMinutes: 10, codeRotationHours: 0,
-};
+/**
+ * A business's timers for deliveries into its lockers, named as their columns and API fields, with their defaults
+ * and bounds; a delivery copies them at create.
+ */
+export const LOCKER_SETTING_BOUNDS = {
+  delivery_code_ttl_hours: { min: 1, max: 720, default: 72 },
+  deposit_timeout_minutes: { min: 1, max: 1440, default: 15 },
+  pickup_ttl_hours: { min: 1, max: 720, default: 72 },
+  correction_window_minutes: { min: 0, max: 1440, default: 10 },
+  code_rotation_hours: { min: 0, max: 720, default: 0 },
+} as const;
+export type LockerSettings = Record<keyof typeof LOCKER_SETTING_BOUNDS, number>;
+export const LOCKER_SETTING_NAMES = Object.keys(LOCKER_SETTING_BOUNDS) as (keyof LockerSettings)[];

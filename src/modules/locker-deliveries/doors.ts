@@ -10,7 +10,7 @@ import { defineOperation } from '../../platform/catalog/types.ts';
 import { errors } from '../../platform/errors.ts';
 import { DOOR_STATES, recordDoorReport } from '../lockers/index.ts';
 import { doorSignal, lockerDeliveryWorkflowId } from './contract.ts';
-import { deliveryOfParcel } from './repo.ts';
+import { deliveryOfParcel } from './repo/deliveries.ts';
 import { ownDevice } from './updates.ts';
 
 /** How far ahead of this service's clock a locker may date a report. */

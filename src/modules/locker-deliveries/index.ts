@@ -11,16 +11,18 @@ import { lockerDoorReported } from './doors.ts';
 import {
   lockerDeliveryCancel, lockerDeliveryConfirm, lockerDeliveryCorrection, lockerDeliveryCreate, lockerDeliveryFail, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen,
 } from './operations.ts';
-import { PICKUP_CODE } from './repo.ts';
+import { PICKUP_CODE } from './repo/deliveries.ts';
 import { lockerCodeEntered, lockerCourierConfirmed } from './screen.ts';
+import { lockerPartnerGrant, lockerPartnerList, lockerPartnerRevoke, lockerSettingsGet, lockerSettingsUpdate } from './settings.ts';
 
-export { grantLockerPartner } from './repo.ts';
+export { grantLockerPartner } from './repo/partners.ts';
 
 export const lockerDeliveries = defineModule({
   name: 'locker-deliveries',
   operations: [
     lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryConfirm, lockerDeliveryCancel, lockerDeliveryFail, lockerDeliveryCorrection,
     lockerDeliveryConsoleList, lockerDeliveryConsoleGet, lockerDeliveryConsoleConfirm, lockerCodeEntered, lockerDoorReported, lockerCourierConfirmed,
+    lockerSettingsGet, lockerSettingsUpdate, lockerPartnerList, lockerPartnerGrant, lockerPartnerRevoke,
   ],
   activities: ({ orm }) => createLockerDeliveryActivities({ orm }),
   workflows: [LOCKER_DELIVERY_WORKFLOW],

@@ -11,7 +11,7 @@ import {
 } from './contract.ts';
 import { FAILURE_CODES, LOCKER_DELIVERY_STATUSES, OPEN_MODES } from './domain.ts';
 import { drawLockerCode, hashLockerCode } from './codes.ts';
-import { findDeliveryTarget, insertLockerDelivery, listLockerDeliveries, takenCodeHashes } from './repo.ts';
+import { findDeliveryTarget, insertLockerDelivery, listLockerDeliveries, takenCodeHashes } from './repo/deliveries.ts';
 import { DeliveryResult, loadDelivery, sendUpdate } from './updates.ts';
 import { LockerDeliveryView } from './views.ts';
 import type { lockerDeliveryWorkflow } from './workflows.ts';
@@ -47,10 +47,10 @@ export const lockerDeliveryCreate = defineOperation({
 
     const id = nextId!;
     const scale = ctx.config.lockerTimerScale;
-    const deliveryCodeExpiresAt = new Date(Date.now() + settings.deliveryCodeTtlHours * 3600_000 * scale);
+    const deliveryCodeExpiresAt = new Date(Date.now() + settings.delivery_code_ttl_hours * 3600_000 * scale);
     const timers = {
-      depositTimeout: settings.depositTimeoutMinutes * 60 * scale, pickupTtl: settings.pickupTtlHours * 3600 * scale,
-      correctionWindow: settings.correctionWindowMinutes * 60 * scale, codeRotation: settings.codeRotationHours * 3600 * scale,
+      depositTimeout: settings.deposit_timeout_minutes * 60 * scale, pickupTtl: settings.pickup_ttl_hours * 3600 * scale,
+      correctionWindow: settings.correction_window_minutes * 60 * scale, codeRotation: settings.code_rotation_hours * 3600 * scale,
     };
     // The process starts while the rows are written; they commit only once it has (writeOnceStarted).
     const args: LockerDeliveryInput = {

@@ -9,7 +9,7 @@ import { checkCode } from '../../platform/codeChecks.ts';
 import { errors } from '../../platform/errors.ts';
 import { codeMatches } from './codes.ts';
 import { confirmUpdate, lockerDeliveryWorkflowId, openUpdate, pickupOpenUpdate } from './contract.ts';
-import { findScreenCodes } from './repo.ts';
+import { findScreenCodes } from './repo/deliveries.ts';
 import { loadDelivery, ownDevice, sendUpdate } from './updates.ts';
 import { ParcelView } from './views.ts';
 import type { lockerDeliveryWorkflow } from './workflows.ts';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { BusinessContext } from '../../platform/catalog/types.ts';
 import { errors } from '../../platform/errors.ts';
 import { LOCKER_CORRECTION_CLOSED, LOCKER_INVALID_TRANSITION, lockerDeliveryWorkflowId } from './contract.ts';
-import { findLockerDelivery, type DeliveryOwner } from './repo.ts';
+import { findLockerDelivery, type DeliveryOwner } from './repo/deliveries.ts';
 import { LockerDeliveryView } from './views.ts';
 import type { lockerDeliveryWorkflow } from './workflows.ts';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { verifyWebhook } from '../../../src/modules/webhooks/verify.ts';
 import { grantLockerPartner } from '../../../src/modules/locker-deliveries/index.ts';
-import { PICKUP_CODE } from '../../../src/modules/locker-deliveries/repo.ts';
+import { PICKUP_CODE } from '../../../src/modules/locker-deliveries/repo/deliveries.ts';
 import { compartmentsOf, insertCompartments } from '../../../src/modules/lockers/index.ts';
 import { openSecret, purposeOf } from '../../../src/platform/secretBox.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';

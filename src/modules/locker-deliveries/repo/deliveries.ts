@@ -1,9 +1,10 @@
-import type { Em } from '../../platform/db/orm.ts';
-import { insertOutboxEvent } from '../../platform/db/outbox.ts';
-import { openSecret, purposeOf, sealSecret, type SealedColumn } from '../../platform/secretBox.ts';
-import { occupyCompartment, releaseCompartment, type CompartmentSize } from '../lockers/index.ts';
-import { DEFAULT_LOCKER_SETTINGS, isFinal, TRANSITIONS, type ConfirmSource, type FailureCode, type LockerAction, type LockerDeliveryStatus, type LockerSettings, type OpenMode } from './domain.ts';
-import { presentLockerDelivery, type LockerDeliveryRow, type LockerDeliveryView } from './views.ts';
+import type { Em } from '../../../platform/db/orm.ts';
+import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
+import { openSecret, purposeOf, sealSecret, type SealedColumn } from '../../../platform/secretBox.ts';
+import { occupyCompartment, releaseCompartment, type CompartmentSize } from '../../lockers/index.ts';
+import { isFinal, TRANSITIONS, type ConfirmSource, type FailureCode, type LockerAction, type LockerDeliveryStatus, type LockerSettings, type OpenMode } from '../domain.ts';
+import { settingsOf, type SettingsRow } from './partners.ts';
+import { presentLockerDelivery, type LockerDeliveryRow, type LockerDeliveryView } from '../views.ts';
 
 /** The pickup code is kept sealed: its events and the recipient's notifications read it back. */
 export const PICKUP_CODE: SealedColumn = { table: 'locker_delivery', column: 'pickup_code_sealed' };
@@ -13,11 +14,6 @@ const SELECT_VIEW = `select l.*, d.code as device_code,
        'pickup_locker_number', c.pickup_locker_number, 'shelf_code', c.shelf_code, 'failure_code', p.failure_code) order by p.id)
      from locker_delivery_parcel p join compartment c on c.id = p.compartment_id where p.delivery_id = l.id) as parcels
   from locker_delivery l join device d on d.id = l.device_id`;
-
-/** Lets a provider deliver into the business's lockers (idempotent). */
-export async function grantLockerPartner(em: Em, businessId: number, providerId: number): Promise<void> {
-  await em.execute('insert into locker_partner (business_id, provider_id) values (?, ?) on conflict do nothing', [businessId, providerId]);
-}
 
 /**
  * The codes this device's screen takes now, each with its delivery: the delivery code of a deposit to come or under
@@ -57,20 +53,13 @@ export interface DeliveryTarget {
 
 /** A device of a business that lets this provider deliver into its lockers, with that business's settings. */
 export async function findDeliveryTarget(em: Em, providerId: number, deviceCode: string): Promise<DeliveryTarget> {
-  const [row] = await em.execute<{ id: number; business_id: number; next_id: number; s: Record<string, number> | null }[]>(
+  const [row] = await em.execute<{ id: number; business_id: number; next_id: number; s: SettingsRow | null }[]>(
     `select d.id, d.business_id, nextval('locker_delivery_id_seq')::int as next_id, to_jsonb(s) as s
      from device d join locker_partner lp on lp.business_id = d.business_id and lp.provider_id = ?
        left join locker_settings s on s.business_id = d.business_id
      where d.code = ?`, [providerId, deviceCode]);
-  if (!row) return { device: null, settings: DEFAULT_LOCKER_SETTINGS, nextId: null };
-  const s = row.s;
-  return {
-    device: { id: row.id, code: deviceCode, businessId: row.business_id }, nextId: row.next_id,
-    settings: s ? {
-      deliveryCodeTtlHours: s.delivery_code_ttl_hours!, depositTimeoutMinutes: s.deposit_timeout_minutes!, pickupTtlHours: s.pickup_ttl_hours!,
-      correctionWindowMinutes: s.correction_window_minutes!, codeRotationHours: s.code_rotation_hours!,
-    } : DEFAULT_LOCKER_SETTINGS,
-  };
+  if (!row) return { device: null, settings: settingsOf(null), nextId: null };
+  return { device: { id: row.id, code: deviceCode, businessId: row.business_id }, nextId: row.next_id, settings: settingsOf(row.s) };
 }
 
 export interface NewLockerDelivery {

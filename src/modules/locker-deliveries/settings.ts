@@ -1,0 +1,105 @@
+/**
+ * What a business decides about partner deliveries into its lockers (client admin): which providers may deliver,
+ * and the timers each new delivery copies (docs/locker-deliveries.md, Timers and business settings).
+ */
+import { z } from 'zod';
+import { defineOperation } from '../../platform/catalog/types.ts';
+import { errors } from '../../platform/errors.ts';
+import { LOCKER_SETTING_BOUNDS, LOCKER_SETTING_NAMES, type LockerSettings } from './domain.ts';
+import { findLockerProvider, grantLockerPartner, listLockerPartners, readLockerSettings, revokeLockerPartner, writeLockerSettings } from './repo/partners.ts';
+
+const TAG = 'Lockers';
+const ADMIN = ['client_admin'] as const;
+
+const SETTING_TEXT: Record<keyof LockerSettings, string> = {
+  delivery_code_ttl_hours: 'An unused delivery code expires after this many hours',
+  deposit_timeout_minutes: 'After this many minutes since the last opening, a deposit whose doors are all closed settles (timeout_door_closed)',
+  pickup_ttl_hours: 'An uncollected deposit expires after this many hours',
+  correction_window_minutes: 'The courier may reopen compartments this many minutes after the deposit is confirmed (0: never)',
+  code_rotation_hours: "A delivered deposit's pickup code is replaced every this many hours and the recipient told (0: never)",
+};
+const setting = (k: keyof LockerSettings) => z.number().int().min(LOCKER_SETTING_BOUNDS[k].min).max(LOCKER_SETTING_BOUNDS[k].max)
+  .describe(`${SETTING_TEXT[k]}; default ${LOCKER_SETTING_BOUNDS[k].default}`);
+const SettingsView = z.object(Object.fromEntries(LOCKER_SETTING_NAMES.map((k) => [k, setting(k)])) as Record<keyof LockerSettings, ReturnType<typeof setting>>).strict();
+const settingsResult = z.object({ result: z.literal(true), settings: SettingsView });
+
+export const lockerSettingsGet = defineOperation({
+  name: 'locker_settings_get',
+  summary: "The business's timers for partner deliveries into its lockers, each its default until set.",
+  tag: TAG,
+  roles: ADMIN,
+  business: true,
+  rest: { method: 'GET', path: '/v1/locker-settings' },
+  input: z.object({}).strict(),
+  output: settingsResult,
+  async handler(_input, ctx) {
+    return { result: true as const, settings: await readLockerSettings(ctx.em, ctx.caller.businessId) };
+  },
+});
+
+export const lockerSettingsUpdate = defineOperation({
+  name: 'locker_settings_update',
+  summary: 'Change timers for partner deliveries into the business\'s lockers (partial: a field left out keeps its value); deliveries under way keep the timers they started with.',
+  tag: TAG,
+  roles: ADMIN,
+  business: true,
+  rest: { method: 'PUT', path: '/v1/locker-settings' },
+  input: SettingsView.partial(),
+  output: settingsResult,
+  async handler(input, ctx) {
+    return { result: true as const, settings: await writeLockerSettings(ctx.em, ctx.caller.businessId, input) };
+  },
+});
+
+const PartnerView = z.object({
+  provider_code: z.string().describe("The provider account's code"),
+  provider_name: z.string(),
+  granted_at: z.string().meta({ format: 'date-time' }),
+}).strict();
+const providerCode = z.string().trim().min(1).max(64).describe("The locker provider account's code");
+
+export const lockerPartnerList = defineOperation({
+  name: 'locker_partner_list',
+  summary: "The partner locker providers that may deliver into the business's lockers.",
+  tag: TAG,
+  roles: ADMIN,
+  business: true,
+  rest: { method: 'GET', path: '/v1/locker-partners' },
+  input: z.object({}).strict(),
+  output: z.object({ result: z.literal(true), partners: z.array(PartnerView) }),
+  async handler(_input, ctx) {
+    return { result: true as const, partners: await listLockerPartners(ctx.em, ctx.caller.businessId) };
+  },
+});
+
+export const lockerPartnerGrant = defineOperation({
+  name: 'locker_partner_grant',
+  summary: "Let a partner locker provider deliver into the business's lockers (idempotent).",
+  tag: TAG,
+  roles: ADMIN,
+  business: true,
+  rest: { method: 'PUT', path: '/v1/locker-partners/{provider_code}', failures: { 404: 'No locker provider account has this code' } },
+  input: z.object({ provider_code: providerCode }).strict(),
+  output: z.object({ result: z.literal(true), granted: z.boolean().describe('False when the provider could already deliver') }),
+  async handler(input, ctx) {
+    const provider = await findLockerProvider(ctx.em, input.provider_code);
+    if (!provider) throw errors.notFound();
+    return { result: true as const, granted: await grantLockerPartner(ctx.em, ctx.caller.businessId, provider.id) };
+  },
+});
+
+export const lockerPartnerRevoke = defineOperation({
+  name: 'locker_partner_revoke',
+  summary: "Stop a provider's new deliveries into the business's lockers; those under way go on to their end.",
+  tag: TAG,
+  roles: ADMIN,
+  business: true,
+  rest: { method: 'DELETE', path: '/v1/locker-partners/{provider_code}', failures: { 404: 'This provider may not deliver into the business\'s lockers' } },
+  input: z.object({ provider_code: providerCode }).strict(),
+  output: z.object({ result: z.literal(true) }),
+  async handler(input, ctx) {
+    const provider = await findLockerProvider(ctx.em, input.provider_code);
+    if (!provider || !(await revokeLockerPartner(ctx.em, ctx.caller.businessId, provider.id))) throw errors.notFound();
+    return { result: true as const };
+  },
+});
