@@ -8,9 +8,10 @@ import { loadConfig } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { bootstrap } from './bootstrap.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts';
+import { startMailCatcher, type MailCatcher } from '../platform/launchers/mailCatcher.ts';
 import { reachableDataDir, startEmbeddedPostgres, type LocalPostgres } from '../platform/launchers/postgres.ts';
 import { loadOrCreateSecretsKey } from '../platform/launchers/secretsKey.ts';
-import { StartupError } from '../platform/launchers/startup.ts';
+import { assertPortFree, StartupError } from '../platform/launchers/startup.ts';
 import { startTemporalDevServer, type DevServer } from '../platform/launchers/temporalServer.ts';
 
 // One machine for development: the demo seed, and webhooks to local receivers (`npm run api`/`worker` keep both off).
@@ -56,6 +57,14 @@ async function main(): Promise<void> {
     config.temporalAddress = temporal.address;
     temporal.process.once('exit', (code) => { log.error({ code }, 'the Temporal dev server exited'); void shutdown(1); });
   }
+  let mail: MailCatcher | undefined;
+  if (!config.smtpUrl) {
+    await assertPortFree(config.mailSmtpPort, 'The mail catcher', 'MAIL_SMTP_PORT');
+    await assertPortFree(config.mailWebPort, "The mail catcher's page", 'MAIL_WEB_PORT');
+    mail = await startMailCatcher({ smtpPort: config.mailSmtpPort, webPort: config.mailWebPort });
+    stops.push(() => mail!.close());
+    config.smtpUrl = mail.smtpUrl;
+  }
   const running = await bootstrap(config, log, { migrate: true, seed: config.demoMode });
   stops.push(() => running.close());
   await waitHealthy(running.url!);
@@ -69,6 +78,7 @@ async function main(): Promise<void> {
     `  GraphQL      ${base}/api/graphql`,
     `  OpenAPI      ${base}/api/openapi.json`,
     `  Temporal     ${config.temporalAddress}` + (temporal ? `   UI http://localhost:${config.temporalUiPort}` : ''),
+    mail ? `  Mail         ${mail.webUrl}   (what the service sent recipients; SMTP ${mail.smtpUrl})` : `  Mail         sent through ${config.smtpUrl!.replace(/\/\/[^@/]*@/, '//')}`,
     ...(config.webhookAllowPrivateTargets ? ['', 'Webhooks may go to local and private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=0 refuses them).'] : []),
     ...(config.demoMode ? ['', `Demo accounts (password: ${DEMO_PASSWORD})`, ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(30)} ${a.role}`)] : []),
     '',

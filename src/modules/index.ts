@@ -16,6 +16,7 @@ import { driverLocation } from './driver-location/index.ts';
 import { identity } from './identity/index.ts';
 import { lockerDeliveries } from './locker-deliveries/index.ts';
 import { lockers } from './lockers/index.ts';
+import { notifications } from './notifications/index.ts';
 import { orders } from './orders/index.ts';
 import { secrets } from './secrets/index.ts';
 import { tracking } from './tracking/index.ts';
@@ -28,6 +29,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   lockers,
   deviceOrders,
   lockerDeliveries,
+  notifications,
   webhooks,
   driverLocation,
   tracking,

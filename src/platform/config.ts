@@ -15,6 +15,8 @@ const EnvSchema = z.object({
   PG_PORT: port.default(5433),
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
+  MAIL_SMTP_PORT: port.default(1025),
+  MAIL_WEB_PORT: port.default(8025),
   DATABASE_URL: z.string().url().optional(),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -27,6 +29,9 @@ const EnvSchema = z.object({
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   LOCKER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
+  SMTP_URL: z.string().refine((v) => /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).default('TMS <no-reply@tms.localhost>'),
+  NOTIFY_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
   SECRETS_KEY: z.string().refine((v) => v.split(',').every((k) => Buffer.from(k.trim(), 'base64').length >= 32), 'must be one or more keys of at least 32 random bytes in base64, separated by commas').optional(),
@@ -55,6 +60,9 @@ export interface Config {
   pgPort: number;
   temporalPort: number;
   temporalUiPort: number;
+  /** `npm start`'s mail catcher, when SMTP_URL is not set: its SMTP port and its web page's. */
+  mailSmtpPort: number;
+  mailWebPort: number;
   /** Set when an external PostgreSQL is used; otherwise embedded PostgreSQL is started. */
   databaseUrl?: string;
   /** Set when an external Temporal is used; otherwise the local dev server is started. */
@@ -73,6 +81,12 @@ export interface Config {
   webhookRetryScale: number;
   /** Multiplies the locker delivery timers (docs/locker-deliveries.md); the tests run them in fractions of a second. */
   lockerTimerScale: number;
+  /** Where recipient notifications are sent (docs/notifications.md); null records them as skipped. */
+  smtpUrl: string | null;
+  /** The sender of recipient notifications. */
+  mailFrom: string;
+  /** Multiplies the waits between notification attempts; the tests run them in fractions of a second. */
+  notifyRetryScale: number;
   /** Days the webhook delivery log keeps deliveries and attempts (90 by default). */
   webhookLogRetentionDays: number;
   /**
@@ -136,6 +150,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pgPort: e.PG_PORT,
     temporalPort: e.TEMPORAL_PORT,
     temporalUiPort: e.TEMPORAL_UI_PORT,
+    mailSmtpPort: e.MAIL_SMTP_PORT,
+    mailWebPort: e.MAIL_WEB_PORT,
     databaseUrl: e.DATABASE_URL,
     temporalAddress: e.TEMPORAL_ADDRESS,
     temporalNamespace: e.TEMPORAL_NAMESPACE,
@@ -148,6 +164,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
     lockerTimerScale: e.LOCKER_TIMER_SCALE,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    notifyRetryScale: e.NOTIFY_RETRY_SCALE,
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     secretsKeys: e.SECRETS_KEY === undefined ? [] : e.SECRETS_KEY.split(',').map((k) => Buffer.from(k.trim(), 'base64')),

@@ -1,8 +1,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import type { Config } from '../../platform/config.ts';
 import type { Orm } from '../../platform/db/orm.ts';
-import { LOCKER_DELIVERY_MISSING, LOCKER_INVALID_TRANSITION } from './contract.ts';
+import { abandonNotice, sendNotice } from '../notifications/index.ts';
+import { LOCKER_DELIVERY_MISSING, LOCKER_INVALID_TRANSITION, lockerNoticeKey } from './contract.ts';
 import type { LockerAction } from './domain.ts';
-import { transitionLockerDelivery, type TransitionDetails } from './repo/deliveries.ts';
+import { composeNotice, type NoticeTemplate } from './notices.ts';
+import { findNoticeFacts, transitionLockerDelivery, type TransitionDetails } from './repo/deliveries.ts';
 import type { LockerDeliveryView } from './views.ts';
 
 export interface LockerTransitionInput extends TransitionDetails {
@@ -10,7 +13,13 @@ export interface LockerTransitionInput extends TransitionDetails {
   action: LockerAction;
 }
 
-export function createLockerDeliveryActivities(deps: { orm: Orm }) {
+export interface NoticeInput {
+  id: number;
+  template: NoticeTemplate;
+  seq: number;
+}
+
+export function createLockerDeliveryActivities(deps: { orm: Orm; config: Pick<Config, 'smtpUrl' | 'mailFrom'> }) {
   return {
     /** Writes one transition, its ledger row and its event in one transaction. */
     async applyLockerTransition(input: LockerTransitionInput): Promise<LockerDeliveryView> {
@@ -21,6 +30,26 @@ export function createLockerDeliveryActivities(deps: { orm: Orm }) {
         throw ApplicationFailure.create({ type: LOCKER_DELIVERY_MISSING, message: `locker delivery ${input.id} does not exist`, nonRetryable: true });
       }
       throw ApplicationFailure.create({ type: LOCKER_INVALID_TRANSITION, message: `locker delivery ${input.id} is ${result.status}`, details: [result.status, input.action], nonRetryable: true });
+    },
+
+    /**
+     * Sends the recipient a message with the delivery's current pickup code; the code is read here and goes only
+     * into the mail, never into this activity's input or result (both are in the workflow history).
+     */
+    async notifyRecipient(input: NoticeInput): Promise<string> {
+      const em = deps.orm.em.fork();
+      const facts = await findNoticeFacts(em, input.id);
+      if (!facts) throw ApplicationFailure.create({ type: LOCKER_DELIVERY_MISSING, message: `locker delivery ${input.id} does not exist`, nonRetryable: true });
+      const { subject, text } = composeNotice(input.template, { view: facts.view, deviceName: facts.deviceName }, facts.pickupCode());
+      return sendNotice(em, deps.config, {
+        key: lockerNoticeKey(input.id, input.template, input.seq), businessId: facts.businessId, referenceType: 'locker_delivery', referenceId: String(input.id),
+        template: input.template, recipient: facts.view.recipient.email, subject, text,
+      });
+    },
+
+    /** Records that a message was given up after its last attempt. */
+    async abandonRecipientNotice(input: NoticeInput & { error: string }): Promise<void> {
+      await abandonNotice(deps.orm.em.fork(), lockerNoticeKey(input.id, input.template, input.seq), input.error);
     },
   };
 }

@@ -22,7 +22,12 @@ export interface LockerDeliveryInput {
   depositTimeoutMs: number;
   /** After the deposit is confirmed, the courier may reopen compartments this long. */
   correctionWindowMs: number;
+  /** Multiplies the waits between attempts to notify the recipient (config.notifyRetryScale). */
+  notifyRetryScale: number;
 }
+
+/** The notification row of the delivery's `seq`-th message to its recipient. */
+export const lockerNoticeKey = (id: number, template: string, seq: number): string => `locker_delivery:${id}:${template}:${seq}`;
 
 export interface CancelArgs {
   reason: string | null;

@@ -24,7 +24,7 @@ export const lockerDeliveries = defineModule({
     lockerDeliveryConsoleList, lockerDeliveryConsoleGet, lockerDeliveryConsoleConfirm, lockerCodeEntered, lockerDoorReported, lockerCourierConfirmed,
     lockerSettingsGet, lockerSettingsUpdate, lockerPartnerList, lockerPartnerGrant, lockerPartnerRevoke,
   ],
-  activities: ({ orm }) => createLockerDeliveryActivities({ orm }),
+  activities: ({ orm, config }) => createLockerDeliveryActivities({ orm, config }),
   workflows: [LOCKER_DELIVERY_WORKFLOW],
   messages: LOCKER_DELIVERIES_MESSAGES,
   searchAttributes: [PROVIDER_ID, LOCKER_DELIVERY_STATUS, PARCEL_REFERENCES],

@@ -55,7 +55,7 @@ export const lockerDeliveryCreate = defineOperation({
     // The process starts while the rows are written; they commit only once it has (writeOnceStarted).
     const args: LockerDeliveryInput = {
       id, deliveryCodeExpiresAt: deliveryCodeExpiresAt.toISOString(), openMode: input.open_mode,
-      depositTimeoutMs: timers.depositTimeout * 1000, correctionWindowMs: timers.correctionWindow * 1000,
+      depositTimeoutMs: timers.depositTimeout * 1000, correctionWindowMs: timers.correctionWindow * 1000, notifyRetryScale: ctx.config.notifyRetryScale,
     };
     const started = ctx.temporal.workflow.start<typeof lockerDeliveryWorkflow>(LOCKER_DELIVERY_WORKFLOW, {
       workflowId: lockerDeliveryWorkflowId(id), taskQueue: ctx.config.taskQueue, args: [args],

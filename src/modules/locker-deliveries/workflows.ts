@@ -1,4 +1,4 @@
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { DoorState } from '../lockers/index.ts';
 import type { LockerDeliveryActivities, LockerTransitionInput } from './activities.ts';
 import {
@@ -6,12 +6,19 @@ import {
   lockerStatusQuery, openUpdate, pickupOpenUpdate, type LockerDeliveryInput,
 } from './contract.ts';
 import { isFinal, TRANSITIONS, type LockerAction, type LockerDeliveryStatus, type OpenMode } from './domain.ts';
+import type { NoticeTemplate } from './notices.ts';
 import type { LockerDeliveryView } from './views.ts';
 
 // Each transition is one short transaction: a local activity, in the workflow task that decided it.
-const { applyLockerTransition } = proxyLocalActivities<LockerDeliveryActivities>({
+const { applyLockerTransition, abandonRecipientNotice } = proxyLocalActivities<LockerDeliveryActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [LOCKER_INVALID_TRANSITION, LOCKER_DELIVERY_MISSING] },
+});
+
+/** A mail server down for hours still gets the message: 30 attempts, 5 s apart at first, then at most 10 minutes (about 4 hours). */
+const noticeActivities = (scale: number) => proxyActivities<LockerDeliveryActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: Math.max(1, 5_000 * scale), backoffCoefficient: 2, maximumInterval: Math.max(1, 600_000 * scale), maximumAttempts: 30, nonRetryableErrorTypes: [LOCKER_DELIVERY_MISSING] },
 });
 
 /** A partner locker delivery from its create to its end (docs/locker-deliveries.md); the row is its read model. */
@@ -28,6 +35,14 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
   let lastOpening = { via: input.openMode as OpenMode, at: 0 };
   let deliveredAt = 0;
   let pickupOpenedAt = null as string | null;
+  const { notifyRecipient } = noticeActivities(input.notifyRetryScale);
+  /** Messages to the recipient under way: they run beside the process, which ends only once they are done. */
+  const notices: Promise<void>[] = [];
+  const notify = (template: NoticeTemplate) => {
+    const notice = { id: input.id, template, seq: notices.length + 1 };
+    notices.push(notifyRecipient(notice).then(() => undefined, (err: unknown) =>
+      abandonRecipientNotice({ ...notice, error: err instanceof ActivityFailure && err.cause ? err.cause.message : String(err) })));
+  };
 
   const refuse = (type: string, action: LockerAction) => {
     throw ApplicationFailure.create({ type, message: `locker delivery ${input.id} is ${status}`, details: [status, action], nonRetryable: true });
@@ -46,7 +61,10 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
       // The doors this transition opened, before the new status lets the waits below look at them.
       if (action === 'open') openDoors(next.parcels.map((p) => p.compartment_number));
       if (action === 'correct') openDoors(details.compartmentNumbers ?? []);
-      if (action === 'confirm') deliveredAt = Date.now();
+      if (action === 'confirm') {
+        deliveredAt = Date.now();
+        notify('locker_pickup_code');
+      }
       view = next;
       status = next.status;
       upsertSearchAttributes([{ key: LOCKER_DELIVERY_STATUS, value: status }]);
@@ -131,5 +149,6 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
   if (status === 'delivered') await awaitPickup();
   await condition(() => isFinal(status));
   await condition(allHandlersFinished);
+  await Promise.all(notices);
   return status;
 }

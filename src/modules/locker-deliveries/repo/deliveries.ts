@@ -113,6 +113,14 @@ export async function insertLockerDelivery(tx: Em, d: NewLockerDelivery): Promis
 export type DeliveryOwner = { providerId: number } | { businessId: number };
 const ownerFilter = (o: DeliveryOwner) => ('providerId' in o ? { sql: 'l.provider_id = ?', id: o.providerId } : { sql: 'l.business_id = ?', id: o.businessId });
 
+/** What a notice to the recipient is made of: the delivery, its locker's name, its business and its sealed pickup code. */
+export async function findNoticeFacts(em: Em, id: number): Promise<{ view: LockerDeliveryView; businessId: number; deviceName: string; pickupCode: () => string } | null> {
+  const [row] = await em.execute<(LockerDeliveryRow & { business_id: number; device_name: string; pickup_code_sealed: string })[]>(
+    `select v.*, d.name as device_name from (${SELECT_VIEW} where l.id = ?) v join device d on d.id = v.device_id`, [id]);
+  if (!row) return null;
+  return { view: presentLockerDelivery(row), businessId: row.business_id, deviceName: row.device_name, pickupCode: () => openSecret(purposeOf(PICKUP_CODE), row.pickup_code_sealed) };
+}
+
 export async function findLockerDelivery(em: Em, owner: DeliveryOwner, id: number): Promise<LockerDeliveryView | null> {
   const o = ownerFilter(owner);
   const rows = await em.execute<LockerDeliveryRow[]>(`${SELECT_VIEW} where ${o.sql} and l.id = ?`, [o.id, id]);
