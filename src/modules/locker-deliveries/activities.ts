@@ -6,6 +6,7 @@ import { LOCKER_DELIVERY_MISSING, LOCKER_INVALID_TRANSITION, lockerNoticeKey } f
 import type { LockerAction } from './domain.ts';
 import { composeNotice, type NoticeTemplate } from './notices.ts';
 import { findNoticeFacts, transitionLockerDelivery, type TransitionDetails } from './repo/deliveries.ts';
+import { rotateLockerCode, type Rotation } from './repo/rotation.ts';
 import type { LockerDeliveryView } from './views.ts';
 
 export interface LockerTransitionInput extends TransitionDetails {
@@ -30,6 +31,14 @@ export function createLockerDeliveryActivities(deps: { orm: Orm; config: Pick<Co
         throw ApplicationFailure.create({ type: LOCKER_DELIVERY_MISSING, message: `locker delivery ${input.id} does not exist`, nonRetryable: true });
       }
       throw ApplicationFailure.create({ type: LOCKER_INVALID_TRANSITION, message: `locker delivery ${input.id} is ${result.status}`, details: [result.status, input.action], nonRetryable: true });
+    },
+
+    /** Replaces a code with its event; the new pickup code is drawn and sealed in here, so no workflow history holds it. */
+    async rotateCode(input: Rotation & { id: number }): Promise<{ view: LockerDeliveryView; recipientNotified: boolean }> {
+      const { id, ...rotation } = input;
+      const rotated = await rotateLockerCode(deps.orm.em.fork(), id, rotation);
+      if (!rotated) throw ApplicationFailure.create({ type: LOCKER_DELIVERY_MISSING, message: `locker delivery ${id} does not exist`, nonRetryable: true });
+      return rotated;
     },
 
     /**

@@ -7,7 +7,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { BUSINESS_ID } from '../../platform/temporal/searchKeys.ts';
 import { DEVICE_ID } from '../device-orders/contract.ts';
 import type { DoorState } from '../lockers/index.ts';
-import type { ConfirmSource, FailureCode, LockerDeliveryStatus, OpenMode } from './domain.ts';
+import type { ConfirmSource, FailureCode, LockerDeliveryStatus, OpenMode, RotatedCode } from './domain.ts';
 import type { LockerDeliveryView } from './views.ts';
 
 export const LOCKER_DELIVERY_WORKFLOW = 'lockerDeliveryWorkflow';
@@ -24,6 +24,8 @@ export interface LockerDeliveryInput {
   correctionWindowMs: number;
   /** Multiplies the waits between attempts to notify the recipient (config.notifyRetryScale). */
   notifyRetryScale: number;
+  /** A delivered deposit's pickup code is replaced this often, the recipient told; 0 never. */
+  codeRotationMs: number;
 }
 
 /** The notification row of the delivery's `seq`-th message to its recipient. */
@@ -45,6 +47,13 @@ export interface FailArgs {
   parcels: { reference: string; code: FailureCode }[];
 }
 
+export interface RotateArgs {
+  code: RotatedCode;
+  /** The new delivery code's hash (the API drew the code and shows it once); null for a pickup code, drawn by the process's activity. */
+  deliveryCodeHash: string | null;
+  notifyRecipient: boolean;
+}
+
 export interface CorrectionArgs {
   compartmentNumbers: number[];
 }
@@ -62,6 +71,7 @@ export const failUpdate = defineUpdate<LockerDeliveryView, [FailArgs]>('fail');
 export const correctionUpdate = defineUpdate<LockerDeliveryView, [CorrectionArgs]>('correction');
 /** The recipient's pickup code was typed at the screen: the doors open for the pickup. */
 export const pickupOpenUpdate = defineUpdate<LockerDeliveryView, []>('pickupOpen');
+export const rotateUpdate = defineUpdate<LockerDeliveryView, [RotateArgs]>('rotateCode');
 export const doorSignal = defineSignal<[DoorReport]>('door');
 export const lockerStatusQuery = defineQuery<LockerDeliveryStatus>('status');
 

@@ -23,6 +23,13 @@ export const TRANSITIONS = {
 } as const satisfies Record<string, { from: readonly LockerDeliveryStatus[]; to: LockerDeliveryStatus; event: string }>;
 export type LockerAction = keyof typeof TRANSITIONS;
 
+/** The codes a rotation replaces, and the statuses each may be replaced in (a pickup code also not once the recipient has opened the doors). */
+export const ROTATABLE = {
+  delivery_code: ['awaiting_deposit', 'depositing'],
+  pickup_code: ['awaiting_deposit', 'depositing', 'delivered'],
+} as const satisfies Record<string, readonly LockerDeliveryStatus[]>;
+export type RotatedCode = keyof typeof ROTATABLE;
+
 /** What confirmed a deposit. */
 export const CONFIRM_SOURCES = ['courier_terminal', 'partner_api', 'door_close', 'timeout_door_closed', 'console'] as const;
 export type ConfirmSource = (typeof CONFIRM_SOURCES)[number];

@@ -20,7 +20,7 @@ function lockerEvent(name: string, summary: string, props: Record<string, Schema
 
 export const PARTNER_LOCKER_EVENTS: readonly EventDefinition[] = [
   lockerEvent('partner_locker.delivery.doors_opened', 'Doors opened for a deposit attempt (also re-opens).', {
-    pickup_code: str('Recipient pickup code, usable once the deposit is confirmed'),
+    pickup_code: orNull(str('Recipient pickup code, usable once the deposit is confirmed; null once it was rotated (the new one reaches only the recipient)')),
     opening: obj({
       via: enumOf([...OPEN_MODES], 'How the doors were opened'),
       opened_at: time('When'),
@@ -28,7 +28,7 @@ export const PARTNER_LOCKER_EVENTS: readonly EventDefinition[] = [
     }),
   }),
   lockerEvent('partner_locker.delivery.delivered', 'The deposit was confirmed.', {
-    pickup_code: str('Recipient pickup code'),
+    pickup_code: orNull(str('Recipient pickup code; null once it was rotated (the new one reaches only the recipient)')),
     confirmed_by: enumOf([...CONFIRM_SOURCES], 'What confirmed it'),
     compartments: list(compartment, 'Compartments holding the parcels'),
   }),

@@ -9,7 +9,7 @@ import { LOCKER_DELIVERIES_MESSAGES } from './messages.ts';
 import { lockerDeliveryConsoleConfirm, lockerDeliveryConsoleGet, lockerDeliveryConsoleList } from './console.ts';
 import { lockerDoorReported } from './doors.ts';
 import {
-  lockerDeliveryCancel, lockerDeliveryConfirm, lockerDeliveryCorrection, lockerDeliveryCreate, lockerDeliveryFail, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen,
+  lockerDeliveryCancel, lockerDeliveryConfirm, lockerDeliveryCorrection, lockerDeliveryCreate, lockerDeliveryFail, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryRotateCode,
 } from './operations.ts';
 import { PICKUP_CODE } from './repo/deliveries.ts';
 import { lockerCodeEntered, lockerCourierConfirmed } from './screen.ts';
@@ -20,7 +20,7 @@ export { grantLockerPartner } from './repo/partners.ts';
 export const lockerDeliveries = defineModule({
   name: 'locker-deliveries',
   operations: [
-    lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryConfirm, lockerDeliveryCancel, lockerDeliveryFail, lockerDeliveryCorrection,
+    lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryConfirm, lockerDeliveryCancel, lockerDeliveryFail, lockerDeliveryCorrection, lockerDeliveryRotateCode,
     lockerDeliveryConsoleList, lockerDeliveryConsoleGet, lockerDeliveryConsoleConfirm, lockerCodeEntered, lockerDoorReported, lockerCourierConfirmed,
     lockerSettingsGet, lockerSettingsUpdate, lockerPartnerList, lockerPartnerGrant, lockerPartnerRevoke,
   ],

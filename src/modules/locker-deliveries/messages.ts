@@ -81,6 +81,14 @@ export const LOCKER_DELIVERIES_MESSAGES = {
     de: 'Diese Zeit liegt mehr als fünf Minuten vor der Uhr des Dienstes; prüfen Sie die Uhr des Schließfachs.',
     es: 'Esta hora va más de cinco minutos por delante del reloj del servicio; revise el reloj del casillero.',
   },
+  'locker_delivery.no_delivery_code': {
+    en: 'This delivery opens remotely and has no delivery code.',
+    'zh-Hans': '该派送通过远程开门，没有投递码。',
+    'zh-Hant': '該派送透過遠端開門，沒有投遞碼。',
+    fr: "Cette livraison s'ouvre à distance et n'a pas de code de dépôt.",
+    de: 'Diese Zustellung wird aus der Ferne geöffnet und hat keinen Zustellcode.',
+    es: 'Esta entrega se abre a distancia y no tiene código de entrega.',
+  },
 } satisfies Messages;
 
 declare module '../../platform/i18n/messages.ts' {

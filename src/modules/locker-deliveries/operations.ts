@@ -7,11 +7,11 @@ import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
 import { COMPARTMENT_SIZES } from '../lockers/index.ts';
 import {
-  cancelUpdate, confirmUpdate, correctionUpdate, failUpdate, LOCKER_DELIVERY_WORKFLOW, lockerDeliverySearchAttributes, lockerDeliveryWorkflowId, openUpdate, type LockerDeliveryInput,
+  cancelUpdate, confirmUpdate, correctionUpdate, failUpdate, LOCKER_DELIVERY_WORKFLOW, rotateUpdate, lockerDeliverySearchAttributes, lockerDeliveryWorkflowId, openUpdate, type LockerDeliveryInput,
 } from './contract.ts';
 import { FAILURE_CODES, LOCKER_DELIVERY_STATUSES, OPEN_MODES } from './domain.ts';
 import { drawLockerCode, hashLockerCode } from './codes.ts';
-import { findDeliveryTarget, insertLockerDelivery, listLockerDeliveries, takenCodeHashes } from './repo/deliveries.ts';
+import { findDeliveryTarget, insertLockerDelivery, listLockerDeliveries, openCodeHashes, takenCodeHashes } from './repo/deliveries.ts';
 import { DeliveryResult, loadDelivery, sendUpdate } from './updates.ts';
 import { LockerDeliveryView } from './views.ts';
 import type { lockerDeliveryWorkflow } from './workflows.ts';
@@ -56,6 +56,7 @@ export const lockerDeliveryCreate = defineOperation({
     const args: LockerDeliveryInput = {
       id, deliveryCodeExpiresAt: deliveryCodeExpiresAt.toISOString(), openMode: input.open_mode,
       depositTimeoutMs: timers.depositTimeout * 1000, correctionWindowMs: timers.correctionWindow * 1000, notifyRetryScale: ctx.config.notifyRetryScale,
+      codeRotationMs: timers.codeRotation * 1000,
     };
     const started = ctx.temporal.workflow.start<typeof lockerDeliveryWorkflow>(LOCKER_DELIVERY_WORKFLOW, {
       workflowId: lockerDeliveryWorkflowId(id), taskQueue: ctx.config.taskQueue, args: [args],
@@ -173,5 +174,28 @@ export const lockerDeliveryCorrection = defineOperation({
     const stranger = input.compartment_numbers.findIndex((n) => !parcels.some((p) => p.compartment_number === n));
     if (stranger >= 0) throw errors.field(`compartment_numbers.${stranger}`, 'locker_delivery.not_its_compartment');
     return sendUpdate(ctx, owner, input.id, 'correction', (h) => h.executeUpdate(correctionUpdate, { args: [{ compartmentNumbers: numbers }] }));
+  },
+});
+
+export const lockerDeliveryRotateCode = defineOperation({
+  ...updateOperation('locker_delivery_rotate_code', 'rotate-code',
+    "Replace the delivery code (answered once, for the courier) or the recipient's pickup code (sent only to the recipient, when notify_recipient and the deposit is confirmed); the old code stops working at once (event code_rotated, which carries neither code).",
+    'A delivery code after the deposit, or a pickup code once collected or ended'),
+  input: z.object({
+    id: pathId,
+    code: z.enum(['delivery', 'pickup']).describe('Which code to replace'),
+    notify_recipient: z.boolean().default(true).describe('Send the recipient the new pickup code (only once the deposit is confirmed: before that the recipient has none yet)'),
+  }).strict(),
+  output: DeliveryResult.extend({ delivery_code: z.string().optional().describe('The new delivery code (code delivery); shown once') }),
+  async handler(input, ctx) {
+    const owner = { providerId: ctx.caller.businessId };
+    const delivery = await loadDelivery(ctx, owner, input.id);
+    if (input.code === 'delivery' && delivery.open_mode !== 'screen_code') throw errors.field('code', 'locker_delivery.no_delivery_code');
+    // The courier's new code is drawn here, as it is shown in this answer; the process gets only its hash.
+    const deliveryCode = input.code === 'delivery' ? drawLockerCode(await openCodeHashes(ctx.em, delivery.id)) : null;
+    const rotated = await sendUpdate(ctx, owner, input.id, 'rotate-code', (h) => h.executeUpdate(rotateUpdate, {
+      args: [{ code: input.code === 'delivery' ? 'delivery_code' : 'pickup_code', deliveryCodeHash: deliveryCode === null ? null : hashLockerCode(deliveryCode), notifyRecipient: input.notify_recipient }],
+    }));
+    return { ...rotated, ...(deliveryCode === null ? {} : { delivery_code: deliveryCode }) };
   },
 });

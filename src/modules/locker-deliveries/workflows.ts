@@ -3,14 +3,14 @@ import type { DoorState } from '../lockers/index.ts';
 import type { LockerDeliveryActivities, LockerTransitionInput } from './activities.ts';
 import {
   cancelUpdate, confirmUpdate, correctionUpdate, doorSignal, failUpdate, LOCKER_CORRECTION_CLOSED, LOCKER_DELIVERY_MISSING, LOCKER_DELIVERY_STATUS, LOCKER_INVALID_TRANSITION,
-  lockerStatusQuery, openUpdate, pickupOpenUpdate, type LockerDeliveryInput,
+  lockerStatusQuery, openUpdate, pickupOpenUpdate, rotateUpdate, type LockerDeliveryInput, type RotateArgs,
 } from './contract.ts';
-import { isFinal, TRANSITIONS, type LockerAction, type LockerDeliveryStatus, type OpenMode } from './domain.ts';
+import { isFinal, ROTATABLE, TRANSITIONS, type LockerAction, type LockerDeliveryStatus, type OpenMode } from './domain.ts';
 import type { NoticeTemplate } from './notices.ts';
 import type { LockerDeliveryView } from './views.ts';
 
 // Each transition is one short transaction: a local activity, in the workflow task that decided it.
-const { applyLockerTransition, abandonRecipientNotice } = proxyLocalActivities<LockerDeliveryActivities>({
+const { applyLockerTransition, abandonRecipientNotice, rotateCode } = proxyLocalActivities<LockerDeliveryActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [LOCKER_INVALID_TRANSITION, LOCKER_DELIVERY_MISSING] },
 });
@@ -44,7 +44,7 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
       abandonRecipientNotice({ ...notice, error: err instanceof ActivityFailure && err.cause ? err.cause.message : String(err) })));
   };
 
-  const refuse = (type: string, action: LockerAction) => {
+  const refuse = (type: string, action: LockerAction | 'rotate') => {
     throw ApplicationFailure.create({ type, message: `locker delivery ${input.id} is ${status}`, details: [status, action], nonRetryable: true });
   };
   const assertAllowed = (action: LockerAction) => {
@@ -94,6 +94,25 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
     pickupOpenedAt ??= new Date().toISOString();
     return view!;
   }, { validator: () => assertAllowed('pickup') });
+  /** Replaces a code (docs/locker-deliveries.md, Codes); the recipient hears of a new pickup code when asked and already told the old one. */
+  const rotate = async (args: RotateArgs): Promise<LockerDeliveryView> => {
+    busy = true;
+    try {
+      const rotated = await rotateCode({ id: input.id, code: args.code, deliveryCodeHash: args.deliveryCodeHash, notify: args.notifyRecipient });
+      view = rotated.view;
+      if (rotated.recipientNotified) notify('locker_pickup_code_rotated');
+      return rotated.view;
+    } finally {
+      busy = false;
+    }
+  };
+  setHandler(rotateUpdate, rotate, {
+    validator: (args: RotateArgs) => {
+      if (busy || !(ROTATABLE[args.code] as readonly LockerDeliveryStatus[]).includes(status) || (args.code === 'pickup_code' && pickupOpenedAt !== null)) {
+        refuse(LOCKER_INVALID_TRANSITION, 'rotate');
+      }
+    },
+  });
   setHandler(doorSignal, (report) => {
     if (doors.has(report.compartmentNumber)) doors.set(report.compartmentNumber, report.state);
   });
@@ -131,12 +150,24 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
     }
   };
 
-  /** Delivered: the recipient's code opens the doors and the pickup completes once they are all closed again; an uncollected deposit expires. */
+  /**
+   * Delivered: the recipient's code opens the doors and the pickup completes once they are all closed again; until
+   * then the business's periodic rotation replaces the pickup code, and an uncollected deposit expires.
+   */
   const awaitPickup = async () => {
-    const expiresIn = Math.max(1, Date.parse(view!.pickup_expires_at!) - Date.now());
-    if (!(await condition(() => status !== 'delivered' || pickupOpenedAt !== null, expiresIn))) {
+    const expiresAt = Date.parse(view!.pickup_expires_at!);
+    let nextRotation = input.codeRotationMs > 0 ? Date.now() + input.codeRotationMs : Infinity;
+    const waiting = () => status === 'delivered' && pickupOpenedAt === null;
+    while (waiting()) {
+      if (await condition(() => !waiting(), Math.max(1, Math.min(expiresAt, nextRotation) - Date.now()))) break;
       await condition(() => !busy);
-      if (status === 'delivered' && pickupOpenedAt === null) await apply('expire_deposit');
+      if (!waiting()) break;
+      if (Date.now() >= expiresAt) {
+        await apply('expire_deposit');
+      } else if (Date.now() >= nextRotation) {
+        await rotate({ code: 'pickup_code', deliveryCodeHash: null, notifyRecipient: true });
+        nextRotation = Date.now() + input.codeRotationMs;
+      }
     }
     while (status === 'delivered') {
       await condition(() => status !== 'delivered' || (!busy && allClosed()));

@@ -38,6 +38,14 @@ export async function takenCodeHashes(tx: Em, deviceId: number): Promise<string[
   return rows.flatMap((r) => (r.delivery_code_hash === null ? [r.pickup_code_hash] : [r.delivery_code_hash, r.pickup_code_hash]));
 }
 
+/** The codes the device of this delivery's open deliveries hold, read without a lock (a delivery code's rotation). */
+export async function openCodeHashes(em: Em, deliveryId: number): Promise<string[]> {
+  const rows = await em.execute<{ delivery_code_hash: string | null; pickup_code_hash: string }[]>(
+    `select o.delivery_code_hash, o.pickup_code_hash from locker_delivery l join locker_delivery o on o.device_id = l.device_id
+     where l.id = ? and o.status in ('awaiting_deposit', 'depositing', 'delivered')`, [deliveryId]);
+  return rows.flatMap((r) => (r.delivery_code_hash === null ? [r.pickup_code_hash] : [r.delivery_code_hash, r.pickup_code_hash]));
+}
+
 /** The delivery whose parcel holds a compartment. */
 export async function deliveryOfParcel(em: Em, lockerParcelId: number): Promise<number | null> {
   const [row] = await em.execute<{ delivery_id: number }[]>('select delivery_id from locker_delivery_parcel where id = ?', [lockerParcelId]);
@@ -158,8 +166,8 @@ const compartmentsOf = (v: LockerDeliveryView) => v.parcels.map((p) => ({
   grid_id: p.grid_id, compartment_number: p.compartment_number, pickup_locker_number: p.pickup_locker_number, pickup_locker_code: p.pickup_locker_code,
 }));
 
-/** The event's `data` besides delivery_id, per action (the schemas: webhooks/events.ts). The pickup code is read here, never passed in. */
-function eventData(action: LockerAction, view: LockerDeliveryView, at: string, d: TransitionDetails, pickupCode: () => string): Record<string, unknown> {
+/** The event's `data` besides delivery_id, per action (the schemas: events.ts). The pickup code is read here, never passed in. */
+function eventData(action: LockerAction, view: LockerDeliveryView, at: string, d: TransitionDetails, pickupCode: () => string | null): Record<string, unknown> {
   switch (action) {
     case 'open': return { pickup_code: pickupCode(), opening: { via: d.via ?? 'remote_open', opened_at: at, compartments: compartmentsOf(view) } };
     case 'confirm': return { pickup_code: pickupCode(), confirmed_by: view.confirmed_by, compartments: compartmentsOf(view) };
@@ -181,10 +189,10 @@ function eventData(action: LockerAction, view: LockerDeliveryView, at: string, d
 export async function transitionLockerDelivery(em: Em, id: number, action: LockerAction, d: TransitionDetails = {}): Promise<LockerTransitionResult> {
   const t = TRANSITIONS[action];
   return em.transactional(async (tx) => {
-    const [row] = await tx.execute<{ business_id: number; provider_id: number; livemode: boolean; pickup_code_sealed: string }[]>(
+    const [row] = await tx.execute<{ business_id: number; provider_id: number; livemode: boolean; pickup_code_sealed: string; pickup_code_rotated: boolean }[]>(
       `update locker_delivery set status = ?, updated_at = now(), ended_at = case when ? then now() else ended_at end,
          confirmed_by = coalesce(?, confirmed_by), delivered_at = case when ? = 'delivered' and status <> 'delivered' then now() else delivered_at end
-       where id = ? and status in (?) returning business_id, provider_id, livemode, pickup_code_sealed`,
+       where id = ? and status in (?) returning business_id, provider_id, livemode, pickup_code_sealed, pickup_code_rotated`,
       [t.to, isFinal(t.to), d.confirmedBy ?? null, t.to, id, [...t.from]]);
     if (!row) {
       const [current] = await tx.execute<{ status: string }[]>('select status from locker_delivery where id = ?', [id]);
@@ -200,15 +208,29 @@ export async function transitionLockerDelivery(em: Em, id: number, action: Locke
       for (const p of parcels) await releaseCompartment(tx, { lockerParcelId: p.id });
     }
     const view = (await findLockerDelivery(tx, { providerId: row.provider_id }, id))!;
-    const [ledger] = await tx.execute<{ id: string; occurred_at: Date }[]>(
-      'insert into locker_delivery_event (delivery_id, event_type) values (?, ?) returning id, occurred_at', [id, t.event]);
-    const at = new Date(ledger!.occurred_at).toISOString();
-    const eventId = `${row.livemode ? 'PLE' : 'PLE-MOCK'}-${ledger!.id}`;
-    const data = eventData(action, view, at, d, () => openSecret(purposeOf(PICKUP_CODE), row.pickup_code_sealed));
-    await insertOutboxEvent(tx, {
-      businessId: row.business_id, providerId: row.provider_id, eventId, eventType: t.event, referenceType: 'locker_delivery', referenceId: String(id),
-      payload: { event_id: eventId, event: t.event, livemode: row.livemode, occurred_at: at, data: { delivery_id: String(id), ...(row.livemode ? {} : { test: true }), ...data } },
-    });
+    // After a pickup-code rotation the code reaches the recipient only: later events carry none.
+    const pickupCode = () => (row.pickup_code_rotated ? null : openSecret(purposeOf(PICKUP_CODE), row.pickup_code_sealed));
+    await writeLockerEvent(tx, { id, businessId: row.business_id, providerId: row.provider_id, livemode: row.livemode }, t.event, (at) => eventData(action, view, at, d, pickupCode));
     return { ok: true, view };
+  });
+}
+
+/** Whose event it is, for its envelope and its receiver. */
+export interface EventOwner {
+  id: number;
+  businessId: number;
+  providerId: number;
+  livemode: boolean;
+}
+
+/** Writes the delivery's ledger row and its event to the provider (PLE-<ledger id>, PLE-MOCK- on a sandbox locker), in the caller's transaction. */
+export async function writeLockerEvent(tx: Em, o: EventOwner, eventType: string, data: (at: string) => Record<string, unknown>): Promise<void> {
+  const [ledger] = await tx.execute<{ id: string; occurred_at: Date }[]>(
+    'insert into locker_delivery_event (delivery_id, event_type) values (?, ?) returning id, occurred_at', [o.id, eventType]);
+  const at = new Date(ledger!.occurred_at).toISOString();
+  const eventId = `${o.livemode ? 'PLE' : 'PLE-MOCK'}-${ledger!.id}`;
+  await insertOutboxEvent(tx, {
+    businessId: o.businessId, providerId: o.providerId, eventId, eventType, referenceType: 'locker_delivery', referenceId: String(o.id),
+    payload: { event_id: eventId, event: eventType, livemode: o.livemode, occurred_at: at, data: { delivery_id: String(o.id), ...(o.livemode ? {} : { test: true }), ...data(at) } },
   });
 }
