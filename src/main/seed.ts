@@ -45,6 +45,11 @@ export async function seedDemo(em: Em): Promise<void> {
       const gridCodes = Array.from({ length: 24 }, (_, i) => `A${String(i + 1).padStart(2, '0')}`);
       await insertDevice(tx, { businessId: demo.id, code: 'DEMO-LOCKER-1', name: 'Demo Locker 1', compartments: compartmentsOf(gridCodes) });
     }
+    if (!(await tx.count(Device, { code: 'DEMO-SANDBOX-1' }))) {
+      // A simulated locker: partner deliveries into it are sandbox deliveries (docs/locker-deliveries.md, Sandbox).
+      const compartments = [...compartmentsOf(['S01', 'S02'], 'S', 1), ...compartmentsOf(['M01', 'M02', 'M03', 'M04'], 'M', 3), ...compartmentsOf(['L01', 'L02'], 'L', 7)];
+      await insertDevice(tx, { businessId: demo.id, code: 'DEMO-SANDBOX-1', name: 'Demo Sandbox Locker', sandbox: true, compartments });
+    }
     await grantLockerPartner(tx, demo.id, lockers.id);
 
     const today = new Date().toISOString().slice(0, 10);

@@ -5,7 +5,8 @@ import { abandonNotice, sendNotice } from '../notifications/index.ts';
 import { LOCKER_DELIVERY_MISSING, LOCKER_INVALID_TRANSITION, lockerNoticeKey } from './contract.ts';
 import type { LockerAction } from './domain.ts';
 import { composeNotice, type NoticeTemplate } from './notices.ts';
-import { findNoticeFacts, transitionLockerDelivery, type TransitionDetails } from './repo/deliveries.ts';
+import { recordDoorReport, type DoorState } from '../lockers/index.ts';
+import { deviceOfDelivery, findNoticeFacts, transitionLockerDelivery, type TransitionDetails } from './repo/deliveries.ts';
 import { rotateLockerCode, type Rotation } from './repo/rotation.ts';
 import type { LockerDeliveryView } from './views.ts';
 
@@ -54,6 +55,15 @@ export function createLockerDeliveryActivities(deps: { orm: Orm; config: Pick<Co
         key: lockerNoticeKey(input.id, input.template, input.seq), businessId: facts.businessId, referenceType: 'locker_delivery', referenceId: String(input.id),
         template: input.template, recipient: facts.view.recipient.email, subject, text,
       });
+    },
+
+    /** The sandbox's simulated locker reports these doors of the delivery as a real one would (docs/lockers.md, Door reports). */
+    async simulateDoorReports(input: { id: number; compartmentNumbers: number[]; state: DoorState }): Promise<void> {
+      const em = deps.orm.em.fork();
+      const deviceId = await deviceOfDelivery(em, input.id);
+      if (deviceId === null) return;
+      const at = new Date();
+      for (const n of input.compartmentNumbers) await recordDoorReport(em, deviceId, n, input.state, at);
     },
 
     /** Records that a message was given up after its last attempt. */

@@ -26,6 +26,8 @@ export interface LockerDeliveryInput {
   notifyRetryScale: number;
   /** A delivered deposit's pickup code is replaced this often, the recipient told; 0 never. */
   codeRotationMs: number;
+  /** On a sandbox locker, the simulator reports each opened door closed this long after it opened; null on a real locker. */
+  simulatedDoorsMs: number | null;
 }
 
 /** The notification row of the delivery's `seq`-th message to its recipient. */

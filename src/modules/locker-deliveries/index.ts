@@ -12,6 +12,7 @@ import {
   lockerDeliveryCancel, lockerDeliveryConfirm, lockerDeliveryCorrection, lockerDeliveryCreate, lockerDeliveryFail, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryRotateCode,
 } from './operations.ts';
 import { PICKUP_CODE } from './repo/deliveries.ts';
+import { partnerLockerList, partnerLockerSandboxCode } from './sandbox.ts';
 import { lockerCodeEntered, lockerCourierConfirmed } from './screen.ts';
 import { lockerPartnerGrant, lockerPartnerList, lockerPartnerRevoke, lockerSettingsGet, lockerSettingsUpdate } from './settings.ts';
 
@@ -22,7 +23,7 @@ export const lockerDeliveries = defineModule({
   operations: [
     lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryConfirm, lockerDeliveryCancel, lockerDeliveryFail, lockerDeliveryCorrection, lockerDeliveryRotateCode,
     lockerDeliveryConsoleList, lockerDeliveryConsoleGet, lockerDeliveryConsoleConfirm, lockerCodeEntered, lockerDoorReported, lockerCourierConfirmed,
-    lockerSettingsGet, lockerSettingsUpdate, lockerPartnerList, lockerPartnerGrant, lockerPartnerRevoke,
+    lockerSettingsGet, lockerSettingsUpdate, lockerPartnerList, lockerPartnerGrant, lockerPartnerRevoke, partnerLockerList, partnerLockerSandboxCode,
   ],
   activities: ({ orm, config }) => createLockerDeliveryActivities({ orm, config }),
   workflows: [LOCKER_DELIVERY_WORKFLOW],

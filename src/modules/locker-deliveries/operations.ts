@@ -17,6 +17,8 @@ import { LockerDeliveryView } from './views.ts';
 import type { lockerDeliveryWorkflow } from './workflows.ts';
 
 const TAG = 'Partner Locker';
+/** On a sandbox locker, how long a door the simulator opened stays open before it reports it closed. */
+const SIMULATED_DOOR_SECONDS = 5;
 const PROVIDER = ['locker_provider'] as const;
 
 const loadOr404 = (ctx: BusinessContext, id: number) => loadDelivery(ctx, { providerId: ctx.caller.businessId }, id);
@@ -56,7 +58,7 @@ export const lockerDeliveryCreate = defineOperation({
     const args: LockerDeliveryInput = {
       id, deliveryCodeExpiresAt: deliveryCodeExpiresAt.toISOString(), openMode: input.open_mode,
       depositTimeoutMs: timers.depositTimeout * 1000, correctionWindowMs: timers.correctionWindow * 1000, notifyRetryScale: ctx.config.notifyRetryScale,
-      codeRotationMs: timers.codeRotation * 1000,
+      codeRotationMs: timers.codeRotation * 1000, simulatedDoorsMs: device.sandbox ? SIMULATED_DOOR_SECONDS * 1000 * scale : null,
     };
     const started = ctx.temporal.workflow.start<typeof lockerDeliveryWorkflow>(LOCKER_DELIVERY_WORKFLOW, {
       workflowId: lockerDeliveryWorkflowId(id), taskQueue: ctx.config.taskQueue, args: [args],
@@ -71,7 +73,7 @@ export const lockerDeliveryCreate = defineOperation({
         deliveryCode = input.open_mode === 'screen_code' ? drawLockerCode(taken) : null;
         const pickupCode = drawLockerCode(deliveryCode === null ? taken : [...taken, hashLockerCode(deliveryCode)]);
         const made = await insertLockerDelivery(tx, {
-          id, businessId: device.businessId, providerId, deviceId: device.id, openMode: input.open_mode,
+          id, businessId: device.businessId, providerId, deviceId: device.id, livemode: !device.sandbox, openMode: input.open_mode,
           recipient: { name: input.recipient.name, phone: input.recipient.phone ?? null, email: input.recipient.email ?? null }, parcels: input.parcels,
           deliveryCodeHash: deliveryCode === null ? null : hashLockerCode(deliveryCode), pickupCodeHash: hashLockerCode(pickupCode), pickupCode,
           deliveryCodeExpiresAt, timers,

@@ -4,7 +4,7 @@
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
-import { defineOperation } from '../../platform/catalog/types.ts';
+import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
 import { checkCode } from '../../platform/codeChecks.ts';
 import { errors } from '../../platform/errors.ts';
 import { codeMatches } from './codes.ts';
@@ -19,6 +19,44 @@ const SCREEN_RULE = { maxFailures: 5, windowSeconds: 10 * 60, lockSeconds: 10 * 
 const deviceId = z.string().trim().min(1).max(64);
 const NOT_THIS_DEVICE = 'Not the device of this key';
 
+export const ScreenInput = z.object({ device_id: deviceId, code: z.string().trim().min(1).max(32) }).strict();
+export const ScreenAnswer = z.object({
+  result: z.literal(true),
+  opened: z.enum(['deposit', 'pickup']).describe('What the code opened'),
+  delivery_id: z.number().int(),
+  compartments: z.array(ParcelView.pick({ grid_id: true, compartment_number: true, pickup_locker_number: true, pickup_locker_code: true })).describe('The doors to open'),
+});
+
+/**
+ * A code typed on a device's screen: matched against the device's open deliveries under the attempt lock (per
+ * device, and per `callerSubject` across devices), then the matching delivery's doors open for its deposit or pickup.
+ */
+export async function enterCode(ctx: BusinessContext, device: { id: number }, code: string, callerSubject: string): Promise<z.infer<typeof ScreenAnswer>> {
+  const open = await findScreenCodes(ctx.em, device.id);
+  // Set by verify (a closure), so cast rather than annotated: narrowing would not see the assignment.
+  let match = null as (typeof open)[number] | null;
+  const right = await checkCode(ctx.em, {
+    kind: 'locker_screen_code', subject: `device:${device.id}`, callerId: ctx.caller.id, subjectRule: SCREEN_RULE, callerSubject,
+    verify: () => {
+      match = open.find((d) => codeMatches(code, d.code_hash)) ?? null;
+      return match !== null;
+    },
+  });
+  if (!right || match === null) throw errors.field('code', 'locker_delivery.wrong_code');
+  const { id, status } = match;
+  const handle = ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id));
+  const pickup = status === 'delivered';
+  // The delivery may have moved on since the lookup (expired, say): its code then opens nothing.
+  const delivery = await (pickup ? handle.executeUpdate(pickupOpenUpdate) : handle.executeUpdate(openUpdate, { args: [{ via: 'screen_code' }] })).catch((err: unknown) => {
+    if (err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError) throw errors.field('code', 'locker_delivery.wrong_code');
+    throw err;
+  });
+  return {
+    result: true as const, opened: pickup ? 'pickup' as const : 'deposit' as const, delivery_id: delivery.id,
+    compartments: delivery.parcels.map((p) => ({ grid_id: p.grid_id, compartment_number: p.compartment_number, pickup_locker_number: p.pickup_locker_number, pickup_locker_code: p.pickup_locker_code })),
+  };
+}
+
 export const lockerCodeEntered = defineOperation({
   name: 'locker_code_entered',
   summary: "A code typed on the locker's screen, sent with the locker's device key: a delivery code opens its delivery's doors for the deposit (event doors_opened), a recipient's pickup code opens them for the pickup once the deposit is confirmed; any other code is refused, and 5 wrong codes within 10 minutes lock the screen for a while (429, the doors stay shut).",
@@ -30,39 +68,9 @@ export const lockerCodeEntered = defineOperation({
     method: 'POST', path: '/v1/lockers/{device_id}/code',
     failures: { 404: NOT_THIS_DEVICE, 429: 'The screen is locked after repeated wrong codes, even for the right one; see Retry-After' },
   },
-  input: z.object({ device_id: deviceId, code: z.string().trim().min(1).max(32) }).strict(),
-  output: z.object({
-    result: z.literal(true),
-    opened: z.enum(['deposit', 'pickup']).describe('What the code opened'),
-    delivery_id: z.number().int(),
-    compartments: z.array(ParcelView.pick({ grid_id: true, compartment_number: true, pickup_locker_number: true, pickup_locker_code: true })).describe('The doors to open'),
-  }),
-  async handler(input, ctx) {
-    const device = ownDevice(ctx.caller, input.device_id);
-    const open = await findScreenCodes(ctx.em, device.id);
-    // Set by verify (a closure), so cast rather than annotated: narrowing would not see the assignment.
-    let match = null as (typeof open)[number] | null;
-    const right = await checkCode(ctx.em, {
-      kind: 'locker_screen_code', subject: `device:${device.id}`, callerId: ctx.caller.id, subjectRule: SCREEN_RULE, callerSubject: `device_key:${ctx.caller.tokenHash.slice(0, 40)}`,
-      verify: () => {
-        match = open.find((d) => codeMatches(input.code, d.code_hash)) ?? null;
-        return match !== null;
-      },
-    });
-    if (!right || match === null) throw errors.field('code', 'locker_delivery.wrong_code');
-    const { id, status } = match;
-    const handle = ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id));
-    const pickup = status === 'delivered';
-    // The delivery may have moved on since the lookup (expired, say): its code then opens nothing.
-    const delivery = await (pickup ? handle.executeUpdate(pickupOpenUpdate) : handle.executeUpdate(openUpdate, { args: [{ via: 'screen_code' }] })).catch((err: unknown) => {
-      if (err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError) throw errors.field('code', 'locker_delivery.wrong_code');
-      throw err;
-    });
-    return {
-      result: true as const, opened: pickup ? 'pickup' as const : 'deposit' as const, delivery_id: delivery.id,
-      compartments: delivery.parcels.map((p) => ({ grid_id: p.grid_id, compartment_number: p.compartment_number, pickup_locker_number: p.pickup_locker_number, pickup_locker_code: p.pickup_locker_code })),
-    };
-  },
+  input: ScreenInput,
+  output: ScreenAnswer,
+  handler: (input, ctx) => enterCode(ctx, ownDevice(ctx.caller, input.device_id), input.code, `device_key:${ctx.caller.tokenHash.slice(0, 40)}`),
 });
 
 export const lockerCourierConfirmed = defineOperation({

@@ -1,4 +1,4 @@
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, proxyActivities, proxyLocalActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { DoorState } from '../lockers/index.ts';
 import type { LockerDeliveryActivities, LockerTransitionInput } from './activities.ts';
 import {
@@ -10,7 +10,7 @@ import type { NoticeTemplate } from './notices.ts';
 import type { LockerDeliveryView } from './views.ts';
 
 // Each transition is one short transaction: a local activity, in the workflow task that decided it.
-const { applyLockerTransition, abandonRecipientNotice, rotateCode } = proxyLocalActivities<LockerDeliveryActivities>({
+const { applyLockerTransition, abandonRecipientNotice, rotateCode, simulateDoorReports } = proxyLocalActivities<LockerDeliveryActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [LOCKER_INVALID_TRANSITION, LOCKER_DELIVERY_MISSING] },
 });
@@ -30,18 +30,32 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
   /** The delivery's doors, by hardware number, from its first opening: opened by this process, then as the locker reports them. */
   const doors = new Map<number, DoorState>();
   const allClosed = () => [...doors.values()].every((s) => s === 'closed');
-  const openDoors = (numbers: readonly number[]) => { for (const n of numbers) doors.set(n, 'opened'); };
+  const openDoors = (numbers: readonly number[]) => {
+    for (const n of numbers) doors.set(n, 'opened');
+    simulateClosing(numbers);
+  };
   let openings = 0;
   let lastOpening = { via: input.openMode as OpenMode, at: 0 };
   let deliveredAt = 0;
   let pickupOpenedAt = null as string | null;
   const { notifyRecipient } = noticeActivities(input.notifyRetryScale);
-  /** Messages to the recipient under way: they run beside the process, which ends only once they are done. */
-  const notices: Promise<void>[] = [];
+  /** Work beside the process (messages to the recipient, the sandbox's door reports); it ends only once they are done. */
+  const beside: Promise<void>[] = [];
+  let noticeCount = 0;
   const notify = (template: NoticeTemplate) => {
-    const notice = { id: input.id, template, seq: notices.length + 1 };
-    notices.push(notifyRecipient(notice).then(() => undefined, (err: unknown) =>
+    const notice = { id: input.id, template, seq: ++noticeCount };
+    beside.push(notifyRecipient(notice).then(() => undefined, (err: unknown) =>
       abandonRecipientNotice({ ...notice, error: err instanceof ActivityFailure && err.cause ? err.cause.message : String(err) })));
+  };
+  /** On a sandbox locker the simulator plays the locker: the doors just opened report closed a moment later. */
+  const simulateClosing = (numbers: readonly number[]) => {
+    const after = input.simulatedDoorsMs;
+    if (!after || numbers.length === 0) return;
+    beside.push((async () => {
+      await sleep(Math.max(1, after));
+      await simulateDoorReports({ id: input.id, compartmentNumbers: [...numbers], state: 'closed' });
+      for (const n of numbers) if (doors.has(n)) doors.set(n, 'closed');
+    })());
   };
 
   const refuse = (type: string, action: LockerAction | 'rotate') => {
@@ -180,6 +194,6 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
   if (status === 'delivered') await awaitPickup();
   await condition(() => isFinal(status));
   await condition(allHandlersFinished);
-  await Promise.all(notices);
+  await Promise.all(beside);
   return status;
 }

@@ -11,6 +11,8 @@ export const Device = defineEntity({
     code: p.string().unique(),
     name: p.string(),
     deviceType: p.string().default('locker'),
+    /** A simulated locker: partner deliveries into it are sandbox deliveries, its doors played by the simulator. */
+    sandbox: p.boolean().default(false),
     ...timestamps,
   },
 });

@@ -46,6 +46,12 @@ export async function openCodeHashes(em: Em, deliveryId: number): Promise<string
   return rows.flatMap((r) => (r.delivery_code_hash === null ? [r.pickup_code_hash] : [r.delivery_code_hash, r.pickup_code_hash]));
 }
 
+/** The device a delivery goes into. */
+export async function deviceOfDelivery(em: Em, id: number): Promise<number | null> {
+  const [row] = await em.execute<{ device_id: number }[]>('select device_id from locker_delivery where id = ?', [id]);
+  return row?.device_id ?? null;
+}
+
 /** The delivery whose parcel holds a compartment. */
 export async function deliveryOfParcel(em: Em, lockerParcelId: number): Promise<number | null> {
   const [row] = await em.execute<{ delivery_id: number }[]>('select delivery_id from locker_delivery_parcel where id = ?', [lockerParcelId]);
@@ -53,7 +59,7 @@ export async function deliveryOfParcel(em: Em, lockerParcelId: number): Promise<
 }
 
 export interface DeliveryTarget {
-  device: { id: number; code: string; businessId: number } | null;
+  device: { id: number; code: string; businessId: number; sandbox: boolean } | null;
   settings: LockerSettings;
   /** The new delivery's id, taken from the sequence when the device is found. */
   nextId: number | null;
@@ -61,13 +67,13 @@ export interface DeliveryTarget {
 
 /** A device of a business that lets this provider deliver into its lockers, with that business's settings. */
 export async function findDeliveryTarget(em: Em, providerId: number, deviceCode: string): Promise<DeliveryTarget> {
-  const [row] = await em.execute<{ id: number; business_id: number; next_id: number; s: SettingsRow | null }[]>(
-    `select d.id, d.business_id, nextval('locker_delivery_id_seq')::int as next_id, to_jsonb(s) as s
+  const [row] = await em.execute<{ id: number; business_id: number; sandbox: boolean; next_id: number; s: SettingsRow | null }[]>(
+    `select d.id, d.business_id, d.sandbox, nextval('locker_delivery_id_seq')::int as next_id, to_jsonb(s) as s
      from device d join locker_partner lp on lp.business_id = d.business_id and lp.provider_id = ?
        left join locker_settings s on s.business_id = d.business_id
      where d.code = ?`, [providerId, deviceCode]);
   if (!row) return { device: null, settings: settingsOf(null), nextId: null };
-  return { device: { id: row.id, code: deviceCode, businessId: row.business_id }, nextId: row.next_id, settings: settingsOf(row.s) };
+  return { device: { id: row.id, code: deviceCode, businessId: row.business_id, sandbox: row.sandbox }, nextId: row.next_id, settings: settingsOf(row.s) };
 }
 
 export interface NewLockerDelivery {
@@ -75,6 +81,8 @@ export interface NewLockerDelivery {
   businessId: number;
   providerId: number;
   deviceId: number;
+  /** False on a sandbox locker: a test delivery, its events marked so. */
+  livemode: boolean;
   openMode: OpenMode;
   recipient: { name: string; phone: string | null; email: string | null };
   parcels: readonly { reference: string; size: CompartmentSize }[];
@@ -104,10 +112,10 @@ export async function insertLockerDelivery(tx: Em, d: NewLockerDelivery): Promis
   }
   const s = d.timers;
   await tx.execute(
-    `insert into locker_delivery (id, business_id, provider_id, device_id, status, open_mode, recipient, delivery_code_hash, pickup_code_hash, pickup_code_sealed,
+    `insert into locker_delivery (id, business_id, provider_id, device_id, livemode, status, open_mode, recipient, delivery_code_hash, pickup_code_hash, pickup_code_sealed,
        delivery_code_expires_at, deposit_timeout_seconds, pickup_ttl_seconds, correction_window_seconds, code_rotation_seconds)
-     values (?, ?, ?, ?, 'awaiting_deposit', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [d.id, d.businessId, d.providerId, d.deviceId, d.openMode, JSON.stringify(d.recipient), d.deliveryCodeHash, d.pickupCodeHash,
+     values (?, ?, ?, ?, ?, 'awaiting_deposit', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [d.id, d.businessId, d.providerId, d.deviceId, d.livemode, d.openMode, JSON.stringify(d.recipient), d.deliveryCodeHash, d.pickupCodeHash,
       sealSecret(purposeOf(PICKUP_CODE), d.pickupCode), d.deliveryCodeExpiresAt, s.depositTimeout, s.pickupTtl, s.correctionWindow, s.codeRotation]);
   const parcels = await tx.execute<{ id: number; compartment_id: number }[]>(
     `insert into locker_delivery_parcel (delivery_id, reference, size, compartment_id)

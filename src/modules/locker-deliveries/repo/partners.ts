@@ -1,4 +1,5 @@
 import type { Em } from '../../../platform/db/orm.ts';
+import type { CompartmentSize } from '../../lockers/index.ts';
 import { LOCKER_SETTING_BOUNDS, LOCKER_SETTING_NAMES, type LockerSettings } from '../domain.ts';
 
 export type SettingsRow = Partial<LockerSettings>;
@@ -46,4 +47,29 @@ export async function listLockerPartners(em: Em, businessId: number): Promise<{ 
   const rows = await em.execute<{ code: string; name: string; created_at: Date }[]>(
     'select b.code, b.name, lp.created_at from locker_partner lp join business b on b.id = lp.provider_id where lp.business_id = ? order by lp.created_at, b.code', [businessId]);
   return rows.map((r) => ({ provider_code: r.code, provider_name: r.name, granted_at: new Date(r.created_at).toISOString() }));
+}
+
+export interface GrantedLocker {
+  device_id: string;
+  name: string;
+  sandbox: boolean;
+  free: Record<CompartmentSize, number>;
+}
+
+/** The lockers the provider may deliver into, with their free compartments by size. */
+export async function listGrantedLockers(em: Em, providerId: number): Promise<GrantedLocker[]> {
+  const rows = await em.execute<{ code: string; name: string; sandbox: boolean; free: Partial<Record<CompartmentSize, number>> | null }[]>(
+    `select d.code, d.name, d.sandbox,
+       (select jsonb_object_agg(size, n) from (select c.size, count(*)::int as n from compartment c
+          where c.device_id = d.id and not exists (select 1 from compartment_parcel p where p.compartment_id = c.id) group by c.size) f) as free
+     from device d join locker_partner lp on lp.business_id = d.business_id and lp.provider_id = ?
+     order by d.sandbox, d.code`, [providerId]);
+  return rows.map((r) => ({ device_id: r.code, name: r.name, sandbox: r.sandbox, free: { S: 0, M: 0, L: 0, XL: 0, ...r.free } }));
+}
+
+/** A sandbox locker the provider may deliver into, by its code. */
+export async function findGrantedSandbox(em: Em, providerId: number, code: string): Promise<{ id: number } | null> {
+  const [row] = await em.execute<{ id: number }[]>(
+    'select d.id from device d join locker_partner lp on lp.business_id = d.business_id and lp.provider_id = ? where d.code = ? and d.sandbox', [providerId, code]);
+  return row ?? null;
 }

@@ -7,6 +7,7 @@ export interface NewDevice {
   code: string;
   name: string;
   deviceType?: string;
+  sandbox?: boolean;
   compartments: readonly CompartmentSpec[];
 }
 
@@ -21,8 +22,8 @@ export interface DeviceRow {
 /** A device with its compartments. */
 export async function insertDevice(em: Em, d: NewDevice): Promise<DeviceRow> {
   const [row] = await em.execute<{ id: number; device_type: string }[]>(
-    "insert into device (business_id, code, name, device_type) values (?, ?, ?, coalesce(?, 'locker')) returning id, device_type",
-    [d.businessId, d.code, d.name, d.deviceType ?? null]);
+    "insert into device (business_id, code, name, device_type, sandbox) values (?, ?, ?, coalesce(?, 'locker'), ?) returning id, device_type",
+    [d.businessId, d.code, d.name, d.deviceType ?? null, d.sandbox ?? false]);
   await insertCompartments(em, row!.id, d.compartments);
   return { id: row!.id, businessId: d.businessId, code: d.code, name: d.name, deviceType: row!.device_type };
 }

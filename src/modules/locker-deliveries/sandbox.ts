@@ -1,0 +1,53 @@
+/**
+ * What a partner locker provider uses to find its lockers and to play its sandbox deliveries to the end without a
+ * locker: on a sandbox locker it types the codes itself, and the simulator reports the doors
+ * (docs/locker-deliveries.md, Sandbox).
+ */
+import { z } from 'zod';
+import { defineOperation } from '../../platform/catalog/types.ts';
+import { errors } from '../../platform/errors.ts';
+import { COMPARTMENT_SIZES } from '../lockers/index.ts';
+import { findGrantedSandbox, listGrantedLockers } from './repo/partners.ts';
+import { enterCode, ScreenAnswer, ScreenInput } from './screen.ts';
+
+const TAG = 'Partner Locker';
+const PROVIDER = ['locker_provider'] as const;
+
+export const partnerLockerList = defineOperation({
+  name: 'partner_locker_list',
+  summary: 'The lockers this provider may deliver into, sandbox lockers last, with their free compartments by size.',
+  tag: TAG,
+  roles: PROVIDER,
+  business: true,
+  rest: { method: 'GET', path: '/v1/partner-locker/lockers' },
+  input: z.object({}).strict(),
+  output: z.object({
+    result: z.literal(true),
+    lockers: z.array(z.object({
+      device_id: z.string(), name: z.string(), sandbox: z.boolean().describe('A simulated locker: deliveries into it are sandbox deliveries'),
+      free: z.object(Object.fromEntries(COMPARTMENT_SIZES.map((s) => [s, z.number().int()])) as Record<(typeof COMPARTMENT_SIZES)[number], z.ZodNumber>).strict().describe('Free compartments by size'),
+    }).strict()),
+  }),
+  async handler(_input, ctx) {
+    return { result: true as const, lockers: await listGrantedLockers(ctx.em, ctx.caller.businessId) };
+  },
+});
+
+export const partnerLockerSandboxCode = defineOperation({
+  name: 'partner_locker_sandbox_code',
+  summary: "Type a code on a sandbox locker's screen as a courier or a recipient would, to play a sandbox delivery to its end; the simulator then reports the opened doors closed. The same answers and attempt limit as a locker's screen.",
+  tag: TAG,
+  roles: PROVIDER,
+  business: true,
+  rest: {
+    method: 'POST', path: '/v1/partner-locker/sandbox/{device_id}/code',
+    failures: { 404: 'No sandbox locker this provider may deliver into has this id', 429: 'The screen is locked after repeated wrong codes; see Retry-After' },
+  },
+  input: ScreenInput,
+  output: ScreenAnswer,
+  async handler(input, ctx) {
+    const device = await findGrantedSandbox(ctx.em, ctx.caller.businessId, input.device_id);
+    if (!device) throw errors.notFound();
+    return enterCode(ctx, device, input.code, `caller:${ctx.caller.id}`);
+  },
+});
