@@ -13,6 +13,9 @@
  *     in documents of 500 over HTTP, vs one multi-row INSERT of the same rows per 500 (bench/otep.ts)
  *  7. webhook retry lateness of a real backlog: R retries pending at once, their due times spread over one minute,
  *     at a receiver that answers them (two failing attempts each, the third measured; bench/retries.ts)
+ *  8. partner locker deliveries: create -> remote open -> doors_opened webhook received p50/p99, vs the webhook
+ *     engine's own first attempt (outbox commit -> received) at the same pace; delivery code expiry lateness
+ *     p50/p99 with BENCH_LOCKER_EXPIRIES (default 1000) expiring within one minute, vs setTimeout (bench/lockers.ts)
  * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
  * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores in section 5 and 3 in section 7. BENCH_OTEP_BATCHES (default 200) sets how many
  * documents of 500 events section 6 ingests in each of its two runs; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
@@ -38,6 +41,7 @@ import { fmt, load, median, percentile, postKeepAlive, type LoadRun } from './lo
 import { compareRead, READ_CONCURRENCY, type ReadRun } from './reads.ts';
 import { retryLateness, type RetryRun } from './retries.ts';
 import { EVENTS_PER_BATCH, otepBench } from './otep.ts';
+import { LOCKER_BENCH_TTL_SECONDS, lockerBench } from './lockers.ts';
 
 const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
 const READ_GETS = Number(process.env.BENCH_READS ?? 5000);
@@ -78,7 +82,9 @@ try {
   await seedDemo(orm.em.fork());
   await orm.close();
   // The rate limits stay on, so that their cost is measured, with quotas no bench section reaches from its one address.
-  const config = loadConfig({ ...UNREACHED_RATE_LIMITS, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', METRICS_PORT: '0', SECRETS_KEY: randomBytes(32).toString('base64') });
+  const config = loadConfig({ ...UNREACHED_RATE_LIMITS, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', METRICS_PORT: '0', SECRETS_KEY: randomBytes(32).toString('base64'),
+    // Section 8's delivery codes live one hour, which this makes 30 s.
+    LOCKER_TIMER_SCALE: String(LOCKER_BENCH_TTL_SECONDS / 3600) });
   const app = await bootstrap(config, createLogger('silent'), { port: 0 });
   const em = app.orm.em.fork();
   const b = await makeBusiness(em);
@@ -247,6 +253,18 @@ try {
 
   // 7. a real backlog: R retries pending at once, due spread over one minute, at a receiver that answers (bench/retries.ts)
   if (section(7)) retryLines(`${R} due over 1 min`, await retryLateness(app.url!, config, em, { count: R, failures: 2, spreadMs: 60_000 }));
+
+  // 8. partner locker deliveries (bench/lockers.ts)
+  if (section(8)) {
+    const E = Number(process.env.BENCH_LOCKER_EXPIRIES ?? 1000);
+    const lk = await lockerBench(app.url!, em, { opened: 200, expiring: E });
+    for (const p of [50, 99] as const) {
+      line(`create->doors_opened p${p} (ms)`, fmt(percentile(lk.openLatency, p)), `engine first attempt ${fmt(percentile(lk.engineLatency, p))}`, percentile(lk.openLatency, p) / percentile(lk.engineLatency, p));
+    }
+    for (const p of [50, 99] as const) {
+      line(`locker expiry lateness p${p} (ms, ${E} in 1 min)`, fmt(percentile(lk.expiryLateness, p)), `setTimeout ${fmt(lk.timerLate)}`, percentile(lk.expiryLateness, p) / Math.max(1, lk.timerLate));
+    }
+  }
 
   await app.close();
 } finally {

@@ -3,13 +3,14 @@
  * receiver, a device key of the locker and the tokens of both sides: what a partner delivery test moves around.
  */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import { eventDefinition } from '../../src/modules/webhooks/routing.ts';
 import { grantLockerPartner } from '../../src/modules/locker-deliveries/index.ts';
 import { PICKUP_CODE } from '../../src/modules/locker-deliveries/repo/deliveries.ts';
 import { openSecret, purposeOf } from '../../src/platform/secretBox.ts';
-import type { TestApp } from './app.ts';
+import { startApp, type TestApp } from './app.ts';
 import { makeBusiness, makeProvider, PASSWORD } from './factories.ts';
 import { startReceiver } from './receiver.ts';
 import { waitFor } from './wait.ts';
@@ -72,4 +73,20 @@ export async function lockerWorld(app: TestApp, settings: Record<string, number>
       return found;
     },
   };
+}
+
+export type LockerWorld = Awaited<ReturnType<typeof lockerWorld>>;
+
+/** Starts the service (with `env`) and a locker world (with `settings`) before the file's tests, and stops both after. */
+export function lockerSuite(env: Record<string, string> = {}, settings: Record<string, number> = {}): { app: TestApp; w: LockerWorld } {
+  const suite = {} as { app: TestApp; w: LockerWorld };
+  before(async () => {
+    suite.app = await startApp(env);
+    suite.w = await lockerWorld(suite.app, settings);
+  });
+  after(async () => {
+    await suite.app.running.close();
+    await suite.w.receiver.close();
+  });
+  return suite;
 }

@@ -1,24 +1,38 @@
 /**
- * Delivery and pickup codes: 8 random digits, stored as keyed hashes for the screen (docs/locker-deliveries.md,
- * Codes). A locker's screen matches a typed code against every open delivery of the device, so a new code is drawn
- * again while it equals a code the device already takes.
+ * Delivery and pickup codes: 8 random digits, kept as tags for the screen (docs/locker-deliveries.md, Codes). A
+ * tag is a keyed hash (HMAC-SHA256 under a key derived from the secrets key) of the device and the code: without
+ * the key a database dump tells nothing, and with it a screen finds a typed code's delivery by an index lookup, not
+ * by hashing against every open delivery. A code is tagged under every configured key when looked up, so a code
+ * made before a key rotation still works while its key is configured.
  */
-import { randomInt } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import { secretKeys } from '../../platform/secretBox.ts';
-import { codeHashKey, hashPickupCode, verifyPickupCode } from '../../platform/secrets.ts';
+import { codeHashKey } from '../../platform/secrets.ts';
 
-const newLockerCode = (): string => String(randomInt(0, 100_000_000)).padStart(8, '0');
+export const newLockerCode = (): string => String(randomInt(0, 100_000_000)).padStart(8, '0');
 
-/** Whether `code` is the one hashed; every configured key counts, so a code made before a key rotation still works. */
-export const codeMatches = (code: string, hash: string): boolean => secretKeys().some((k) => verifyPickupCode(code, hash, codeHashKey(k)));
-
-/** The keyed hash kept for the screen, under the current key. */
-export const hashLockerCode = (code: string): string => hashPickupCode(code, codeHashKey(secretKeys()[0]!));
-
-/** A code none of these hashes matches (one draw in 10^8 per open code collides, so this loops very rarely). */
-export function drawLockerCode(taken: readonly string[], draw: () => string = newLockerCode): string {
-  for (;;) {
-    const code = draw();
-    if (!taken.some((hash) => codeMatches(code, hash))) return code;
+const derived = new WeakMap<Buffer, Buffer>();
+/** The tag key of a secrets key, derived once per key. */
+function tagKey(secretsKey: Buffer): Buffer {
+  let key = derived.get(secretsKey);
+  if (!key) {
+    key = codeHashKey(secretsKey);
+    derived.set(secretsKey, key);
   }
+  return key;
 }
+
+const tagUnder = (secretsKey: Buffer, deviceId: number, code: string): string =>
+  `t1$${createHmac('sha256', tagKey(secretsKey)).update(`${deviceId}:${code}`).digest('base64url')}`;
+
+/** The tag stored for a code of this device, under the sealing key. */
+export const tagLockerCode = (deviceId: number, code: string): string => tagUnder(secretKeys()[0]!, deviceId, code);
+
+/** Every tag the code may be stored under: one per configured key. */
+export const lookupTags = (deviceId: number, code: string): string[] => secretKeys().map((k) => tagUnder(k, deviceId, code));
+
+/**
+ * The advisory lock key of a code on a device: its tag cut to 32 bits, so neither the SQL text nor the lock table
+ * shows the code. Two transactions drawing the same code for one device wait on the same key.
+ */
+export const codeLockKey = (deviceId: number, code: string): number => Buffer.from(tagLockerCode(deviceId, code).slice(3), 'base64url').readInt32BE(0);

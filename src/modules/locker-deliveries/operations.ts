@@ -1,4 +1,3 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
 import { offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
@@ -10,8 +9,8 @@ import {
   cancelUpdate, confirmUpdate, correctionUpdate, failUpdate, LOCKER_DELIVERY_WORKFLOW, rotateUpdate, lockerDeliverySearchAttributes, lockerDeliveryWorkflowId, openUpdate, type LockerDeliveryInput,
 } from './contract.ts';
 import { FAILURE_CODES, LOCKER_DELIVERY_STATUSES, OPEN_MODES } from './domain.ts';
-import { drawLockerCode, hashLockerCode } from './codes.ts';
-import { findDeliveryTarget, insertLockerDelivery, listLockerDeliveries, openCodeHashes, takenCodeHashes } from './repo/deliveries.ts';
+import { tagLockerCode } from './codes.ts';
+import { deviceOfDelivery, drawFreeCodes, drawUnusedCode, findDeliveryTarget, insertLockerDelivery, listLockerDeliveries } from './repo/deliveries.ts';
 import { DeliveryResult, loadDelivery, sendUpdate } from './updates.ts';
 import { LockerDeliveryView } from './views.ts';
 import type { lockerDeliveryWorkflow } from './workflows.ts';
@@ -31,7 +30,7 @@ export const lockerDeliveryCreate = defineOperation({
   tag: TAG,
   roles: PROVIDER,
   business: true,
-  rest: { method: 'POST', path: '/v1/partner-locker/deliveries', status: 201, failures: { 409: 'A compartment was taken meanwhile (COMPARTMENT_OCCUPIED); try again' } },
+  rest: { method: 'POST', path: '/v1/partner-locker/deliveries', status: 201 },
   input: z.object({
     device_id: z.string().trim().min(1).max(64),
     parcels: z.array(Parcel).min(1).max(20),
@@ -66,26 +65,21 @@ export const lockerDeliveryCreate = defineOperation({
       ...NO_DUPLICATES,
     });
     let deliveryCode = null as string | null;
-    try {
-      const delivery = await writeOnceStarted(ctx.em, started, async (tx) => {
-        // Codes the locker's screen does not take yet, neither now nor once its other deposits are confirmed.
-        const taken = await takenCodeHashes(tx, device.id);
-        deliveryCode = input.open_mode === 'screen_code' ? drawLockerCode(taken) : null;
-        const pickupCode = drawLockerCode(deliveryCode === null ? taken : [...taken, hashLockerCode(deliveryCode)]);
-        const made = await insertLockerDelivery(tx, {
-          id, businessId: device.businessId, providerId, deviceId: device.id, livemode: !device.sandbox, openMode: input.open_mode,
-          recipient: { name: input.recipient.name, phone: input.recipient.phone ?? null, email: input.recipient.email ?? null }, parcels: input.parcels,
-          deliveryCodeHash: deliveryCode === null ? null : hashLockerCode(deliveryCode), pickupCodeHash: hashLockerCode(pickupCode), pickupCode,
-          deliveryCodeExpiresAt, timers,
-        });
-        if ('noRoomFor' in made) throw errors.field(`parcels.${made.noRoomFor}.size`, 'locker_delivery.no_free_compartment', { size: input.parcels[made.noRoomFor]!.size });
-        return made;
-      }, ctx.log, 'locker delivery');
-      return { result: true as const, delivery, ...(deliveryCode === null ? {} : { delivery_code: deliveryCode }) };
-    } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) throw errors.conflict('COMPARTMENT_OCCUPIED', 'device_order.compartment_occupied');
-      throw err;
-    }
+    const delivery = await writeOnceStarted(ctx.em, started, async (tx) => {
+      // Codes the locker's screen does not take yet, neither now nor once its other deposits are confirmed.
+      const codes = await drawFreeCodes(tx, device.id, input.open_mode === 'screen_code' ? 2 : 1);
+      const pickupCode = codes[0]!;
+      deliveryCode = codes[1] ?? null;
+      const made = await insertLockerDelivery(tx, {
+        id, businessId: device.businessId, providerId, deviceId: device.id, livemode: !device.sandbox, openMode: input.open_mode,
+        recipient: { name: input.recipient.name, phone: input.recipient.phone ?? null, email: input.recipient.email ?? null }, parcels: input.parcels,
+        deliveryCodeHash: deliveryCode === null ? null : tagLockerCode(device.id, deliveryCode), pickupCodeHash: tagLockerCode(device.id, pickupCode), pickupCode,
+        deliveryCodeExpiresAt, timers,
+      });
+      if ('noRoomFor' in made) throw errors.field(`parcels.${made.noRoomFor}.size`, 'locker_delivery.no_free_compartment', { size: input.parcels[made.noRoomFor]!.size });
+      return made;
+    }, ctx.log, 'locker delivery');
+    return { result: true as const, delivery, ...(deliveryCode === null ? {} : { delivery_code: deliveryCode }) };
   },
 });
 
@@ -193,10 +187,11 @@ export const lockerDeliveryRotateCode = defineOperation({
     const owner = { providerId: ctx.caller.businessId };
     const delivery = await loadDelivery(ctx, owner, input.id);
     if (input.code === 'delivery' && delivery.open_mode !== 'screen_code') throw errors.field('code', 'locker_delivery.no_delivery_code');
-    // The courier's new code is drawn here, as it is shown in this answer; the process gets only its hash.
-    const deliveryCode = input.code === 'delivery' ? drawLockerCode(await openCodeHashes(ctx.em, delivery.id)) : null;
+    // The courier's new code is drawn here, as it is shown in this answer; the process gets only its tag.
+    const deviceId = input.code === 'delivery' ? await deviceOfDelivery(ctx.em, delivery.id) : null;
+    const deliveryCode = deviceId === null ? null : await drawUnusedCode(ctx.em, deviceId);
     const rotated = await sendUpdate(ctx, owner, input.id, 'rotate-code', (h) => h.executeUpdate(rotateUpdate, {
-      args: [{ code: input.code === 'delivery' ? 'delivery_code' : 'pickup_code', deliveryCodeHash: deliveryCode === null ? null : hashLockerCode(deliveryCode), notifyRecipient: input.notify_recipient }],
+      args: [{ code: input.code === 'delivery' ? 'delivery_code' : 'pickup_code', deliveryCodeHash: deliveryCode === null ? null : tagLockerCode(deviceId!, deliveryCode), notifyRecipient: input.notify_recipient }],
     }));
     return { ...rotated, ...(deliveryCode === null ? {} : { delivery_code: deliveryCode }) };
   },

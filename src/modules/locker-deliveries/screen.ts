@@ -7,9 +7,8 @@ import { z } from 'zod';
 import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
 import { checkCode } from '../../platform/codeChecks.ts';
 import { errors } from '../../platform/errors.ts';
-import { codeMatches } from './codes.ts';
 import { confirmUpdate, lockerDeliveryWorkflowId, openUpdate, pickupOpenUpdate } from './contract.ts';
-import { findScreenCodes } from './repo/deliveries.ts';
+import { findByScreenCode } from './repo/deliveries.ts';
 import { loadDelivery, ownDevice, sendUpdate } from './updates.ts';
 import { ParcelView } from './views.ts';
 import type { lockerDeliveryWorkflow } from './workflows.ts';
@@ -32,15 +31,10 @@ export const ScreenAnswer = z.object({
  * device, and per `callerSubject` across devices), then the matching delivery's doors open for its deposit or pickup.
  */
 export async function enterCode(ctx: BusinessContext, device: { id: number }, code: string, callerSubject: string): Promise<z.infer<typeof ScreenAnswer>> {
-  const open = await findScreenCodes(ctx.em, device.id);
-  // Set by verify (a closure), so cast rather than annotated: narrowing would not see the assignment.
-  let match = null as (typeof open)[number] | null;
+  // Looked up first (an index lookup); during a lock the answer is 429 whatever was found.
+  const match = await findByScreenCode(ctx.em, device.id, code);
   const right = await checkCode(ctx.em, {
-    kind: 'locker_screen_code', subject: `device:${device.id}`, callerId: ctx.caller.id, subjectRule: SCREEN_RULE, callerSubject,
-    verify: () => {
-      match = open.find((d) => codeMatches(code, d.code_hash)) ?? null;
-      return match !== null;
-    },
+    kind: 'locker_screen_code', subject: `device:${device.id}`, callerId: ctx.caller.id, subjectRule: SCREEN_RULE, callerSubject, verify: () => match !== null,
   });
   if (!right || match === null) throw errors.field('code', 'locker_delivery.wrong_code');
   const { id, status } = match;

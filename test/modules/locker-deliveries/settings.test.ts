@@ -1,22 +1,15 @@
 // A business's own rules for partner deliveries into its lockers, over HTTP: its timers (defaults until set, bounds
 // checked, copied by each new delivery) and which providers may deliver (granted and revoked by account code).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startApp, type TestApp } from '../../helpers/app.ts';
+import { describe, test } from 'node:test';
 import { makeBusiness, makeProvider, PASSWORD } from '../../helpers/factories.ts';
-import { lockerWorld } from '../../helpers/lockerWorld.ts';
+import { lockerSuite } from '../../helpers/lockerWorld.ts';
 
 describe('locker settings and partner grants', () => {
-  let app: TestApp;
-  let w: Awaited<ReturnType<typeof lockerWorld>>;
-
-  before(async () => {
-    app = await startApp();
-    w = await lockerWorld(app);
-  });
-  after(async () => { await app.running.close(); await w.receiver.close(); });
+  const suite = lockerSuite();
 
   test('timers: defaults until set, a partial change keeps the rest, out-of-range values change nothing; new deliveries copy them', async () => {
+    const { app, w } = suite;
     const defaults = { delivery_code_ttl_hours: 72, deposit_timeout_minutes: 15, pickup_ttl_hours: 72, correction_window_minutes: 10, code_rotation_hours: 0 };
     assert.deepEqual((await app.http.get('/v1/locker-settings', { token: w.admin })).body, { result: true, settings: defaults });
     const changed = await app.http.put('/v1/locker-settings', { delivery_code_ttl_hours: 2 }, { token: w.admin });
@@ -35,6 +28,7 @@ describe('locker settings and partner grants', () => {
   });
 
   test('grants: a provider is granted and revoked by its account code; a revoked one starts nothing new, its deliveries under way go on', async () => {
+    const { app, w } = suite;
     const granted = await app.http.get('/v1/locker-partners', { token: w.admin });
     assert.equal(granted.body.partners.length, 1);
     const code: string = granted.body.partners[0].provider_code;

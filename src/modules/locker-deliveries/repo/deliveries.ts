@@ -1,8 +1,9 @@
 import type { Em } from '../../../platform/db/orm.ts';
 import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
 import { openSecret, purposeOf, sealSecret, type SealedColumn } from '../../../platform/secretBox.ts';
-import { occupyCompartment, releaseCompartment, type CompartmentSize } from '../../lockers/index.ts';
+import { releaseCompartment, tryOccupyCompartment, type CompartmentSize } from '../../lockers/index.ts';
 import { isFinal, TRANSITIONS, type ConfirmSource, type FailureCode, type LockerAction, type LockerDeliveryStatus, type LockerSettings, type OpenMode } from '../domain.ts';
+import { codeLockKey, lookupTags, newLockerCode } from '../codes.ts';
 import { settingsOf, type SettingsRow } from './partners.ts';
 import { presentLockerDelivery, type LockerDeliveryRow, type LockerDeliveryView } from '../views.ts';
 
@@ -16,34 +17,52 @@ const SELECT_VIEW = `select l.*, d.code as device_code,
   from locker_delivery l join device d on d.id = l.device_id`;
 
 /**
- * The codes this device's screen takes now, each with its delivery: the delivery code of a deposit to come or under
- * way, the pickup code of a confirmed deposit.
+ * The delivery whose code this is, among the device's open ones: a delivery code of a deposit to come or under way,
+ * or a pickup code of a confirmed deposit. An index lookup by the code's tags (codes.ts).
  */
-export async function findScreenCodes(em: Em, deviceId: number): Promise<{ id: number; status: LockerDeliveryStatus; code_hash: string }[]> {
-  return em.execute(
-    `select id, status, case when status = 'delivered' then pickup_code_hash else delivery_code_hash end as code_hash
-     from locker_delivery where device_id = ? and status in ('awaiting_deposit', 'depositing', 'delivered')
-       and (status = 'delivered' or delivery_code_hash is not null)`, [deviceId]);
+export async function findByScreenCode(em: Em, deviceId: number, code: string): Promise<{ id: number; status: LockerDeliveryStatus } | null> {
+  const tags = lookupTags(deviceId, code);
+  const [row] = await em.execute<{ id: number; status: LockerDeliveryStatus }[]>(
+    `select id, status from locker_delivery where device_id = ?
+       and ((status in ('awaiting_deposit', 'depositing') and delivery_code_hash in (?)) or (status = 'delivered' and pickup_code_hash in (?)))
+     order by id limit 1`, [deviceId, tags, tags]);
+  return row ?? null;
+}
+
+/** Whether an open delivery of the device holds one of these codes, usable now or later (committed rows only). */
+export async function codesInUse(em: Em, deviceId: number, codes: readonly string[]): Promise<boolean> {
+  const tags = codes.flatMap((c) => lookupTags(deviceId, c));
+  const [row] = await em.execute<{ used: boolean }[]>(
+    `select exists (select 1 from locker_delivery where device_id = ? and status in ('awaiting_deposit', 'depositing', 'delivered')
+       and (delivery_code_hash in (?) or pickup_code_hash in (?))) as used`, [deviceId, tags, tags]);
+  return row!.used;
 }
 
 /**
- * Every code the device's open deliveries hold, usable now or later, as hashes. Read under a lock of the device row,
- * so two deliveries made at once into one locker cannot draw the same code.
+ * Draws `count` codes, different from each other and from every code the device's open deliveries hold. Each drawn
+ * code is locked for the transaction (an advisory lock on its key, in ascending order) before it is checked, so a
+ * concurrent transaction that drew the same code has committed when the check runs, and the codes are drawn anew.
+ * Transactions drawing different codes never wait on each other. `draw` is for tests.
  */
-export async function takenCodeHashes(tx: Em, deviceId: number): Promise<string[]> {
-  // No key update: a device order's foreign key check on the row is not held up by it.
-  await tx.execute('select 1 from device where id = ? for no key update', [deviceId]);
-  const rows = await tx.execute<{ delivery_code_hash: string | null; pickup_code_hash: string }[]>(
-    `select delivery_code_hash, pickup_code_hash from locker_delivery where device_id = ? and status in ('awaiting_deposit', 'depositing', 'delivered')`, [deviceId]);
-  return rows.flatMap((r) => (r.delivery_code_hash === null ? [r.pickup_code_hash] : [r.delivery_code_hash, r.pickup_code_hash]));
+export async function drawFreeCodes(tx: Em, deviceId: number, count: number, draw: () => string = newLockerCode): Promise<string[]> {
+  for (;;) {
+    const codes = new Set<string>();
+    while (codes.size < count) codes.add(draw());
+    const keys = [...new Set([...codes].map((c) => codeLockKey(deviceId, c)))].sort((a, b) => a - b);
+    for (const key of keys) await tx.execute("select pg_advisory_xact_lock(hashtext('locker_codes'), ?)", [key]);
+    if (!(await codesInUse(tx, deviceId, [...codes]))) return [...codes];
+  }
 }
 
-/** The codes the device of this delivery's open deliveries hold, read without a lock (a delivery code's rotation). */
-export async function openCodeHashes(em: Em, deliveryId: number): Promise<string[]> {
-  const rows = await em.execute<{ delivery_code_hash: string | null; pickup_code_hash: string }[]>(
-    `select o.delivery_code_hash, o.pickup_code_hash from locker_delivery l join locker_delivery o on o.device_id = l.device_id
-     where l.id = ? and o.status in ('awaiting_deposit', 'depositing', 'delivered')`, [deliveryId]);
-  return rows.flatMap((r) => (r.delivery_code_hash === null ? [r.pickup_code_hash] : [r.delivery_code_hash, r.pickup_code_hash]));
+/**
+ * A code no open delivery of the device holds, drawn outside any transaction (a delivery code's rotation, whose
+ * code the API shows): two draws of the same code at the same instant are not excluded, one chance in 10^8 a pair.
+ */
+export async function drawUnusedCode(em: Em, deviceId: number): Promise<string> {
+  for (;;) {
+    const code = newLockerCode();
+    if (!(await codesInUse(em, deviceId, [code]))) return code;
+  }
 }
 
 /** The device a delivery goes into. */
@@ -95,21 +114,12 @@ export interface NewLockerDelivery {
 }
 
 /**
- * Reserves one free compartment of its size for each parcel and writes the delivery, its parcels and their
- * compartments' occupancy. Compartments another delivery is reserving are skipped (their rows are locked); one
- * taken meanwhile by a device order fails the insert with a unique violation. Answers the first parcel no
- * compartment is left for, or the delivery.
+ * Writes the delivery and reserves one free compartment of its size for each parcel. Compartments another
+ * transaction is reserving are skipped (their rows are locked); one whose occupant a concurrent transaction committed
+ * meanwhile is found taken when occupied, and the next free one is tried. Answers the first parcel no compartment is
+ * left for (the caller rolls back), or the delivery.
  */
 export async function insertLockerDelivery(tx: Em, d: NewLockerDelivery): Promise<{ noRoomFor: number } | LockerDeliveryView> {
-  const chosen: number[] = [];
-  for (const [i, parcel] of d.parcels.entries()) {
-    const [free] = await tx.execute<{ id: number }[]>(
-      `select c.id from compartment c where c.device_id = ? and c.size = ? and c.id <> all(?::int[])
-         and not exists (select 1 from compartment_parcel p where p.compartment_id = c.id)
-       order by c.compartment_number limit 1 for update skip locked`, [d.deviceId, parcel.size, `{${chosen.join(',')}}`]);
-    if (!free) return { noRoomFor: i };
-    chosen.push(free.id);
-  }
   const s = d.timers;
   await tx.execute(
     `insert into locker_delivery (id, business_id, provider_id, device_id, livemode, status, open_mode, recipient, delivery_code_hash, pickup_code_hash, pickup_code_sealed,
@@ -117,11 +127,26 @@ export async function insertLockerDelivery(tx: Em, d: NewLockerDelivery): Promis
      values (?, ?, ?, ?, ?, 'awaiting_deposit', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [d.id, d.businessId, d.providerId, d.deviceId, d.livemode, d.openMode, JSON.stringify(d.recipient), d.deliveryCodeHash, d.pickupCodeHash,
       sealSecret(purposeOf(PICKUP_CODE), d.pickupCode), d.deliveryCodeExpiresAt, s.depositTimeout, s.pickupTtl, s.correctionWindow, s.codeRotation]);
-  const parcels = await tx.execute<{ id: number; compartment_id: number }[]>(
-    `insert into locker_delivery_parcel (delivery_id, reference, size, compartment_id)
-     select ?, x.reference, x.size, x.compartment_id from jsonb_to_recordset(?::jsonb) as x(reference text, size text, compartment_id int) returning id, compartment_id`,
-    [d.id, JSON.stringify(d.parcels.map((p, i) => ({ reference: p.reference, size: p.size, compartment_id: chosen[i] })))]);
-  for (const p of parcels) await occupyCompartment(tx, p.compartment_id, { lockerParcelId: p.id });
+  const passed: number[] = [];
+  for (const [i, parcel] of d.parcels.entries()) {
+    let parcelId: number | null = null;
+    for (;;) {
+      const [free] = await tx.execute<{ id: number }[]>(
+        `select c.id from compartment c where c.device_id = ? and c.size = ? and c.id <> all(?::int[])
+           and not exists (select 1 from compartment_parcel p where p.compartment_id = c.id)
+         order by c.compartment_number limit 1 for update skip locked`, [d.deviceId, parcel.size, `{${passed.join(',')}}`]);
+      if (!free) return { noRoomFor: i };
+      passed.push(free.id);
+      if (parcelId === null) {
+        const [row] = await tx.execute<{ id: number }[]>('insert into locker_delivery_parcel (delivery_id, reference, size, compartment_id) values (?, ?, ?, ?) returning id',
+          [d.id, parcel.reference, parcel.size, free.id]);
+        parcelId = row!.id;
+      } else {
+        await tx.execute('update locker_delivery_parcel set compartment_id = ? where id = ?', [free.id, parcelId]);
+      }
+      if (await tryOccupyCompartment(tx, free.id, { lockerParcelId: parcelId })) break;
+    }
+  }
   return (await findLockerDelivery(tx, { providerId: d.providerId }, d.id))!;
 }
 

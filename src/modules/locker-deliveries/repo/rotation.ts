@@ -1,9 +1,9 @@
 import type { Em } from '../../../platform/db/orm.ts';
 import { purposeOf, sealSecret } from '../../../platform/secretBox.ts';
-import { drawLockerCode, hashLockerCode } from '../codes.ts';
+import { tagLockerCode } from '../codes.ts';
 import type { RotatedCode } from '../domain.ts';
 import type { LockerDeliveryView } from '../views.ts';
-import { findLockerDelivery, PICKUP_CODE, takenCodeHashes, writeLockerEvent } from './deliveries.ts';
+import { drawFreeCodes, findLockerDelivery, PICKUP_CODE, writeLockerEvent } from './deliveries.ts';
 
 export interface Rotation {
   code: RotatedCode;
@@ -27,9 +27,9 @@ export async function rotateLockerCode(em: Em, id: number, r: Rotation): Promise
     if (r.code === 'delivery_code') {
       await tx.execute('update locker_delivery set delivery_code_hash = ?, updated_at = now() where id = ?', [r.deliveryCodeHash, id]);
     } else {
-      const pickupCode = drawLockerCode(await takenCodeHashes(tx, row.device_id));
+      const [pickupCode] = await drawFreeCodes(tx, row.device_id, 1) as [string];
       await tx.execute('update locker_delivery set pickup_code_hash = ?, pickup_code_sealed = ?, pickup_code_rotated = true, updated_at = now() where id = ?',
-        [hashLockerCode(pickupCode), sealSecret(purposeOf(PICKUP_CODE), pickupCode), id]);
+        [tagLockerCode(row.device_id, pickupCode), sealSecret(purposeOf(PICKUP_CODE), pickupCode), id]);
     }
     await writeLockerEvent(tx, { id, businessId: row.business_id, providerId: row.provider_id, livemode: row.livemode }, 'partner_locker.delivery.code_rotated',
       (at) => ({ rotation: { code: r.code, rotated_at: at, recipient_notified: recipientNotified } }));

@@ -55,6 +55,16 @@ export async function occupyCompartment(em: Em, compartmentId: number, occupant:
   await em.execute(`insert into compartment_parcel (compartment_id, ${column}) values (?, ?)`, [compartmentId, id]);
 }
 
+/**
+ * Puts a parcel in a compartment unless one is there already (false then): for a caller that can pick another
+ * compartment. An occupant being written by a concurrent transaction is waited for.
+ */
+export async function tryOccupyCompartment(em: Em, compartmentId: number, occupant: Occupant): Promise<boolean> {
+  const { column, id } = columnOf(occupant);
+  const rows = await em.execute(`insert into compartment_parcel (compartment_id, ${column}) values (?, ?) on conflict (compartment_id) do nothing returning compartment_id`, [compartmentId, id]);
+  return rows.length > 0;
+}
+
 /** Frees whatever compartment the occupant holds (nothing when it holds none). */
 export async function releaseCompartment(em: Em, occupant: Occupant): Promise<void> {
   const { column, id } = columnOf(occupant);
