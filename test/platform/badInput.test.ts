@@ -183,7 +183,8 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
     const validBody: Record<string, Record<string, unknown>> = {
       device_order_collect: { pickup_code: '123456' }, device_order_remove: { removal_reason: 'anomaly' },
       locker_delivery_fail: { parcels: [{ reference: 'P-1', code: 'other' }] }, locker_delivery_correction: { compartment_numbers: [1] },
-      locker_delivery_rotate_code: { code: 'pickup' },
+      locker_delivery_rotate_code: { code: 'pickup' }, device_order_exception_open: { type: 'other' },
+      device_order_exception_resolve: { status: 'resolved', resolution_action: 'other' },
     };
     let checked = 0;
     for (const op of restOps.filter((o) => pathParams(o).includes('id'))) {

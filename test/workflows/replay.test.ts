@@ -48,6 +48,27 @@ describe('determinism: recorded histories replay against the current workflow co
     await replayAndMaybeRecord(app, handle.workflowId, 'device-order-overdue-collected.json');
   });
 
+  test('a fresh device order history with exceptions (overdue raised and settled, staff\'s own, a door left open) replays', async () => {
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    const key: string = (await app.http.post(`/v1/devices/${b.device.code}/keys`, { name: 'replay' }, { token: admin })).body.key.secret;
+    const res = await app.http.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: 'A02', reference_number: 'R', due_at: new Date(Date.now() + 1000).toISOString() }, { token: admin });
+    const id = res.body.device_order.id;
+    const exceptions = async () => (await app.http.get(`/v1/device-orders/${id}/exceptions`, { token: admin })).body.exceptions as { id: number; type: string }[];
+    await waitFor(async () => (await exceptions()).some((e) => e.type === 'overdue'));
+    const damaged = await app.http.post(`/v1/device-orders/${id}/exceptions`, { type: 'item_damaged' }, { token: admin });
+    assert.equal(damaged.status, 201);
+    assert.equal((await app.http.post(`/v1/device-orders/${id}/collect`, { pickup_code: res.body.pickup_code }, { token: admin })).status, 200);
+    assert.equal((await app.http.post(`/v1/lockers/${b.device.code}/doors`, { compartment_number: 2, state: 'opened', at: new Date().toISOString() }, { token: key })).status, 200);
+    await waitFor(async () => (await exceptions()).some((e) => e.type === 'door_left_open'));
+    assert.equal((await app.http.post(`/v1/lockers/${b.device.code}/doors`, { compartment_number: 2, state: 'closed', at: new Date().toISOString() }, { token: key })).status, 200);
+    const resolve = { status: 'resolved', resolution_action: 'parcel_replaced' };
+    assert.equal((await app.http.post(`/v1/device-orders/${id}/exceptions/${damaged.body.exception.id}/resolve`, resolve, { token: admin })).status, 200);
+    const handle = app.running.temporal.workflow.getHandle(deviceOrderWorkflowId(id));
+    assert.equal(await handle.result(), 'collected');
+    await replayAndMaybeRecord(app, handle.workflowId, 'device-order-exceptions-door-left-open.json');
+  });
+
   test('a fresh locker delivery history (opened twice, confirmed, corrected, deposit expired) replays', async () => {
     // An hour lasts 1.8 s here (LOCKER_TIMER_SCALE).
     const w = await lockerWorld(app, { pickup_ttl_hours: 1, correction_window_minutes: 60 });

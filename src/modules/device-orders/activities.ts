@@ -1,9 +1,13 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Orm } from '../../platform/db/orm.ts';
-import { transitionDeviceOrder } from './repo.ts';
-import type { DeviceOrderAction } from './domain.ts';
-import { DEVICE_ORDER_MISSING, INVALID_TRANSITION, type DeviceOrderSnapshot } from './contract.ts';
-import type { RemovalReason } from './domain.ts';
+import { transitionDeviceOrder } from './repo/orders.ts';
+import { closeException, openException, openExceptionTypes } from './repo/exceptions.ts';
+import type { DeviceOrderAction, RemovalReason } from './domain.ts';
+import type { ExceptionType, ResolutionAction } from './exceptions.ts';
+import {
+  DEVICE_ORDER_MISSING, EXCEPTION_ALREADY_OPEN, EXCEPTION_NOT_OPEN, INVALID_TRANSITION,
+  type DeviceOrderSnapshot, type ExceptionSnapshot, type OpenExceptionArgs, type ResolveExceptionArgs,
+} from './contract.ts';
 
 export interface TransitionInput {
   id: number;
@@ -12,16 +16,46 @@ export interface TransitionInput {
   actorId?: number | null;
 }
 
+const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
+
 export function createDeviceOrderActivities(deps: { orm: Orm }) {
+  const em = () => deps.orm.em.fork();
   return {
     /** Writes one transition, its ledger row and its outbox event in one transaction. */
     async applyDeviceOrderTransition(input: TransitionInput): Promise<DeviceOrderSnapshot> {
-      const result = await transitionDeviceOrder(deps.orm.em.fork(), input.id, input.action, { removalReason: input.removalReason });
+      const result = await transitionDeviceOrder(em(), input.id, input.action, { removalReason: input.removalReason });
       if (result.ok) return result.view;
-      if (result.reason === 'missing') {
-        throw ApplicationFailure.create({ type: DEVICE_ORDER_MISSING, message: `device order ${input.id} does not exist`, nonRetryable: true });
-      }
+      if (result.reason === 'missing') throw refuse(DEVICE_ORDER_MISSING, `device order ${input.id} does not exist`);
       throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: `device order ${input.id} is ${result.status}`, details: [result.status, input.action], nonRetryable: true });
+    },
+
+    /** Staff's open: refused when one of the type is open already. */
+    async openDeviceOrderException(input: OpenExceptionArgs & { id: number }): Promise<ExceptionSnapshot> {
+      const opened = await openException(em(), input.id, input);
+      if (!opened) throw refuse(EXCEPTION_ALREADY_OPEN, `device order ${input.id} has an open ${input.type} exception`);
+      return opened;
+    },
+
+    /** Staff's resolve or dismiss: refused when the exception is not open. */
+    async resolveDeviceOrderException(input: ResolveExceptionArgs & { id: number }): Promise<ExceptionSnapshot> {
+      const closed = await closeException(em(), input.id, { exceptionId: input.exceptionId }, input);
+      if (!closed) throw refuse(EXCEPTION_NOT_OPEN, `exception ${input.exceptionId} of device order ${input.id} is not open`);
+      return closed;
+    },
+
+    /** The process's own open (overdue, door_left_open): false when one of the type was open already. */
+    async raiseDeviceOrderException(input: { id: number; type: ExceptionType }): Promise<boolean> {
+      return (await openException(em(), input.id, { type: input.type, actorId: null })) !== null;
+    },
+
+    /** The process's own resolve of the open exception of a type, if there is one; false when there was none. */
+    async settleDeviceOrderException(input: { id: number; type: ExceptionType; resolutionAction: ResolutionAction }): Promise<boolean> {
+      return (await closeException(em(), input.id, { type: input.type }, { status: 'resolved', resolutionAction: input.resolutionAction, actorId: null })) !== null;
+    },
+
+    /** The types of the order's open exceptions, opened by anyone (a pickup lock opens one outside the process). */
+    async openDeviceOrderExceptionTypes(input: { id: number }): Promise<ExceptionType[]> {
+      return openExceptionTypes(em(), input.id);
     },
   };
 }

@@ -3,9 +3,10 @@
  * Workflow id `device-order-<id>`; the database row is the read model the workflow's activities write.
  */
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { BUSINESS_ID, ORDER_ID } from '../../platform/temporal/searchKeys.ts';
 import type { DeviceOrderStatus, RemovalReason } from './domain.ts';
+import type { ClosedStatus, ExceptionSeverity, ExceptionType, ExceptionView, ResolutionAction } from './exceptions.ts';
 import type { DeviceOrderView } from './views.ts';
 
 export const DEVICE_ORDER_WORKFLOW = 'deviceOrderWorkflow';
@@ -16,6 +17,15 @@ export interface DeviceOrderInput {
   businessId: number;
   /** ISO 8601; the overdue timer fires then. */
   dueAt: string;
+  /**
+   * Set when the process is resumed from its read model (an exception on an order whose process had ended): the
+   * row's status. Absent for a new order, which starts stored.
+   */
+  status?: DeviceOrderStatus;
+  /** After the parcel leaves, how long to wait for its door to open (0: no watch); DOOR_WATCH_SECONDS when absent. */
+  doorWatchMs?: number;
+  /** How long that door may stay open before door_left_open opens; DOOR_OPEN_LIMIT_SECONDS when absent. */
+  doorOpenLimitMs?: number;
 }
 
 /** What an update answers: the device order as the API presents it. */
@@ -35,6 +45,37 @@ export const collectUpdate = defineUpdate<DeviceOrderSnapshot, [CollectArgs]>('c
 export const removeUpdate = defineUpdate<DeviceOrderSnapshot, [RemoveArgs]>('remove');
 export const statusQuery = defineQuery<DeviceOrderStatus>('status');
 
+export interface OpenExceptionArgs {
+  type: ExceptionType;
+  /** DEFAULT_SEVERITY of the type when absent. */
+  severity?: ExceptionSeverity;
+  /** Who opened it; null when the process did. */
+  actorId: number | null;
+}
+
+export interface ResolveExceptionArgs {
+  exceptionId: number;
+  status: ClosedStatus;
+  resolutionAction: ResolutionAction;
+  actorId: number | null;
+}
+
+/** What an exception update answers: the device order and the exception as the events carry them. */
+export interface ExceptionSnapshot {
+  device_order: DeviceOrderView;
+  exception: ExceptionView;
+}
+
+export const openExceptionUpdate = defineUpdate<ExceptionSnapshot, [OpenExceptionArgs]>('openException');
+export const resolveExceptionUpdate = defineUpdate<ExceptionSnapshot, [ResolveExceptionArgs]>('resolveException');
+/** A door report of the compartment the order holds or last held, newest first (older ones are not forwarded). */
+export const doorReportSignal = defineSignal<[{ state: 'opened' | 'closed' }]>('door');
+
+/** Failure type of an open refused because one of the same type is open already. */
+export const EXCEPTION_ALREADY_OPEN = 'ExceptionAlreadyOpen';
+/** Failure type of a resolve refused because the exception is closed already (or is not this order's). */
+export const EXCEPTION_NOT_OPEN = 'ExceptionNotOpen';
+
 /** Failure type of an update refused because the device order is not in a status that allows it. */
 export const INVALID_TRANSITION = 'InvalidTransition';
 
@@ -44,12 +85,14 @@ export const DEVICE_ORDER_MISSING = 'DeviceOrderMissing';
 /** Operators filter device orders by device and status, e.g. `DeviceId = "DEMO-LOCKER-1" AND DeviceOrderStatus = "overdue"`. */
 export const DEVICE_ID = defineSearchAttributeKey('DeviceId', SearchAttributeType.KEYWORD);
 export const DEVICE_ORDER_STATUS = defineSearchAttributeKey('DeviceOrderStatus', SearchAttributeType.KEYWORD);
+/** The types of its open exceptions, e.g. `DeviceOrderExceptions = "door_left_open"`. */
+export const DEVICE_ORDER_EXCEPTIONS = defineSearchAttributeKey('DeviceOrderExceptions', SearchAttributeType.KEYWORD_LIST);
 
-export function deviceOrderSearchAttributes(businessId: number, deviceCode: string, orderId: number | null): TypedSearchAttributes {
+export function deviceOrderSearchAttributes(businessId: number, deviceCode: string, orderId: number | null, status: DeviceOrderStatus = 'stored'): TypedSearchAttributes {
   return new TypedSearchAttributes([
     { key: BUSINESS_ID, value: businessId },
     { key: DEVICE_ID, value: deviceCode },
-    { key: DEVICE_ORDER_STATUS, value: 'stored' },
+    { key: DEVICE_ORDER_STATUS, value: status },
     ...(orderId === null ? [] : [{ key: ORDER_ID, value: orderId }]),
   ]);
 }

@@ -53,3 +53,11 @@ export const EVENT_OF_ACTION: Record<DeviceOrderAction | 'store', string> = {
   remove: 'device_order.removed',
   overdue: 'device_order.overdue',
 };
+
+/** After a parcel leaves its compartment, how long the process waits for the door to be reported open. */
+export const DOOR_WATCH_SECONDS = 600;
+/** How long a door may stay open after a pickup before door_left_open opens by itself. */
+export const DOOR_OPEN_LIMIT_SECONDS = 120;
+
+/** The door timings a process is started with, scaled like every locker timer (LOCKER_TIMER_SCALE). */
+export const doorTimings = (scale: number) => ({ doorWatchMs: DOOR_WATCH_SECONDS * 1000 * scale, doorOpenLimitMs: DOOR_OPEN_LIMIT_SECONDS * 1000 * scale });

@@ -57,6 +57,30 @@ export const DEVICE_ORDERS_MESSAGES = {
     de: 'Dieses Fach enthält bereits einen aktiven Geräteauftrag.',
     es: 'Este compartimento ya contiene un pedido de dispositivo activo.',
   },
+  'device_order.exception_already_open': {
+    en: 'This device order already has an open exception of this type.',
+    'zh-Hans': '该设备订单已有此类型的未处理异常。',
+    'zh-Hant': '該裝置訂單已有此類型的未處理異常。',
+    fr: "Cette commande d'appareil a déjà une exception ouverte de ce type.",
+    de: 'Dieser Geräteauftrag hat bereits eine offene Ausnahme dieses Typs.',
+    es: 'Este pedido de dispositivo ya tiene una excepción abierta de este tipo.',
+  },
+  'device_order.exception_not_open': {
+    en: 'This exception has already been resolved or dismissed.',
+    'zh-Hans': '该异常已被处理或驳回。',
+    'zh-Hant': '該異常已被處理或駁回。',
+    fr: 'Cette exception a déjà été résolue ou écartée.',
+    de: 'Diese Ausnahme wurde bereits gelöst oder verworfen.',
+    es: 'Esta excepción ya se resolvió o se descartó.',
+  },
+  'device_order.process_outdated': {
+    en: "This device order's process was started before exceptions were handled by it; open or resolve them once it has ended.",
+    'zh-Hans': '该设备订单的流程启动于异常处理功能上线之前；请在流程结束后再创建或处理异常。',
+    'zh-Hant': '該裝置訂單的流程啟動於異常處理功能上線之前；請在流程結束後再建立或處理異常。',
+    fr: "Le processus de cette commande d'appareil a démarré avant la prise en charge des exceptions ; ouvrez-les ou résolvez-les une fois qu'il est terminé.",
+    de: 'Der Prozess dieses Geräteauftrags wurde gestartet, bevor er Ausnahmen verarbeiten konnte; öffnen oder lösen Sie sie, sobald er beendet ist.',
+    es: 'El proceso de este pedido de dispositivo se inició antes de que gestionara excepciones; ábralas o resuélvalas cuando haya terminado.',
+  },
 } satisfies Messages;
 
 declare module '../../platform/i18n/messages.ts' {

@@ -2,8 +2,9 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { findDeviceId, findDeviceOrder, findPickupCodeHash, findStoreTarget, insertStoredDeviceOrder, listDeviceOrders, recordPickupLock } from './repo.ts';
-import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, REMOVAL_REASONS, type DeviceOrderStatus } from './domain.ts';
+import { findDeviceId, findDeviceOrder, findPickupCodeHash, findStoreTarget, insertStoredDeviceOrder, listDeviceOrders } from './repo/orders.ts';
+import { recordPickupLock } from './repo/exceptions.ts';
+import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, doorTimings, REMOVAL_REASONS, type DeviceOrderStatus } from './domain.ts';
 import { errors } from '../../platform/errors.ts';
 import { codeHashKey, hashPickupCode, newPickupCode, verifyPickupCode } from '../../platform/secrets.ts';
 import { secretKeys } from '../../platform/secretBox.ts';
@@ -20,7 +21,8 @@ const TAG = 'Device Orders';
 const STAFF_AND_DRIVERS = ['client_admin', 'employee', 'driver'] as const;
 
 
-async function loadOr404(ctx: BusinessContext, id: number): Promise<DeviceOrderView> {
+/** The business's device order, or 404. */
+export async function loadOr404(ctx: BusinessContext, id: number): Promise<DeviceOrderView> {
   const view = await findDeviceOrder(ctx.em, ctx.caller.businessId, id);
   if (!view) throw errors.notFound();
   return view;
@@ -72,7 +74,7 @@ export const deviceOrderStore = defineOperation({
     const id = nextId!;
     const pickupCode = newPickupCode();
     // The process starts while the rows are written; they commit only once it has (writeOnceStarted).
-    const args: DeviceOrderInput = { id, businessId, dueAt: dueAt.toISOString() };
+    const args: DeviceOrderInput = { id, businessId, dueAt: dueAt.toISOString(), ...doorTimings(ctx.config.lockerTimerScale) };
     const started = ctx.temporal.workflow.start<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, {
       workflowId: deviceOrderWorkflowId(id),
       taskQueue: ctx.config.taskQueue,

@@ -1,7 +1,11 @@
-import { ActivityFailure, ApplicationFailure, condition, type ActivityOptions, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, allHandlersFinished, log } from '@temporalio/workflow';
+import { ApplicationFailure, condition, type ActivityOptions, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, allHandlersFinished, log } from '@temporalio/workflow';
 import type { DeviceOrderActivities } from './activities.ts';
-import { isTerminal, nextStatus, type DeviceOrderAction, type DeviceOrderStatus, type RemovalReason } from './domain.ts';
-import { collectUpdate, removeUpdate, statusQuery, INVALID_TRANSITION, DEVICE_ORDER_MISSING, DEVICE_ORDER_STATUS, type DeviceOrderInput, type DeviceOrderSnapshot } from './contract.ts';
+import { DOOR_OPEN_LIMIT_SECONDS, DOOR_WATCH_SECONDS, isTerminal, nextStatus, type DeviceOrderAction, type DeviceOrderStatus, type RemovalReason } from './domain.ts';
+import {
+  collectUpdate, doorReportSignal, openExceptionUpdate, removeUpdate, resolveExceptionUpdate, statusQuery,
+  INVALID_TRANSITION, DEVICE_ORDER_MISSING, DEVICE_ORDER_STATUS, type DeviceOrderInput, type DeviceOrderSnapshot,
+} from './contract.ts';
+import { DoorState, OrderExceptions, unwrapRefusal, watchDoor } from './workflowExceptions.ts';
 
 const transitionOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
@@ -18,14 +22,20 @@ const local = proxyLocalActivities<DeviceOrderActivities>(transitionOptions);
 const LOCAL_TRANSITIONS_PATCH = 'device-order-local-transitions';
 const applyDeviceOrderTransition: DeviceOrderActivities['applyDeviceOrderTransition'] = (input) =>
   (patched(LOCAL_TRANSITIONS_PATCH) ? local : remote).applyDeviceOrderTransition(input);
+/**
+ * Exceptions through the process, the door watch after a pickup and the wait for open exceptions before the end
+ * (docs/device-order-exceptions.md). Histories recorded before it replay without any of them.
+ */
+const EXCEPTIONS_PATCH = 'device-order-exceptions';
 
 /** Holds the status and serialises transitions so that a timer and an update never both apply. */
 class DeviceOrderState {
-  status: DeviceOrderStatus = 'stored';
+  status: DeviceOrderStatus;
   private busy = false;
   private readonly id: number;
-  constructor(id: number) {
+  constructor(id: number, status: DeviceOrderStatus) {
     this.id = id;
+    this.status = status;
   }
 
   assertAllowed(action: DeviceOrderAction): void {
@@ -38,11 +48,8 @@ class DeviceOrderState {
     this.assertAllowed(action);
     this.busy = true;
     try {
-      const snapshot = await applyDeviceOrderTransition({ id: this.id, action, ...args }).catch((err: unknown) => {
-        // The read model refused the transition: surface the activity's own failure to the caller.
-        if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) throw err.cause;
-        throw err;
-      });
+      // The read model refusing the transition reaches the caller as its own failure.
+      const snapshot = await applyDeviceOrderTransition({ id: this.id, action, ...args }).catch(unwrapRefusal);
       this.status = snapshot.status;
       upsertSearchAttributes([{ key: DEVICE_ORDER_STATUS, value: this.status }]);
       return snapshot;
@@ -53,24 +60,45 @@ class DeviceOrderState {
 }
 
 export async function deviceOrderWorkflow(input: DeviceOrderInput): Promise<DeviceOrderStatus> {
-  const state = new DeviceOrderState(input.id);
+  const state = new DeviceOrderState(input.id, input.status ?? 'stored');
+  // A run resumed after the parcel left only waits for its exceptions.
+  const parcelInside = !isTerminal(state.status);
   setHandler(statusQuery, () => state.status);
   setHandler(collectUpdate, (args) => state.apply('collect', args), { validator: (_args) => state.assertAllowed('collect') });
   setHandler(removeUpdate, (args) => state.apply('remove', args), { validator: (_args) => state.assertAllowed('remove') });
+  const exceptions = patched(EXCEPTIONS_PATCH) ? new OrderExceptions(input.id) : null;
+  const door = new DoorState();
+  if (exceptions) {
+    setHandler(openExceptionUpdate, (args) => exceptions.open(args));
+    setHandler(resolveExceptionUpdate, (args) => exceptions.resolve(args));
+    setHandler(doorReportSignal, (report) => { door.state = report.state; });
+    // A run resumed from the read model learns what is open (an overdue exception to settle on collect).
+    if (input.status) await exceptions.load();
+  }
 
-  const untilDue = Math.max(1, Date.parse(input.dueAt) - Date.now());
-  const ended = await condition(() => isTerminal(state.status), untilDue);
-  if (!ended && state.status === 'stored') {
-    try {
-      await state.apply('overdue');
-    } catch (err) {
-      // The row left 'stored' without this workflow (or its store was rolled back): nothing is overdue.
-      if (!(err instanceof ApplicationFailure && (err.type === INVALID_TRANSITION || err.type === DEVICE_ORDER_MISSING))) throw err;
-      if (err.type === DEVICE_ORDER_MISSING) return state.status;
+  if (state.status === 'stored') {
+    const untilDue = Math.max(1, Date.parse(input.dueAt) - Date.now());
+    const ended = await condition(() => isTerminal(state.status), untilDue);
+    if (!ended && state.status === 'stored') {
+      try {
+        await state.apply('overdue');
+      } catch (err) {
+        // The row left 'stored' without this workflow (or its store was rolled back): nothing is overdue.
+        if (!(err instanceof ApplicationFailure && (err.type === INVALID_TRANSITION || err.type === DEVICE_ORDER_MISSING))) throw err;
+        if (err.type === DEVICE_ORDER_MISSING) return state.status;
+      }
+      log.info('device order overdue', { deviceOrderId: input.id, status: state.status });
+      if ((state.status as DeviceOrderStatus) === 'overdue') await exceptions?.raise('overdue');
     }
-    log.info('device order overdue', { deviceOrderId: input.id, status: state.status });
   }
   await condition(() => isTerminal(state.status));
+  if (exceptions) {
+    if (parcelInside) {
+      await exceptions.settle('overdue', state.status === 'collected' ? 'collected' : 'removed');
+      await watchDoor(door, exceptions, input.doorWatchMs ?? DOOR_WATCH_SECONDS * 1000, input.doorOpenLimitMs ?? DOOR_OPEN_LIMIT_SECONDS * 1000);
+    }
+    await exceptions.untilAllClosed();
+  }
   await condition(allHandlersFinished);
   return state.status;
 }

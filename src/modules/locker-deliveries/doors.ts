@@ -1,7 +1,8 @@
 /**
  * Door reports of a locker, sent with its device key. The compartment keeps the newest report; a partner delivery
  * holding the compartment hears of it, which settles a remote-opened deposit, a deposit past its timeout and a
- * pickup (docs/locker-deliveries.md). Device orders do not listen to doors yet.
+ * pickup (docs/locker-deliveries.md); a device order holding it, or the last one that held it, watches for a door
+ * left open after its pickup (docs/device-order-exceptions.md).
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
@@ -9,6 +10,7 @@ import { timeParam } from '../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
 import { errors } from '../../platform/errors.ts';
 import { DOOR_STATES, recordDoorReport } from '../lockers/index.ts';
+import { tellDeviceOrderOfDoor } from '../device-orders/index.ts';
 import { doorSignal, lockerDeliveryWorkflowId } from './contract.ts';
 import { deliveryOfParcel } from './repo/deliveries.ts';
 import { ownDevice } from './updates.ts';
@@ -37,13 +39,19 @@ export const lockerDoorReported = defineOperation({
     if (at.getTime() > Date.now() + CLOCK_SKEW_MS) throw errors.field('at', 'locker_delivery.door_report_ahead');
     const outcome = await recordDoorReport(ctx.em, device.id, input.compartment_number, input.state, at);
     if (!outcome) throw errors.field('compartment_number', 'locker_delivery.unknown_door');
-    const parcel = outcome.applied && outcome.occupant && 'lockerParcelId' in outcome.occupant ? outcome.occupant.lockerParcelId : null;
-    const deliveryId = parcel === null ? null : await deliveryOfParcel(ctx.em, parcel);
+    if (!outcome.applied) return { result: true as const, applied: false };
+    const { occupant } = outcome;
+    if (occupant === null || 'deviceOrderId' in occupant) {
+      await tellDeviceOrderOfDoor(ctx.em, ctx.temporal, { id: outcome.compartmentId, deviceOrderId: occupant?.deviceOrderId ?? null }, input.state);
+      return { result: true as const, applied: true };
+    }
+    const parcel = occupant.lockerParcelId;
+    const deliveryId = await deliveryOfParcel(ctx.em, parcel);
     if (deliveryId !== null) {
       // A delivery that has ended meanwhile has no use for the report.
       await ctx.temporal.workflow.getHandle(lockerDeliveryWorkflowId(deliveryId)).signal(doorSignal, { compartmentNumber: input.compartment_number, state: input.state })
         .catch((err: unknown) => { if (!(err instanceof WorkflowNotFoundError)) throw err; });
     }
-    return { result: true as const, applied: outcome.applied };
+    return { result: true as const, applied: true };
   },
 });

@@ -19,7 +19,7 @@ describe('device orders on Temporal', () => {
     "select event_id, event_type, payload from outbox_event where reference_type = 'device_order' and reference_id = ? order by id", [String(id)]);
 
   before(async () => {
-    app = await startApp();
+    app = await startApp({ LOCKER_TIMER_SCALE: '0.0005' });
     b = await makeBusiness(app.em());
     await keepEvents(app.em(), b.business.id);
     admin = await app.login(b.users.admin.email, PASSWORD);
@@ -85,7 +85,10 @@ describe('device orders on Temporal', () => {
     const removed = await app.http.post(`/v1/device-orders/${id}/remove`, { removal_reason: 'overdue_return' }, { token: admin });
     assert.equal(removed.status, 200);
     assert.deepEqual([removed.body.device_order.status, removed.body.device_order.removal_reason], ['removed', 'overdue_return']);
-    assert.deepEqual((await events(id)).map((e) => e.event_type), ['device_order.stored', 'device_order.overdue', 'device_order.removed']);
+    // The overdue exception opened by itself and the removal resolved it.
+    assert.deepEqual((await events(id)).map((e) => e.event_type), [
+      'device_order.stored', 'device_order.overdue', 'device_order.exception_opened', 'device_order.removed', 'device_order.exception_resolved',
+    ]);
     const list = await app.http.get(`/v1/device-orders?status=removed&device_id=${b.device.code}`, { token: admin });
     assert.ok(list.body.device_orders.some((o: { id: number }) => o.id === id));
     assert.ok(list.body.device_orders.every((o: { status: string }) => o.status === 'removed'));

@@ -1,4 +1,4 @@
-/** The device order workflow with its transition activity mocked: timer, updates, refusals. */
+/** The device order workflow with its activities mocked: timer, updates, refusals, its own exceptions, the door watch. */
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
@@ -6,9 +6,10 @@ import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { DeviceOrderActivities, TransitionInput } from '../../../src/modules/device-orders/activities.ts';
 import {
-  collectUpdate, DEVICE_ORDER_MISSING, DEVICE_ORDER_WORKFLOW, deviceOrderWorkflowId, INVALID_TRANSITION, removeUpdate, statusQuery,
-  type DeviceOrderInput, type DeviceOrderSnapshot,
+  collectUpdate, DEVICE_ORDER_MISSING, DEVICE_ORDER_WORKFLOW, deviceOrderWorkflowId, doorReportSignal, INVALID_TRANSITION, openExceptionUpdate, removeUpdate,
+  resolveExceptionUpdate, statusQuery, type DeviceOrderInput, type DeviceOrderSnapshot, type ExceptionSnapshot,
 } from '../../../src/modules/device-orders/contract.ts';
+import type { ExceptionType, ExceptionView } from '../../../src/modules/device-orders/exceptions.ts';
 import { outcomeOf } from '../../../src/modules/device-orders/domain.ts';
 import type { deviceOrderWorkflow } from '../../../src/modules/device-orders/workflows.ts';
 import { withMockedWorker, type MockedWorker } from '../../helpers/mockedWorker.ts';
@@ -16,20 +17,34 @@ import { waitFor } from '../../helpers/wait.ts';
 
 type Transition = (input: TransitionInput) => Promise<DeviceOrderSnapshot>;
 
-/** A read model that accepts every transition and records it; `override` scripts a different answer. */
+/**
+ * A read model that accepts every transition and records it; `override` scripts a different answer. Exceptions
+ * are kept by type; `exceptionCalls` records what the process raised and settled.
+ */
 function readModel(override?: (input: TransitionInput) => Promise<DeviceOrderSnapshot | undefined>) {
   const calls: TransitionInput[] = [];
+  const exceptionCalls: string[] = [];
+  const open = new Set<ExceptionType>();
   const applyDeviceOrderTransition: Transition = async (input) => {
     calls.push(input);
     return (await override?.(input)) ?? ({ id: input.id, status: outcomeOf(input.action).status } as DeviceOrderSnapshot);
   };
-  const activities: DeviceOrderActivities = { applyDeviceOrderTransition };
-  return { calls, activities };
+  const snapshot = (type: ExceptionType, status: ExceptionView['status']): ExceptionSnapshot =>
+    ({ device_order: { id: 1 } as DeviceOrderSnapshot, exception: { id: 1, type, severity: 'high', status, resolution_action: null } });
+  const activities: DeviceOrderActivities = {
+    applyDeviceOrderTransition,
+    async openDeviceOrderException(input) { open.add(input.type); exceptionCalls.push(`open ${input.type}`); return snapshot(input.type, 'open'); },
+    async resolveDeviceOrderException(input) { const type = [...open][0]!; open.delete(type); exceptionCalls.push(`resolve ${type} ${input.resolutionAction}`); return snapshot(type, input.status); },
+    async raiseDeviceOrderException(input) { exceptionCalls.push(`raise ${input.type}`); const fresh = !open.has(input.type); open.add(input.type); return fresh; },
+    async settleDeviceOrderException(input) { exceptionCalls.push(`settle ${input.type} ${input.resolutionAction}`); return open.delete(input.type); },
+    async openDeviceOrderExceptionTypes() { return [...open]; },
+  };
+  return { calls, exceptionCalls, open, activities };
 }
 
-function start(w: MockedWorker, dueInMs: number) {
+function start(w: MockedWorker, dueInMs: number, door: Pick<DeviceOrderInput, 'doorWatchMs' | 'doorOpenLimitMs'> = { doorWatchMs: 0 }) {
   const id = randomInt(1, 2 ** 31 - 1);
-  const input: DeviceOrderInput = { id, businessId: 1, dueAt: new Date(Date.now() + dueInMs).toISOString() };
+  const input: DeviceOrderInput = { id, businessId: 1, dueAt: new Date(Date.now() + dueInMs).toISOString(), ...door };
   return w.client.workflow.start<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, { workflowId: deviceOrderWorkflowId(id), taskQueue: w.taskQueue, args: [input] });
 }
 
@@ -99,5 +114,59 @@ describe('device order workflow (mocked activities)', () => {
       assert.equal(await handle.result(), 'stored');
     });
     assert.deepEqual(model.calls.map((c) => c.action), ['overdue']);
+  });
+
+  test('overdue raises its exception; the collect settles it', async () => {
+    const model = readModel();
+    await withMockedWorker(model.activities, async (w) => {
+      const handle = await start(w, 300);
+      await waitFor(async () => model.open.has('overdue'));
+      await handle.executeUpdate(collectUpdate, { args: [{ actorId: 7 }] });
+      assert.equal(await handle.result(), 'collected');
+    });
+    assert.deepEqual(model.exceptionCalls, ['raise overdue', 'settle overdue collected']);
+  });
+
+  test('a door open past the limit after the pickup raises door_left_open, its closing resolves it', async () => {
+    const model = readModel();
+    await withMockedWorker(model.activities, async (w) => {
+      const handle = await start(w, 3_600_000, { doorWatchMs: 60_000, doorOpenLimitMs: 200 });
+      await handle.executeUpdate(collectUpdate, { args: [{ actorId: 1 }] });
+      await handle.signal(doorReportSignal, { state: 'opened' });
+      await waitFor(async () => model.open.has('door_left_open'));
+      await handle.signal(doorReportSignal, { state: 'closed' });
+      assert.equal(await handle.result(), 'collected');
+    });
+    assert.deepEqual(model.exceptionCalls, ['raise door_left_open', 'settle door_left_open door_closed']);
+  });
+
+  test('a door closed within the limit raises nothing; no door report within the watch ends the process', async () => {
+    const model = readModel();
+    await withMockedWorker(model.activities, async (w) => {
+      const quick = await start(w, 3_600_000, { doorWatchMs: 60_000, doorOpenLimitMs: 60_000 });
+      await quick.signal(doorReportSignal, { state: 'opened' });
+      await quick.executeUpdate(collectUpdate, { args: [{ actorId: 1 }] });
+      await quick.signal(doorReportSignal, { state: 'closed' });
+      assert.equal(await quick.result(), 'collected');
+      const silent = await start(w, 3_600_000, { doorWatchMs: 200, doorOpenLimitMs: 60_000 });
+      await silent.executeUpdate(removeUpdate, { args: [{ removalReason: 'handover', actorId: 1 }] });
+      assert.equal(await silent.result(), 'removed');
+    });
+    assert.deepEqual(model.exceptionCalls, []);
+  });
+
+  test('the process stays open while an exception is open, also one opened outside it, and ends once all are closed', async () => {
+    const model = readModel();
+    await withMockedWorker(model.activities, async (w) => {
+      const handle = await start(w, 3_600_000);
+      await handle.executeUpdate(openExceptionUpdate, { args: [{ type: 'item_damaged', actorId: 1 }] });
+      model.open.add('pickup_code_locked');
+      await handle.executeUpdate(collectUpdate, { args: [{ actorId: 1 }] });
+      await handle.executeUpdate(resolveExceptionUpdate, { args: [{ exceptionId: 1, status: 'resolved', resolutionAction: 'parcel_replaced', actorId: 1 }] });
+      assert.equal((await handle.describe()).status.name, 'RUNNING', 'pickup_code_locked is still open');
+      await handle.executeUpdate(resolveExceptionUpdate, { args: [{ exceptionId: 2, status: 'dismissed', resolutionAction: 'no_action_needed', actorId: 1 }] });
+      assert.equal(await handle.result(), 'collected');
+    });
+    assert.deepEqual(model.exceptionCalls, ['open item_damaged', 'resolve item_damaged parcel_replaced', 'resolve pickup_code_locked no_action_needed']);
   });
 });

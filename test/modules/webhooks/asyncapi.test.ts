@@ -7,7 +7,7 @@ import { compartmentsOf, insertDevice } from '../../../src/modules/lockers/index
 import { keepEvents } from '../../helpers/factories.ts';
 import { ENTITIES } from '../../../src/modules/index.ts';
 import { createOrm, type Em, type Orm } from '../../../src/platform/db/orm.ts';
-import { insertStoredDeviceOrder, transitionDeviceOrder } from '../../../src/modules/device-orders/repo.ts';
+import { insertStoredDeviceOrder, transitionDeviceOrder } from '../../../src/modules/device-orders/repo/orders.ts';
 import { buildAsyncApiDocument } from '../../../src/modules/webhooks/asyncapi.ts';
 import { EVENTS } from '../../../src/modules/events.ts';
 import { buildRequest } from '../../../src/modules/webhooks/request.ts';

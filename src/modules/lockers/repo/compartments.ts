@@ -76,6 +76,7 @@ export interface DoorReportOutcome {
   applied: boolean;
   /** Who holds the compartment now, if anyone. */
   occupant: Occupant | null;
+  compartmentId: number;
 }
 
 /**
@@ -83,13 +84,13 @@ export interface DoorReportOutcome {
  * can arrive out of order); null when the device has no such door.
  */
 export async function recordDoorReport(em: Em, deviceId: number, compartmentNumber: number, state: DoorState, at: Date): Promise<DoorReportOutcome | null> {
-  const [row] = await em.execute<{ applied: boolean; device_order_id: number | null; locker_parcel_id: number | null }[]>(
+  const [row] = await em.execute<{ id: number; applied: boolean; device_order_id: number | null; locker_parcel_id: number | null }[]>(
     `with c as (select id from compartment where device_id = ? and compartment_number = ?),
        u as (update compartment set door_state = ?, door_reported_at = ?
              where id = (select id from c) and (door_reported_at is null or door_reported_at <= ?) returning id)
-     select exists (select 1 from u) as applied, p.device_order_id, p.locker_parcel_id
+     select c.id, exists (select 1 from u) as applied, p.device_order_id, p.locker_parcel_id
      from c left join compartment_parcel p on p.compartment_id = c.id`, [deviceId, compartmentNumber, state, at, at]);
   if (!row) return null;
   const occupant = row.device_order_id !== null ? { deviceOrderId: row.device_order_id } : row.locker_parcel_id !== null ? { lockerParcelId: row.locker_parcel_id } : null;
-  return { applied: row.applied, occupant };
+  return { applied: row.applied, occupant, compartmentId: row.id };
 }

@@ -1,8 +1,8 @@
-import type { Em } from '../../platform/db/orm.ts';
-import { insertOutboxEvent } from '../../platform/db/outbox.ts';
-import { occupyCompartment, releaseCompartment } from '../lockers/index.ts';
-import { AWAITED_BY, EVENT_OF_ACTION, isTerminal, outcomeOf, statusesAllowing, type DeviceOrderAction, type DeviceOrderKind, type DeviceOrderStatus } from './domain.ts';
-import { presentDeviceOrder, type DeviceOrderRow, type DeviceOrderView } from './views.ts';
+import type { Em } from '../../../platform/db/orm.ts';
+import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
+import { occupyCompartment, releaseCompartment } from '../../lockers/index.ts';
+import { AWAITED_BY, EVENT_OF_ACTION, isTerminal, outcomeOf, statusesAllowing, type DeviceOrderAction, type DeviceOrderKind, type DeviceOrderStatus } from '../domain.ts';
+import { presentDeviceOrder, type DeviceOrderRow, type DeviceOrderView } from '../views.ts';
 
 const SELECT_VIEW = `select o.*, d.code as device_code, d.name as device_name, d.device_type
   from device_order o join device d on d.id = o.device_id`;
@@ -18,36 +18,22 @@ async function publish(em: Em, ledgerId: number, view: DeviceOrderView, business
 }
 
 /** Writes a ledger row (the device order's history); answers its id. */
-async function recordHistory(em: Em, id: number, businessId: number, eventType: string): Promise<number> {
+export async function recordHistory(em: Em, id: number, businessId: number, eventType: string): Promise<number> {
   const [row] = await em.execute<{ id: number }[]>(
     'insert into device_order_event (device_order_id, business_id, event_type) values (?, ?, ?) returning id', [id, businessId, eventType]);
   return row!.id;
 }
 
-/** Writes the ledger row and its outbox event in the caller's transaction; the event id is DOE-<ledger id>. */
-export async function recordDeviceOrderEvent(em: Em, view: DeviceOrderView, businessId: number, eventType: string): Promise<string> {
-  return publish(em, await recordHistory(em, view.id, businessId, eventType), view, businessId, eventType);
+/**
+ * Writes the ledger row and its outbox event in the caller's transaction; the event id is DOE-<ledger id>.
+ * `extra` joins data.device_order in the event's data (data.exception).
+ */
+export async function recordDeviceOrderEvent(em: Em, view: DeviceOrderView, businessId: number, eventType: string, extra: Record<string, unknown> = {}): Promise<string> {
+  return publish(em, await recordHistory(em, view.id, businessId, eventType), view, businessId, eventType, extra);
 }
 
 /** History entry of a pickup lock that found its exception still open: no event, the operator already has one. */
 export const PICKUP_LOCKED = 'pickup_code.locked';
-
-/**
- * A pickup lock, in the failure's transaction: opens a pickup_code_locked exception with its
- * device_order.exception_opened event, or, while one is open, writes the lock to the history only.
- */
-export async function recordPickupLock(em: Em, businessId: number, id: number): Promise<void> {
-  const [exception] = await em.execute<{ id: number; type: string; severity: string; status: string; resolution_action: string | null }[]>(
-    `insert into device_order_exception (device_order_id, business_id, type, severity) values (?, ?, 'pickup_code_locked', 'high')
-     on conflict (device_order_id, type) where status = 'open' do nothing returning id, type, severity, status, resolution_action`, [id, businessId]);
-  if (!exception) {
-    await recordHistory(em, id, businessId, PICKUP_LOCKED);
-    return;
-  }
-  const view = (await findDeviceOrder(em, businessId, id))!;
-  const eventType = 'device_order.exception_opened';
-  await publish(em, await recordHistory(em, id, businessId, eventType), view, businessId, eventType, { exception });
-}
 
 export interface StoreTarget {
   device: { id: number; code: string; name: string; deviceType: string } | null;
@@ -58,13 +44,13 @@ export interface StoreTarget {
   nextId: number | null;
 }
 
-/** What a store needs to validate, in one round trip: the business's device, its compartment, the order. */
 /** The id of a device of the business, by its code. */
 export async function findDeviceId(em: Em, businessId: number, code: string): Promise<number | null> {
   const [row] = await em.execute<{ id: number }[]>('select id from device where code = ? and business_id = ?', [code, businessId]);
   return row?.id ?? null;
 }
 
+/** What a store needs to validate, in one round trip: the business's device, its compartment, the order. */
 export async function findStoreTarget(em: Em, businessId: number, deviceCode: string, gridCode: string, orderId: number | null): Promise<StoreTarget> {
   const [row] = await em.execute<{ id: number | null; code: string; name: string; device_type: string; compartment_id: number | null; order_known: boolean; next_id: number | null }[]>(
     `select d.id, d.code, d.name, d.device_type, (select c.id from compartment c where c.device_id = d.id and c.grid_code = ?) as compartment_id,
@@ -184,3 +170,9 @@ export async function transitionDeviceOrder(em: Em, id: number, action: DeviceOr
   });
 }
 
+
+/** The device order that holds a compartment or held it last, or null. */
+export async function lastDeviceOrderOf(em: Em, compartmentId: number): Promise<number | null> {
+  const [row] = await em.execute<{ id: number }[]>('select id from device_order where compartment_id = ? order by id desc limit 1', [compartmentId]);
+  return row?.id ?? null;
+}
