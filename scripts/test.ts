@@ -14,7 +14,9 @@ const stack = await startStack(createLogger(process.env.TEST_LOG_LEVEL ?? 'warn'
 let code = 1;
 try {
   const files = process.argv.slice(2);
-  const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...(files.length ? files : ['test/**/*.test.ts'])], {
+  // --test-force-exit: a failed test that leaves a server open (a receiver it meant to close) must not hold its
+  // file's process, and with it the whole run, until CI's time limit.
+  const child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-force-exit', ...(files.length ? files : ['test/**/*.test.ts'])], {
     stdio: 'inherit',
     env: {
       ...process.env,

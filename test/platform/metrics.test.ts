@@ -26,7 +26,7 @@ describe('GET /metrics (Prometheus text)', () => {
   };
 
   before(async () => {
-    app = await startApp({ METRICS_PORT: '0' });
+    app = await startApp({ METRICS_PORT: '0', LOCKER_TIMER_SCALE: '0.0005' });
     url = app.running.metrics!.url;
   });
   after(() => app.running.close());
@@ -63,14 +63,14 @@ describe('GET /metrics (Prometheus text)', () => {
 
   test('a finished workflow is counted by type and outcome', async () => {
     const tenant = await tenantWithReceiver(app, () => 200, 'metrics-secret-0123456789abcdef');
+    after(() => tenant.receiver.close());
     const before = await scrape();
     const { deviceOrderId } = await tenant.store();
     assert.equal((await app.http.post(`/v1/device-orders/${deviceOrderId}/remove`, { removal_reason: 'handover' }, { token: tenant.admin })).status, 200);
     const done = (t: string) => sample(t, 'tms_workflow_results_total', { workflow_type: 'deviceOrderWorkflow', outcome: 'completed' });
     const activities = (t: string) => sample(t, 'tms_activity_results_total', { activity_type: 'applyDeviceOrderTransition', outcome: 'completed' });
-    const after = await waitFor(async () => { const t = await scrape(); return done(t) > done(before) ? t : null; });
-    assert.equal(done(after) - done(before), 1);
-    assert.ok(activities(after) > activities(before));
-    await tenant.receiver.close();
+    const scraped = await waitFor(async () => { const t = await scrape(); return done(t) > done(before) ? t : null; });
+    assert.equal(done(scraped) - done(before), 1);
+    assert.ok(activities(scraped) > activities(before));
   });
 });

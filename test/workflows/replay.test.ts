@@ -17,6 +17,9 @@ import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
 import { deviceOrderWorkflowId } from '../../src/modules/device-orders/contract.ts';
 import { lockerDeliveryWorkflowId } from '../../src/modules/locker-deliveries/contract.ts';
 import { pauseSignal, progressQuery, resumeSignal, SECRETS_ROTATION_WORKFLOW } from '../../src/modules/secrets/contract.ts';
+import { WEBHOOK_LOG_PRUNE_WORKFLOW } from '../../src/modules/webhooks/contract.ts';
+import { LIMIT_ROWS_PRUNE_WORKFLOW } from '../../src/modules/abuse-limits/contract.ts';
+import { MODULES } from '../../src/modules/index.ts';
 import type { secretsRotationWorkflow } from '../../src/modules/secrets/workflows.ts';
 
 const historiesDir = path.resolve(import.meta.dirname, 'histories');
@@ -33,6 +36,21 @@ describe('determinism: recorded histories replay against the current workflow co
     for (const file of files) {
       const history: unknown = JSON.parse(fs.readFileSync(path.join(historiesDir, file), 'utf8'));
       await Worker.runReplayHistory(replayOptions(), history, file);
+    }
+  });
+
+  test('every workflow type the modules declare has a recorded history', () => {
+    const recorded = new Set(fs.readdirSync(historiesDir).filter((f) => f.endsWith('.json')).map((f) =>
+      (JSON.parse(fs.readFileSync(path.join(historiesDir, f), 'utf8')) as { events: { workflowExecutionStartedEventAttributes?: { workflowType: { name: string } } }[] })
+        .events[0]!.workflowExecutionStartedEventAttributes!.workflowType.name));
+    assert.deepEqual(MODULES.flatMap((m) => m.workflows ?? []).filter((type) => !recorded.has(type)), []);
+  });
+
+  test('fresh histories of the scheduled prunes (webhook log, limit rows) replay', async () => {
+    for (const [type, args, file] of [[WEBHOOK_LOG_PRUNE_WORKFLOW, [90], 'webhook-log-prune.json'], [LIMIT_ROWS_PRUNE_WORKFLOW, [], 'limit-rows-prune.json']] as const) {
+      const workflowId = `${type}-replay-${Date.now()}`;
+      await app.running.temporal.workflow.execute(type, { workflowId, taskQueue: app.config.taskQueue, args: [...args] });
+      await replayAndMaybeRecord(app, workflowId, file);
     }
   });
 
