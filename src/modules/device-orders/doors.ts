@@ -3,13 +3,17 @@ import type { Em } from '../../platform/db/orm.ts';
 import type { DoorState } from '../lockers/index.ts';
 import { deviceOrderWorkflowId, doorReportSignal } from './contract.ts';
 import { lastDeviceOrderOf } from './repo/orders.ts';
+import { doorTimings } from './domain.ts';
 
 /**
- * Tells the device order that holds a compartment, or held it last, that its door opened or closed: the process
- * watches the door after a pickup (door_left_open). A process that has ended has no use for it.
+ * Tells the device order that holds a compartment, or held it last and may still watch its door, that the door
+ * opened or closed (docs/device-order-exceptions.md). It may watch while the door can still open within the watch
+ * and close within the limit after (with one more limit of margin), and while its door_left_open is open. A
+ * process that has ended meanwhile has no use for the report.
  */
-export async function tellDeviceOrderOfDoor(em: Em, temporal: Client, compartment: { id: number; deviceOrderId: number | null }, state: DoorState): Promise<void> {
-  const id = compartment.deviceOrderId ?? await lastDeviceOrderOf(em, compartment.id);
+export async function tellDeviceOrderOfDoor(em: Em, temporal: Client, config: { lockerTimerScale: number }, compartment: { id: number; deviceOrderId: number | null }, state: DoorState): Promise<void> {
+  const { doorWatchMs, doorOpenLimitMs } = doorTimings(config.lockerTimerScale);
+  const id = compartment.deviceOrderId ?? await lastDeviceOrderOf(em, compartment.id, (doorWatchMs + 2 * doorOpenLimitMs) / 1000);
   if (id === null) return;
   await temporal.workflow.getHandle(deviceOrderWorkflowId(id)).signal(doorReportSignal, { state })
     .catch((err: unknown) => { if (!(err instanceof WorkflowNotFoundError)) throw err; });

@@ -42,7 +42,7 @@ export const lockerDoorReported = defineOperation({
     if (!outcome.applied) return { result: true as const, applied: false };
     const { occupant } = outcome;
     if (occupant === null || 'deviceOrderId' in occupant) {
-      await tellDeviceOrderOfDoor(ctx.em, ctx.temporal, { id: outcome.compartmentId, deviceOrderId: occupant?.deviceOrderId ?? null }, input.state);
+      await tellDeviceOrderOfDoor(ctx.em, ctx.temporal, ctx.config, { id: outcome.compartmentId, deviceOrderId: occupant?.deviceOrderId ?? null }, input.state);
       return { result: true as const, applied: true };
     }
     const parcel = occupant.lockerParcelId;

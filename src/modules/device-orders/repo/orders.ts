@@ -171,8 +171,14 @@ export async function transitionDeviceOrder(em: Em, id: number, action: DeviceOr
 }
 
 
-/** The device order that holds a compartment or held it last, or null. */
-export async function lastDeviceOrderOf(em: Em, compartmentId: number): Promise<number | null> {
-  const [row] = await em.execute<{ id: number }[]>('select id from device_order where compartment_id = ? order by id desc limit 1', [compartmentId]);
-  return row?.id ?? null;
+/**
+ * The device order that held a compartment last, if its process may still watch the door: it ended less than
+ * `withinSeconds` ago, or its door_left_open exception is open. Null otherwise.
+ */
+export async function lastDeviceOrderOf(em: Em, compartmentId: number, withinSeconds: number): Promise<number | null> {
+  const [row] = await em.execute<{ id: number; watching: boolean }[]>(
+    `select o.id, o.ended_at > now() - make_interval(secs => ?)
+       or exists (select 1 from device_order_exception e where e.device_order_id = o.id and e.type = 'door_left_open' and e.status = 'open') as watching
+     from device_order o where o.compartment_id = ? order by o.id desc limit 1`, [withinSeconds, compartmentId]);
+  return row?.watching ? row.id : null;
 }
