@@ -3,6 +3,7 @@
  * severities and resolution actions are closed lists, documented in docs/device-order-exceptions.md.
  */
 import { z } from 'zod';
+import { time } from './views.ts';
 
 export const EXCEPTION_TYPES = ['door_left_open', 'deposit_unverified', 'item_missing', 'item_damaged', 'wrong_compartment', 'overdue', 'pickup_code_locked', 'other'] as const;
 export type ExceptionType = (typeof EXCEPTION_TYPES)[number];
@@ -45,8 +46,6 @@ export const ExceptionView = z.object({
   resolution_action: z.enum(RESOLUTION_ACTIONS).nullable().describe('What was done about it; null while open'),
 }).strict();
 export type ExceptionView = z.infer<typeof ExceptionView>;
-
-const time = (description: string) => z.string().meta({ format: 'date-time', description });
 
 /** An exception as the API lists it: the event's fields and when it opened and closed. */
 export const ExceptionRecord = ExceptionView.extend({

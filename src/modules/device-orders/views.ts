@@ -22,7 +22,8 @@ export interface DeviceOrderRow {
   removal_reason: RemovalReason | null;
 }
 
-const time = (description: string) => z.string().meta({ format: 'date-time', description });
+/** A date-time string of a view. */
+export const time = (description: string) => z.string().meta({ format: 'date-time', description });
 
 /**
  * The specification's data.device_order, defined once: the API answers it, its TypeScript type is inferred from
@@ -49,8 +50,8 @@ export const DeviceOrderView = z.object({
 }).strict();
 export type DeviceOrderView = z.infer<typeof DeviceOrderView>;
 
-const iso = (v: Date | string): string => new Date(v).toISOString();
-const isoOrNull = (v: Date | string | null): string | null => (v === null ? null : iso(v));
+export const iso = (v: Date | string): string => new Date(v).toISOString();
+export const isoOrNull = (v: Date | string | null): string | null => (v === null ? null : iso(v));
 
 export function presentDeviceOrder(r: DeviceOrderRow): DeviceOrderView {
   return {

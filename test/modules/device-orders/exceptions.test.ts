@@ -160,6 +160,18 @@ describe('device order exceptions', () => {
     assert.deepEqual(await w.list(quick.id), []);
     // The door's last order has ended: the report is kept and nobody needs to hear it.
     assert.deepEqual((await w.door(4, 'opened')).body, { result: true, applied: true });
+    assert.equal((await w.door(4, 'closed')).status, 200);
+
+    // An order still running for an exception, left longer ago than the watch and twice the limit (4.2 s), no longer
+    // hears its old compartment's door.
+    const kept = await w.store('A02');
+    assert.equal((await w.open(kept.id, { type: 'item_damaged' })).status, 201);
+    assert.equal((await app.http.post(`/v1/device-orders/${kept.id}/remove`, { removal_reason: 'anomaly' }, { token: w.admin })).status, 200);
+    await new Promise((r) => setTimeout(r, 4500));
+    assert.equal((await w.door(2, 'opened')).status, 200);
+    const history = await app.running.temporal.workflow.getHandle(deviceOrderWorkflowId(kept.id)).fetchHistory();
+    assert.ok(!history.events!.some((e) => e.workflowExecutionSignaledEventAttributes), 'no door report reached it');
+    assert.equal(await status(kept.id), 'RUNNING');
   });
 
   test('bad input, other businesses and other roles: clear 4xx and nothing written', async () => {

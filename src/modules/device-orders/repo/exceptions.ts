@@ -6,6 +6,7 @@ import type { Em } from '../../../platform/db/orm.ts';
 import { findDeviceOrder, PICKUP_LOCKED, recordDeviceOrderEvent, recordHistory } from './orders.ts';
 import { DEFAULT_SEVERITY, type ClosedStatus, type ExceptionRecord, type ExceptionSeverity, type ExceptionType, type ExceptionView, type ResolutionAction } from '../exceptions.ts';
 import type { ExceptionSnapshot } from '../contract.ts';
+import { iso, isoOrNull } from '../views.ts';
 
 const VIEW_COLUMNS = 'id, type, severity, status, resolution_action';
 
@@ -71,8 +72,7 @@ export async function openExceptionTypes(em: Em, id: number): Promise<ExceptionT
 export async function listExceptions(em: Em, id: number): Promise<ExceptionRecord[]> {
   const rows = await em.execute<(ExceptionView & { opened_at: Date | string; closed_at: Date | string | null })[]>(
     `select ${VIEW_COLUMNS}, opened_at, closed_at from device_order_exception where device_order_id = ? order by id`, [id]);
-  const iso = (t: Date | string) => new Date(t).toISOString();
-  return rows.map((r) => ({ ...r, opened_at: iso(r.opened_at), closed_at: r.closed_at === null ? null : iso(r.closed_at) }));
+  return rows.map((r) => ({ ...r, opened_at: iso(r.opened_at), closed_at: isoOrNull(r.closed_at) }));
 }
 
 /** One exception of the order, or null. */
