@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: each figure next to a baseline measured in the same run on the same machine.
- *  1. device-order store over HTTP vs a bare client.workflow.start of an empty workflow
+ *  1. device-order store over HTTP vs a bare client.workflow.start of an empty workflow on a queue no worker polls,
+ *     and vs the same start the store makes (its workflow, arguments and search attributes, run by the worker);
+ *     the median of alternating rounds, with the CPU each call cost (bench/store.ts)
  *  2. overdue lateness (overdue_at - due_at) with N device orders due within the same minute
  *  3. GET /v1/broker-order-assignments and GET /v1/orders at 64 in flight vs a bare Koa endpoint of the same body and
  *     vs a bare Koa endpoint running the same SQL through pg (bench/reads.ts)
@@ -42,6 +44,7 @@ import { compareRead, READ_CONCURRENCY, type ReadRun } from './reads.ts';
 import { retryLateness, type RetryRun } from './retries.ts';
 import { EVENTS_PER_BATCH, otepBench } from './otep.ts';
 import { LOCKER_BENCH_TTL_SECONDS, lockerBench } from './lockers.ts';
+import { STORE_CALLS, STORE_GRIDS, STORE_IN_FLIGHT, STORE_ROUNDS, storeBench, type Measured } from './store.ts';
 
 const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
 const READ_GETS = Number(process.env.BENCH_READS ?? 5000);
@@ -88,7 +91,7 @@ try {
   const app = await bootstrap(config, createLogger('silent'), { port: 0 });
   const em = app.orm.em.fork();
   const b = await makeBusiness(em);
-  const grids = Array.from({ length: N + 2000 }, (_, i) => `G${i}`);
+  const grids = Array.from({ length: STORE_GRIDS + N }, (_, i) => `G${i}`);
   await addCompartments(em, b.device.id, grids);
   const login = await fetch(`${app.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: b.users.admin.email, password: PASSWORD }) });
   const token = ((await login.json()) as { access_token: string }).access_token;
@@ -96,24 +99,21 @@ try {
   console.log(`machine: ${os.cpus().length} cores, Node ${process.version}; Temporal dev server (SQLite), embedded PostgreSQL\n`);
 
   // 1. store latency and throughput
-  let grid = 0;
   if (section(1)) {
-    const far = new Date(Date.now() + 24 * 3600_000).toISOString();
-    const store = (due: string) => async () => {
-      const res = await fetch(`${app.url}/api/v1/device-orders`, { method: 'POST', headers, body: JSON.stringify({ kind: 'delivery', device_id: b.device.code, grid_code: grids[grid++], reference_number: 'B', due_at: due }) });
-      if (res.status !== 201) throw new Error(`store ${res.status} ${await res.text()}`);
-    };
-    await load(50, 8, store(far));
-    const ours = await load(500, 8, store(far));
-    const bare = await load(500, 8, async (i) => {
-      await app.temporal.workflow.start('benchEmptyWorkflow', { workflowId: `bench-empty-${i}-${Date.now()}`, taskQueue: 'bench-no-worker', args: [] });
-    });
-    line('device-order store p50 (ms)', fmt(percentile(ours.latencies, 50)), `workflow.start ${fmt(percentile(bare.latencies, 50))}`, percentile(ours.latencies, 50) / percentile(bare.latencies, 50));
-    line('device-order store p99 (ms)', fmt(percentile(ours.latencies, 99)), `workflow.start ${fmt(percentile(bare.latencies, 99))}`, percentile(ours.latencies, 99) / percentile(bare.latencies, 99));
-    line('device-order store (per s)', fmt(ours.perSecond), `workflow.start ${fmt(bare.perSecond)}`, ours.perSecond / bare.perSecond);
+    const st = await storeBench({ appUrl: app.url!, headers, temporal: app.temporal, config, businessId: b.business.id, deviceCode: b.device.code, grids: grids.slice(0, STORE_GRIDS) });
+    console.log(`device-order store: ${STORE_IN_FLIGHT} in flight, the median of ${STORE_ROUNDS} alternating rounds of ${STORE_CALLS}`);
+    const at = (m: Measured, p: number) => median(m.runs.map((r) => percentile(r.latencies, p)));
+    const rate = (m: Measured) => median(m.runs.map((r) => r.perSecond));
+    for (const [name, base] of [['empty start', st.emptyStart], ['same start', st.sameStart]] as const) {
+      for (const p of [50, 99]) line(`  p${p} (ms)`, fmt(at(st.store, p)), `${name} ${fmt(at(base, p))}`, at(st.store, p) / at(base, p));
+      line('  per s', fmt(rate(st.store)), `${name} ${fmt(rate(base))}`, rate(st.store) / rate(base));
+    }
+    const cpu = (m: Measured) => (['service', 'postgres', 'temporal'] as const).map((part) => `${part} ${fmt(median(m.cpu.map((c) => c[part] ?? 0)))}`).join(', ');
+    for (const [name, m] of [['store', st.store], ['empty start', st.emptyStart], ['same start', st.sameStart]] as const) console.log(`  CPU ms per call, ${name}: ${cpu(m)}`);
   }
 
   // 2. overdue lateness: N orders due within one minute, starting once they are all stored
+  let grid = STORE_GRIDS;
   if (section(2)) {
     const storeWindowMs = Math.max(30_000, N * 40);
     const dueStart = Date.now() + storeWindowMs;

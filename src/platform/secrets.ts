@@ -1,4 +1,4 @@
-import { createHash, createHmac, hkdfSync, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, hkdfSync, randomBytes, randomInt, scrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 // scrypt with N=2^15, r=8: 32 MiB per hash, a memory-hard cost that slows offline guessing.
 const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
@@ -45,18 +45,27 @@ export function newPickupCode(): string {
  * Six digits are a million guesses, so a plain salted digest gives every code away to whoever holds a database dump.
  * Codes are stored as HMAC-SHA256 under a key derived from the secrets key, which never enters the database.
  */
-export const codeHashKey = (secretsKey: Buffer): Buffer => Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'tms pickup code hash', 32));
+const codeKeys = new WeakMap<Buffer, KeyObject>();
+/** Derived once per secrets key, as a key object: every store and collect hashes a code under it. */
+export function codeHashKey(secretsKey: Buffer): KeyObject {
+  let key = codeKeys.get(secretsKey);
+  if (!key) {
+    key = createSecretKey(Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'tms pickup code hash', 32)));
+    codeKeys.set(secretsKey, key);
+  }
+  return key;
+}
 
-const codeMac = (key: Buffer, salt: string, code: string): Buffer => createHmac('sha256', key).update(`${salt}:${code}`).digest();
+const codeMac = (key: KeyObject, salt: string, code: string): Buffer => createHmac('sha256', key).update(`${salt}:${code}`).digest();
 
 /** `hmac$<salt>$<mac>`. */
-export function hashPickupCode(code: string, key: Buffer): string {
+export function hashPickupCode(code: string, key: KeyObject): string {
   const salt = randomBytes(12).toString('base64url');
   return `hmac$${salt}$${codeMac(key, salt, code).toString('base64url')}`;
 }
 
 /** Compares in constant time. Rows written before the key (`<salt>$<sha256 hex>`) are still honoured until their orders end. */
-export function verifyPickupCode(code: string, stored: string, key: Buffer): boolean {
+export function verifyPickupCode(code: string, stored: string, key: KeyObject): boolean {
   const parts = stored.split('$');
   const keyed = parts[0] === 'hmac';
   const [salt, hash] = keyed ? parts.slice(1) : parts;

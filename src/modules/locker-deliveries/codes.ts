@@ -11,19 +11,8 @@ import { codeHashKey } from '../../platform/secrets.ts';
 
 export const newLockerCode = (): string => String(randomInt(0, 100_000_000)).padStart(8, '0');
 
-const derived = new WeakMap<Buffer, Buffer>();
-/** The tag key of a secrets key, derived once per key. */
-function tagKey(secretsKey: Buffer): Buffer {
-  let key = derived.get(secretsKey);
-  if (!key) {
-    key = codeHashKey(secretsKey);
-    derived.set(secretsKey, key);
-  }
-  return key;
-}
-
 const tagUnder = (secretsKey: Buffer, deviceId: number, code: string): string =>
-  `t1$${createHmac('sha256', tagKey(secretsKey)).update(`${deviceId}:${code}`).digest('base64url')}`;
+  `t1$${createHmac('sha256', codeHashKey(secretsKey)).update(`${deviceId}:${code}`).digest('base64url')}`;
 
 /** The tag stored for a code of this device, under the sealing key. */
 export const tagLockerCode = (deviceId: number, code: string): string => tagUnder(secretKeys()[0]!, deviceId, code);
