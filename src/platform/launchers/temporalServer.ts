@@ -94,10 +94,16 @@ export async function startTemporalDevServer(opts: DevServerOptions, log: Logger
     }
     throw err;
   }
+  // A server that dies under the service (a crash, a port taken by another process) says so, with its last words.
+  let stopping = false;
+  void exited.then((code) => {
+    if (!stopping) log.error({ component: 'temporal', code, output: output.problem() }, 'the Temporal dev server ended by itself');
+  });
   return {
     address,
     process: child,
     async stop() {
+      stopping = true;
       process.off('exit', killOnExit);
       await endServerProcess(child, exited, 10_000);
     },
