@@ -35,7 +35,7 @@ export interface FuzzOptions {
 }
 
 /** `npm test`: a few minutes in all. */
-export const SHORT_RUN: FuzzOptions = { maxExamples: 10, secondsPerRun: 20, workers: 1, seed: '20261123' };
+export const SHORT_RUN: FuzzOptions = { maxExamples: 10, secondsPerRun: 15, workers: 1, seed: '20261123' };
 /** `npm run fuzz`: what Schemathesis finds in three minutes per credential, with a new seed each time. */
 export const LONG_RUN: FuzzOptions = { maxExamples: 100, secondsPerRun: 180, workers: 1 };
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import net from 'node:net';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { assertPortFree, RecentOutput, StartupError } from '../../src/platform/launchers/startup.ts';
 
@@ -27,5 +29,15 @@ describe('start-up failures in one line', () => {
     const initdb = new RecentOutput();
     initdb.add('[STDERR] initdb: error: directory "/x" exists but is not empty\nIf you want to create a new database system, either remove');
     assert.equal(initdb.problem(), 'initdb: error: directory "/x" exists but is not empty');
+  });
+
+  test('`npm run api` and `npm run worker` refuse to start without SECRETS_KEY, saying how to make one', () => {
+    for (const role of ['api', 'worker']) {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', TEMPORAL_ADDRESS: '127.0.0.1:1', LOG_LEVEL: 'info' };
+      delete env.SECRETS_KEY;
+      const run = spawnSync(process.execPath, [path.resolve(import.meta.dirname, `../../src/main/${role}.ts`)], { env, encoding: 'utf8', timeout: 30_000 });
+      assert.equal(run.status, 1, `${role}: ${run.stdout}${run.stderr}`);
+      assert.match(run.stdout + run.stderr, /set SECRETS_KEY to 32 random bytes in base64/, role);
+    }
   });
 });
