@@ -12,6 +12,7 @@ import { BUSINESS_ID, ORDER_ID } from '../platform/temporal/searchKeys.ts';
 import { abuseLimits } from './abuse-limits/index.ts';
 import { assignments } from './assignments/index.ts';
 import { deviceOrders } from './device-orders/index.ts';
+import { distribution } from './distribution/index.ts';
 import { driverLocation } from './driver-location/index.ts';
 import { identity } from './identity/index.ts';
 import { lockerDeliveries } from './locker-deliveries/index.ts';
@@ -29,6 +30,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   lockers,
   deviceOrders,
   lockerDeliveries,
+  distribution,
   notifications,
   webhooks,
   driverLocation,

@@ -7,7 +7,7 @@ import type { Em } from '../../src/platform/db/orm.ts';
 import { ORDER_STATUS } from '../../src/modules/orders/domain.ts';
 import type { Role } from '../../src/platform/roles.ts';
 import { hashPassword } from '../../src/platform/secrets.ts';
-import { newTrackingNumber } from '../../src/modules/orders/operations.ts';
+import { newTrackingNumber } from '../../src/modules/orders/domain.ts';
 import { upsertWebhookSettings } from '../../src/modules/webhooks/repo/settings.ts';
 
 export const PASSWORD = 'test-password-1';

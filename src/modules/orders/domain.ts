@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * The order status dictionary (docs/order-statuses.md). Ids are stable: a published id never changes
  * meaning. `assignable` marks the statuses in which an order may be handed to a contractor.
@@ -44,3 +46,21 @@ const STATUS_CODE = new Map<number, string>(ORDER_STATUSES.map((s) => [s.id, s.c
 
 /** The code of a status id, as API answers and events name it. */
 export const statusCodeOf = (id: number): string => STATUS_CODE.get(id) ?? 'UNKNOWN';
+
+/** An order holds 1 to MAX_PACKAGES packages (docs/distribution.md). */
+export const MAX_PACKAGES = 50;
+
+/** What a package is created with; every field may be unknown. */
+export interface PackageSpec {
+  weightGrams?: number | null;
+  lengthMm?: number | null;
+  widthMm?: number | null;
+  heightMm?: number | null;
+  /** The carrier's own number for the package. */
+  carrierReference?: string | null;
+}
+
+/** A tracking number: an order's, which is its first package's, or another package's. */
+export function newTrackingNumber(): string {
+  return `TMS${randomBytes(6).toString('hex').toUpperCase()}`;
+}

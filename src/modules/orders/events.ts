@@ -97,7 +97,9 @@ const tenant = (field: string, name: string, summary: string, data: Schema, even
   ({ name, sender: 'tenant', summary, payload: tenantEnvelope(name, data, { eventId }), route: { field } });
 
 export const ORDER_EVENTS: readonly EventDefinition[] = [
-  tenant('order_create_webhook_url', 'order.created', 'A local delivery order (D, P or P2P) was created through any entry.', orderData(),
+  tenant('order_create_webhook_url', 'order.created', 'A local delivery order (D, P or P2P) was created through any entry.', orderData({
+    packages: list(str('Package number'), 'The order\'s package numbers in position order; the first is the order\'s tracking number'),
+  }),
     str('ORC-<order id>, stable across retries', { pattern: '^ORC-[0-9]+$' })),
   tenant('order_status_change_webhook_url', 'order.status_change', 'The order status changed.', orderData({
     'before_status?': orNull(int('Status id before the change')),

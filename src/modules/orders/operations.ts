@@ -1,30 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { createOrder, findOrder, listOrders, plannableOrders, type OrderListRow } from './repo.ts';
+import { createOrder, findOrder, findPackages, listOrders, plannableOrders, type OrderListRow } from './repo.ts';
 import { errors } from '../../platform/errors.ts';
-import { ORDER_STATUS, ORDER_STATUS_IDS, statusCodeOf } from './domain.ts';
+import { MAX_PACKAGES, newTrackingNumber, ORDER_STATUS, ORDER_STATUS_IDS, statusCodeOf } from './domain.ts';
 import { STAFF } from '../../platform/roles.ts';
-import { dateParam, emailParam, intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
+import { addressInput, addressView, dateParam, emailParam, intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
 
-const AddressInput = z.object({
-  line1: text(255),
-  line2: optionalText(255),
-  city: text(100),
-  postal_code: text(20),
-  country: z.string().trim().regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2').transform((c) => c.toUpperCase()),
-  lat: z.number().min(-90).max(90).nullish(),
-  lng: z.number().min(-180).max(180).nullish(),
-}).strict();
-
 const RecipientInput = z.object({
   name: text(255),
   phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,32}$/, 'phone number').nullish(),
   email: emailParam().nullish(),
-  address: AddressInput,
+  address: addressInput(),
 }).strict();
 
 const OrderView = z.object({
@@ -39,10 +28,7 @@ const OrderView = z.object({
     name: z.string(),
     phone: z.string().nullable(),
     email: z.string().nullable(),
-    address: z.object({
-      line1: z.string(), line2: z.string().nullable(), city: z.string(), postal_code: z.string(), country: z.string(),
-      lat: z.number().nullable(), lng: z.number().nullable(),
-    }),
+    address: addressView,
   }),
   note: z.string().nullable(),
   self_delivery: z.boolean(),
@@ -74,9 +60,24 @@ export function presentOrder(o: OrderListRow): OrderView {
   };
 }
 
-export function newTrackingNumber(): string {
-  return `TMS${randomBytes(6).toString('hex').toUpperCase()}`;
-}
+const measure = (max: number) => z.number().int().min(1).max(max).nullish();
+const PackageInput = z.object({
+  weight_grams: measure(1_000_000),
+  length_mm: measure(10_000),
+  width_mm: measure(10_000),
+  height_mm: measure(10_000),
+  carrier_reference: optionalText(100),
+}).strict();
+
+const PackageView = z.object({
+  position: z.number().int(),
+  package_number: z.string(),
+  weight_grams: z.number().int().nullable(),
+  length_mm: z.number().int().nullable(),
+  width_mm: z.number().int().nullable(),
+  height_mm: z.number().int().nullable(),
+  carrier_reference: z.string().nullable(),
+});
 
 export const orderCreate = defineOperation({
   name: 'client_order_create',
@@ -93,11 +94,18 @@ export const orderCreate = defineOperation({
     order_ref: optionalText(100),
     recipient: RecipientInput,
     note: optionalText(1000),
+    packages: z.array(PackageInput).min(1).max(MAX_PACKAGES).optional().describe('The parcels of the order; one unmeasured package when absent. The first package\'s number is the order\'s tracking number.'),
   }).strict(),
-  output: z.object({ result: z.literal(true), order_id: z.number().int(), tracking_number: z.string() }),
+  output: z.object({
+    result: z.literal(true), order_id: z.number().int(), tracking_number: z.string(),
+    packages: z.array(z.object({ position: z.number().int(), package_number: z.string() })),
+  }),
   async handler(input, ctx) {
     const { caller } = ctx;
-    const order = await createOrder(ctx.em, {
+    const packages = (input.packages ?? [{}]).map((p) => ({
+      weightGrams: p.weight_grams, lengthMm: p.length_mm, widthMm: p.width_mm, heightMm: p.height_mm, carrierReference: p.carrier_reference,
+    }));
+    const { order, packageNumbers } = await createOrder(ctx.em, {
         businessId: caller.businessId,
         type: input.type,
         orderRef: input.order_ref ?? null,
@@ -109,8 +117,11 @@ export const orderCreate = defineOperation({
         selfDelivery: true,
         carrierProviderId: null,
         routeId: null,
-      });
-    return { result: true as const, order_id: order.id, tracking_number: order.trackingNumber };
+      }, packages);
+    return {
+      result: true as const, order_id: order.id, tracking_number: order.trackingNumber,
+      packages: packageNumbers.map((number, i) => ({ position: i + 1, package_number: number })),
+    };
   },
 });
 
@@ -146,12 +157,13 @@ export const orderGet = defineOperation({
   graphql: { name: 'order', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
   input: z.object({ id: pathId }).strict(),
-  output: z.object({ result: z.literal(true), order: OrderView }),
+  output: z.object({ result: z.literal(true), order: OrderView.extend({ packages: z.array(PackageView) }) }),
   async handler(input, ctx) {
     const { caller } = ctx;
     const order = await findOrder(ctx.em, caller.businessId, input.id);
     if (!order) throw errors.notFound();
-    return { result: true as const, order: presentOrder(order) };
+    const packages = await findPackages(ctx.em, order.id);
+    return { result: true as const, order: { ...presentOrder(order), packages } };
   },
 });
 

@@ -2,7 +2,7 @@ import type { RequiredEntityData } from '@mikro-orm/core';
 import { executeBound, type Em } from '../../platform/db/orm.ts';
 import { insertOutboxEvent, insertOutboxEvents } from '../../platform/db/outbox.ts';
 import { Order } from './entities.ts';
-import { ASSIGNABLE_STATUS_IDS, ORDER_OPERATION, statusCodeOf } from './domain.ts';
+import { ASSIGNABLE_STATUS_IDS, newTrackingNumber, ORDER_OPERATION, statusCodeOf, type PackageSpec } from './domain.ts';
 
 /** What a list shows of an order; an Order entity has these fields too. */
 export type OrderListRow = Pick<Order, 'id' | 'type' | 'orderRef' | 'trackingNumber' | 'statusId' | 'scheduledDate' | 'recipient' | 'note' | 'selfDelivery' | 'routeId' | 'createdAt'>;
@@ -66,14 +66,44 @@ export const carrierHeld = (o: OrderFacts) => o.carrierProviderId != null;
 
 /** Data access: MikroORM entities for the order row; SQL for the history and its events, written in one statement. */
 
-/** Creates the order, its first history row and its order.created event in one transaction. */
-export async function createOrder(em: Em, fields: RequiredEntityData<Order>): Promise<Order> {
+/** Creates the order, its packages, its first history row and its order.created event in one transaction. */
+export async function createOrder(em: Em, fields: RequiredEntityData<Order>, packages?: readonly PackageSpec[]): Promise<{ order: Order; packageNumbers: string[] }> {
   return em.transactional(async (tx) => {
-    const created = tx.create(Order, fields);
+    const order = tx.create(Order, fields);
     await tx.flush();
-    await recordOrderCreated(tx, created);
-    return created;
+    const packageNumbers = await recordOrderCreated(tx, order, packages);
+    return { order, packageNumbers };
   });
+}
+
+export interface PackageRow {
+  position: number;
+  package_number: string;
+  weight_grams: number | null;
+  length_mm: number | null;
+  width_mm: number | null;
+  height_mm: number | null;
+  carrier_reference: string | null;
+}
+
+/** The order's packages in position order. */
+export function findPackages(em: Em, orderId: number): Promise<PackageRow[]> {
+  return em.execute<PackageRow[]>(
+    'select position, package_number, weight_grams, length_mm, width_mm, height_mm, carrier_reference from order_package where order_id = ? order by position', [orderId]);
+}
+
+/** Writes the packages of a new order: the first is numbered with the order's tracking number, the others get new numbers. */
+async function insertPackages(em: Em, o: OrderFacts, specs: readonly PackageSpec[]): Promise<string[]> {
+  const rows = specs.map((p, i) => ({
+    position: i + 1, package_number: i === 0 ? o.trackingNumber : newTrackingNumber(), weight_grams: p.weightGrams ?? null,
+    length_mm: p.lengthMm ?? null, width_mm: p.widthMm ?? null, height_mm: p.heightMm ?? null, carrier_reference: p.carrierReference ?? null,
+  }));
+  await executeBound(em,
+    `insert into order_package (order_id, business_id, position, package_number, weight_grams, length_mm, width_mm, height_mm, carrier_reference)
+     select $1, $2, position, package_number, weight_grams, length_mm, width_mm, height_mm, carrier_reference
+     from jsonb_to_recordset($3::jsonb) as p(position int, package_number text, weight_grams int, length_mm int, width_mm int, height_mm int, carrier_reference text)`,
+    [o.id, o.businessId, JSON.stringify(rows)]);
+  return rows.map((r) => r.package_number);
 }
 
 export async function findOrder(em: Em, businessId: number, id: number): Promise<Order | null> {
@@ -136,10 +166,18 @@ export async function changeOrderStatuses(em: Em, moves: readonly OrderStatusMov
   }));
 }
 
-/** Records a new order's first history row and its order.created event (id ORC-<order id>) in the caller's transaction. */
-export async function recordOrderCreated(em: Em, o: OrderFacts & { createdAt: Date | string }): Promise<void> {
+/**
+ * Records what every new order has, in the caller's transaction: its packages (one unmeasured package when none
+ * are given), its first history row and its order.created event (id ORC-<order id>). Answers the package numbers.
+ * Every path that creates an order calls it, so no order is without its first package.
+ */
+export async function recordOrderCreated(em: Em, o: OrderFacts & { createdAt: Date | string }, packages: readonly PackageSpec[] = [{}]): Promise<string[]> {
+  const packageNumbers = await insertPackages(em, o, packages);
   const occurredAt = new Date(o.createdAt);
-  const body = { event_id: `ORC-${o.id}`, event: 'order.created', business_id: o.businessId, occurred_at: occurredAt.toISOString(), data: { order: orderSummaryOf(o) } };
+  const body = {
+    event_id: `ORC-${o.id}`, event: 'order.created', business_id: o.businessId, occurred_at: occurredAt.toISOString(),
+    data: { order: orderSummaryOf(o), packages: packageNumbers },
+  };
   await em.execute(
     `insert into order_status_change (order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at)
      values (?, ?, null, ?, ?, 'order created', ?)`,
@@ -148,4 +186,5 @@ export async function recordOrderCreated(em: Em, o: OrderFacts & { createdAt: Da
     businessId: o.businessId, eventId: body.event_id, eventType: 'order.created', referenceType: 'order', referenceId: String(o.id),
     payload: body, family: 'local_delivery', carrierHeld: carrierHeld(o),
   });
+  return packageNumbers;
 }

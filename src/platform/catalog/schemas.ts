@@ -49,3 +49,22 @@ export const offsetOf = (input: { page: number; per_page: number }): number => (
 export function pageOf<K extends string, T>(input: { page: number; per_page: number }, key: K, total: number, items: T[]) {
   return { result: true as const, total, page: input.page, per_page: input.per_page, [key]: items } as { result: true; total: number; page: number; per_page: number } & { [k in K]: T[] };
 }
+
+const addressText = (max: number) => z.string().trim().min(1).max(max);
+
+/** A postal address as every operation takes it; the country is kept upper-case. */
+export const addressInput = () => z.object({
+  line1: addressText(255),
+  line2: z.string().trim().max(255).nullish(),
+  city: addressText(100),
+  postal_code: addressText(20),
+  country: z.string().trim().regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2').transform((c) => c.toUpperCase()),
+  lat: z.number().min(-90).max(90).nullish(),
+  lng: z.number().min(-180).max(180).nullish(),
+}).strict();
+
+/** A postal address as every operation answers it. */
+export const addressView = z.object({
+  line1: z.string(), line2: z.string().nullable(), city: z.string(), postal_code: z.string(), country: z.string(),
+  lat: z.number().nullable(), lng: z.number().nullable(),
+});

@@ -2,31 +2,14 @@
 // step before it: devices keep their codes in order, open device orders keep holding their compartment, and a
 // code only a device order names still gets its compartment.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import pg from 'pg';
-import { ENTITIES } from '../../../src/modules/index.ts';
-import { createOrm, type Orm } from '../../../src/platform/db/orm.ts';
+import type { Orm } from '../../../src/platform/db/orm.ts';
+import { databaseMigratedTo } from '../../helpers/migrationDb.ts';
 
-const BEFORE = 'Migration20261124040000WebhookAudience';
-let admin: pg.Client;
 let orm: Orm;
-const database = `compartments_${randomUUID().slice(0, 8)}`;
-
-before(async () => {
-  admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${database}`);
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${database}`;
-  orm = await createOrm(url.toString(), ENTITIES, 2);
-  await orm.migrator.up({ to: BEFORE });
-});
-after(async () => {
-  await orm.close();
-  await admin.query(`drop database ${database}`);
-  await admin.end();
-});
+let drop: () => Promise<void>;
+before(async () => { ({ orm, drop } = await databaseMigratedTo('Migration20261124040000WebhookAudience', 'compartments')); });
+after(() => drop());
 
 test('grid codes become numbered compartments; open device orders hold theirs, ended ones hold none', async () => {
   const em = orm.em.fork();

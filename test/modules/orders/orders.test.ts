@@ -34,8 +34,35 @@ describe('orders', () => {
     assert.deepEqual(list.body.orders.map((o: { id: number }) => o.id), [created.body.order_id]);
   });
 
+  test('an order has its packages: the first is numbered with the tracking number, each measured as sent', async () => {
+    // A receiver for order.created, so that the event is written (the relay does not run here).
+    const settings = await app.http.put('/v1/webhook-settings', { webhook_sign_secret: 'packages-test-secret-0123456789', order_create_webhook_url: 'https://receiver.example/orders' }, { token: admin });
+    assert.equal(settings.status, 200, JSON.stringify(settings.body));
+    const sent = [{ weight_grams: 1200, length_mm: 300, width_mm: 200, height_mm: 100, carrier_reference: 'CR-1' }, {}, { weight_grams: 5 }];
+    const created = await app.http.post('/v1/client/orderCreate', { ...valid, order_ref: 'PKG-3', packages: sent }, { token: admin });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const numbers = created.body.packages.map((p: { package_number: string }) => p.package_number);
+    assert.equal(numbers.length, 3);
+    assert.equal(numbers[0], created.body.tracking_number);
+    assert.equal(new Set(numbers).size, 3);
+    assert.deepEqual(created.body.packages.map((p: { position: number }) => p.position), [1, 2, 3]);
+    const one = await app.http.get(`/v1/orders/${created.body.order_id}`, { token: admin });
+    assert.deepEqual(one.body.order.packages, [
+      { position: 1, package_number: numbers[0], weight_grams: 1200, length_mm: 300, width_mm: 200, height_mm: 100, carrier_reference: 'CR-1' },
+      { position: 2, package_number: numbers[1], weight_grams: null, length_mm: null, width_mm: null, height_mm: null, carrier_reference: null },
+      { position: 3, package_number: numbers[2], weight_grams: 5, length_mm: null, width_mm: null, height_mm: null, carrier_reference: null },
+    ]);
+    const [event] = await app.em().execute('select payload from outbox_event where event_id = ?', [`ORC-${created.body.order_id}`]);
+    assert.deepEqual(event?.payload.data.packages, numbers, 'order.created names the packages');
+
+    // Without packages, one unmeasured package carries the tracking number.
+    const plain = await app.http.post('/v1/client/orderCreate', { ...valid, order_ref: 'PKG-1' }, { token: admin });
+    const read = await app.http.get(`/v1/orders/${plain.body.order_id}`, { token: admin });
+    assert.deepEqual(read.body.order.packages.map((p: { package_number: string }) => p.package_number), [plain.body.tracking_number]);
+  });
+
   test('bad input answers 422 naming fields and writes nothing', async () => {
-    const count = async () => (await app.em().execute('select count(*)::int as n from delivery_order where business_id = ?', [b.business.id]))[0]!.n;
+    const count = async () => (await app.em().execute('select (select count(*) from delivery_order where business_id = ?) + (select count(*) from order_package where business_id = ?) as n', [b.business.id, b.business.id]))[0]!.n;
     const before = await count();
     const cases: [unknown, string][] = [
       [{ ...valid, type: 'X' }, 'type'],
@@ -47,6 +74,13 @@ describe('orders', () => {
       [{ ...valid, recipient: { ...valid.recipient, address: { ...valid.recipient.address, country: 'USA' } } }, 'recipient.address.country'],
       [{ ...valid, recipient: { ...valid.recipient, address: { ...valid.recipient.address, lat: 91 } } }, 'recipient.address.lat'],
       [{ type: 'D' }, 'recipient'],
+      [{ ...valid, packages: [] }, 'packages'],
+      [{ ...valid, packages: Array.from({ length: 51 }, () => ({})) }, 'packages'],
+      [{ ...valid, packages: [{}, { weight_grams: 0 }] }, 'packages.1.weight_grams'],
+      [{ ...valid, packages: [{ length_mm: 1.5 }] }, 'packages.0.length_mm'],
+      [{ ...valid, packages: [{ height_mm: 1e300 }] }, 'packages.0.height_mm'],
+      [{ ...valid, packages: [{ carrier_reference: 'c'.repeat(101) }] }, 'packages.0.carrier_reference'],
+      [{ ...valid, packages: [{ colour: 'red' }] }, 'packages.0.colour'],
       [[valid], '(body)'],
     ];
     for (const [body, field] of cases) {

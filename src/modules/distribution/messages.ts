@@ -1,0 +1,48 @@
+import type { Messages } from '../../platform/i18n/messages.ts';
+
+export const DISTRIBUTION_MESSAGES = {
+  'distribution.place_code_taken': {
+    en: 'The business already has a place with this code.',
+    'zh-Hans': '本企业已有使用此代码的地点。',
+    'zh-Hant': '本企業已有使用此代碼的地點。',
+    fr: "L'entreprise a déjà un lieu avec ce code.",
+    de: 'Das Unternehmen hat bereits einen Ort mit diesem Code.',
+    es: 'La empresa ya tiene un lugar con este código.',
+  },
+  'distribution.place_identifier_taken': {
+    en: 'Another place already has this SGLN.',
+    'zh-Hans': '另一个地点已使用此 SGLN。',
+    'zh-Hant': '另一個地點已使用此 SGLN。',
+    fr: 'Un autre lieu a déjà ce SGLN.',
+    de: 'Ein anderer Ort hat bereits diese SGLN.',
+    es: 'Otro lugar ya tiene este SGLN.',
+  },
+  'distribution.supplier_account_exists': {
+    en: 'This carrier already has an active supplier account with the business.',
+    'zh-Hans': '该承运商在本企业已有有效的供应商账户。',
+    'zh-Hant': '該承運商在本企業已有有效的供應商帳戶。',
+    fr: "Ce transporteur a déjà un compte fournisseur actif auprès de l'entreprise.",
+    de: 'Dieser Frachtführer hat bereits ein aktives Lieferantenkonto bei dem Unternehmen.',
+    es: 'Este transportista ya tiene una cuenta de proveedor activa con la empresa.',
+  },
+  'distribution.member_number_taken': {
+    en: 'Another active supplier account of the business has this member number.',
+    'zh-Hans': '本企业的另一个有效供应商账户已使用此会员编号。',
+    'zh-Hant': '本企業的另一個有效供應商帳戶已使用此會員編號。',
+    fr: "Un autre compte fournisseur actif de l'entreprise a ce numéro de membre.",
+    de: 'Ein anderes aktives Lieferantenkonto des Unternehmens hat diese Mitgliedsnummer.',
+    es: 'Otra cuenta de proveedor activa de la empresa tiene este número de miembro.',
+  },
+  'field.unknown_carrier': {
+    en: 'No carrier has this code.',
+    'zh-Hans': '没有承运商使用此代码。',
+    'zh-Hant': '沒有承運商使用此代碼。',
+    fr: "Aucun transporteur n'a ce code.",
+    de: 'Kein Frachtführer hat diesen Code.',
+    es: 'Ningún transportista tiene este código.',
+  },
+} satisfies Messages;
+
+declare module '../../platform/i18n/messages.ts' {
+  interface ModuleMessageKeys extends Record<keyof typeof DISTRIBUTION_MESSAGES, true> {}
+}
