@@ -92,9 +92,9 @@ export function findPackages(em: Em, orderId: number): Promise<PackageRow[]> {
     'select position, package_number, weight_grams, length_mm, width_mm, height_mm, carrier_reference from order_package where order_id = ? order by position', [orderId]);
 }
 
-/** Writes the packages of a new order: the first is numbered with the order's tracking number, the others get new numbers. */
+/** Writes the packages of a new order (at least one): the first is numbered with the order's tracking number, the others get new numbers. */
 async function insertPackages(em: Em, o: OrderFacts, specs: readonly PackageSpec[]): Promise<string[]> {
-  const rows = specs.map((p, i) => ({
+  const rows = (specs.length > 0 ? specs : [{}]).map((p, i) => ({
     position: i + 1, package_number: i === 0 ? o.trackingNumber : newTrackingNumber(), weight_grams: p.weightGrams ?? null,
     length_mm: p.lengthMm ?? null, width_mm: p.widthMm ?? null, height_mm: p.heightMm ?? null, carrier_reference: p.carrierReference ?? null,
   }));
