@@ -29,18 +29,19 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/**'], message: 'The platform knows no module; a module registers with it (src/platform/module.ts).' }] }] },
   },
   {
-    // Workflow code is replayed: it imports @temporalio/workflow, its own contract and pure domain code, and
-    // everything else (its activities above all) as types only, which the bundle leaves out. A module's workflow
-    // code may be split into files named workflow<Part>.ts, held to the same rule.
+    // Workflow code is replayed: it imports @temporalio/workflow, its own contract and pure domain code, another
+    // module's contract (to start that module's process as a child), and everything else (its activities above
+    // all) as types only, which the bundle leaves out. A module's workflow code may be split into files named
+    // workflow<Part>.ts, held to the same rule.
     files: ['src/modules/*/workflows.ts', 'src/modules/*/workflow[A-Z]*.ts'],
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', disallowTypeAnnotations: false }],
       'no-restricted-imports': ['error', {
         paths: nodeBuiltins.flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'Workflow code must be deterministic: no Node built-ins.' })),
         patterns: [{
-          regex: '^(?!@temporalio/workflow$|\\./contract\\.ts$|\\./domain\\.ts$|\\./workflow[A-Z]\\w*\\.ts$)',
+          regex: '^(?!@temporalio/workflow$|\\./contract\\.ts$|\\.\\./[a-z-]+/contract\\.ts$|\\./domain\\.ts$|\\./workflow[A-Z]\\w*\\.ts$)',
           allowTypeImports: true,
-          message: 'A workflow imports values only from @temporalio/workflow, ./contract.ts, ./domain.ts and its own ./workflow<Part>.ts; anything else (activities above all) with `import type`.',
+          message: 'A workflow imports values only from @temporalio/workflow, ./contract.ts, ./domain.ts, another module\'s contract.ts and its own ./workflow<Part>.ts; anything else (activities above all) with `import type`.',
         }],
       }],
     },

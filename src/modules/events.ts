@@ -4,6 +4,7 @@
  */
 import type { EventDefinition } from '../platform/events.ts';
 import { DEVICE_ORDER_EVENTS } from './device-orders/events.ts';
+import { CARRIER_PACKAGE_EVENTS } from './distribution/events.ts';
 import { DRIVER_LOCATION_EVENTS } from './driver-location/events.ts';
 import { PARTNER_LOCKER_EVENTS } from './locker-deliveries/events.ts';
 import { ORDER_EVENTS } from './orders/events.ts';
@@ -14,5 +15,6 @@ export const EVENTS: readonly EventDefinition[] = [
   ...DEVICE_ORDER_EVENTS,
   ...DRIVER_LOCATION_EVENTS,
   ...PARTNER_LOCKER_EVENTS,
+  ...CARRIER_PACKAGE_EVENTS,
   ...WEBHOOK_EVENTS,
 ];

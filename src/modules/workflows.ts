@@ -7,3 +7,4 @@ export * from './locker-deliveries/workflows.ts';
 export * from './webhooks/workflows.ts';
 export * from './secrets/workflows.ts';
 export * from './abuse-limits/workflows.ts';
+export * from './distribution/workflows.ts';

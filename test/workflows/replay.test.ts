@@ -10,11 +10,12 @@ import { workflowsPath } from '../../src/platform/temporal/worker.ts';
 import { workerMetrics } from '../../src/platform/telemetry/temporalMetrics.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { lockerWorld } from '../helpers/lockerWorld.ts';
-import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
+import { makeBusiness, makeOrder, PASSWORD } from '../helpers/factories.ts';
 import { awaitDeviceOrderDelivery, retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
 import { deviceOrderWorkflowId } from '../../src/modules/device-orders/contract.ts';
+import { distributionWorkflowId } from '../../src/modules/distribution/contract.ts';
 import { lockerDeliveryWorkflowId } from '../../src/modules/locker-deliveries/contract.ts';
 import { pauseSignal, progressQuery, resumeSignal, SECRETS_ROTATION_WORKFLOW } from '../../src/modules/secrets/contract.ts';
 import { WEBHOOK_LOG_PRUNE_WORKFLOW } from '../../src/modules/webhooks/contract.ts';
@@ -130,6 +131,25 @@ describe('determinism: recorded histories replay against the current workflow co
     } finally {
       await receiver.close();
     }
+  });
+
+  test('a fresh package distribution history (received, a flagged scan, loaded, delivered, shelved into a locker) replays', async () => {
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    for (const place of [{ kind: 'warehouse', code: 'WH' }, { kind: 'locker', code: 'L1', device_id: b.device.code }]) {
+      assert.equal((await app.http.post('/v1/places', { name: place.code, ...place }, { token: admin })).status, 201);
+    }
+    const number = (await makeOrder(app.em(), b.business.id)).trackingNumber;
+    const steps = [['received', 'WH', 'applied'], ['delivered', 'L1', 'flagged'], ['loaded', 'WH', 'applied'], ['delivered', 'L1', 'applied'], ['shelved', 'L1', 'applied']];
+    for (const [i, [action, location, outcome]] of steps.entries()) {
+      const res = await app.http.post('/v1/distribution/scans', {
+        package_number: number, action, location, ...(action === 'shelved' ? { grid_code: 'A03' } : {}), scanned_at: new Date(Date.UTC(2026, 10, 24, 9, i)).toISOString(),
+      }, { token: admin });
+      assert.equal(res.body.scan?.outcome, outcome, JSON.stringify(res.body));
+    }
+    const handle = app.running.temporal.workflow.getHandle(distributionWorkflowId(number));
+    await handle.result();
+    await replayAndMaybeRecord(app, handle.workflowId, 'package-distribution-shelved-locker.json');
   });
 
   test('a fresh key rotation history (paused, resumed, batches over every column) replays', async () => {

@@ -10,6 +10,7 @@ import { DEVICE_ORDERS_MESSAGES } from './messages.ts';
 import { deviceOrderCollect, deviceOrderGet, deviceOrderList, deviceOrderRemove, deviceOrderStore } from './operations.ts';
 
 export { tellDeviceOrderOfDoor } from './doors.ts';
+export { storeBroughtParcel, type BroughtOutcome, type BroughtParcel } from './brought.ts';
 
 export const deviceOrders = defineModule({
   name: 'device-orders',

@@ -1,4 +1,8 @@
-/** Places and carrier supplier accounts (docs/distribution.md). */
+/**
+ * Places, carrier supplier accounts, and the distribution steps of a package (the specification's "Carrier package
+ * distribution" table) with how a scan is judged against them (docs/distribution.md). Pure and deterministic: the
+ * package's workflow runs the judgement.
+ */
 export const PLACE_KINDS = ['warehouse', 'locker', 'store'] as const;
 export type PlaceKind = (typeof PLACE_KINDS)[number];
 
@@ -14,3 +18,91 @@ export const SGLN_PATTERN = /^urn:epc:id:sgln:(?:[0-9]{6}\.[0-9]{6}|[0-9]{7}\.[0
 
 /** Our own identifier of a place that has no SGLN. */
 export const ownPlaceUrn = (businessCode: string, placeCode: string) => `urn:tms:place:${businessCode}:${placeCode}`;
+
+// --- distribution steps ---------------------------------------------------------------------------------
+
+export const DISTRIBUTION_STATUSES = ['created', 'in_transit', 'delivered', 'shelved', 'removed'] as const;
+export type DistributionStatus = (typeof DISTRIBUTION_STATUSES)[number];
+
+/** What a scan says happened: each moves the package to one status. */
+export const SCAN_ACTIONS = ['received', 'loaded', 'delivered', 'shelved', 'removed'] as const;
+export type ScanAction = (typeof SCAN_ACTIONS)[number];
+
+export const SCAN_SOURCES = ['scanner', 'otep', 'epcis'] as const;
+export type ScanSource = (typeof SCAN_SOURCES)[number];
+
+/**
+ * Why a scan was kept on the package's history without moving it:
+ * - `not_received`: the package was never received at a warehouse;
+ * - `does_not_fit`: the step is not one the package's status allows (loaded after delivered);
+ * - `out_of_order`: it happened before the last step applied, so applying it would move the package backwards;
+ * - `wrong_place`: loaded or removed at another warehouse than the package's, delivered or shelved at another
+ *   place than its destination;
+ * - `compartment_occupied`: shelved into a locker compartment that holds another parcel;
+ * - `process_ended`: the package's distribution had ended (shelved) when the scan came.
+ */
+export const SCAN_FLAGS = ['not_received', 'does_not_fit', 'out_of_order', 'wrong_place', 'compartment_occupied', 'process_ended'] as const;
+export type ScanFlag = (typeof SCAN_FLAGS)[number];
+
+/** Which kinds of place each action happens at; checked on input, before anything is written. */
+export const ACTION_PLACE_KINDS: Record<ScanAction, readonly ('warehouse' | 'locker' | 'store')[]> = {
+  received: ['warehouse'],
+  loaded: ['warehouse'],
+  removed: ['warehouse'],
+  delivered: ['locker', 'store'],
+  shelved: ['locker', 'store'],
+};
+
+const STEPS: Record<ScanAction, { from: readonly (DistributionStatus | null)[]; to: DistributionStatus }> = {
+  // A removed package is back on a warehouse's list: it may be received again elsewhere, or loaded again.
+  received: { from: [null, 'removed'], to: 'created' },
+  loaded: { from: ['created', 'removed'], to: 'in_transit' },
+  removed: { from: ['created', 'in_transit'], to: 'removed' },
+  delivered: { from: ['in_transit'], to: 'delivered' },
+  shelved: { from: ['delivered'], to: 'shelved' },
+};
+
+/** Shelved ends a package's distribution: a device order or the store's counter takes it from there. */
+export const isFinal = (status: DistributionStatus | null): boolean => status === 'shelved';
+
+/** Where a package stands, as its workflow holds it. */
+export interface PackageState {
+  status: DistributionStatus | null;
+  warehouseId: number | null;
+  destinationId: number | null;
+  /** When the last applied scan happened (ISO 8601); null before the first. */
+  lastStepAt: string | null;
+}
+
+export interface ScanFacts {
+  action: ScanAction;
+  placeId: number;
+  scannedAt: string;
+  /** A received scan may name where the package goes. */
+  destinationId?: number | null;
+}
+
+export type Judgement = { applied: true; status: DistributionStatus } | { applied: false; flag: ScanFlag };
+
+/** Whether the scan moves the package, and where to; a scan that does not fit is flagged, never applied. */
+export function judgeScan(state: PackageState, scan: ScanFacts): Judgement {
+  if (isFinal(state.status)) return { applied: false, flag: 'process_ended' };
+  const step = STEPS[scan.action];
+  if (!step.from.includes(state.status)) return { applied: false, flag: state.status === null ? 'not_received' : 'does_not_fit' };
+  if (state.lastStepAt !== null && Date.parse(scan.scannedAt) < Date.parse(state.lastStepAt)) return { applied: false, flag: 'out_of_order' };
+  const atWarehouse = scan.action === 'loaded' || scan.action === 'removed';
+  const expected = atWarehouse ? state.warehouseId : scan.action === 'received' ? null : state.destinationId;
+  if (expected !== null && expected !== scan.placeId) return { applied: false, flag: 'wrong_place' };
+  return { applied: true, status: step.to };
+}
+
+/** The state after an applied scan. */
+export function stateAfter(state: PackageState, scan: ScanFacts, status: DistributionStatus): PackageState {
+  return {
+    status,
+    warehouseId: scan.action === 'received' ? scan.placeId : state.warehouseId,
+    destinationId: scan.action === 'received' ? (scan.destinationId ?? state.destinationId)
+      : scan.action === 'delivered' ? scan.placeId : state.destinationId,
+    lastStepAt: scan.scannedAt,
+  };
+}

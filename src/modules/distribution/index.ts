@@ -1,14 +1,25 @@
 /**
- * Distribution: the places a business receives, stores and hands out parcels at, and the carriers that deliver
- * through its network under a supplier account (docs/distribution.md). The distribution process of each package
- * comes next in this module.
+ * Distribution: the places a business receives, stores and hands out parcels at, the carriers that deliver
+ * through its network under a supplier account, and each package's distribution process `distribution-<package
+ * number>`, moved by scans (docs/distribution.md).
  */
 import { defineModule } from '../../platform/module.ts';
+import { createDistributionActivities } from './activities.ts';
+import { DISTRIBUTION_SEARCH_ATTRIBUTES, DISTRIBUTION_WORKFLOW } from './contract.ts';
 import { DISTRIBUTION_MESSAGES } from './messages.ts';
 import { placeCreate, placeGet, placeList, supplierAccountCreate, supplierAccountEnd, supplierAccountList } from './operations.ts';
+import { SHELF_PICKUP_CODE } from './repo/distributions.ts';
+import { distributionPackageGet, distributionScan, flaggedScanList, warehouseDistributionList } from './scanOperations.ts';
 
 export const distribution = defineModule({
   name: 'distribution',
-  operations: [placeCreate, placeList, placeGet, supplierAccountCreate, supplierAccountList, supplierAccountEnd],
+  operations: [
+    placeCreate, placeList, placeGet, supplierAccountCreate, supplierAccountList, supplierAccountEnd,
+    distributionScan, distributionPackageGet, warehouseDistributionList, flaggedScanList,
+  ],
+  activities: ({ orm, config }) => createDistributionActivities({ orm, config }),
+  workflows: [DISTRIBUTION_WORKFLOW],
   messages: DISTRIBUTION_MESSAGES,
+  searchAttributes: DISTRIBUTION_SEARCH_ATTRIBUTES,
+  sealedColumns: [SHELF_PICKUP_CODE],
 });

@@ -41,6 +41,38 @@ export const DISTRIBUTION_MESSAGES = {
     de: 'Kein Frachtführer hat diesen Code.',
     es: 'Ningún transportista tiene este código.',
   },
+  'field.unknown_package': {
+    en: 'No package of the business has this number.',
+    'zh-Hans': '本企业没有此编号的包裹。',
+    'zh-Hant': '本企業沒有此編號的包裹。',
+    fr: "Aucun colis de l'entreprise n'a ce numéro.",
+    de: 'Kein Paket des Unternehmens hat diese Nummer.',
+    es: 'Ningún paquete de la empresa tiene este número.',
+  },
+  'field.unknown_place': {
+    en: 'No place of the business has this code or identifier.',
+    'zh-Hans': '本企业没有此代码或标识符的地点。',
+    'zh-Hant': '本企業沒有此代碼或識別碼的地點。',
+    fr: "Aucun lieu de l'entreprise n'a ce code ou cet identifiant.",
+    de: 'Kein Ort des Unternehmens hat diesen Code oder diese Kennung.',
+    es: 'Ningún lugar de la empresa tiene este código o identificador.',
+  },
+  'field.wrong_place_kind': {
+    en: 'This step does not happen at a place of this kind ({kinds} only).',
+    'zh-Hans': '此步骤不在此类地点进行（仅限 {kinds}）。',
+    'zh-Hant': '此步驟不在此類地點進行（僅限 {kinds}）。',
+    fr: "Cette étape n'a pas lieu dans un lieu de ce type ({kinds} uniquement).",
+    de: 'Dieser Schritt findet nicht an einem Ort dieser Art statt (nur {kinds}).',
+    es: 'Este paso no ocurre en un lugar de este tipo (solo {kinds}).',
+  },
+  'field.not_for_this_step': {
+    en: 'This field is taken only by a step that uses it ({step}).',
+    'zh-Hans': '此字段仅用于使用它的步骤（{step}）。',
+    'zh-Hant': '此欄位僅用於使用它的步驟（{step}）。',
+    fr: "Ce champ n'est accepté que pour l'étape qui l'utilise ({step}).",
+    de: 'Dieses Feld wird nur von dem Schritt angenommen, der es verwendet ({step}).',
+    es: 'Este campo solo se acepta en el paso que lo usa ({step}).',
+  },
 } satisfies Messages;
 
 declare module '../../platform/i18n/messages.ts' {

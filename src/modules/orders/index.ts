@@ -6,7 +6,7 @@ import { defineModule } from '../../platform/module.ts';
 import { Order } from './entities.ts';
 import { orderCreate, orderGet, orderList, planningPool } from './operations.ts';
 
-export { Order, type Address } from './entities.ts';
+export { Order, type Address, type Recipient } from './entities.ts';
 export { ASSIGNABLE_STATUS_IDS, ORDER_OPERATION, ORDER_STATUS, ORDER_STATUSES } from './domain.ts';
 export { carrierHeld, orderSummaryOf, changeOrderStatuses, recordOrderCreated, type OrderFacts, type OrderStatusMove } from './repo.ts';
 

@@ -1,10 +1,10 @@
 /**
  * The events the webhooks module sends itself (webhook.test) and those of the provider channels it serves:
- * carrier packages, third-party delivery and OHP push. The provider events are designed
+ * third-party delivery and OHP push. The provider events are designed
  * from the specification for the families to come; each moves into its family's module when that lands.
  */
 import type { EventDefinition, Schema } from '../../platform/events.ts';
-import { bool, enumOf, int, list, obj, orNull, providerEnvelope, str, tenantEnvelope, time } from '../../platform/jsonSchema.ts';
+import { bool, enumOf, int, list, obj, orNull, str, tenantEnvelope, time } from '../../platform/jsonSchema.ts';
 
 export const TEST_EVENT = 'webhook.test';
 
@@ -17,36 +17,6 @@ const testEvent: EventDefinition = {
     'message?': str('Free text'),
   })),
 };
-
-// ---- Carrier packages (the partner locker envelope; they move to their family's module when it lands) ----
-
-const carrierEvent = (name: string, summary: string, props: Record<string, Schema>): EventDefinition => ({
-  name, sender: 'partner_locker', summary,
-  payload: providerEnvelope(name, 'PLE-<id>, or PLE-MOCK-<id> for sandbox events; stable across retries', obj({ 'test?': bool('True on sandbox events'), ...props })),
-});
-
-const distribution = (status: Schema, extra: Record<string, Schema> = {}): Record<string, Schema> => ({
-  package_number: str('Carrier package number'),
-  carrier_reference: str('Carrier reference'),
-  member_number: str('Carrier member number'),
-  distribution: obj({ order_id: int('Distribution order id'), order_ref: str('Distribution order reference'), status }),
-  origin: obj({}, { description: 'Where the package comes from' }),
-  destination: obj({}, { description: 'Location the package goes to' }),
-  ...extra,
-});
-
-const CARRIER_PACKAGE_EVENTS: EventDefinition[] = [
-  carrierEvent('carrier_package.distribution.created', 'A carrier package was placed on a distribution order at the receiving warehouse.',
-    distribution(str('Distribution status'))),
-  carrierEvent('carrier_package.distribution.loaded', 'The package was scanned onto the truck.',
-    distribution(str('in_transit', { const: 'in_transit' }), { loaded_at: time('When') })),
-  carrierEvent('carrier_package.distribution.delivered', 'The driver handed the package to the location.',
-    distribution(str('delivered', { const: 'delivered' }), { delivered_at: time('When') })),
-  carrierEvent('carrier_package.distribution.shelved', 'The package was shelved at the location; the recipient is notified.',
-    distribution(str('Distribution status'), { location: obj({ grid_id: orNull(int('Compartment id')), grid_code: orNull(str('Compartment code')), shelf_code: orNull(str('Shelf code')) }) })),
-  carrierEvent('carrier_package.distribution.removed', 'The package was removed before departure or its order was cancelled.',
-    distribution(str('Distribution status'), { reason: enumOf(['removed', 'cancelled'], 'Why') })),
-];
 
 // ---- Third-party delivery ----
 
@@ -98,7 +68,6 @@ const ohpEvent = (name: string, summary: string): EventDefinition => ({
 });
 export const WEBHOOK_EVENTS: readonly EventDefinition[] = [
   testEvent,
-  ...CARRIER_PACKAGE_EVENTS,
   ...THIRD_PARTY_EVENTS,
   ...Object.entries(OHP).map(([name, summary]) => ohpEvent(name, summary)),
 ];

@@ -1,0 +1,73 @@
+/**
+ * A package's distribution process: imported by the API (to start it and send scans) and by the workflow.
+ * Workflow id `distribution-<package number>`; the package_distribution row is the read model its activities write.
+ */
+import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
+import { defineUpdate } from '@temporalio/workflow';
+import { BUSINESS_ID, ORDER_ID } from '../../platform/temporal/searchKeys.ts';
+import type { DistributionStatus, PackageState, ScanAction, ScanFlag, ScanSource } from './domain.ts';
+
+export const DISTRIBUTION_WORKFLOW = 'packageDistributionWorkflow';
+export const distributionWorkflowId = (packageNumber: string): string => `distribution-${packageNumber}`;
+
+export interface DistributionInput {
+  packageId: number;
+  packageNumber: string;
+  businessId: number;
+  orderId: number;
+  /** The read model's state when the process starts: a package seen before resumes where it stood. */
+  state: PackageState;
+  /** The codes of the package's warehouse and destination, for the search attributes. */
+  places: PlaceCodes;
+  /** Compresses the pickup deadline of a parcel shelved into a locker (LOCKER_TIMER_SCALE). */
+  timerScale: number;
+}
+
+export interface PlaceCodes {
+  warehouse: string | null;
+  destination: string | null;
+}
+
+/** One scan, its place resolved; `key` makes it idempotent (the sender's scan or event id, or a digest of its content). */
+export interface ScanArgs {
+  key: string;
+  source: ScanSource;
+  action: ScanAction;
+  placeId: number;
+  placeCode: string;
+  /** The locker of a locker place. */
+  deviceCode: string | null;
+  destinationId: number | null;
+  destinationCode: string | null;
+  gridCode: string | null;
+  shelfCode: string | null;
+  scannedAt: string;
+  actorId: number | null;
+}
+
+/** What a scan answers: its outcome and the package's status after it. */
+export interface ScanOutcome {
+  scan_id: string;
+  outcome: 'applied' | 'duplicate' | 'flagged';
+  flag: ScanFlag | null;
+  status: DistributionStatus | null;
+}
+
+export const scanUpdate = defineUpdate<ScanOutcome, [ScanArgs]>('scan');
+
+/** Operators find a package's process by number, warehouse, destination and status (place codes), or every one with a flagged scan. */
+export const PACKAGE_NUMBER = defineSearchAttributeKey('PackageNumber', SearchAttributeType.KEYWORD);
+export const DISTRIBUTION_WAREHOUSE = defineSearchAttributeKey('DistributionWarehouse', SearchAttributeType.KEYWORD);
+export const DISTRIBUTION_DESTINATION = defineSearchAttributeKey('DistributionDestination', SearchAttributeType.KEYWORD);
+export const DISTRIBUTION_STATUS = defineSearchAttributeKey('DistributionStatus', SearchAttributeType.KEYWORD);
+export const DISTRIBUTION_FLAGGED = defineSearchAttributeKey('DistributionFlagged', SearchAttributeType.BOOL);
+
+export const DISTRIBUTION_SEARCH_ATTRIBUTES = [PACKAGE_NUMBER, DISTRIBUTION_WAREHOUSE, DISTRIBUTION_DESTINATION, DISTRIBUTION_STATUS, DISTRIBUTION_FLAGGED];
+
+export function distributionSearchAttributes(input: Pick<DistributionInput, 'businessId' | 'orderId' | 'packageNumber'>): TypedSearchAttributes {
+  return new TypedSearchAttributes([
+    { key: BUSINESS_ID, value: input.businessId },
+    { key: ORDER_ID, value: input.orderId },
+    { key: PACKAGE_NUMBER, value: input.packageNumber },
+  ]);
+}
