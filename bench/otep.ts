@@ -116,12 +116,14 @@ export async function otepBench(read: { appUrl: string; databaseUrl: string; get
 
   // Baseline: the rows ingest wrote for the same events, under other keys, one INSERT per document
   const orderOf = new Map(orders.map((o) => [o.trackingNumber, o]));
+  const packageOf = new Map((await em.execute<{ package_number: string; id: number }[]>(
+    'select package_number, id from order_package where order_id in (?)', [orders.map((o) => o.id)])).map((p) => [p.package_number, p.id]));
   const phaseOf = new Map<string, string>(SCANS);
-  const columns = 'order_id, business_id, event_key, provider_id, status_code, phase, occurred_at, occurred_offset_min, location, otep_version, content_hash';
-  const statement = `insert into tracking_event (${columns}) values ${Array.from({ length: EVENTS_PER_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+  const columns = 'order_id, package_id, business_id, event_key, provider_id, status_code, phase, occurred_at, occurred_offset_min, location, otep_version, content_hash';
+  const statement = `insert into tracking_event (${columns}) values ${Array.from({ length: EVENTS_PER_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
   const rowsOf = (events: ReturnType<typeof eventsOf>) => events.flatMap((e) => {
     const location = JSON.stringify(e.location);
-    return [orderOf.get(e.subject)!.id, b.business.id, `base-${e.id}`, carrier.business.id, e.status_code, phaseOf.get(e.status_code)!, e.occurred_at, OFFSET_MIN,
+    return [orderOf.get(e.subject)!.id, packageOf.get(e.subject)!, b.business.id, `base-${e.id}`, carrier.business.id, e.status_code, phaseOf.get(e.status_code)!, e.occurred_at, OFFSET_MIN,
       location, e.otep_version, createHash('sha256').update(JSON.stringify(e)).digest('hex')];
   });
   const warmRows = warmups.map(rowsOf);

@@ -115,6 +115,7 @@ export const ORDER_EVENTS: readonly EventDefinition[] = [
       key: str('Event key'),
       description: str('Text of the event'),
       occurred_at: time('When it happened'),
+      'package_number?': str('The package the event is about (the order\'s tracking number for its first package)'),
     }),
     'proof_files?': list(podFile, 'Proof files; on delivered and picked-up events'),
     'proof_files_detail?': list(podFile, 'Proof files with their tracking context; on delivered and picked-up events'),

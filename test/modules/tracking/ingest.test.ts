@@ -110,6 +110,33 @@ describe('OTEP ingest with provider keys', () => {
     assert.equal(t.current.status_code, 'otep:core:delivered');
   });
 
+  test('an order of two packages: each has its own timeline, and the order is delivered only once both are', async () => {
+    const order = await makeOrder(app.em(), b.business.id, { carrierProviderId: carrier.business.id, selfDelivery: false });
+    await backdate(app, order.id);
+    const first = order.trackingNumber;
+    const second = `${first}-2`;
+    await app.em().execute('insert into order_package (order_id, business_id, position, package_number) values (?, ?, 2, ?)', [order.id, b.business.id, second]);
+    const push = (events: unknown[]) => app.http.post('/v1/otep/ingest', { events }, { token: key });
+    const event = (subject: string, at: string, code: string) => ({ id: 'e1', subject, occurred_at: at, status_code: code, otep_version: '1.0.0' });
+    const status = async () => (await app.em().execute<{ status_id: number }[]>('select status_id from delivery_order where id = ?', [order.id]))[0]!.status_id;
+
+    // The same event id on each package is two events.
+    const res = await push([event(first, '2026-11-20T10:00:00Z', 'otep:core:delivered'), event(second, '2026-11-20T09:00:00Z', 'otep:core:out_for_delivery')]);
+    assert.deepEqual([res.body.accepted, res.body.duplicates], [2, 0]);
+    assert.notEqual(await status(), 3, 'one package delivered, the other still out: the order is not delivered');
+    const one = (await app.http.get(`/v1/otep/trackings/${first}`)).body;
+    const two = (await app.http.get(`/v1/otep/trackings/${second}`)).body;
+    assert.equal(one.current.status_code, 'otep:core:delivered');
+    assert.equal(two.current.status_code, 'otep:core:out_for_delivery');
+    assert.ok(!two.events.some((e: { status_code: string }) => e.status_code === 'otep:core:delivered'), "a package's timeline holds its own carrier events");
+    const classic = (await app.http.get(`/v1/tracking/${second}`)).body;
+    assert.deepEqual(classic.packages.map((p: { tracking_number: string; delivered: boolean }) => [p.tracking_number, p.delivered]), [[first, true], [second, false]]);
+
+    await push([{ ...event(second, '2026-11-20T11:00:00Z', 'otep:core:delivered'), id: 'e2' }]);
+    assert.equal(await status(), 3, 'both delivered: so is the order');
+    assert.equal((await app.http.get(`/v1/tracking/${first}`)).body.packages.every((p: { delivered: boolean }) => p.delivered), true);
+  });
+
   test('each rejection reason, per event, and nothing half-written', async () => {
     const mine = await makeOrder(app.em(), b.business.id, { carrierProviderId: carrier.business.id, selfDelivery: false });
     const notMine = await makeOrder(app.em(), b.business.id);

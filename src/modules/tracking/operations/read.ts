@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadTimelines } from '../repo/timeline.ts';
+import { loadTimelines, packageNumbersOfOrder } from '../repo/timeline.ts';
 import { errors } from '../../../platform/errors.ts';
 import { translate, type MessageKey } from '../../../platform/i18n/messages.ts';
 import type { Language } from '../../../platform/i18n/languages.ts';
@@ -116,12 +116,20 @@ export const publicTracking = defineOperation({
   input: z.object({ number: trackingNumber }).strict(),
   output: anyJson,
   async handler(input, ctx) {
-    const t = await timelineOf(ctx, input.number);
+    // The parcel asked about, and each package of its order with where it stands.
+    const numbers = await packageNumbersOfOrder(ctx.em, input.number);
+    const timelines = await loadTimelines(ctx.em, numbers);
+    const t = timelines.get(input.number);
+    if (!t) throw errors.notFound();
+    const statusOf = (current: Timeline['current']) =>
+      current && { code: current.status_code, label: STATUS_BY_ID.get(current.status_code)?.label ?? current.status_code, since: current.occurred_at };
     const place = (e: Timeline['events'][number]) => [e.location?.city, e.location?.country].filter(Boolean).join(', ') || null;
     return {
       tracking_number: t.tracking_number,
-      status: t.current && { code: t.current.status_code, label: STATUS_BY_ID.get(t.current.status_code)?.label ?? t.current.status_code, since: t.current.occurred_at },
+      status: statusOf(t.current),
       delivered: t.current?.phase === 'otep:phase:delivered',
+      // Every package of the order; the order is delivered when each of them is.
+      packages: numbers.map((n) => ({ tracking_number: n, status: statusOf(timelines.get(n)?.current ?? null), delivered: timelines.get(n)?.current?.phase === 'otep:phase:delivered' })),
       events: t.events.toReversed().map((e) => ({
         time: e.occurred_at, status: e.status_code, label: STATUS_BY_ID.get(e.status_code)?.label ?? e.status_code, location: place(e),
         ...(e.after_terminal ? { after_terminal: true } : {}),

@@ -23,22 +23,23 @@ interface Row {
 }
 
 /**
- * One statement reads the shipments and both event sources: carriers' tracking events, and our own status
- * history (only changes no tracking event caused), which becomes one synthesized event per change.
+ * One statement reads the packages and both event sources: carriers' tracking events of the package, and our own
+ * status history of its order (only changes no tracking event caused), which becomes one synthesized event per
+ * change. A package number is a tracking number; the order's own is its first package's.
  */
 const TIMELINE_SQL = `
-  select o.tracking_number, o.type, e.*
-  from delivery_order o
+  select pk.package_number as tracking_number, o.type, e.*
+  from order_package pk join delivery_order o on o.id = pk.order_id
   left join lateral (
     select te.event_key as id, te.status_code, null::int as after_status, te.phase, te.occurred_at, te.occurred_offset_min as offset_min,
            te.recorded_at, te.location, te.incident_reason, te.description, te.otep_version, 'carrier' as source, te.id as seq
-    from tracking_event te where te.order_id = o.id
+    from tracking_event te where te.package_id = pk.id
     union all
     select 'osc-' || h.id, null, h.after_status, null, h.occurred_at, 0, h.occurred_at, null, null, null, null, 'merchant', h.id
     from order_status_change h where h.order_id = o.id and h.tracking_event_id is null
   ) e on true
-  where o.tracking_number in (?)
-  order by o.tracking_number, e.occurred_at, e.recorded_at, e.seq`;
+  where pk.package_number in (?)
+  order by pk.package_number, e.occurred_at, e.recorded_at, e.seq`;
 
 function eventOf(r: Row): OtepEvent | null {
   if (r.id === null || r.occurred_at === null) return null;
@@ -101,4 +102,12 @@ export async function loadTimelines(em: Em, trackingNumbers: readonly string[]):
   }
   for (const [tn, { service, events }] of grouped) out.set(tn, timelineOf(tn, service, events));
   return out;
+}
+
+/** The package numbers of the order a package number belongs to, in position order; empty when none has it. */
+export async function packageNumbersOfOrder(em: Em, packageNumber: string): Promise<string[]> {
+  const rows = await em.execute<{ package_number: string }[]>(
+    `select pk.package_number from order_package pk
+     where pk.order_id = (select order_id from order_package where package_number = ?) order by pk.position`, [packageNumber]);
+  return rows.map((r) => r.package_number);
 }
