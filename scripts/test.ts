@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 import { createLogger } from '../src/platform/logger.ts';
 import { fuzzService, SHORT_RUN } from './schemathesis.ts';
 import { startStack, UNREACHED_RATE_LIMITS } from './stack.ts';
@@ -23,6 +24,8 @@ try {
       // Every test file comes from one address and signs in often: the tests of the limits set their own.
       ...UNREACHED_RATE_LIMITS,
       DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, WORKFLOW_BUNDLE_PATH: stack.bundlePath,
+      // Each file's process writes its reports with blocking writes, so a forced exit loses none of them.
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${pathToFileURL('test/helpers/blockingOutput.ts').href}`].filter(Boolean).join(' '),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', METRICS_PORT: '0', SECRETS_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     },
   });
