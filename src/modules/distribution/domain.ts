@@ -106,3 +106,33 @@ export function stateAfter(state: PackageState, scan: ScanFacts, status: Distrib
     lastStepAt: scan.scannedAt,
   };
 }
+
+/**
+ * What a carrier's or scanner's tracking event at a place of the business does to the package's distribution, by
+ * its status code: arriving at or stored in a warehouse receives it there, leaving one loads it, arriving at a
+ * locker or store delivers it there, ready for collection there shelves it. Removal is a warehouse scan only.
+ */
+export function actionOfStatus(statusCode: string, placeKind: PlaceKind): ScanAction | null {
+  const code = statusCode.slice(statusCode.lastIndexOf(':') + 1);
+  if (placeKind === 'warehouse') {
+    if (['received_at_facility', 'at_warehouse', 'sorted'].includes(code)) return 'received';
+    if (['departed_facility', 'out_for_delivery', 'in_transit'].includes(code)) return 'loaded';
+    return null;
+  }
+  if (code === 'received_at_facility') return 'delivered';
+  if (code === 'at_pickup_point') return 'shelved';
+  return null;
+}
+
+/**
+ * The place identifiers a location id may name, most exact first, each with the sub-location it adds: an SGLN
+ * whose extension is not `0` may be a compartment or shelf of the place with extension `0`, and our own URN with a
+ * third segment (`urn:tms:place:<business>:<place>:<sub-location>`) one of that place.
+ */
+export function placeCandidates(locationId: string): { identifier: string; sub: string | null }[] {
+  const sgln = /^(urn:epc:id:sgln:[0-9]+\.[0-9]*)\.([0-9A-Za-z]{1,20})$/.exec(locationId);
+  if (sgln && sgln[2] !== '0') return [{ identifier: locationId, sub: null }, { identifier: `${sgln[1]}.0`, sub: sgln[2]! }];
+  const own = /^(urn:tms:place:[^:]+:[^:]+):([^:]+)$/.exec(locationId);
+  if (own) return [{ identifier: locationId, sub: null }, { identifier: own[1]!, sub: own[2]! }];
+  return [{ identifier: locationId, sub: null }];
+}

@@ -11,6 +11,8 @@ import { placeCreate, placeGet, placeList, supplierAccountCreate, supplierAccoun
 import { SHELF_PICKUP_CODE } from './repo/distributions.ts';
 import { distributionPackageGet, distributionScan, flaggedScanList, warehouseDistributionList } from './scanOperations.ts';
 
+export { moveByTrackedEvents, type TrackedMove } from './trackedMoves.ts';
+
 export const distribution = defineModule({
   name: 'distribution',
   operations: [

@@ -63,7 +63,7 @@ export const distributionScan = defineOperation({
 
     const scannedAt = new Date(input.scanned_at).toISOString();
     const facts = { action: input.action, placeCode: place.code, destinationCode: destination?.code ?? null, gridCode, shelfCode, scannedAt };
-    const outcome = await sendScan(ctx, pkg, {
+    const outcome = await sendScan(ctx, businessId, pkg, {
       ...facts, key: input.scan_id ?? contentKey(facts), source: 'scanner', placeId: place.id, deviceCode: place.deviceCode,
       destinationId: destination?.id ?? null, actorId: ctx.caller.id,
     });

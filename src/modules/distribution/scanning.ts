@@ -1,7 +1,8 @@
 /** Sends a scan to its package's process, starting the process (from the read model) when none is running. */
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { createHash } from 'node:crypto';
-import type { BusinessContext } from '../../platform/catalog/types.ts';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../../platform/config.ts';
 import { distributionSearchAttributes, distributionWorkflowId, scanUpdate, DISTRIBUTION_WORKFLOW, type ScanArgs, type ScanOutcome } from './contract.ts';
 import type { ScanPackage } from './repo/distributions.ts';
 import type { packageDistributionWorkflow } from './workflows.ts';
@@ -12,9 +13,14 @@ export function contentKey(s: Pick<ScanArgs, 'action' | 'placeCode' | 'destinati
   return `h-${createHash('sha256').update(content).digest('hex').slice(0, 32)}`;
 }
 
-export async function sendScan(ctx: Pick<BusinessContext, 'temporal' | 'config' | 'caller'>, pkg: ScanPackage, scan: ScanArgs): Promise<ScanOutcome> {
+export interface ScanSender {
+  temporal: Client;
+  config: Pick<Config, 'taskQueue' | 'lockerTimerScale'>;
+}
+
+export async function sendScan(ctx: ScanSender, businessId: number, pkg: ScanPackage, scan: ScanArgs): Promise<ScanOutcome> {
   const input = {
-    packageId: pkg.id, packageNumber: pkg.number, businessId: ctx.caller.businessId, orderId: pkg.orderId, state: pkg.state, places: pkg.places,
+    packageId: pkg.id, packageNumber: pkg.number, businessId, orderId: pkg.orderId, state: pkg.state, places: pkg.places,
     timerScale: ctx.config.lockerTimerScale,
   };
   // A running process keeps its own state (USE_EXISTING); an ended one is resumed from the read model to judge a late scan.

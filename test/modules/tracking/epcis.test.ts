@@ -12,6 +12,7 @@ import {
   parseEpcis,
   type ParsedEpcisEvent,
   shipmentUri,
+  statusFromCbv,
   trackingNumberFromUri,
 } from '../../../src/modules/tracking/formats/epcis.ts';
 import type { OtepEvent } from '../../../src/modules/tracking/model.ts';
@@ -198,7 +199,7 @@ describe('EPCIS ingest', () => {
       { type: 'AggregationEvent', eventTime: '2026-11-18T05:10:00Z', eventTimeZoneOffset: '+00:00', action: 'ADD', parentID: 'urn:otep:tracking:FOREIGN42', childEPCs: [] },
       foreignEvent({ epcList: ['urn:epc:id:sgtin:0614141.107346.2017'], bizStep: 'departing', disposition: 'in_transit' }),
       foreignEvent({ eventTime: undefined, bizStep: 'departing', disposition: 'in_transit' }),
-      foreignEvent({ bizStep: 'shipping', disposition: 'in_transit' }),
+      foreignEvent({ bizStep: 'sensor_reporting', disposition: 'in_transit' }),
       foreignEvent({ epcList: ['urn:otep:tracking:A', 'urn:otep:tracking:B'], bizStep: 'departing', disposition: 'in_transit' }),
       'not an event',
     ]);
@@ -213,6 +214,32 @@ describe('EPCIS ingest', () => {
       ['ambiguous_subject', '/epcisBody/eventList/5/epcList'],
       ['invalid_event', '/epcisBody/eventList/6'],
     ]);
+  });
+
+  test('every CBV step a carrier or scanner sends for parcel movement reads as a status; the disposition refines it', () => {
+    const cases: [string, string | undefined, string | null][] = [
+      ['arriving', 'in_progress', 'otep:core:received_at_facility'],
+      ['arriving', 'non_conformant', 'otep:core:delivery_failed'],
+      ['shipping', 'in_transit', 'otep:core:departed_facility'],
+      ['departing', undefined, 'otep:core:departed_facility'],
+      ['loading', 'in_transit', 'otep:core:out_for_delivery'],
+      ['unloading', 'in_progress', 'otep:core:received_at_facility'],
+      ['receiving', 'in_progress', 'otep:core:received_at_facility'],
+      ['receiving', 'returned', 'otep:core:returned'],
+      ['storing', 'sellable_not_accessible', 'otep:parcel:at_warehouse'],
+      ['stocking', 'sellable_accessible', 'otep:parcel:at_pickup_point'],
+      ['accepting', 'in_transit', 'otep:core:picked_up'],
+      ['accepting', 'completeness_verified', 'otep:core:delivered'],
+      ['transporting', 'in_transit', 'otep:core:in_transit'],
+      ['holding', 'sellable_not_accessible', 'otep:parcel:on_hold'],
+      ['shipping', 'damaged', 'otep:core:exception'],
+      ['https://ref.gs1.org/cbv/BizStep-arriving', 'https://ref.gs1.org/cbv/Disp-in_progress', 'otep:core:received_at_facility'],
+      ['urn:epcglobal:cbv:bizstep:void_shipping', undefined, 'otep:core:cancelled'],
+      ['encoding', 'active', null],
+      ['sensor_reporting', undefined, null],
+      ['no_such_step', 'active', null],
+    ];
+    for (const [bizStep, disposition, expected] of cases) assert.equal(statusFromCbv(bizStep, disposition), expected, `${bizStep} + ${disposition}`);
   });
 
   test('a bizTransactionList entry identifies the shipment when epcList does not', () => {

@@ -14,20 +14,37 @@ export interface ScanPackage {
   places: { warehouse: string | null; destination: string | null };
 }
 
+interface PackageStateRow {
+  id: number;
+  package_number: string;
+  order_id: number;
+  status: DistributionStatus | null;
+  warehouse_id: number | null;
+  destination_id: number | null;
+  last_step_at: Date | null;
+  warehouse_code: string | null;
+  destination_code: string | null;
+}
+
+/** The columns of PackageStateRow, from order_package pk and package_distribution pd with its places w and d. */
+const PACKAGE_STATE = `pk.id, pk.package_number, pk.order_id, pd.status, pd.warehouse_id, pd.destination_id, pd.last_step_at,
+  w.code as warehouse_code, d.code as destination_code`;
+const WITH_DISTRIBUTION = `left join package_distribution pd on pd.package_id = pk.id
+  left join place w on w.id = pd.warehouse_id left join place d on d.id = pd.destination_id`;
+
+function scanPackageOf(r: PackageStateRow): ScanPackage {
+  const lastStepAt = r.last_step_at ? new Date(r.last_step_at).toISOString() : null;
+  return {
+    id: r.id, number: r.package_number, orderId: r.order_id, state: { status: r.status, warehouseId: r.warehouse_id, destinationId: r.destination_id, lastStepAt },
+    places: { warehouse: r.warehouse_code, destination: r.destination_code },
+  };
+}
+
 /** The business's package of this number, with where its distribution stands (all null before its first scan). */
 export async function findScanPackage(em: Em, businessId: number, packageNumber: string): Promise<ScanPackage | null> {
-  const [row] = await em.execute<{ id: number; package_number: string; order_id: number; status: DistributionStatus | null; warehouse_id: number | null; destination_id: number | null; last_step_at: Date | null;
-    warehouse_code: string | null; destination_code: string | null }[]>(
-    `select pk.id, pk.package_number, pk.order_id, pd.status, pd.warehouse_id, pd.destination_id, pd.last_step_at, w.code as warehouse_code, d.code as destination_code
-     from order_package pk left join package_distribution pd on pd.package_id = pk.id
-       left join place w on w.id = pd.warehouse_id left join place d on d.id = pd.destination_id
-     where pk.business_id = ? and pk.package_number = ?`, [businessId, packageNumber]);
-  if (!row) return null;
-  const lastStepAt = row.last_step_at ? new Date(row.last_step_at).toISOString() : null;
-  return {
-    id: row.id, number: row.package_number, orderId: row.order_id, state: { status: row.status, warehouseId: row.warehouse_id, destinationId: row.destination_id, lastStepAt },
-    places: { warehouse: row.warehouse_code, destination: row.destination_code },
-  };
+  const [row] = await em.execute<PackageStateRow[]>(
+    `select ${PACKAGE_STATE} from order_package pk ${WITH_DISTRIBUTION} where pk.business_id = ? and pk.package_number = ?`, [businessId, packageNumber]);
+  return row ? scanPackageOf(row) : null;
 }
 
 export interface ScanPlace {
@@ -199,4 +216,33 @@ export async function findShelvedNoticeFacts(em: Em, packageId: number): Promise
     businessId: row.business_id, packageNumber: row.package_number, recipient: row.recipient, place: { name: row.name, kind: row.kind, address: row.address },
     gridCode: row.grid_code, shelfCode: row.shelf_code, dueAt: row.due_at, pickupCode: () => (sealed === null ? null : openSecret(purposeOf(SHELF_PICKUP_CODE), sealed)),
   };
+}
+
+export interface IngestTarget {
+  businessId: number;
+  pkg: ScanPackage;
+  place: Omit<ScanPlace, 'gridKnown'>;
+  /** The compartment or shelf the location id adds to the place's identifier. */
+  sub: string | null;
+}
+
+/**
+ * For each (package number, place identifier) asked about, the package and the place of the package's own business
+ * with that identifier, when both exist; keyed by the item's index.
+ */
+export async function findIngestTargets(em: Em, items: readonly { i: number; packageNumber: string; identifier: string; sub: string | null }[]): Promise<Map<number, IngestTarget>> {
+  const found = new Map<number, IngestTarget>();
+  if (items.length === 0) return found;
+  const rows = await em.execute<(PackageStateRow & { i: number; sub: string | null; business_id: number; place_id: number; kind: PlaceKind; code: string; device_code: string | null })[]>(
+    `select x.i, x.sub, pk.business_id, ${PACKAGE_STATE}, p.id as place_id, p.kind, p.code, dv.code as device_code
+     from jsonb_to_recordset(?::jsonb) as x(i int, package_number text, identifier text, sub text)
+     join order_package pk on pk.package_number = x.package_number
+     join place p on p.business_id = pk.business_id and p.identifier = x.identifier
+     left join device dv on dv.id = p.device_id
+     ${WITH_DISTRIBUTION}`,
+    [JSON.stringify(items.map((t) => ({ i: t.i, package_number: t.packageNumber, identifier: t.identifier, sub: t.sub })))]);
+  for (const r of rows) {
+    found.set(r.i, { businessId: r.business_id, pkg: scanPackageOf(r), place: { id: r.place_id, kind: r.kind, code: r.code, deviceCode: r.device_code }, sub: r.sub });
+  }
+  return found;
 }

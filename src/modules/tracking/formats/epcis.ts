@@ -131,19 +131,75 @@ const bareDisposition = (urn: string) => cbvName(urn, 'disp') ?? urn;
 // Core codes first, so a pair a profile code shares with its universal code reads as the universal one.
 const REVERSE_ORDER = [...STATUS_CODES].sort((a, b) => Number(a.profile !== 'core') - Number(b.profile !== 'core'));
 
-/** The first status code (core before parcel) whose EPCIS projection is this bizStep + disposition. */
+/**
+ * What each CBV 2.0 business step means for a parcel, when no status code projects to its exact pair with the
+ * disposition: the status a carrier or scanner sending it reports. Steps with no parcel meaning (encoding,
+ * assembling, sensor_reporting, ...) are absent, and an event of one is rejected as `unmapped_status`.
+ */
+const STATUS_OF_STEP: Record<string, string> = {
+  accepting: 'otep:core:picked_up',
+  arriving: 'otep:core:received_at_facility',
+  collecting: 'otep:core:picked_up',
+  commissioning: 'otep:core:created',
+  consigning: 'otep:core:picked_up',
+  cycle_counting: 'otep:parcel:at_warehouse',
+  decommissioning: 'otep:core:cancelled',
+  departing: 'otep:core:departed_facility',
+  destroying: 'otep:core:exception',
+  dispensing: 'otep:parcel:collected',
+  entering_exiting: 'otep:core:in_transit',
+  holding: 'otep:parcel:on_hold',
+  inspecting: 'otep:parcel:at_warehouse',
+  loading: 'otep:core:out_for_delivery',
+  packing: 'otep:parcel:sorted',
+  picking: 'otep:parcel:sorted',
+  receiving: 'otep:core:received_at_facility',
+  removing: 'otep:parcel:at_warehouse',
+  repackaging: 'otep:parcel:sorted',
+  retail_selling: 'otep:parcel:collected',
+  shipping: 'otep:core:departed_facility',
+  staging_outbound: 'otep:parcel:sorted',
+  stock_taking: 'otep:parcel:at_warehouse',
+  stocking: 'otep:parcel:at_pickup_point',
+  storing: 'otep:parcel:at_warehouse',
+  transporting: 'otep:core:in_transit',
+  unloading: 'otep:core:received_at_facility',
+  unpacking: 'otep:parcel:at_warehouse',
+  void_shipping: 'otep:core:cancelled',
+};
+
+/** Dispositions that say more than any step: the parcel came back, or something went wrong with it. */
+const STATUS_OF_DISPOSITION: Record<string, string> = {
+  returned: 'otep:core:returned',
+  damaged: 'otep:core:exception',
+  destroyed: 'otep:core:exception',
+  stolen: 'otep:core:exception',
+  recalled: 'otep:core:exception',
+  non_conformant: 'otep:core:exception',
+};
+
+/**
+ * The status code a bizStep and disposition report: the first code (core before parcel) whose EPCIS projection is
+ * exactly this pair, so that a projected timeline reads back as it was; otherwise what the disposition says when
+ * it names a return or a fault, otherwise what the step means. Null for a step with no parcel meaning.
+ */
 export function statusFromCbv(bizStep: unknown, disposition: unknown): string | null {
   const step = cbvName(bizStep, 'bizstep');
   const disp = cbvName(disposition, 'disp');
-  if (!step || !disp) return null;
-  return REVERSE_ORDER.find((s) => bareBizStep(s.projection.epcis.bizStep) === step && bareDisposition(s.projection.epcis.disposition) === disp)?.id ?? null;
+  if (!step) return null;
+  const exact = disp && REVERSE_ORDER.find((s) => bareBizStep(s.projection.epcis.bizStep) === step && bareDisposition(s.projection.epcis.disposition) === disp);
+  if (exact) return exact.id;
+  const meaning = STATUS_OF_STEP[step];
+  if (!meaning) return null;
+  return (disp && STATUS_OF_DISPOSITION[disp]) ?? meaning;
 }
 
 // --- locations -------------------------------------------------------------------------------------------
 
 const GS1_RESOLVER_GLN = 'https://id.gs1.org/414/';
+/** A GS1 location (SGLN URN or GLN Digital Link), or a place of a business that has no SGLN (docs/distribution.md). */
 const isGs1LocationUri = (s: string) =>
-  /^urn:epc:id:sgln:/i.test(s) || /^https?:\/\/[^/?#]+\/(?:[^?#]*\/)?414\/\d{13}(?:\/254\/[^/?#]+)?$/.test(s);
+  /^urn:epc:id:sgln:/i.test(s) || /^urn:tms:place:/.test(s) || /^https?:\/\/[^/?#]+\/(?:[^?#]*\/)?414\/\d{13}(?:\/254\/[^/?#]+)?$/.test(s);
 
 /** A gln as an EPCIS location id: a bare GLN becomes a Digital Link, an SGLN URN or Digital Link stays. */
 function locationIdFromGln(gln: string): string | null {

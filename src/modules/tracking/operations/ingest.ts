@@ -11,6 +11,7 @@ import { OTEP_VERSION } from '../vocabulary.ts';
 import type { CheckedEvent, Finding } from '../rules.ts';
 import { documentFailure, fieldOfPointer, presentFinding } from './read.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { moveByTrackedEvents, type TrackedMove } from '../../distribution/index.ts';
 
 const EventOutcome = z.object({
   pointer: z.string(),
@@ -33,10 +34,17 @@ export const IngestAnswer = z.object({
  * Ingests checked events for the calling provider and answers per event, in document order. Invalid events
  * are rejected with their findings; warnings of accepted events are reported too.
  */
-export async function ingestChecked(ctx: BusinessContext, checked: readonly CheckedEvent[], extra: readonly Finding[] = []): Promise<z.input<typeof IngestAnswer>> {
+export async function ingestChecked(ctx: BusinessContext, source: TrackedMove['source'], checked: readonly CheckedEvent[], extra: readonly Finding[] = []): Promise<z.input<typeof IngestAnswer>> {
   const valid = checked.filter((c) => c.event).map((c) => ({ pointer: c.pointer, event: c.event! }));
   const outcomes = new Map<string, IngestOutcome>();
   for (const o of await ingestTrackingEvents(ctx.em, ctx.caller.businessId, valid)) outcomes.set(o.pointer, o);
+  // Events at a place of the package's business move its distribution; a duplicate too, in case its first send was lost.
+  await moveByTrackedEvents(ctx, valid.flatMap(({ pointer, event }) => {
+    const o = outcomes.get(pointer);
+    const locationId = event.location?.gln;
+    if (!o || o.status === 'rejected' || !locationId) return [];
+    return [{ packageNumber: event.subject, statusCode: event.statusCode, locationId, occurredAt: event.occurredAt, key: o.event_id, source }];
+  }));
   const findingsAt = (c: CheckedEvent) => [...c.findings, ...extra.filter((f) => f.pointer === c.pointer || f.pointer.startsWith(`${c.pointer}/`))]
     .map((f) => presentFinding(f, ctx.lang));
   const events = checked.map((c) => {
@@ -90,7 +98,7 @@ export const otepIngest = defineOperation({
     } catch (e) {
       documentFailure(e);
     }
-    return ingestChecked(ctx, document.events, document.findings);
+    return ingestChecked(ctx, 'otep', document.events, document.findings);
   },
 });
 
@@ -137,7 +145,7 @@ export const otepIngestEpcis = defineOperation({
     if (parsed.events.length > MAX_EVENTS_PER_DOCUMENT) throw errors.field('epcisBody.eventList', 'otep.too_long', { field: 'eventList', max: MAX_EVENTS_PER_DOCUMENT });
     // Read events go through the same rule set as native ones; EPCIS 2.0 is read as the current OTEP version.
     const checked = parsed.events.flatMap((p) => ('event' in p ? [inEpcisTerms(checkEvent({ otep_version: OTEP_VERSION, ...p.event }, p.pointer, null))] : []));
-    const answer = await ingestChecked(ctx, checked);
+    const answer = await ingestChecked(ctx, 'epcis', checked);
     const byPointer = new Map(answer.events.map((e) => [e.pointer, e]));
     const events = parsed.events.map((p) => ('error' in p ? unreadable(p.pointer, p.error, ctx.lang) : byPointer.get(p.pointer)!));
     return { ...answer, rejected: events.filter((e) => e.status === 'rejected').length, events };

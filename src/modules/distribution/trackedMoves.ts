@@ -1,0 +1,57 @@
+/**
+ * Carrier and scanner ingest moving packages (docs/distribution.md): a tracking event at a place of the package's
+ * business is a scan of that package, sent to its distribution process like a warehouse scan.
+ */
+import { createHash } from 'node:crypto';
+import type { Em } from '../../platform/db/orm.ts';
+import { actionOfStatus, CODE_PATTERN, placeCandidates, type ScanSource } from './domain.ts';
+import { findIngestTargets } from './repo/distributions.ts';
+import { sendScan, type ScanSender } from './scanning.ts';
+
+export interface TrackedMove {
+  packageNumber: string;
+  statusCode: string;
+  /** The event's location id (`location.gln`, an EPCIS readPoint or bizLocation). */
+  locationId: string;
+  occurredAt: Date;
+  /** The tracking event's key: the same event sent again is the same scan. */
+  key: string;
+  source: Extract<ScanSource, 'otep' | 'epcis'>;
+}
+
+/** Packages whose scans are sent at once; each package's own scans go one after another, oldest first. */
+const PACKAGES_IN_FLIGHT = 8;
+
+export async function moveByTrackedEvents(ctx: ScanSender & { em: Em }, moves: readonly TrackedMove[]): Promise<void> {
+  const candidates = moves.flatMap((m, index) => placeCandidates(m.locationId).map((c, rank) => ({ index, rank, ...c })));
+  const found = await findIngestTargets(ctx.em, candidates.map((c, i) => ({ i, packageNumber: moves[c.index]!.packageNumber, identifier: c.identifier, sub: c.sub })));
+  // Per move, the most exact identifier that names a place of its package's business.
+  const best = new Map<number, { rank: number; target: NonNullable<ReturnType<typeof found.get>> }>();
+  candidates.forEach((c, i) => {
+    const target = found.get(i);
+    if (target && (best.get(c.index)?.rank ?? Infinity) > c.rank) best.set(c.index, { rank: c.rank, target });
+  });
+
+  const byPackage = new Map<number, (() => Promise<unknown>)[]>();
+  const ordered = [...best.entries()].sort(([a], [b]) => moves[a]!.occurredAt.getTime() - moves[b]!.occurredAt.getTime());
+  for (const [index, { target }] of ordered) {
+    const move = moves[index]!;
+    const action = actionOfStatus(move.statusCode, target.place.kind);
+    if (action === null) continue;
+    const gridCode = action === 'shelved' && target.place.kind === 'locker' ? target.sub : null;
+    const shelfCode = action === 'shelved' && target.place.kind === 'store' && target.sub !== null && CODE_PATTERN.test(target.sub) ? target.sub.toUpperCase() : null;
+    // Shelving names its compartment or shelf by the location's sub-location; without one it cannot be applied.
+    if (action === 'shelved' && gridCode === null && shelfCode === null) continue;
+    const send = () => sendScan(ctx, target.businessId, target.pkg, {
+      key: `e-${createHash('sha256').update(move.key).digest('hex').slice(0, 32)}`, source: move.source, action, placeId: target.place.id,
+      placeCode: target.place.code, deviceCode: target.place.deviceCode, destinationId: null, destinationCode: null, gridCode, shelfCode,
+      scannedAt: move.occurredAt.toISOString(), actorId: null,
+    });
+    byPackage.set(target.pkg.id, [...(byPackage.get(target.pkg.id) ?? []), send]);
+  }
+  const queues = [...byPackage.values()];
+  const worker = async () => {
+    for (let queue = queues.shift(); queue; queue = queues.shift()) for (const send of queue) await send();
+  };
+  await Promise.all(Array.from({ length: Math.min(PACKAGES_IN_FLIGHT, queues.length) }, worker));
+}
