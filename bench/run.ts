@@ -18,6 +18,9 @@
  *  8. partner locker deliveries: create -> remote open -> doors_opened webhook received p50/p99, vs the webhook
  *     engine's own first attempt (outbox commit -> received) at the same pace; delivery code expiry lateness
  *     p50/p99 with BENCH_LOCKER_EXPIRIES (default 1000) expiring within one minute, vs setTimeout (bench/lockers.ts)
+ *  9. package distribution (bench/distribution.ts): warehouse scans per second, each a workflow update of a running
+ *     process plus its read model write, vs as many bare signals to the same processes; an EPCIS document of 500
+ *     receiving events (500 packages received) vs the native document of the same events, median ms per document
  * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
  * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores in section 5 and 3 in section 7. BENCH_OTEP_BATCHES (default 200) sets how many
  * documents of 500 events section 6 ingests in each of its two runs; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
@@ -44,6 +47,7 @@ import { compareRead, READ_CONCURRENCY, type ReadRun } from './reads.ts';
 import { retryLateness, type RetryRun } from './retries.ts';
 import { EVENTS_PER_BATCH, otepBench } from './otep.ts';
 import { LOCKER_BENCH_TTL_SECONDS, lockerBench } from './lockers.ts';
+import { distributionBench, SCANS_IN_FLIGHT, SCANS_PACKAGES } from './distribution.ts';
 import { STORE_CALLS, STORE_GRIDS, STORE_IN_FLIGHT, STORE_ROUNDS, storeBench, type Measured } from './store.ts';
 
 const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
@@ -264,6 +268,20 @@ try {
     for (const p of [50, 99] as const) {
       line(`locker expiry lateness p${p} (ms, ${E} in 1 min)`, fmt(percentile(lk.expiryLateness, p)), `setTimeout ${fmt(lk.timerLate)}`, percentile(lk.expiryLateness, p) / Math.max(1, lk.timerLate));
     }
+  }
+
+  // 9. package distribution: scans and carrier ingest (bench/distribution.ts)
+  if (section(9)) {
+    const signIn = async (email: string) => {
+      const res = await fetch(`${app.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+      return ((await res.json()) as { access_token: string }).access_token;
+    };
+    const d = await distributionBench(app.url!, em, app.temporal, signIn);
+    console.log(`distribution: ${SCANS_PACKAGES} packages, ${SCANS_IN_FLIGHT} in flight`);
+    line('received scans (per s, starts)', fmt(d.received.perSecond), `bare signals ${fmt(d.signals.perSecond)}`, d.received.perSecond / d.signals.perSecond);
+    line('loaded scans (per s)', fmt(d.loaded.perSecond), `bare signals ${fmt(d.signals.perSecond)}`, d.loaded.perSecond / d.signals.perSecond);
+    line('loaded scan p50 (ms)', fmt(median(d.loaded.latencies)), `bare signal ${fmt(median(d.signals.latencies))}`, median(d.loaded.latencies) / median(d.signals.latencies));
+    line('EPCIS 500 receiving (ms/doc)', fmt(median(d.epcisMs)), `native OTEP ${fmt(median(d.nativeMs))}`, median(d.epcisMs) / median(d.nativeMs));
   }
 
   await app.close();
