@@ -8,6 +8,7 @@ import { CARRIER_PACKAGE_EVENTS } from './distribution/events.ts';
 import { DRIVER_LOCATION_EVENTS } from './driver-location/events.ts';
 import { PARTNER_LOCKER_EVENTS } from './locker-deliveries/events.ts';
 import { ORDER_EVENTS } from './orders/events.ts';
+import { THIRD_PARTY_EVENTS } from './third-party-deliveries/events.ts';
 import { WEBHOOK_EVENTS } from './webhooks/events.ts';
 
 export const EVENTS: readonly EventDefinition[] = [
@@ -16,5 +17,6 @@ export const EVENTS: readonly EventDefinition[] = [
   ...DRIVER_LOCATION_EVENTS,
   ...PARTNER_LOCKER_EVENTS,
   ...CARRIER_PACKAGE_EVENTS,
+  ...THIRD_PARTY_EVENTS,
   ...WEBHOOK_EVENTS,
 ];

@@ -20,6 +20,7 @@ import { lockers } from './lockers/index.ts';
 import { notifications } from './notifications/index.ts';
 import { orders } from './orders/index.ts';
 import { secrets } from './secrets/index.ts';
+import { thirdPartyDeliveries } from './third-party-deliveries/index.ts';
 import { tracking } from './tracking/index.ts';
 import { webhooks } from './webhooks/index.ts';
 
@@ -31,6 +32,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
   deviceOrders,
   lockerDeliveries,
   distribution,
+  thirdPartyDeliveries,
   notifications,
   webhooks,
   driverLocation,

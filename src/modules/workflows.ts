@@ -8,3 +8,4 @@ export * from './webhooks/workflows.ts';
 export * from './secrets/workflows.ts';
 export * from './abuse-limits/workflows.ts';
 export * from './distribution/workflows.ts';
+export * from './third-party-deliveries/workflows.ts';

@@ -29,6 +29,7 @@ const EnvSchema = z.object({
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   LOCKER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
+  HANDOVER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   SMTP_URL: z.string().refine((v) => /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).default('TMS <no-reply@tms.localhost>'),
   NOTIFY_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
@@ -81,6 +82,8 @@ export interface Config {
   webhookRetryScale: number;
   /** Multiplies the locker delivery timers (docs/locker-deliveries.md); the tests run them in fractions of a second. */
   lockerTimerScale: number;
+  /** Multiplies a third-party assignment's handover deadline (docs/third-party-deliveries.md), for tests and scenarios. */
+  handoverTimerScale: number;
   /** Where recipient notifications are sent (docs/notifications.md); null records them as skipped. */
   smtpUrl: string | null;
   /** The sender of recipient notifications. */
@@ -164,6 +167,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
     lockerTimerScale: e.LOCKER_TIMER_SCALE,
+    handoverTimerScale: e.HANDOVER_TIMER_SCALE,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     notifyRetryScale: e.NOTIFY_RETRY_SCALE,

@@ -10,7 +10,7 @@ import { workflowsPath } from '../../src/platform/temporal/worker.ts';
 import { workerMetrics } from '../../src/platform/telemetry/temporalMetrics.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { lockerWorld } from '../helpers/lockerWorld.ts';
-import { makeBusiness, makeOrder, PASSWORD } from '../helpers/factories.ts';
+import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../helpers/factories.ts';
 import { awaitDeviceOrderDelivery, retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
@@ -28,7 +28,7 @@ const replayOptions = () => ({ sinks: workerMetrics.sinks, ...(process.env.WORKF
 
 describe('determinism: recorded histories replay against the current workflow code', () => {
   let app: TestApp;
-  before(async () => { app = await startApp({ WEBHOOK_RETRY_SCALE: '0.01', LOCKER_TIMER_SCALE: '0.0005' }); });
+  before(async () => { app = await startApp({ WEBHOOK_RETRY_SCALE: '0.01', LOCKER_TIMER_SCALE: '0.0005', HANDOVER_TIMER_SCALE: '0.0005' }); });
   after(() => app.running.close());
 
   test('every committed history replays', async () => {
@@ -150,6 +150,22 @@ describe('determinism: recorded histories replay against the current workflow co
     const handle = app.running.temporal.workflow.getHandle(distributionWorkflowId(number));
     await handle.result();
     await replayAndMaybeRecord(app, handle.workflowId, 'package-distribution-shelved-locker.json');
+  });
+
+  test('a fresh third-party delivery history (assigned, one package handed over, the deadline missed: fallback) replays', async () => {
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    const provider = await makeProvider(app.em(), 'delivery_provider');
+    const order = await makeOrder(app.em(), b.business.id);
+    await app.em().execute("insert into order_package (order_id, business_id, position, package_number) values (?, ?, 2, ?)", [order.id, b.business.id, `${order.trackingNumber}-2`]);
+    const res = await app.http.post('/v1/third-party-assignments', { order_id: order.id, provider_code: provider.business.code, handover_deadline_hours: 1 }, { token: admin });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const a = res.body.assignment;
+    const handover = await app.http.post(`/v1/third-party-assignments/${a.number}/handovers`, { package_number: order.trackingNumber, scanned_at: new Date().toISOString() }, { token: admin });
+    assert.equal(handover.status, 200, JSON.stringify(handover.body));
+    const handle = app.running.temporal.workflow.getHandle(a.workflow_id);
+    assert.equal(await handle.result(), 'cancelled');
+    await replayAndMaybeRecord(app, handle.workflowId, 'third-party-delivery-fallback.json');
   });
 
   test('a fresh key rotation history (paused, resumed, batches over every column) replays', async () => {

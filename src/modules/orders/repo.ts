@@ -188,3 +188,11 @@ export async function recordOrderCreated(em: Em, o: OrderFacts & { createdAt: Da
   });
   return packageNumbers;
 }
+
+/**
+ * Hands the order to a third-party delivery provider (it leaves the planning pool and contractors' reach), or, with
+ * null, back to the business's own delivery.
+ */
+export async function holdForCarrier(em: Em, orderId: number, providerId: number | null): Promise<void> {
+  await em.execute('update delivery_order set carrier_provider_id = ?, self_delivery = ?::int is null, updated_at = now() where id = ?', [providerId, providerId, orderId]);
+}

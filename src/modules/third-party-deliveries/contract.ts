@@ -1,0 +1,61 @@
+/**
+ * The third-party delivery process: imported by the API (to start it and send updates) and by the workflow.
+ * Workflow id `third-party-delivery-<id>`; the third_party_assignment row is the read model its activities write.
+ */
+import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
+import { defineUpdate } from '@temporalio/workflow';
+import { BUSINESS_ID, ORDER_ID } from '../../platform/temporal/searchKeys.ts';
+import { PROVIDER_ID } from '../locker-deliveries/contract.ts';
+import type { AssignmentStatus } from './domain.ts';
+import type { AssignmentView } from './views.ts';
+
+export const THIRD_PARTY_WORKFLOW = 'thirdPartyDeliveryWorkflow';
+export const thirdPartyWorkflowId = (id: number): string => `third-party-delivery-${id}`;
+
+export interface ThirdPartyInput {
+  id: number;
+  businessId: number;
+  orderId: number;
+  providerId: number;
+  /** ISO 8601: an assignment whose packages were not all handed over by then falls back to self delivery. */
+  handoverDeadline: string;
+}
+
+export interface HandoverArgs {
+  packageNumber: string;
+  scannedAt: string;
+  actorId: number;
+}
+
+export interface CancelArgs {
+  reason: 'cancelled' | 'reassigned';
+  actorId: number;
+  /** A reassignment's new provider and deadline; the process writes the new assignment and starts its process. */
+  to?: { providerId: number; handoverDeadline: string };
+}
+
+/** What an update answers: the assignment, and on a reassignment the new one. */
+export interface StepAnswer {
+  assignment: AssignmentView;
+  next: AssignmentView | null;
+}
+
+export const handoverUpdate = defineUpdate<StepAnswer, [HandoverArgs]>('handover');
+export const cancelUpdate = defineUpdate<StepAnswer, [CancelArgs]>('cancel');
+
+/** Failure type of a step the assignment's status does not allow. */
+export const ASSIGNMENT_INVALID_STEP = 'AssignmentInvalidStep';
+/** Failure type of a handover of a package that is not the order's. */
+export const NOT_THE_ORDERS_PACKAGE = 'NotTheOrdersPackage';
+
+/** Operators find assignments by provider and status, e.g. `ProviderId = 12 AND ThirdPartyStatus = "assigned"`. */
+export const THIRD_PARTY_STATUS = defineSearchAttributeKey('ThirdPartyStatus', SearchAttributeType.KEYWORD);
+
+export function thirdPartySearchAttributes(input: ThirdPartyInput, status: AssignmentStatus = 'assigned'): TypedSearchAttributes {
+  return new TypedSearchAttributes([
+    { key: BUSINESS_ID, value: input.businessId },
+    { key: ORDER_ID, value: input.orderId },
+    { key: PROVIDER_ID, value: input.providerId },
+    { key: THIRD_PARTY_STATUS, value: status },
+  ]);
+}

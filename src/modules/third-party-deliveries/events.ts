@@ -1,0 +1,56 @@
+/**
+ * The third-party delivery events (the specification's third-party rows): sent to the provider's own endpoint
+ * (`PUT /v1/provider/webhook-settings`), signed with its secret, retried 7 times, then dead-lettered.
+ * Event id `TPE-<assignment id>.<step>`: each step happens once per assignment, so the id is stable across retries.
+ */
+import type { NewOutboxEvent } from '../../platform/db/outbox.ts';
+import type { EventDefinition, Schema } from '../../platform/events.ts';
+import { bool, enumOf, int, list, obj, orNull, str, time } from '../../platform/jsonSchema.ts';
+import { CANCEL_REASONS } from './domain.ts';
+import type { StoredAssignment } from './repo/assignments.ts';
+
+function assignmentEvent(name: string, summary: string, props: Record<string, Schema>): EventDefinition {
+  const data = obj({
+    assignment_number: str('Assignment number'),
+    order: obj({ id: int('Order id'), order_ref: orNull(str('Merchant order reference')), tracking_number: str('Tracking number (its first package\'s)') }),
+    packages: list(obj({ tracking_number: str('Package tracking number') }), 'Packages of the order'),
+    'test?': bool('True on test (mock) events'),
+    ...props,
+  });
+  return { name, sender: 'third_party', summary, payload: obj({ event_id: str('TPE-<assignment id>.<step>; stable across retries'), event: str('Event name', { const: name }), occurred_at: time('When'), data }) };
+}
+
+export const THIRD_PARTY_EVENTS: readonly EventDefinition[] = [
+  assignmentEvent('delivery.assignment.created', 'An order was assigned to the provider.', {
+    source: enumOf(['rule', 'manual'], 'How it was assigned'),
+    handover_deadline: time('The warehouse hands the packages over before this, or the order falls back to self delivery'),
+  }),
+  assignmentEvent('delivery.assignment.handed_over', 'The warehouse handed all packages to the provider.', { handed_over_at: time('When the last package was handed over') }),
+  assignmentEvent('delivery.assignment.cancelled', 'The assignment was withdrawn.', { reason: enumOf([...CANCEL_REASONS], 'Why') }),
+  assignmentEvent('delivery.assignment.partial_delivered', 'Some packages were delivered while others are still in transit.', {
+    packages: list(obj({ tracking_number: str('Package'), outcome: str('Outcome, for example delivered or in_transit') }), 'Outcome per package'),
+    legs: list(obj({ carrier_order_number: str('Order placed with the carrier'), tracking_numbers: list(str('Package'), 'Packages on it') }),
+      'Orders placed with the carrier; one per package when it lacks multi-piece shipments'),
+  }),
+];
+
+export type AssignmentEventStep = 'created' | 'handed_over' | 'cancelled';
+
+/** The event of a step of the assignment, addressed to its provider. */
+export function assignmentOutboxEvent(a: StoredAssignment, step: AssignmentEventStep): NewOutboxEvent {
+  const event = `delivery.assignment.${step}`;
+  const eventId = `TPE-${a.id}.${step}`;
+  const extra = step === 'created' ? { source: a.source, handover_deadline: new Date(a.handover_deadline).toISOString() }
+    : step === 'handed_over' ? { handed_over_at: new Date(a.handed_over_at!).toISOString() }
+      : { reason: a.cancel_reason! };
+  return {
+    businessId: a.business_id, providerId: a.provider_id, eventId, eventType: event, referenceType: 'third_party_assignment', referenceId: a.number,
+    payload: {
+      event_id: eventId, event, occurred_at: new Date().toISOString(),
+      data: {
+        assignment_number: a.number, order: { id: a.order_id, order_ref: a.order_ref, tracking_number: a.tracking_number },
+        packages: a.packages.map((p) => ({ tracking_number: p.package_number })), ...extra,
+      },
+    },
+  };
+}

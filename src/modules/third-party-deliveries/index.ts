@@ -1,0 +1,19 @@
+/**
+ * Third-party delivery assignments (docs/third-party-deliveries.md): an order handed to a delivery provider, each a
+ * workflow `third-party-delivery-<id>` (contract.ts) whose read model is the third_party_assignment row.
+ */
+import { defineModule } from '../../platform/module.ts';
+import { createThirdPartyActivities } from './activities.ts';
+import { THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW } from './contract.ts';
+import { THIRD_PARTY_MESSAGES } from './messages.ts';
+import { thirdPartyAssign, thirdPartyAssignmentGet, thirdPartyHandover, thirdPartyReassign } from './operations.ts';
+import { providerAssignmentCancel, providerAssignmentGet, providerAssignmentList } from './providerOperations.ts';
+
+export const thirdPartyDeliveries = defineModule({
+  name: 'third-party-deliveries',
+  operations: [thirdPartyAssign, thirdPartyAssignmentGet, thirdPartyHandover, thirdPartyReassign, providerAssignmentList, providerAssignmentGet, providerAssignmentCancel],
+  activities: ({ orm }) => createThirdPartyActivities({ orm }),
+  workflows: [THIRD_PARTY_WORKFLOW],
+  messages: THIRD_PARTY_MESSAGES,
+  searchAttributes: [THIRD_PARTY_STATUS],
+});

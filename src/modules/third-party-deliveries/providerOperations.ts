@@ -1,0 +1,63 @@
+/** A delivery provider reads the orders handed to it and reports a cancellation at its carrier. */
+import { z } from 'zod';
+import { offsetOf, pageOf, pageOutput, pageParams } from '../../platform/catalog/schemas.ts';
+import { defineOperation } from '../../platform/catalog/types.ts';
+import { cancelUpdate } from './contract.ts';
+import { ASSIGNMENT_STATUSES } from './domain.ts';
+import { assignmentNumberParam, assignmentOr404, sendStep } from './operations.ts';
+import { listProviderAssignments } from './repo/assignments.ts';
+import { AssignmentView, presentAssignment } from './views.ts';
+
+const TAG = 'Third-party deliveries (provider)';
+const PROVIDER = ['delivery_provider'] as const;
+
+export const providerAssignmentList = defineOperation({
+  name: 'provider_assignment_list',
+  summary: 'The orders handed to this provider, newest first, by status.',
+  tag: TAG,
+  roles: PROVIDER,
+  business: true,
+  rest: { method: 'GET', path: '/v1/provider/third-party-assignments' },
+  graphql: { name: 'providerAssignments', kind: 'query' },
+  input: z.object({ status: z.enum(ASSIGNMENT_STATUSES).optional(), ...pageParams }).strict(),
+  output: pageOutput('assignments', AssignmentView),
+  async handler(input, ctx) {
+    const page = await listProviderAssignments(ctx.em, ctx.caller.businessId, input.status ?? null, input.per_page, offsetOf(input));
+    return pageOf(input, 'assignments', page.total, page.items.map(presentAssignment));
+  },
+});
+
+export const providerAssignmentGet = defineOperation({
+  name: 'provider_assignment_get',
+  summary: 'One order handed to this provider.',
+  tag: TAG,
+  roles: PROVIDER,
+  business: true,
+  rest: { method: 'GET', path: '/v1/provider/third-party-assignments/{number}', failures: { 404: 'No assignment of this provider has this number' } },
+  graphql: { name: 'providerAssignment', kind: 'query' },
+  input: z.object({ number: assignmentNumberParam }).strict(),
+  output: z.object({ result: z.literal(true), assignment: AssignmentView }),
+  async handler(input, ctx) {
+    return { result: true as const, assignment: presentAssignment(await assignmentOr404(ctx, { providerId: ctx.caller.businessId }, input.number)) };
+  },
+});
+
+export const providerAssignmentCancel = defineOperation({
+  name: 'provider_assignment_cancel',
+  summary: 'The provider reports the order cancelled at its carrier: the assignment ends (reason cancelled) and the order goes back to the business\'s own delivery.',
+  tag: TAG,
+  roles: PROVIDER,
+  business: true,
+  rest: {
+    method: 'POST', path: '/v1/provider/third-party-assignments/{number}/cancel',
+    failures: { 404: 'No assignment of this provider has this number', 409: 'The assignment has ended (INVALID_STEP)' },
+  },
+  graphql: { name: 'providerAssignmentCancel', kind: 'mutation' },
+  input: z.object({ number: assignmentNumberParam }).strict(),
+  output: z.object({ result: z.literal(true), assignment: AssignmentView }),
+  async handler(input, ctx) {
+    const a = await assignmentOr404(ctx, { providerId: ctx.caller.businessId }, input.number);
+    const answer = await sendStep(ctx, a, (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: 'cancelled', actorId: ctx.caller.id }] }));
+    return { result: true as const, assignment: answer.assignment };
+  },
+});

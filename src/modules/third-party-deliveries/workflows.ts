@@ -1,0 +1,61 @@
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, ParentClosePolicy, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes } from '@temporalio/workflow';
+import type { StepInput, StepResult, ThirdPartyActivities } from './activities.ts';
+import {
+  ASSIGNMENT_INVALID_STEP, cancelUpdate, handoverUpdate, NOT_THE_ORDERS_PACKAGE, THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW, thirdPartySearchAttributes,
+  thirdPartyWorkflowId, type StepAnswer, type ThirdPartyInput,
+} from './contract.ts';
+import { allows, isLive, type AssignmentStatus } from './domain.ts';
+
+/** A step is one short transaction: a local activity, in the workflow task that took it. */
+const { applyAssignmentStep } = proxyLocalActivities<ThirdPartyActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [ASSIGNMENT_INVALID_STEP, NOT_THE_ORDERS_PACKAGE] },
+});
+
+/**
+ * An order handed to a third-party delivery provider (docs/third-party-deliveries.md), from its assignment to its
+ * end: the warehouse hands every package over before the deadline or the order falls back to self delivery; the
+ * provider may cancel it at its carrier; the business may reassign it to another provider before the handover.
+ */
+export async function thirdPartyDeliveryWorkflow(input: ThirdPartyInput): Promise<AssignmentStatus> {
+  let status: AssignmentStatus = 'assigned';
+  let queue: Promise<unknown> = Promise.resolve();
+  const refuse = (step: string) => {
+    throw ApplicationFailure.create({ type: ASSIGNMENT_INVALID_STEP, message: `assignment ${input.id} is ${status}`, details: [status, step], nonRetryable: true });
+  };
+
+  async function take(step: StepInput): Promise<StepAnswer> {
+    const result: StepResult = await applyAssignmentStep(step).catch((err: unknown) => {
+      if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) throw err.cause;
+      throw err;
+    });
+    status = result.answer.assignment.status;
+    upsertSearchAttributes([{ key: THIRD_PARTY_STATUS, value: status }]);
+    if (result.nextInput) {
+      await startChild(THIRD_PARTY_WORKFLOW, {
+        workflowId: thirdPartyWorkflowId(result.nextInput.id), args: [result.nextInput],
+        typedSearchAttributes: thirdPartySearchAttributes(result.nextInput), parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    }
+    return result.answer;
+  }
+  // One step at a time, each against the status the one before left.
+  const serialized = (step: StepInput): Promise<StepAnswer> => {
+    const answer = queue.then(() => take(step));
+    queue = answer.catch(() => undefined);
+    return answer;
+  };
+
+  setHandler(handoverUpdate, (args) => serialized({ id: input.id, step: 'handover', ...args }), { validator: (_args) => { if (!allows(status, 'handover')) refuse('handover'); } });
+  setHandler(cancelUpdate, (args) => serialized({ id: input.id, step: 'cancel', ...args }), { validator: (args) => { if (!allows(status, 'cancel', args.reason)) refuse('cancel'); } });
+
+  const handedOver = await condition(() => status !== 'assigned', Math.max(1, Date.parse(input.handoverDeadline) - Date.now()));
+  if (!handedOver) {
+    await serialized({ id: input.id, step: 'cancel', reason: 'fallback_to_self_delivery', actorId: null }).catch((err: unknown) => {
+      // A step that came first (the last handover, a reassignment) wins.
+      if (!(err instanceof ApplicationFailure && err.type === ASSIGNMENT_INVALID_STEP)) throw err;
+    });
+  }
+  await condition(() => !isLive(status) && allHandlersFinished());
+  return status;
+}
