@@ -168,6 +168,27 @@ describe('determinism: recorded histories replay against the current workflow co
     await replayAndMaybeRecord(app, handle.workflowId, 'third-party-delivery-fallback.json');
   });
 
+  test('a fresh third-party delivery history (handed over, partial_delivered, delivered by the provider\'s tracking) replays', async () => {
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    const provider = await makeProvider(app.em(), 'delivery_provider');
+    const providerToken = await app.login(provider.user.email, PASSWORD);
+    const key = (await app.http.post('/v1/otep/credentials', { name: 'replay' }, { token: providerToken })).body.credential.secret;
+    const order = await makeOrder(app.em(), b.business.id);
+    const packages = [order.trackingNumber, `${order.trackingNumber}-2`];
+    await app.em().execute('insert into order_package (order_id, business_id, position, package_number) values (?, ?, 2, ?)', [order.id, b.business.id, packages[1]]);
+    const a = (await app.http.post('/v1/third-party-assignments', { order_id: order.id, provider_code: provider.business.code, handover_deadline_hours: 100 }, { token: admin })).body.assignment;
+    for (const p of packages) await app.http.post(`/v1/third-party-assignments/${a.number}/handovers`, { package_number: p, scanned_at: new Date().toISOString() }, { token: admin });
+    const status = async () => (await app.http.get(`/v1/third-party-assignments/${a.number}`, { token: admin })).body.assignment.status;
+    for (const [i, p] of packages.entries()) {
+      await app.http.post('/v1/otep/ingest', { events: [{ id: `d${i}`, subject: p, occurred_at: new Date().toISOString(), status_code: 'otep:core:delivered', otep_version: '1.0.0' }] }, { token: key });
+      if (i === 0) await waitFor(async () => (await status()) === 'partial_delivered');
+    }
+    const handle = app.running.temporal.workflow.getHandle(a.workflow_id);
+    assert.equal(await handle.result(), 'delivered');
+    await replayAndMaybeRecord(app, handle.workflowId, 'third-party-delivery-partial-delivered.json');
+  });
+
   test('a fresh key rotation history (paused, resumed, batches over every column) replays', async () => {
     const { receiver } = await tenantWithReceiver(app, () => 200, 'replay-secret-0123456789');
     try {

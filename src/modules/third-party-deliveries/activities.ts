@@ -3,10 +3,10 @@ import type { Em, Orm } from '../../platform/db/orm.ts';
 import { insertOutboxEvents } from '../../platform/db/outbox.ts';
 import { holdForCarrier } from '../orders/index.ts';
 import { ASSIGNMENT_INVALID_STEP, NOT_THE_ORDERS_PACKAGE, type CancelArgs, type HandoverArgs, type StepAnswer, type ThirdPartyInput } from './contract.ts';
-import { allows, type CancelReason } from './domain.ts';
+import { allows, outcomeOfPhase, type AssignmentStatus, type CancelReason } from './domain.ts';
 import { assignmentOutboxEvent } from './events.ts';
 import {
-  findAssignmentById, insertAssignment, lockAssignment, nextAssignmentId, recordHandover, setAssignmentStatus, type StoredAssignment,
+  findAssignmentById, findPackageProgress, insertAssignment, lockAssignment, nextAssignmentId, recordHandover, setAssignmentStatus, setDeliveredPackages, type StoredAssignment,
 } from './repo/assignments.ts';
 import { presentAssignment } from './views.ts';
 
@@ -59,6 +59,30 @@ export function createThirdPartyActivities(deps: { orm: Orm }) {
         const after = (await findAssignmentById(tx, input.id))!;
         if (after.status !== current.status) await insertOutboxEvents(tx, [assignmentOutboxEvent(after, after.status === 'handed_over' ? 'handed_over' : 'cancelled')]);
         return { answer: { assignment: presentAssignment(after), next: next && presentAssignment(next) }, nextInput };
+      });
+    },
+
+    /**
+     * Looks at each package's newest tracking: all delivered ends the assignment delivered; more delivered than
+     * last time, with others still moving, makes it partial_delivered and reports each package's outcome and the
+     * legs. Anything else changes nothing. Answers the status after.
+     */
+    async assessAssignmentProgress(input: { id: number }): Promise<AssignmentStatus> {
+      return deps.orm.em.fork().transactional(async (tx) => {
+        await lockAssignment(tx, input.id);
+        const current = (await findAssignmentById(tx, input.id))!;
+        if (current.status !== 'handed_over' && current.status !== 'partial_delivered') return current.status;
+        const outcomes = (await findPackageProgress(tx, input.id)).map((p) => ({ package_number: p.package_number, outcome: outcomeOfPhase(p.phase) }));
+        const delivered = outcomes.filter((o) => o.outcome === 'delivered').length;
+        if (delivered === current.delivered_packages) return current.status;
+        await setDeliveredPackages(tx, input.id, delivered);
+        if (delivered === outcomes.length) {
+          await setAssignmentStatus(tx, input.id, 'delivered');
+          return 'delivered';
+        }
+        await setAssignmentStatus(tx, input.id, 'partial_delivered');
+        await insertOutboxEvents(tx, [assignmentOutboxEvent((await findAssignmentById(tx, input.id))!, 'partial_delivered', outcomes)]);
+        return 'partial_delivered';
       });
     },
   };

@@ -3,7 +3,7 @@
  * Workflow id `third-party-delivery-<id>`; the third_party_assignment row is the read model its activities write.
  */
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
-import { defineUpdate } from '@temporalio/workflow';
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import { BUSINESS_ID, ORDER_ID } from '../../platform/temporal/searchKeys.ts';
 import { PROVIDER_ID } from '../locker-deliveries/contract.ts';
 import type { AssignmentStatus } from './domain.ts';
@@ -42,6 +42,8 @@ export interface StepAnswer {
 
 export const handoverUpdate = defineUpdate<StepAnswer, [HandoverArgs]>('handover');
 export const cancelUpdate = defineUpdate<StepAnswer, [CancelArgs]>('cancel');
+/** A package of the order has news: its provider pushed a tracking event (docs/third-party-deliveries.md). */
+export const progressSignal = defineSignal('progress');
 
 /** Failure type of a step the assignment's status does not allow. */
 export const ASSIGNMENT_INVALID_STEP = 'AssignmentInvalidStep';

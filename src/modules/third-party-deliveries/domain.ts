@@ -10,6 +10,13 @@ export type CancelReason = (typeof CANCEL_REASONS)[number];
 
 export type AssignmentStep = 'handover' | 'cancel';
 
+/** What a package's newest tracking says of it, as partial_delivered reports each package. */
+export type PackageOutcome = 'delivered' | 'returned' | 'in_transit';
+
+export function outcomeOfPhase(phase: string | null): PackageOutcome {
+  return phase === 'delivered' ? 'delivered' : phase === 'closed' ? 'returned' : 'in_transit';
+}
+
 /** Statuses in which the provider holds the order. */
 export const LIVE_STATUSES: readonly AssignmentStatus[] = ['assigned', 'handed_over', 'partial_delivered'];
 export const isLive = (s: AssignmentStatus): boolean => LIVE_STATUSES.includes(s);

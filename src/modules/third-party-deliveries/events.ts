@@ -6,7 +6,7 @@
 import type { NewOutboxEvent } from '../../platform/db/outbox.ts';
 import type { EventDefinition, Schema } from '../../platform/events.ts';
 import { bool, enumOf, int, list, obj, orNull, str, time } from '../../platform/jsonSchema.ts';
-import { CANCEL_REASONS } from './domain.ts';
+import { CANCEL_REASONS, type PackageOutcome } from './domain.ts';
 import type { StoredAssignment } from './repo/assignments.ts';
 
 function assignmentEvent(name: string, summary: string, props: Record<string, Schema>): EventDefinition {
@@ -28,21 +28,28 @@ export const THIRD_PARTY_EVENTS: readonly EventDefinition[] = [
   assignmentEvent('delivery.assignment.handed_over', 'The warehouse handed all packages to the provider.', { handed_over_at: time('When the last package was handed over') }),
   assignmentEvent('delivery.assignment.cancelled', 'The assignment was withdrawn.', { reason: enumOf([...CANCEL_REASONS], 'Why') }),
   assignmentEvent('delivery.assignment.partial_delivered', 'Some packages were delivered while others are still in transit.', {
-    packages: list(obj({ tracking_number: str('Package'), outcome: str('Outcome, for example delivered or in_transit') }), 'Outcome per package'),
+    packages: list(obj({ tracking_number: str('Package'), outcome: enumOf(['delivered', 'returned', 'in_transit'], 'Where the package stands by its newest tracking event') }), 'Outcome per package'),
     legs: list(obj({ carrier_order_number: str('Order placed with the carrier'), tracking_numbers: list(str('Package'), 'Packages on it') }),
       'Orders placed with the carrier; one per package when it lacks multi-piece shipments'),
   }),
 ];
 
-export type AssignmentEventStep = 'created' | 'handed_over' | 'cancelled';
+export type AssignmentEventStep = 'created' | 'handed_over' | 'cancelled' | 'partial_delivered';
 
-/** The event of a step of the assignment, addressed to its provider. */
-export function assignmentOutboxEvent(a: StoredAssignment, step: AssignmentEventStep): NewOutboxEvent {
+/**
+ * The event of a step of the assignment, addressed to its provider. A partial delivery is reported each time more
+ * packages are delivered: its id carries how many (`TPE-<id>.partial_delivered.<n>`).
+ */
+export function assignmentOutboxEvent(a: StoredAssignment, step: AssignmentEventStep, outcomes: readonly { package_number: string; outcome: PackageOutcome }[] = []): NewOutboxEvent {
   const event = `delivery.assignment.${step}`;
-  const eventId = `TPE-${a.id}.${step}`;
+  const eventId = step === 'partial_delivered' ? `TPE-${a.id}.${step}.${a.delivered_packages}` : `TPE-${a.id}.${step}`;
   const extra = step === 'created' ? { source: a.source, handover_deadline: new Date(a.handover_deadline).toISOString() }
     : step === 'handed_over' ? { handed_over_at: new Date(a.handed_over_at!).toISOString() }
-      : { reason: a.cancel_reason! };
+      : step === 'cancelled' ? { reason: a.cancel_reason! }
+        : {
+          packages: outcomes.map((o) => ({ tracking_number: o.package_number, outcome: o.outcome })),
+          legs: a.legs.map((l) => ({ carrier_order_number: l.carrier_order_number, tracking_numbers: l.package_numbers })),
+        };
   return {
     businessId: a.business_id, providerId: a.provider_id, eventId, eventType: event, referenceType: 'third_party_assignment', referenceId: a.number,
     payload: {

@@ -7,11 +7,13 @@ import { createThirdPartyActivities } from './activities.ts';
 import { THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW } from './contract.ts';
 import { THIRD_PARTY_MESSAGES } from './messages.ts';
 import { thirdPartyAssign, thirdPartyAssignmentGet, thirdPartyHandover, thirdPartyReassign } from './operations.ts';
-import { providerAssignmentCancel, providerAssignmentGet, providerAssignmentList } from './providerOperations.ts';
+import { providerAssignmentCancel, providerAssignmentGet, providerAssignmentLegCreate, providerAssignmentList } from './providerOperations.ts';
+
+export { tellAssignmentsOfProgress } from './progress.ts';
 
 export const thirdPartyDeliveries = defineModule({
   name: 'third-party-deliveries',
-  operations: [thirdPartyAssign, thirdPartyAssignmentGet, thirdPartyHandover, thirdPartyReassign, providerAssignmentList, providerAssignmentGet, providerAssignmentCancel],
+  operations: [thirdPartyAssign, thirdPartyAssignmentGet, thirdPartyHandover, thirdPartyReassign, providerAssignmentList, providerAssignmentGet, providerAssignmentCancel, providerAssignmentLegCreate],
   activities: ({ orm }) => createThirdPartyActivities({ orm }),
   workflows: [THIRD_PARTY_WORKFLOW],
   messages: THIRD_PARTY_MESSAGES,

@@ -33,6 +33,22 @@ export const THIRD_PARTY_MESSAGES = {
     de: 'Die Zuweisung ist {status}: Dieser Schritt ist jetzt nicht möglich.',
     es: 'La asignación está {status}: este paso no es posible ahora.',
   },
+  'third_party.leg_exists': {
+    en: 'The assignment already has a leg with this carrier order number.',
+    'zh-Hans': '该分配已有使用此承运商订单号的运段。',
+    'zh-Hant': '該分配已有使用此承運商訂單號的運段。',
+    fr: "L'attribution a déjà un tronçon avec ce numéro de commande transporteur.",
+    de: 'Die Zuweisung hat bereits eine Teilstrecke mit dieser Frachtführer-Auftragsnummer.',
+    es: 'La asignación ya tiene un tramo con este número de pedido del transportista.',
+  },
+  'third_party.package_on_leg': {
+    en: 'A package is already on another leg of the assignment.',
+    'zh-Hans': '某个包裹已在该分配的另一运段上。',
+    'zh-Hant': '某個包裹已在該分配的另一運段上。',
+    fr: "Un colis est déjà sur un autre tronçon de l'attribution.",
+    de: 'Ein Paket ist bereits auf einer anderen Teilstrecke der Zuweisung.',
+    es: 'Un paquete ya está en otro tramo de la asignación.',
+  },
 } satisfies Messages;
 
 declare module '../../platform/i18n/messages.ts' {

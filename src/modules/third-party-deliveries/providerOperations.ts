@@ -5,7 +5,8 @@ import { defineOperation } from '../../platform/catalog/types.ts';
 import { cancelUpdate } from './contract.ts';
 import { ASSIGNMENT_STATUSES } from './domain.ts';
 import { assignmentNumberParam, assignmentOr404, sendStep } from './operations.ts';
-import { listProviderAssignments } from './repo/assignments.ts';
+import { errors } from '../../platform/errors.ts';
+import { findAssignmentById, insertLeg, listProviderAssignments } from './repo/assignments.ts';
 import { AssignmentView, presentAssignment } from './views.ts';
 
 const TAG = 'Third-party deliveries (provider)';
@@ -59,5 +60,33 @@ export const providerAssignmentCancel = defineOperation({
     const a = await assignmentOr404(ctx, { providerId: ctx.caller.businessId }, input.number);
     const answer = await sendStep(ctx, a, (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: 'cancelled', actorId: ctx.caller.id }] }));
     return { result: true as const, assignment: answer.assignment };
+  },
+});
+
+export const providerAssignmentLegCreate = defineOperation({
+  name: 'provider_assignment_leg_create',
+  summary: 'The provider reports an order it placed with its carrier for some of the packages (a leg; one per package when that carrier has no multi-piece shipments).',
+  tag: TAG,
+  roles: PROVIDER,
+  business: true,
+  rest: {
+    method: 'POST', path: '/v1/provider/third-party-assignments/{number}/legs', status: 201,
+    failures: { 404: 'No assignment of this provider has this number', 409: 'The assignment has ended (INVALID_STEP), has a leg of this number (LEG_EXISTS), or a package is on another leg (PACKAGE_ON_LEG)' },
+  },
+  graphql: { name: 'providerAssignmentLegCreate', kind: 'mutation' },
+  input: z.object({
+    number: assignmentNumberParam,
+    carrier_order_number: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/, 'carrier order number'),
+    package_numbers: z.array(z.string().trim().min(1).max(40)).min(1).max(50),
+  }).strict(),
+  output: z.object({ result: z.literal(true), assignment: AssignmentView }),
+  async handler(input, ctx) {
+    const a = await assignmentOr404(ctx, { providerId: ctx.caller.businessId }, input.number);
+    const written = await ctx.em.transactional((tx) => insertLeg(tx, a.id, input.carrier_order_number, input.package_numbers));
+    if (written === 'not_packages') throw errors.field('package_numbers', 'field.not_a_package_of_order');
+    if (written === 'ended') throw errors.conflict('INVALID_STEP', 'third_party.invalid_step', { status: a.status });
+    if (written === 'leg_exists') throw errors.conflict('LEG_EXISTS', 'third_party.leg_exists');
+    if (written === 'package_on_leg') throw errors.conflict('PACKAGE_ON_LEG', 'third_party.package_on_leg');
+    return { result: true as const, assignment: presentAssignment((await findAssignmentById(ctx.em, a.id))!) };
   },
 });

@@ -8,6 +8,7 @@ export const AssignmentView = z.object({
   order: z.object({ id: z.number().int(), order_ref: z.string().nullable(), tracking_number: z.string() }),
   provider: z.object({ code: z.string(), name: z.string() }),
   packages: z.array(z.object({ package_number: z.string(), handed_over_at: z.string().nullable() })).describe('Every package of the order, with when the warehouse handed it over'),
+  legs: z.array(z.object({ carrier_order_number: z.string(), package_numbers: z.array(z.string()) })).describe("Orders the provider placed with its carrier, with the packages on each"),
   handover_deadline: z.string().describe('Packages not all handed over by then: the order falls back to self delivery'),
   handed_over_at: z.string().nullable(),
   cancel_reason: z.enum(CANCEL_REASONS).nullable(),
@@ -28,6 +29,8 @@ export interface AssignmentRow {
   provider_code: string;
   provider_name: string;
   packages: { package_number: string; handed_over_at: string | null }[];
+  legs: { carrier_order_number: string; package_numbers: string[] }[];
+  delivered_packages: number;
   handover_deadline: Date;
   handed_over_at: Date | null;
   cancel_reason: CancelReason | null;
@@ -42,6 +45,7 @@ export function presentAssignment(r: AssignmentRow): AssignmentView {
     number: r.number, status: r.status, source: r.source, order: { id: r.order_id, order_ref: r.order_ref, tracking_number: r.tracking_number },
     provider: { code: r.provider_code, name: r.provider_name },
     packages: r.packages.map((p) => ({ package_number: p.package_number, handed_over_at: p.handed_over_at && new Date(p.handed_over_at).toISOString() })),
+    legs: r.legs,
     handover_deadline: iso(r.handover_deadline)!, handed_over_at: iso(r.handed_over_at), cancel_reason: r.cancel_reason, ended_at: iso(r.ended_at),
     created_at: iso(r.created_at)!, workflow_id: `third-party-delivery-${r.id}`,
   };

@@ -1,13 +1,13 @@
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, ParentClosePolicy, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes } from '@temporalio/workflow';
 import type { StepInput, StepResult, ThirdPartyActivities } from './activities.ts';
 import {
-  ASSIGNMENT_INVALID_STEP, cancelUpdate, handoverUpdate, NOT_THE_ORDERS_PACKAGE, THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW, thirdPartySearchAttributes,
+  ASSIGNMENT_INVALID_STEP, cancelUpdate, handoverUpdate, NOT_THE_ORDERS_PACKAGE, progressSignal, THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW, thirdPartySearchAttributes,
   thirdPartyWorkflowId, type StepAnswer, type ThirdPartyInput,
 } from './contract.ts';
 import { allows, isLive, type AssignmentStatus } from './domain.ts';
 
 /** A step is one short transaction: a local activity, in the workflow task that took it. */
-const { applyAssignmentStep } = proxyLocalActivities<ThirdPartyActivities>({
+const { applyAssignmentStep, assessAssignmentProgress } = proxyLocalActivities<ThirdPartyActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [ASSIGNMENT_INVALID_STEP, NOT_THE_ORDERS_PACKAGE] },
 });
@@ -16,6 +16,8 @@ const { applyAssignmentStep } = proxyLocalActivities<ThirdPartyActivities>({
  * An order handed to a third-party delivery provider (docs/third-party-deliveries.md), from its assignment to its
  * end: the warehouse hands every package over before the deadline or the order falls back to self delivery; the
  * provider may cancel it at its carrier; the business may reassign it to another provider before the handover.
+ * Once handed over, each tracking event the provider pushes for a package is a signal: some packages delivered
+ * make it partial_delivered, all of them delivered.
  */
 export async function thirdPartyDeliveryWorkflow(input: ThirdPartyInput): Promise<AssignmentStatus> {
   let status: AssignmentStatus = 'assigned';
@@ -49,6 +51,17 @@ export async function thirdPartyDeliveryWorkflow(input: ThirdPartyInput): Promis
   setHandler(handoverUpdate, (args) => serialized({ id: input.id, step: 'handover', ...args }), { validator: (_args) => { if (!allows(status, 'handover')) refuse('handover'); } });
   setHandler(cancelUpdate, (args) => serialized({ id: input.id, step: 'cancel', ...args }), { validator: (args) => { if (!allows(status, 'cancel', args.reason)) refuse('cancel'); } });
 
+  // A package's news is looked at in turn with the steps; news before the handover changes nothing.
+  setHandler(progressSignal, () => {
+    queue = queue.then(async () => {
+      const after = await assessAssignmentProgress({ id: input.id });
+      if (after !== status) {
+        status = after;
+        upsertSearchAttributes([{ key: THIRD_PARTY_STATUS, value: status }]);
+      }
+    }).catch(() => undefined);
+  });
+
   const handedOver = await condition(() => status !== 'assigned', Math.max(1, Date.parse(input.handoverDeadline) - Date.now()));
   if (!handedOver) {
     await serialized({ id: input.id, step: 'cancel', reason: 'fallback_to_self_delivery', actorId: null }).catch((err: unknown) => {
@@ -57,5 +70,6 @@ export async function thirdPartyDeliveryWorkflow(input: ThirdPartyInput): Promis
     });
   }
   await condition(() => !isLive(status) && allHandlersFinished());
+  await queue;
   return status;
 }

@@ -95,6 +95,40 @@ describe('third-party delivery assignments', () => {
     assert.ok(listed.body.assignments.some((x: { number: string }) => x.number === a.number));
   });
 
+  test('the provider reports its legs and each package\'s tracking: partial_delivered, then delivered with the order', async () => {
+    const { order, packages } = await twoPackageOrder();
+    const provider = providers[0]!;
+    const a = (await assign(order.id, provider)).body.assignment;
+    for (const p of packages) await handover(a.number, p);
+    const leg = (body: unknown) => app.http.post(`/v1/provider/third-party-assignments/${a.number}/legs`, body, { token: provider.token });
+    // The provider's carrier has no multi-piece shipments: one leg per package.
+    assert.equal((await leg({ carrier_order_number: 'CAR-1', package_numbers: [packages[0]] })).status, 201);
+    const second = await leg({ carrier_order_number: 'CAR-2', package_numbers: [packages[1]] });
+    assert.deepEqual(second.body.assignment.legs, [{ carrier_order_number: 'CAR-1', package_numbers: [packages[0]] }, { carrier_order_number: 'CAR-2', package_numbers: [packages[1]] }]);
+    assert.equal((await leg({ carrier_order_number: 'CAR-1', package_numbers: [packages[1]] })).body.code, 'LEG_EXISTS');
+    assert.equal((await leg({ carrier_order_number: 'CAR-3', package_numbers: [packages[1]] })).body.code, 'PACKAGE_ON_LEG');
+    const foreign = await leg({ carrier_order_number: 'CAR-4', package_numbers: ['NOT-ITS-PACKAGE'] });
+    assert.deepEqual([foreign.status, foreign.body.errors?.[0]?.field], [422, 'package_numbers']);
+
+    const key = (await app.http.post('/v1/otep/credentials', { name: 'tracking' }, { token: provider.token })).body.credential.secret;
+    const delivered = (subject: string, id: string) => app.http.post('/v1/otep/ingest', { events: [{ id, subject, occurred_at: new Date().toISOString(), status_code: 'otep:core:delivered', otep_version: '1.0.0' }] }, { token: key });
+    assert.equal((await delivered(packages[0]!, 'd1')).body.accepted, 1);
+    const partial = await providerEvent('/one', a.number, 'delivery.assignment.partial_delivered');
+    assert.deepEqual(partial.data.packages, [{ tracking_number: packages[0], outcome: 'delivered' }, { tracking_number: packages[1], outcome: 'in_transit' }]);
+    assert.deepEqual(partial.data.legs.map((l: { carrier_order_number: string }) => l.carrier_order_number), ['CAR-1', 'CAR-2']);
+    const status = async () => (await app.http.get(`/v1/third-party-assignments/${a.number}`, { token: staff })).body.assignment.status;
+    assert.equal(await status(), 'partial_delivered');
+    const [before] = await app.em().execute<{ status_id: number }[]>('select status_id from delivery_order where id = ?', [order.id]);
+    assert.notEqual(before!.status_id, 3, 'one package of two: the order is not delivered');
+
+    assert.equal((await delivered(packages[1]!, 'd2')).body.accepted, 1);
+    assert.equal(await app.running.temporal.workflow.getHandle(a.workflow_id).result(), 'delivered');
+    assert.equal(await status(), 'delivered');
+    const [after] = await app.em().execute<{ status_id: number }[]>('select status_id from delivery_order where id = ?', [order.id]);
+    assert.equal(after!.status_id, 3);
+    assert.equal((await leg({ carrier_order_number: 'CAR-9', package_numbers: [packages[0]] })).body.code, 'INVALID_STEP');
+  });
+
   test('reassigned before the handover: the new provider holds the order under a new assignment with its own process', async () => {
     const { order } = await twoPackageOrder();
     const first = (await assign(order.id)).body.assignment;

@@ -5,6 +5,9 @@ import type { AssignmentRow } from '../views.ts';
 const SELECT_ASSIGNMENT = `select a.id, a.number, a.status, a.source, a.order_id, o.order_ref, o.tracking_number, p.code as provider_code, p.name as provider_name,
     (select coalesce(json_agg(json_build_object('package_number', pk.package_number, 'handed_over_at', h.scanned_at) order by pk.position), '[]')
        from order_package pk left join third_party_handover h on h.assignment_id = a.id and h.package_id = pk.id where pk.order_id = a.order_id) as packages,
+    (select coalesce(json_agg(json_build_object('carrier_order_number', l.carrier_order_number, 'package_numbers',
+         (select json_agg(pk.package_number order by pk.position) from third_party_leg_package lp join order_package pk on pk.id = lp.package_id where lp.leg_id = l.id))
+       order by l.id), '[]') from third_party_leg l where l.assignment_id = a.id) as legs, a.delivered_packages,
     a.handover_deadline, a.handed_over_at, a.cancel_reason, a.ended_at, a.created_at, a.business_id, a.provider_id
   from third_party_assignment a join delivery_order o on o.id = a.order_id join business p on p.id = a.provider_id`;
 
@@ -104,4 +107,55 @@ export async function nextAssignmentId(em: Em): Promise<number> {
 /** Locks the assignment's row for a step, so that two steps of one assignment never interleave. */
 export async function lockAssignment(em: Em, id: number): Promise<void> {
   await em.execute('select 1 from third_party_assignment where id = ? for update', [id]);
+}
+
+export interface PackageProgress {
+  package_number: string;
+  /** The phase of the package's newest tracking event; null before any. */
+  phase: string | null;
+}
+
+/** Each package of the assignment's order with the phase of its newest tracking event, in position order. */
+export async function findPackageProgress(em: Em, id: number): Promise<PackageProgress[]> {
+  return em.execute<PackageProgress[]>(
+    `select pk.package_number, t.phase from third_party_assignment a join order_package pk on pk.order_id = a.order_id
+     left join lateral (select phase from tracking_event where package_id = pk.id order by occurred_at desc, id desc limit 1) t on true
+     where a.id = ? order by pk.position`, [id]);
+}
+
+/** Records how many packages were delivered when the assignment last moved, so the same partial delivery is reported once. */
+export async function setDeliveredPackages(em: Em, id: number, count: number): Promise<void> {
+  await em.execute('update third_party_assignment set delivered_packages = ?, updated_at = now() where id = ?', [count, id]);
+}
+
+/**
+ * Writes a leg of a live assignment, answering why not when it cannot: a package that is not the order's, a carrier
+ * order number the assignment has already, a package on another leg, an assignment that has ended.
+ */
+export async function insertLeg(em: Em, id: number, carrierOrderNumber: string, packageNumbers: readonly string[]): Promise<'ok' | 'not_packages' | 'leg_exists' | 'package_on_leg' | 'ended'> {
+  const [state] = await em.execute<{ live: boolean; known: number; leg: boolean; on_leg: boolean }[]>(
+    `select a.status in ('assigned', 'handed_over', 'partial_delivered') as live,
+       (select count(*)::int from order_package pk where pk.order_id = a.order_id and pk.package_number in (?)) as known,
+       exists (select 1 from third_party_leg l where l.assignment_id = a.id and l.carrier_order_number = ?) as leg,
+       exists (select 1 from third_party_leg_package lp join order_package pk on pk.id = lp.package_id where lp.assignment_id = a.id and pk.package_number in (?)) as on_leg
+     from third_party_assignment a where a.id = ? for update of a`, [packageNumbers, carrierOrderNumber, packageNumbers, id]);
+  if (!state!.live) return 'ended';
+  if (state!.known !== new Set(packageNumbers).size) return 'not_packages';
+  if (state!.leg) return 'leg_exists';
+  if (state!.on_leg) return 'package_on_leg';
+  const [leg] = await em.execute<{ id: number }[]>('insert into third_party_leg (assignment_id, carrier_order_number) values (?, ?) returning id', [id, carrierOrderNumber]);
+  await em.execute(
+    `insert into third_party_leg_package (leg_id, assignment_id, package_id)
+     select ?, a.id, pk.id from third_party_assignment a join order_package pk on pk.order_id = a.order_id where a.id = ? and pk.package_number in (?)`,
+    [leg!.id, id, packageNumbers]);
+  return 'ok';
+}
+
+/** The live assignments, handed over, of the orders of these packages that this provider holds. */
+export async function findProgressingAssignments(em: Em, providerId: number, packageNumbers: readonly string[]): Promise<number[]> {
+  if (packageNumbers.length === 0) return [];
+  const rows = await em.execute<{ id: number }[]>(
+    `select distinct a.id from order_package pk join third_party_assignment a on a.order_id = pk.order_id
+     where pk.package_number in (?) and a.provider_id = ? and a.status in ('handed_over', 'partial_delivered')`, [packageNumbers, providerId]);
+  return rows.map((r) => r.id);
 }

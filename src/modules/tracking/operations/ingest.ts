@@ -12,6 +12,7 @@ import type { CheckedEvent, Finding } from '../rules.ts';
 import { documentFailure, fieldOfPointer, presentFinding } from './read.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { moveByTrackedEvents, type TrackedMove } from '../../distribution/index.ts';
+import { tellAssignmentsOfProgress } from '../../third-party-deliveries/index.ts';
 
 const EventOutcome = z.object({
   pointer: z.string(),
@@ -45,6 +46,8 @@ export async function ingestChecked(ctx: BusinessContext, source: TrackedMove['s
     if (!o || o.status === 'rejected' || !locationId) return [];
     return [{ packageNumber: event.subject, statusCode: event.statusCode, locationId, occurredAt: event.occurredAt, key: o.event_id, source }];
   }));
+  // The provider's assignments of these packages look at their news (a partial or whole delivery).
+  await tellAssignmentsOfProgress(ctx, ctx.caller.businessId, valid.filter(({ pointer }) => outcomes.get(pointer)?.status === 'accepted').map(({ event }) => event.subject));
   const findingsAt = (c: CheckedEvent) => [...c.findings, ...extra.filter((f) => f.pointer === c.pointer || f.pointer.startsWith(`${c.pointer}/`))]
     .map((f) => presentFinding(f, ctx.lang));
   const events = checked.map((c) => {
