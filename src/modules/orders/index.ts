@@ -7,6 +7,7 @@ import { Order } from './entities.ts';
 import { orderCreate, orderGet, orderList, planningPool } from './operations.ts';
 
 export { Order, type Address, type Recipient } from './entities.ts';
+export { afterOrderCreated, type CreatedOrder } from './hooks.ts';
 export { ASSIGNABLE_STATUS_IDS, ORDER_OPERATION, ORDER_STATUS, ORDER_STATUSES } from './domain.ts';
 export { carrierHeld, orderSummaryOf, changeOrderStatuses, holdForCarrier, recordOrderCreated, type OrderFacts, type OrderStatusMove } from './repo.ts';
 

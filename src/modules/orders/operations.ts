@@ -4,6 +4,7 @@ import { errors } from '../../platform/errors.ts';
 import { MAX_PACKAGES, newTrackingNumber, ORDER_STATUS, ORDER_STATUS_IDS, statusCodeOf } from './domain.ts';
 import { STAFF } from '../../platform/roles.ts';
 import { addressInput, addressView, dateParam, emailParam, intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
+import { runOrderCreatedHooks } from './hooks.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -99,6 +100,7 @@ export const orderCreate = defineOperation({
   output: z.object({
     result: z.literal(true), order_id: z.number().int(), tracking_number: z.string(),
     packages: z.array(z.object({ position: z.number().int(), package_number: z.string() })),
+    third_party_assignment: z.string().nullable().describe("The assignment number when one of the business's third-party rules handed the order to a provider"),
   }),
   async handler(input, ctx) {
     const { caller } = ctx;
@@ -118,9 +120,11 @@ export const orderCreate = defineOperation({
         carrierProviderId: null,
         routeId: null,
       }, packages);
+    const after = await runOrderCreatedHooks(ctx, { id: order.id, businessId: caller.businessId, postalCode: input.recipient.address.postal_code });
     return {
       result: true as const, order_id: order.id, tracking_number: order.trackingNumber,
       packages: packageNumbers.map((number, i) => ({ position: i + 1, package_number: number })),
+      third_party_assignment: after.thirdPartyAssignment,
     };
   },
 });

@@ -3,17 +3,24 @@
  * workflow `third-party-delivery-<id>` (contract.ts) whose read model is the third_party_assignment row.
  */
 import { defineModule } from '../../platform/module.ts';
+import { afterOrderCreated } from '../orders/index.ts';
 import { createThirdPartyActivities } from './activities.ts';
 import { THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW } from './contract.ts';
 import { THIRD_PARTY_MESSAGES } from './messages.ts';
 import { thirdPartyAssign, thirdPartyAssignmentGet, thirdPartyHandover, thirdPartyReassign } from './operations.ts';
+import { assignByRules, thirdPartyRuleCreate, thirdPartyRuleEnd, thirdPartyRuleList } from './ruleOperations.ts';
 import { providerAssignmentCancel, providerAssignmentGet, providerAssignmentLegCreate, providerAssignmentList } from './providerOperations.ts';
 
 export { tellAssignmentsOfProgress } from './progress.ts';
 
+// A new order the business's rules match is handed to a provider as soon as it is created.
+afterOrderCreated(assignByRules);
+
 export const thirdPartyDeliveries = defineModule({
   name: 'third-party-deliveries',
-  operations: [thirdPartyAssign, thirdPartyAssignmentGet, thirdPartyHandover, thirdPartyReassign, providerAssignmentList, providerAssignmentGet, providerAssignmentCancel, providerAssignmentLegCreate],
+  operations: [
+    thirdPartyAssign, thirdPartyAssignmentGet, thirdPartyHandover, thirdPartyReassign, thirdPartyRuleCreate, thirdPartyRuleList, thirdPartyRuleEnd,
+    providerAssignmentList, providerAssignmentGet, providerAssignmentCancel, providerAssignmentLegCreate],
   activities: ({ orm }) => createThirdPartyActivities({ orm }),
   workflows: [THIRD_PARTY_WORKFLOW],
   messages: THIRD_PARTY_MESSAGES,

@@ -15,15 +15,15 @@ import {
   type StepAnswer, type ThirdPartyInput,
 } from './contract.ts';
 import { DEFAULT_HANDOVER_HOURS, MAX_HANDOVER_HOURS } from './domain.ts';
-import { findAssignment, findAssignTarget, type StoredAssignment } from './repo/assignments.ts';
+import { findAssignment, findAssignTarget, findDeliveryProvider, type StoredAssignment } from './repo/assignments.ts';
 import { AssignmentView, presentAssignment } from './views.ts';
 import type { thirdPartyDeliveryWorkflow } from './workflows.ts';
 
 const TAG = 'Third-party deliveries';
 export const assignmentNumberParam = z.string().trim().regex(/^TPA-[0-9]{8,10}$/, 'assignment number');
-const providerCode = z.string().trim().min(1).max(40);
-const deadlineHours = intParam(MAX_HANDOVER_HOURS).optional().describe(`Hours the warehouse has to hand every package over (default ${DEFAULT_HANDOVER_HOURS})`);
-const deadlineOf = (ctx: BusinessContext, hours: number | undefined) =>
+export const providerCode = z.string().trim().min(1).max(40);
+export const deadlineHours = intParam(MAX_HANDOVER_HOURS).optional().describe(`Hours the warehouse has to hand every package over (default ${DEFAULT_HANDOVER_HOURS})`);
+export const deadlineOf = (ctx: BusinessContext, hours: number | undefined) =>
   new Date(Date.now() + (hours ?? DEFAULT_HANDOVER_HOURS) * 3_600_000 * ctx.config.handoverTimerScale).toISOString();
 
 export async function assignmentOr404(ctx: BusinessContext, owner: { businessId: number } | { providerId: number }, number: string): Promise<StoredAssignment> {
@@ -46,6 +46,19 @@ export async function sendStep(ctx: BusinessContext, a: StoredAssignment, send: 
   }
 }
 
+/** Starts the assignment's process while its rows are written; they commit only once it has (writeOnceStarted). */
+export async function startAssignment(ctx: BusinessContext, process: ThirdPartyInput, source: 'manual' | 'rule'): Promise<StoredAssignment> {
+  const started = ctx.temporal.workflow.start<typeof thirdPartyDeliveryWorkflow>(THIRD_PARTY_WORKFLOW, {
+    workflowId: thirdPartyWorkflowId(process.id), taskQueue: ctx.config.taskQueue, args: [process], typedSearchAttributes: thirdPartySearchAttributes(process), ...NO_DUPLICATES,
+  });
+  return writeOnceStarted(ctx.em, started, async (tx) => {
+    const written = await writeAssignment(tx, { ...process, source, createdBy: ctx.caller.id });
+    // Another assignment of the order committed first.
+    if (!written) throw errors.conflict('ORDER_HELD', 'assignment.carrier_held');
+    return written;
+  }, ctx.log, 'third-party assignment');
+}
+
 export const thirdPartyAssign = defineOperation({
   name: 'third_party_assignment_create',
   summary: "Hand an order to a third-party delivery provider: it leaves the planning pool until the provider delivers it, cancels it, or the warehouse misses the handover deadline.",
@@ -61,25 +74,17 @@ export const thirdPartyAssign = defineOperation({
   output: z.object({ result: z.literal(true), assignment: AssignmentView }),
   async handler(input, ctx) {
     const { businessId } = ctx.caller;
-    const target = await findAssignTarget(ctx.em, businessId, input.order_id, input.provider_code);
+    const target = await findAssignTarget(ctx.em, businessId, input.order_id);
+    const providerId = await findDeliveryProvider(ctx.em, input.provider_code);
     if (!target.order) throw errors.field('order_id', 'field.unknown_order');
-    if (target.providerId === null) throw errors.field('provider_code', 'field.not_a_delivery_provider');
+    if (providerId === null) throw errors.field('provider_code', 'field.not_a_delivery_provider');
     if (target.order.onRoute) throw errors.conflict('ORDER_ON_ROUTE', 'assignment.on_route');
     if (!ASSIGNABLE_STATUS_IDS.includes(target.order.statusId)) throw errors.conflict('ORDER_NOT_ASSIGNABLE', 'assignment.not_assignable_status');
     if (target.order.held) throw errors.conflict('ORDER_HELD', 'assignment.carrier_held');
     if (target.order.contractorAssigned) throw errors.conflict('ORDER_WITH_CONTRACTOR', 'third_party.order_with_contractor');
 
-    const process: ThirdPartyInput = { id: target.nextId, businessId, orderId: target.order.id, providerId: target.providerId, handoverDeadline: deadlineOf(ctx, input.handover_deadline_hours) };
-    const started = ctx.temporal.workflow.start<typeof thirdPartyDeliveryWorkflow>(THIRD_PARTY_WORKFLOW, {
-      workflowId: thirdPartyWorkflowId(process.id), taskQueue: ctx.config.taskQueue, args: [process], typedSearchAttributes: thirdPartySearchAttributes(process), ...NO_DUPLICATES,
-    });
-    const stored = await writeOnceStarted(ctx.em, started, async (tx) => {
-      const written = await writeAssignment(tx, { ...process, source: 'manual', createdBy: ctx.caller.id });
-      // Another assignment of the order committed first.
-      if (!written) throw errors.conflict('ORDER_HELD', 'assignment.carrier_held');
-      return written;
-    }, ctx.log, 'third-party assignment');
-    return { result: true as const, assignment: presentAssignment(stored) };
+    const process: ThirdPartyInput = { id: target.nextId, businessId, orderId: target.order.id, providerId, handoverDeadline: deadlineOf(ctx, input.handover_deadline_hours) };
+    return { result: true as const, assignment: presentAssignment(await startAssignment(ctx, process, 'manual')) };
   },
 });
 
@@ -134,7 +139,7 @@ export const thirdPartyReassign = defineOperation({
   output: z.object({ result: z.literal(true), assignment: AssignmentView, next: AssignmentView }),
   async handler(input, ctx) {
     const a = await assignmentOr404(ctx, { businessId: ctx.caller.businessId }, input.number);
-    const { providerId } = await findAssignTarget(ctx.em, ctx.caller.businessId, a.order_id, input.provider_code);
+    const providerId = await findDeliveryProvider(ctx.em, input.provider_code);
     if (providerId === null) throw errors.field('provider_code', 'field.not_a_delivery_provider');
     const to = { providerId, handoverDeadline: deadlineOf(ctx, input.handover_deadline_hours) };
     const answer = await sendStep(ctx, a, (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: 'reassigned', actorId: ctx.caller.id, to }] }));

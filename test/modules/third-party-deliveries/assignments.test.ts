@@ -163,6 +163,38 @@ describe('third-party delivery assignments', () => {
     assert.equal((await assign(order.id)).body.code, 'ORDER_WITH_CONTRACTOR');
   });
 
+  test('a business\'s rules hand each new order they match to a provider when it is created', async () => {
+    const rule = await app.http.post('/v1/third-party-rules', { provider_code: providers[1]!.code, postal_code_prefix: '75 0', max_weight_grams: 5000, handover_deadline_hours: 48 }, { token: admin });
+    assert.equal(rule.status, 201, JSON.stringify(rule.body));
+    assert.equal(rule.body.rule.postal_code_prefix, '750');
+    const create = (postalCode: string, packages: unknown[]) => app.http.post('/v1/client/orderCreate', {
+      type: 'D', scheduled_date: '2026-12-24', recipient: { name: 'Ada', address: { line1: '1 Main St', city: 'Paris', postal_code: postalCode, country: 'FR' } }, packages,
+    }, { token: admin });
+    const matched = await create('75011', [{ weight_grams: 1000 }, { weight_grams: 2000 }]);
+    assert.equal(matched.status, 200, JSON.stringify(matched.body));
+    const number = matched.body.third_party_assignment;
+    assert.match(number, /^TPA-/);
+    const a = (await app.http.get(`/v1/third-party-assignments/${number}`, { token: staff })).body.assignment;
+    assert.deepEqual([a.source, a.provider.code, a.order.id, a.packages.length], ['rule', providers[1]!.code, matched.body.order_id, 2]);
+    assert.equal((await providerEvent('/two', number, 'delivery.assignment.created')).data.source, 'rule');
+    assert.equal(await inPool(matched.body.order_id), false);
+    // Another postal code, a package too heavy, a package of unknown weight: no rule matches.
+    for (const [postalCode, packages] of [['69001', [{ weight_grams: 1000 }]], ['75002', [{ weight_grams: 6000 }]], ['75003', [{ weight_grams: 10 }, {}]]] as const) {
+      const res = await create(postalCode, [...packages]);
+      assert.equal(res.body.third_party_assignment, null, `${postalCode} ${JSON.stringify(packages)}`);
+    }
+    const ended = await app.http.del(`/v1/third-party-rules/${rule.body.rule.id}`, { token: admin });
+    assert.ok(ended.body.rule.ended_at);
+    assert.equal((await create('75011', [{ weight_grams: 1000 }])).body.third_party_assignment, null, 'an ended rule matches nothing');
+    assert.equal((await app.http.get('/v1/third-party-rules', { token: admin })).body.rules.length, 1);
+    assert.equal((await app.http.del(`/v1/third-party-rules/${rule.body.rule.id}`, { token: admin })).status, 404);
+    for (const [body, field] of [[{ provider_code: 'NOPE' }, 'provider_code'], [{ provider_code: providers[0]!.code, postal_code_prefix: '7%' }, 'postal_code_prefix'], [{ provider_code: providers[0]!.code, max_weight_grams: 0 }, 'max_weight_grams']] as const) {
+      const res = await app.http.post('/v1/third-party-rules', body, { token: admin });
+      assert.deepEqual([res.status, res.body.errors?.[0]?.field], [422, field]);
+    }
+    assert.equal((await app.http.post('/v1/third-party-rules', { provider_code: providers[0]!.code }, { token: staff })).status, 403);
+  });
+
   test('bad input answers 422 naming the field and writes nothing; only admins assign; another business sees nothing', async () => {
     const { order } = await twoPackageOrder();
     const count = async () => (await app.em().execute<{ n: number }[]>('select count(*)::int as n from third_party_assignment'))[0]!.n;

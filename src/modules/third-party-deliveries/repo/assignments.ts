@@ -35,24 +35,20 @@ export async function listProviderAssignments(em: Em, providerId: number, status
 
 export interface AssignTarget {
   order: { id: number; statusId: number; onRoute: boolean; held: boolean; contractorAssigned: boolean } | null;
-  /** The provider business of the code, when it is a delivery provider's. */
-  providerId: number | null;
   /** Taken from the sequence beforehand, so that the process can start before the row is written. */
   nextId: number;
 }
 
-/** What an assignment of this order to the provider of this code needs to know, in one statement. */
-export async function findAssignTarget(em: Em, businessId: number, orderId: number, providerCode: string): Promise<AssignTarget> {
-  const [row] = await em.execute<{ order_id: number | null; status_id: number; on_route: boolean; held: boolean; contractor: boolean; provider_id: number | null; next_id: number }[]>(
+/** What an assignment of this order needs to know of it, in one statement. */
+export async function findAssignTarget(em: Em, businessId: number, orderId: number): Promise<AssignTarget> {
+  const [row] = await em.execute<{ order_id: number | null; status_id: number; on_route: boolean; held: boolean; contractor: boolean; next_id: number }[]>(
     `select o.id as order_id, o.status_id, o.route_id is not null as on_route, o.carrier_provider_id is not null as held,
        exists (select 1 from broker_order_assignment b where b.order_id = o.id and b.status = 'active') as contractor,
-       (select b.id from business b where b.code = ? and exists (select 1 from app_user u where u.business_id = b.id and u.role = 'delivery_provider')) as provider_id,
        nextval('third_party_assignment_id_seq')::int as next_id
-     from (select 1) one left join delivery_order o on o.id = ? and o.business_id = ?`, [providerCode, orderId, businessId]);
+     from (select 1) one left join delivery_order o on o.id = ? and o.business_id = ?`, [orderId, businessId]);
   const r = row!;
   return {
     order: r.order_id === null ? null : { id: r.order_id, statusId: r.status_id, onRoute: r.on_route, held: r.held, contractorAssigned: r.contractor },
-    providerId: r.provider_id,
     nextId: r.next_id,
   };
 }
@@ -97,6 +93,13 @@ export async function setAssignmentStatus(em: Em, id: number, status: Assignment
        handed_over_at = case when ? = 'handed_over' then now() else handed_over_at end,
        ended_at = case when ? in ('delivered', 'cancelled') then now() else ended_at end
      where id = ?`, [status, cancelReason, status, status, id]);
+}
+
+/** The business of a delivery provider account with this code. */
+export async function findDeliveryProvider(em: Em, code: string): Promise<number | null> {
+  const [row] = await em.execute<{ id: number }[]>(
+    "select b.id from business b where b.code = ? and exists (select 1 from app_user u where u.business_id = b.id and u.role = 'delivery_provider')", [code]);
+  return row?.id ?? null;
 }
 
 export async function nextAssignmentId(em: Em): Promise<number> {

@@ -1,0 +1,94 @@
+/** A business's rules that hand new orders to delivery providers, and the hook that applies them. */
+import { z } from 'zod';
+import { errors } from '../../platform/errors.ts';
+import { intParam, pathId } from '../../platform/catalog/schemas.ts';
+import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
+import type { CreatedOrder } from '../orders/index.ts';
+import { deadlineHours, deadlineOf, providerCode, startAssignment } from './operations.ts';
+import { findDeliveryProvider, nextAssignmentId } from './repo/assignments.ts';
+import { endRule, findMatchingRule, insertRule, listRules, type RuleRow } from './repo/rules.ts';
+
+const TAG = 'Third-party deliveries';
+
+const RuleView = z.object({
+  id: z.number().int(),
+  provider_code: z.string(),
+  postal_code_prefix: z.string().nullable(),
+  max_weight_grams: z.number().int().nullable(),
+  max_side_mm: z.number().int().nullable(),
+  handover_deadline_hours: z.number().int().nullable(),
+  created_at: z.string(),
+  ended_at: z.string().nullable(),
+});
+
+const present = (r: RuleRow): z.input<typeof RuleView> => ({
+  ...r, created_at: new Date(r.created_at).toISOString(), ended_at: r.ended_at && new Date(r.ended_at).toISOString(),
+});
+
+export const thirdPartyRuleCreate = defineOperation({
+  name: 'third_party_rule_create',
+  summary: 'A rule that hands each new order it matches (postal code prefix, weight, longest side) to a delivery provider; rules are tried oldest first.',
+  tag: TAG,
+  roles: ['client_admin'],
+  business: true,
+  rest: { method: 'POST', path: '/v1/third-party-rules', status: 201 },
+  graphql: { name: 'thirdPartyRuleCreate', kind: 'mutation' },
+  input: z.object({
+    provider_code: providerCode,
+    postal_code_prefix: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9 -]{0,19}$/, 'postal code prefix').transform((p) => p.replace(/ /g, '').toUpperCase()).nullish()
+      .describe('Orders whose recipient postal code starts with it (any case, spaces ignored)'),
+    max_weight_grams: intParam(1_000_000).nullish().describe('Orders whose every package weighs at most this (a package of unknown weight never matches)'),
+    max_side_mm: intParam(10_000).nullish().describe('Orders whose every package measures at most this on its longest side (an unmeasured package never matches)'),
+    handover_deadline_hours: deadlineHours,
+  }).strict(),
+  output: z.object({ result: z.literal(true), rule: RuleView }),
+  async handler(input, ctx) {
+    const providerId = await findDeliveryProvider(ctx.em, input.provider_code);
+    if (providerId === null) throw errors.field('provider_code', 'field.not_a_delivery_provider');
+    const rule = await insertRule(ctx.em, ctx.caller.businessId, ctx.caller.id, {
+      providerId, postalCodePrefix: input.postal_code_prefix ?? null, maxWeightGrams: input.max_weight_grams ?? null, maxSideMm: input.max_side_mm ?? null,
+      handoverDeadlineHours: input.handover_deadline_hours ?? null,
+    });
+    return { result: true as const, rule: present(rule) };
+  },
+});
+
+export const thirdPartyRuleList = defineOperation({
+  name: 'third_party_rule_list',
+  summary: "The business's third-party rules: live ones in the order they are tried, then ended ones.",
+  tag: TAG,
+  roles: ['client_admin'],
+  business: true,
+  rest: { method: 'GET', path: '/v1/third-party-rules' },
+  graphql: { name: 'thirdPartyRules', kind: 'query' },
+  input: z.object({}).strict(),
+  output: z.object({ result: z.literal(true), rules: z.array(RuleView) }),
+  async handler(_input, ctx) {
+    return { result: true as const, rules: (await listRules(ctx.em, ctx.caller.businessId)).map(present) };
+  },
+});
+
+export const thirdPartyRuleEnd = defineOperation({
+  name: 'third_party_rule_end',
+  summary: 'End a rule: new orders no longer match it; assignments it made stay.',
+  tag: TAG,
+  roles: ['client_admin'],
+  business: true,
+  rest: { method: 'DELETE', path: '/v1/third-party-rules/{id}', failures: { 404: 'No live rule of the business has this id' } },
+  graphql: { name: 'thirdPartyRuleEnd', kind: 'mutation' },
+  input: z.object({ id: pathId }).strict(),
+  output: z.object({ result: z.literal(true), rule: RuleView }),
+  async handler(input, ctx) {
+    const rule = await endRule(ctx.em, ctx.caller.businessId, input.id);
+    if (!rule) throw errors.notFound();
+    return { result: true as const, rule: present(rule) };
+  },
+});
+
+/** After an order is created: the first rule it matches hands it to that rule's provider. */
+export async function assignByRules(ctx: BusinessContext, order: CreatedOrder): Promise<{ thirdPartyAssignment: string } | null> {
+  const rule = await findMatchingRule(ctx.em, order.businessId, order.id, order.postalCode);
+  if (!rule) return null;
+  const process = { id: await nextAssignmentId(ctx.em), businessId: order.businessId, orderId: order.id, providerId: rule.providerId, handoverDeadline: deadlineOf(ctx, rule.handoverDeadlineHours ?? undefined) };
+  return { thirdPartyAssignment: (await startAssignment(ctx, process, 'rule')).number };
+}
