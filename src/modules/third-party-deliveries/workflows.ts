@@ -1,4 +1,4 @@
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, ParentClosePolicy, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, ParentClosePolicy, patched, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes } from '@temporalio/workflow';
 import type { StepInput, StepResult, ThirdPartyActivities } from './activities.ts';
 import {
   ASSIGNMENT_INVALID_STEP, cancelUpdate, handoverUpdate, NOT_THE_ORDERS_PACKAGE, progressSignal, THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW, thirdPartySearchAttributes,
@@ -11,6 +11,9 @@ const { applyAssignmentStep, assessAssignmentProgress } = proxyLocalActivities<T
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [ASSIGNMENT_INVALID_STEP, NOT_THE_ORDERS_PACKAGE] },
 });
+
+/** Histories recorded before it replay without the look at the packages' tracking right after the last handover. */
+const ASSESS_AFTER_HANDOVER_PATCH = 'third-party-assess-after-handover';
 
 /**
  * An order handed to a third-party delivery provider (docs/third-party-deliveries.md), from its assignment to its
@@ -26,6 +29,17 @@ export async function thirdPartyDeliveryWorkflow(input: ThirdPartyInput): Promis
     throw ApplicationFailure.create({ type: ASSIGNMENT_INVALID_STEP, message: `assignment ${input.id} is ${status}`, details: [status, step], nonRetryable: true });
   };
 
+  // A package's news is looked at in turn with the steps; news before the handover changes nothing.
+  const assess = () => {
+    queue = queue.then(async () => {
+      const after = await assessAssignmentProgress({ id: input.id });
+      if (after !== status) {
+        status = after;
+        upsertSearchAttributes([{ key: THIRD_PARTY_STATUS, value: status }]);
+      }
+    }).catch(() => undefined);
+  };
+
   async function take(step: StepInput): Promise<StepAnswer> {
     const result: StepResult = await applyAssignmentStep(step).catch((err: unknown) => {
       if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) throw err.cause;
@@ -33,6 +47,8 @@ export async function thirdPartyDeliveryWorkflow(input: ThirdPartyInput): Promis
     });
     status = result.answer.assignment.status;
     upsertSearchAttributes([{ key: THIRD_PARTY_STATUS, value: status }]);
+    // Tracking that came before the last handover (a parcel delivered already) is looked at once it is complete.
+    if (step.step === 'handover' && status === 'handed_over' && patched(ASSESS_AFTER_HANDOVER_PATCH)) assess();
     if (result.nextInput) {
       await startChild(THIRD_PARTY_WORKFLOW, {
         workflowId: thirdPartyWorkflowId(result.nextInput.id), args: [result.nextInput],
@@ -51,16 +67,7 @@ export async function thirdPartyDeliveryWorkflow(input: ThirdPartyInput): Promis
   setHandler(handoverUpdate, (args) => serialized({ id: input.id, step: 'handover', ...args }), { validator: (_args) => { if (!allows(status, 'handover')) refuse('handover'); } });
   setHandler(cancelUpdate, (args) => serialized({ id: input.id, step: 'cancel', ...args }), { validator: (args) => { if (!allows(status, 'cancel', args.reason)) refuse('cancel'); } });
 
-  // A package's news is looked at in turn with the steps; news before the handover changes nothing.
-  setHandler(progressSignal, () => {
-    queue = queue.then(async () => {
-      const after = await assessAssignmentProgress({ id: input.id });
-      if (after !== status) {
-        status = after;
-        upsertSearchAttributes([{ key: THIRD_PARTY_STATUS, value: status }]);
-      }
-    }).catch(() => undefined);
-  });
+  setHandler(progressSignal, assess);
 
   const handedOver = await condition(() => status !== 'assigned', Math.max(1, Date.parse(input.handoverDeadline) - Date.now()));
   if (!handedOver) {

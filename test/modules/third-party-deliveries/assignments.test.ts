@@ -129,6 +129,17 @@ describe('third-party delivery assignments', () => {
     assert.equal((await leg({ carrier_order_number: 'CAR-9', package_numbers: [packages[0]] })).body.code, 'INVALID_STEP');
   });
 
+  test('a parcel the provider reported delivered before the warehouse finished the handover is counted once the handover is complete', async () => {
+    const order = await makeOrder(app.em(), b.business.id);
+    const provider = providers[0]!;
+    const a = (await assign(order.id, provider)).body.assignment;
+    const key = (await app.http.post('/v1/otep/credentials', { name: 'early' }, { token: provider.token })).body.credential.secret;
+    const pushed = await app.http.post('/v1/otep/ingest', { events: [{ id: 'early', subject: order.trackingNumber, occurred_at: new Date().toISOString(), status_code: 'otep:core:delivered', otep_version: '1.0.0' }] }, { token: key });
+    assert.equal(pushed.body.accepted, 1);
+    assert.equal((await handover(a.number, order.trackingNumber)).body.assignment.status, 'handed_over');
+    assert.equal(await app.running.temporal.workflow.getHandle(a.workflow_id).result(), 'delivered');
+  });
+
   test('reassigned before the handover: the new provider holds the order under a new assignment with its own process', async () => {
     const { order } = await twoPackageOrder();
     const first = (await assign(order.id)).body.assignment;
