@@ -2,7 +2,7 @@ import type { Config } from '../../platform/config.ts';
 import { insertOutboxEvents } from '../../platform/db/outbox.ts';
 import type { Orm } from '../../platform/db/orm.ts';
 import { storeBroughtParcel } from '../device-orders/index.ts';
-import { sendNotice } from '../notifications/index.ts';
+import { abandonNotice, sendNotice } from '../notifications/index.ts';
 import type { DistributionInput, ScanArgs, ScanOutcome } from './contract.ts';
 import type { DeviceOrderInput } from '../device-orders/contract.ts';
 import { carrierPackageEvent } from './events.ts';
@@ -84,6 +84,11 @@ export function createDistributionActivities(deps: { orm: Orm; config: Config })
         key: shelvedNoticeKey(input.packageId), businessId: facts.businessId, referenceType: 'package', referenceId: String(input.packageId),
         template: SHELVED_TEMPLATE, recipient: facts.recipient.email ?? null, subject, text,
       });
+    },
+
+    /** A notice the mail server kept refusing through every attempt: recorded as failed, for the business to see. */
+    async abandonShelvedNotice(input: { packageId: number; error: string }): Promise<void> {
+      await abandonNotice(deps.orm.em.fork(), shelvedNoticeKey(input.packageId), input.error);
     },
   };
 }

@@ -21,6 +21,8 @@ export interface DistributionInput {
   places: PlaceCodes;
   /** Compresses the pickup deadline of a parcel shelved into a locker (LOCKER_TIMER_SCALE). */
   timerScale: number;
+  /** Compresses the waits between attempts to send the recipient's notice (NOTIFY_RETRY_SCALE); 1 when absent. */
+  notifyRetryScale?: number;
 }
 
 export interface PlaceCodes {

@@ -15,13 +15,13 @@ export function contentKey(s: Pick<ScanArgs, 'action' | 'placeCode' | 'destinati
 
 export interface ScanSender {
   temporal: Client;
-  config: Pick<Config, 'taskQueue' | 'lockerTimerScale'>;
+  config: Pick<Config, 'taskQueue' | 'lockerTimerScale' | 'notifyRetryScale'>;
 }
 
 export async function sendScan(ctx: ScanSender, businessId: number, pkg: ScanPackage, scan: ScanArgs): Promise<ScanOutcome> {
   const input = {
     packageId: pkg.id, packageNumber: pkg.number, businessId, orderId: pkg.orderId, state: pkg.state, places: pkg.places,
-    timerScale: ctx.config.lockerTimerScale,
+    timerScale: ctx.config.lockerTimerScale, notifyRetryScale: ctx.config.notifyRetryScale,
   };
   // A running process keeps its own state (USE_EXISTING); an ended one is resumed from the read model to judge a late scan.
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof packageDistributionWorkflow>(DISTRIBUTION_WORKFLOW, {

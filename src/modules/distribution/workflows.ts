@@ -1,4 +1,4 @@
-import { condition, ParentClosePolicy, proxyActivities, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes, allHandlersFinished, log } from '@temporalio/workflow';
+import { ActivityFailure, condition, ParentClosePolicy, proxyActivities, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes, allHandlersFinished, log } from '@temporalio/workflow';
 import { deviceOrderSearchAttributes, deviceOrderWorkflowId, DEVICE_ORDER_WORKFLOW } from '../device-orders/contract.ts';
 import type { DistributionActivities, RecordedScan } from './activities.ts';
 import {
@@ -12,10 +12,11 @@ const { recordDistributionScan } = proxyLocalActivities<DistributionActivities>(
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-/** The pickup notice waits for the mail server as long as it takes, retried durably. */
-const { notifyShelvedRecipient } = proxyActivities<DistributionActivities>({
+const { abandonShelvedNotice } = proxyLocalActivities<DistributionActivities>({ startToCloseTimeout: '30 seconds' });
+/** A mail server down for hours still gets the notice: 30 attempts, 5 s apart at first, then at most 10 minutes (about 4 hours), as the locker notices. */
+const noticeActivities = (scale: number) => proxyActivities<DistributionActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '1 hour' },
+  retry: { initialInterval: Math.max(1, 5_000 * scale), backoffCoefficient: 2, maximumInterval: Math.max(1, 600_000 * scale), maximumAttempts: 30 },
 });
 
 /**
@@ -70,6 +71,7 @@ export async function packageDistributionWorkflow(input: DistributionInput): Pro
       parentClosePolicy: ParentClosePolicy.ABANDON,
     });
   }
-  await notifyShelvedRecipient({ packageId: input.packageId });
+  await noticeActivities(input.notifyRetryScale ?? 1).notifyShelvedRecipient({ packageId: input.packageId }).catch((err: unknown) =>
+    abandonShelvedNotice({ packageId: input.packageId, error: err instanceof ActivityFailure && err.cause ? err.cause.message : String(err) }));
   await condition(allHandlersFinished);
 }
