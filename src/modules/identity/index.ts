@@ -6,6 +6,7 @@ import { login, logout, me } from './operations.ts';
 import { callerForSessionToken } from './repo.ts';
 
 export { Business, User } from './entities.ts';
+export { findDeliveryProvider } from './repo.ts';
 
 export const identity = defineModule({
   name: 'identity',

@@ -33,3 +33,10 @@ export async function callerForSessionToken(em: Em, token: string): Promise<Call
   );
   return row ? { id: row.id, name: row.name, email: row.email, role: row.role, businessId: row.business_id, tokenHash, via: 'session', expiresAt: new Date(row.expires_at) } : null;
 }
+
+/** The business of the code when it is a delivery provider's (a carrier): one of its accounts has that role. */
+export async function findDeliveryProvider(em: Em, code: string): Promise<number | null> {
+  const [row] = await em.execute<{ id: number }[]>(
+    "select b.id from business b where b.code = ? and exists (select 1 from app_user u where u.business_id = b.id and u.role = 'delivery_provider')", [code]);
+  return row?.id ?? null;
+}

@@ -8,6 +8,7 @@ import { defineOperation, type BusinessContext } from '../../platform/catalog/ty
 import { STAFF } from '../../platform/roles.ts';
 import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
+import { findDeliveryProvider } from '../identity/index.ts';
 import { ASSIGNABLE_STATUS_IDS } from '../orders/index.ts';
 import { writeAssignment } from './activities.ts';
 import {
@@ -15,7 +16,7 @@ import {
   type StepAnswer, type ThirdPartyInput,
 } from './contract.ts';
 import { DEFAULT_HANDOVER_HOURS, MAX_HANDOVER_HOURS } from './domain.ts';
-import { findAssignment, findAssignTarget, findDeliveryProvider, type StoredAssignment } from './repo/assignments.ts';
+import { findAssignment, findAssignTarget, type StoredAssignment } from './repo/assignments.ts';
 import { AssignmentView, presentAssignment } from './views.ts';
 import type { thirdPartyDeliveryWorkflow } from './workflows.ts';
 

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { errors } from '../../platform/errors.ts';
 import { intParam, pathId } from '../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
+import { findDeliveryProvider } from '../identity/index.ts';
 import type { CreatedOrder } from '../orders/index.ts';
 import { deadlineHours, deadlineOf, providerCode, startAssignment } from './operations.ts';
-import { findDeliveryProvider, nextAssignmentId } from './repo/assignments.ts';
+import { nextAssignmentId } from './repo/assignments.ts';
 import { endRule, findMatchingRule, insertRule, listRules, type RuleRow } from './repo/rules.ts';
 
 const TAG = 'Third-party deliveries';

@@ -1,4 +1,5 @@
 import type { Em } from '../../../platform/db/orm.ts';
+import { findDeliveryProvider } from '../../identity/index.ts';
 
 export interface SupplierAccountRow {
   id: number;
@@ -12,19 +13,17 @@ export interface SupplierAccountRow {
 const SELECT_ACCOUNT = `select a.id, c.code as carrier_code, c.name as carrier_name, a.member_number, a.created_at, a.ended_at
   from carrier_supplier_account a join business c on c.id = a.carrier_id`;
 
-/** A business whose accounts include a delivery provider's: a carrier. */
-const CARRIER_BY_CODE = "select b.id from business b where b.code = ? and exists (select 1 from app_user u where u.business_id = b.id and u.role = 'delivery_provider')";
 
 /** Opens the account; when nothing was written, answers why. */
 export async function insertSupplierAccount(em: Em, businessId: number, carrierCode: string, memberNumber: string, createdBy: number): Promise<SupplierAccountRow | 'no_carrier' | 'exists' | 'member_taken'> {
-  const [carrier] = await em.execute<{ id: number }[]>(CARRIER_BY_CODE, [carrierCode]);
-  if (!carrier) return 'no_carrier';
+  const carrierId = await findDeliveryProvider(em, carrierCode);
+  if (carrierId === null) return 'no_carrier';
   const rows = await em.execute<{ id: number }[]>(
     `insert into carrier_supplier_account (business_id, carrier_id, member_number, created_by) values (?, ?, ?, ?)
-     on conflict do nothing returning id`, [businessId, carrier.id, memberNumber, createdBy]);
+     on conflict do nothing returning id`, [businessId, carrierId, memberNumber, createdBy]);
   if (rows.length > 0) return (await em.execute<SupplierAccountRow[]>(`${SELECT_ACCOUNT} where a.id = ?`, [rows[0]!.id]))[0]!;
   const [open] = await em.execute(
-    'select 1 from carrier_supplier_account where business_id = ? and carrier_id = ? and ended_at is null', [businessId, carrier.id]);
+    'select 1 from carrier_supplier_account where business_id = ? and carrier_id = ? and ended_at is null', [businessId, carrierId]);
   return open ? 'exists' : 'member_taken';
 }
 

@@ -95,13 +95,6 @@ export async function setAssignmentStatus(em: Em, id: number, status: Assignment
      where id = ?`, [status, cancelReason, status, status, id]);
 }
 
-/** The business of a delivery provider account with this code. */
-export async function findDeliveryProvider(em: Em, code: string): Promise<number | null> {
-  const [row] = await em.execute<{ id: number }[]>(
-    "select b.id from business b where b.code = ? and exists (select 1 from app_user u where u.business_id = b.id and u.role = 'delivery_provider')", [code]);
-  return row?.id ?? null;
-}
-
 export async function nextAssignmentId(em: Em): Promise<number> {
   const [row] = await em.execute<{ id: number }[]>("select nextval('third_party_assignment_id_seq')::int as id");
   return row!.id;
