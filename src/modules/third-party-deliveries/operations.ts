@@ -21,6 +21,8 @@ import { AssignmentView, presentAssignment } from './views.ts';
 import type { thirdPartyDeliveryWorkflow } from './workflows.ts';
 
 const TAG = 'Third-party deliveries';
+/** How far ahead of this server's clock a warehouse scanner's clock may run, as for distribution scans. */
+const CLOCK_SKEW_MS = 5 * 60_000;
 export const assignmentNumberParam = z.string().trim().regex(/^TPA-[0-9]{8,10}$/, 'assignment number');
 export const providerCode = z.string().trim().min(1).max(40);
 export const deadlineHours = intParam(MAX_HANDOVER_HOURS).optional().describe(`Hours the warehouse has to hand every package over (default ${DEFAULT_HANDOVER_HOURS})`);
@@ -118,6 +120,7 @@ export const thirdPartyHandover = defineOperation({
   input: z.object({ number: assignmentNumberParam, package_number: z.string().trim().min(1).max(40), scanned_at: timeParam() }).strict(),
   output: z.object({ result: z.literal(true), assignment: AssignmentView }),
   async handler(input, ctx) {
+    if (Date.parse(input.scanned_at) > Date.now() + CLOCK_SKEW_MS) throw errors.field('scanned_at', 'field.recorded_in_future');
     const a = await assignmentOr404(ctx, { businessId: ctx.caller.businessId }, input.number);
     const args = { packageNumber: input.package_number, scannedAt: new Date(input.scanned_at).toISOString(), actorId: ctx.caller.id };
     const answer = await sendStep(ctx, a, (h) => h.executeUpdate(handoverUpdate, { args: [args] }));

@@ -74,6 +74,8 @@ describe('third-party delivery assignments', () => {
 
     assert.equal((await handover(a.number, packages[0]!)).body.assignment.status, 'assigned', 'one of two packages: the handover waits');
     assert.equal((await handover(a.number, packages[0]!)).body.assignment.status, 'assigned', 'the same package again changes nothing');
+    const ahead = await app.http.post(`/v1/third-party-assignments/${a.number}/handovers`, { package_number: packages[1], scanned_at: new Date(Date.now() + 3_600_000).toISOString() }, { token: staff });
+    assert.deepEqual([ahead.status, ahead.body.errors?.[0]?.field], [422, 'scanned_at']);
     const wrong = await handover(a.number, 'NOT-ITS-PACKAGE');
     assert.deepEqual([wrong.status, wrong.body.errors?.[0]?.field], [422, 'package_number']);
     const done = await handover(a.number, packages[1]!);
