@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { defineOperation } from '../../platform/catalog/types.ts';
+import { pathCode } from '../../platform/catalog/schemas.ts';
 import { errors } from '../../platform/errors.ts';
 import { LOCKER_SETTING_BOUNDS, LOCKER_SETTING_NAMES, type LockerSettings } from './domain.ts';
 import { findLockerProvider, grantLockerPartner, listLockerPartners, readLockerSettings, revokeLockerPartner, writeLockerSettings } from './repo/partners.ts';
@@ -56,7 +57,7 @@ const PartnerView = z.object({
   provider_name: z.string(),
   granted_at: z.string().meta({ format: 'date-time' }),
 }).strict();
-const providerCode = z.string().trim().min(1).max(64).describe("The locker provider account's code");
+const providerCode = pathCode(64).describe("The locker provider account's code");
 
 export const lockerPartnerList = defineOperation({
   name: 'locker_partner_list',

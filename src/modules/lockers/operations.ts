@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { AppError, errors } from '../../platform/errors.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
+import { pathCode } from '../../platform/catalog/schemas.ts';
 import { createDeviceKey, listDeviceKeys, MAX_DEVICE_KEYS, revokeDeviceKey } from './repo/deviceKeys.ts';
 
 const TAG = 'Lockers';
-const deviceId = z.string().trim().min(1).max(64).describe('Device code');
+const deviceId = pathCode(64).describe('Device code');
 const DeviceKeyView = z.object({ key_id: z.string(), name: z.string(), created_at: z.string(), last_used_at: z.string().nullable(), revoked_at: z.string().nullable() });
 
 export const deviceKeyCreate = defineOperation({
@@ -50,7 +51,7 @@ export const deviceKeyRevoke = defineOperation({
   roles: ['client_admin'],
   business: true,
   rest: { method: 'DELETE', path: '/v1/devices/{device_id}/keys/{key_id}', failures: { 404: 'No such key of this device' } },
-  input: z.object({ device_id: deviceId, key_id: z.string().trim().min(1).max(40) }).strict(),
+  input: z.object({ device_id: deviceId, key_id: pathCode(40) }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {
     if (!(await revokeDeviceKey(ctx.em, ctx.caller.businessId, input.device_id, input.key_id))) throw errors.notFound();

@@ -13,6 +13,12 @@ export const pageParams = {
 export const pathId = intParam();
 
 /**
+ * A code that names a row in a path (a device, a key, an account), matched exactly: untrimmed, so that a code of
+ * blanks, which any schema allows, names nothing (404) rather than nothing at all (422).
+ */
+export const pathCode = (max: number) => z.string().min(1).max(max);
+
+/**
  * An email address as the published `format: email` reads it: zod's shape, and a local part of at most 64
  * characters (RFC 5321), which zod alone lets through.
  */

@@ -47,6 +47,7 @@ describe('locker settings and partner grants', () => {
     assert.equal((await app.http.put(`/v1/locker-partners/${merchant.business.code}`, {}, { token: w.admin })).status, 404, 'not a locker provider');
     const other = await makeProvider(app.em(), 'delivery_provider');
     assert.equal((await app.http.put(`/v1/locker-partners/${other.business.code}`, {}, { token: w.admin })).status, 404, 'a delivery provider is no locker provider');
+    assert.equal((await app.http.put('/v1/locker-partners/%09%09', {}, { token: w.admin })).status, 404, 'a code of blanks names no provider');
     await w.act(d.id, 'cancel');
   });
 });

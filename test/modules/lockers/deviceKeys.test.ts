@@ -51,6 +51,9 @@ describe('device keys', () => {
     const mine = await app.http.post(keys(other.device.code), {}, { token: otherAdmin });
     assert.equal((await app.http.del(`${keys(other.device.code)}/${mine.body.key.key_id}`, { token: admin })).status, 404);
     assert.equal((await app.http.del(`${keys()}/${mine.body.key.key_id}`, { token: admin })).status, 404, 'a key of another device is not found either');
+    // A code of blanks is a code no device or key has (found by the long fuzz run: it answered 422 "required").
+    assert.equal((await app.http.get('/v1/devices/%C2%A0/keys', { token: admin })).status, 404);
+    assert.equal((await app.http.del(`${keys()}/%09`, { token: admin })).status, 404);
 
     for (let i = 1; i < MAX_DEVICE_KEYS; i++) assert.equal((await app.http.post(keys(other.device.code), {}, { token: otherAdmin })).status, 201);
     const refused = await app.http.post(keys(other.device.code), {}, { token: otherAdmin, lang: 'fr' });

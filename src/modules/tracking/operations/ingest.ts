@@ -11,6 +11,7 @@ import { OTEP_VERSION } from '../vocabulary.ts';
 import type { CheckedEvent, Finding } from '../rules.ts';
 import { documentFailure, fieldOfPointer, presentFinding } from './read.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { pathCode } from '../../../platform/catalog/schemas.ts';
 import { moveByTrackedEvents, type TrackedMove } from '../../distribution/index.ts';
 import { tellAssignmentsOfProgress } from '../../third-party-deliveries/index.ts';
 
@@ -196,7 +197,7 @@ export const otepCredentialRevoke = defineOperation({
   roles: PROVIDERS,
   business: true,
   rest: { method: 'DELETE', path: '/v1/otep/credentials/{key_id}', failures: { 404: 'No such key of the business' } },
-  input: z.object({ key_id: z.string().trim().min(1).max(40) }).strict(),
+  input: z.object({ key_id: pathCode(40) }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {
     if (!(await revokeCredential(ctx.em, ctx.caller.businessId, input.key_id))) throw errors.notFound();
