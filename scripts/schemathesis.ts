@@ -67,7 +67,7 @@ async function post(url: string, body: unknown, token?: string): Promise<Record<
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** No token; one demo account of each role; an OTEP ingest key of the demo carrier; a device key of the demo locker. */
+/** No token; one demo account of each role; an OTEP ingest key of the demo carrier; a device key of the demo locker; a scanner key of a warehouse. */
 async function credentials(api: string): Promise<Credential[]> {
   const list: Credential[] = [{ name: 'anonymous' }];
   const roles = new Set<string>();
@@ -82,6 +82,9 @@ async function credentials(api: string): Promise<Credential[]> {
   const admin = list.find((c) => c.name === 'client_admin')!;
   const locker = await post(`${api}/v1/devices/DEMO-LOCKER-1/keys`, { name: 'fuzz' }, admin.token);
   list.push({ name: 'device_key', token: (locker.key as { secret: string }).secret });
+  await post(`${api}/v1/places`, { kind: 'warehouse', code: 'FUZZ-WH', name: 'Fuzz warehouse' }, admin.token);
+  const scanner = await post(`${api}/v1/places/FUZZ-WH/scanner-keys`, { name: 'fuzz' }, admin.token);
+  list.push({ name: 'scanner_key', token: (scanner.key as { secret: string }).secret });
   return list;
 }
 

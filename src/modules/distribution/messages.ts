@@ -1,6 +1,22 @@
 import type { Messages } from '../../platform/i18n/messages.ts';
 
 export const DISTRIBUTION_MESSAGES = {
+  'distribution.too_many_scanner_keys': {
+    en: 'This place already holds {max} active scanner keys; revoke one first.',
+    'zh-Hans': '该地点已有 {max} 个有效扫描器密钥；请先吊销一个。',
+    'zh-Hant': '該地點已有 {max} 個有效掃描器金鑰；請先撤銷一個。',
+    fr: "Ce lieu détient déjà {max} clés de scanner actives ; révoquez-en une d'abord.",
+    de: 'Dieser Ort hat bereits {max} aktive Scannerschlüssel; widerrufen Sie zuerst einen.',
+    es: 'Este lugar ya tiene {max} claves de escáner activas; revoque una primero.',
+  },
+  'distribution.scanner_elsewhere': {
+    en: 'This scanner key is for place {place}; it scans there only.',
+    'zh-Hans': '此扫描器密钥属于地点 {place}，只能在该地点扫描。',
+    'zh-Hant': '此掃描器金鑰屬於地點 {place}，只能在該地點掃描。',
+    fr: 'Cette clé de scanner est celle du lieu {place} ; elle ne scanne que là.',
+    de: 'Dieser Scannerschlüssel gehört zum Ort {place}; er scannt nur dort.',
+    es: 'Esta clave de escáner es del lugar {place}; solo escanea allí.',
+  },
   'distribution.place_code_taken': {
     en: 'The business already has a place with this code.',
     'zh-Hans': '本企业已有使用此代码的地点。',

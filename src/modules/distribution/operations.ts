@@ -8,7 +8,7 @@ import { findPlace, insertPlace, listPlaces, type PlaceRow } from './repo/places
 import { endSupplierAccount, insertSupplierAccount, listSupplierAccounts, type SupplierAccountRow } from './repo/supplierAccounts.ts';
 
 const TAG = 'Distribution';
-const code = (what: string) => z.string().trim().regex(CODE_PATTERN, what).transform((c) => c.toUpperCase());
+export const code = (what: string) => z.string().trim().regex(CODE_PATTERN, what).transform((c) => c.toUpperCase());
 
 const PlaceView = z.object({
   kind: z.enum(PLACE_KINDS),

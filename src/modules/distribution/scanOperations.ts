@@ -18,9 +18,10 @@ const placeRef = z.string().trim().min(1).max(200).describe('A place code of the
 
 export const distributionScan = defineOperation({
   name: 'distribution_scan',
-  summary: "A warehouse or driver scan moves a package through its distribution (docs/distribution.md): answers whether it was applied, flagged (kept on the package's history, not applied) or a duplicate.",
+  summary: "A warehouse or driver scan moves a package through its distribution (docs/distribution.md): answers whether it was applied, flagged (kept on the package's history, not applied) or a duplicate. Staff sign in; a scanner sends its place's scanner key.",
   tag: TAG,
   roles: STAFF,
+  auth: ['session', 'scanner_key'],
   business: true,
   rest: { method: 'POST', path: '/v1/distribution/scans' },
   graphql: { name: 'distributionScan', kind: 'mutation' },
@@ -48,6 +49,7 @@ export const distributionScan = defineOperation({
     if (!pkg) throw errors.field('package_number', 'field.unknown_package');
     const place = await findScanPlace(ctx.em, businessId, input.location, gridCode);
     if (!place) throw errors.field('location', 'field.unknown_place');
+    if (ctx.caller.place && ctx.caller.place.id !== place.id) throw errors.field('location', 'distribution.scanner_elsewhere', { place: ctx.caller.place.code });
     const kinds = ACTION_PLACE_KINDS[input.action];
     if (!kinds.includes(place.kind)) throw errors.field('location', 'field.wrong_place_kind', { kinds: kinds.join(', ') });
     const shelving = input.action === 'shelved';

@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { AppError, errors } from '../../platform/errors.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
-import { pathCode } from '../../platform/catalog/schemas.ts';
+import { keyView, pathCode } from '../../platform/catalog/schemas.ts';
 import { createDeviceKey, listDeviceKeys, MAX_DEVICE_KEYS, revokeDeviceKey } from './repo/deviceKeys.ts';
 
 const TAG = 'Lockers';
 const deviceId = pathCode(64).describe('Device code');
-const DeviceKeyView = z.object({ key_id: z.string(), name: z.string(), created_at: z.string(), last_used_at: z.string().nullable(), revoked_at: z.string().nullable() });
-
 export const deviceKeyCreate = defineOperation({
   name: 'device_key_create',
   summary: `Create a key for a locker of the business: it opens only that device's locker endpoints, sent as a bearer token; the secret is shown once (at most ${MAX_DEVICE_KEYS} unrevoked keys per device).`,
@@ -19,7 +17,7 @@ export const deviceKeyCreate = defineOperation({
     failures: { 404: 'No such device of the business', 409: 'The device already holds its most active keys (TOO_MANY_KEYS)' },
   },
   input: z.object({ device_id: deviceId, name: z.string().trim().min(1).max(100).default('locker key') }).strict(),
-  output: z.object({ result: z.literal(true), key: DeviceKeyView.extend({ secret: z.string() }) }),
+  output: z.object({ result: z.literal(true), key: keyView.extend({ secret: z.string() }) }),
   async handler(input, ctx) {
     const key = await createDeviceKey(ctx.em, ctx.caller.businessId, input.device_id, ctx.caller.id, input.name);
     if (key === 'no_device') throw errors.notFound();
@@ -36,7 +34,7 @@ export const deviceKeyList = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/devices/{device_id}/keys', failures: { 404: 'No such device of the business' } },
   input: z.object({ device_id: deviceId }).strict(),
-  output: z.object({ keys: z.array(DeviceKeyView) }),
+  output: z.object({ keys: z.array(keyView) }),
   async handler(input, ctx) {
     const keys = await listDeviceKeys(ctx.em, ctx.caller.businessId, input.device_id);
     if (!keys) throw errors.notFound();

@@ -19,8 +19,8 @@ async function checkAndRun(op: Operation, raw: unknown, ctx: OperationContext): 
   if (limitBy === 'address') await spendQuota(ctx, op.limit!);
   if (op.roles !== 'public') {
     if (!ctx.caller) throw errors.unauthenticated();
-    // Ingest keys and device keys are narrow machine credentials: each opens its own operations and nothing else.
-    if ((op.auth ?? 'session') !== ctx.caller.via) throw errors.forbidden();
+    // Machine keys are narrow credentials: each opens the operations that name its kind and nothing else.
+    if (![op.auth ?? 'session'].flat().includes(ctx.caller.via)) throw errors.forbidden();
   }
   await op.available?.(ctx);
   if (op.roles !== 'public') {

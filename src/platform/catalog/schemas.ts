@@ -74,3 +74,6 @@ export const addressView = z.object({
   line1: z.string(), line2: z.string().nullable(), city: z.string(), postal_code: z.string(), country: z.string(),
   lat: z.number().nullable(), lng: z.number().nullable(),
 });
+
+/** A machine key as its owner lists it (src/platform/db/accessKeys.ts): never its secret, which only its creation answers. */
+export const keyView = z.object({ key_id: z.string(), name: z.string(), created_at: z.string(), last_used_at: z.string().nullable(), revoked_at: z.string().nullable() });

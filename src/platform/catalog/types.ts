@@ -10,7 +10,7 @@ import type { Logger } from '../logger.ts';
 import type { QuotaState } from '../rateLimits.ts';
 
 /** The kinds of credential; an operation names the one it takes (`auth`), the session by default. */
-export type CredentialUse = 'session' | 'otep_key' | 'device_key';
+export type CredentialUse = 'session' | 'otep_key' | 'device_key' | 'scanner_key';
 
 export interface Caller {
   id: number;
@@ -20,12 +20,14 @@ export interface Caller {
   businessId: number | null;
   tokenHash: string;
   /**
-   * How the caller signed in: a user session token, a provider's OTEP ingest key (which can only ingest), or a
-   * locker's device key (which opens only its device's endpoints).
+   * How the caller signed in: a user session token, a provider's OTEP ingest key (which can only ingest), a
+   * locker's device key (which opens only its device's endpoints), or a scanner key (scans at its place only).
    */
   via: CredentialUse;
   /** The device a device key belongs to. */
   device?: { id: number; code: string };
+  /** The place a scanner key belongs to. */
+  place?: { id: number; code: string };
   /** When the credential stops being valid, where it expires by itself (a session token). */
   expiresAt?: Date;
 }
@@ -79,10 +81,10 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** Who may call it; 'public' needs no token. Checked in one place, the runner. */
   roles: readonly Role[] | 'public';
   /**
-   * The credential it takes, a session when absent: an operation for an OTEP ingest key or a device key takes
-   * only that kind of key, and such a key opens nothing else.
+   * The credentials it takes, a session when absent: a machine key (an OTEP ingest key, a device key, a scanner
+   * key) opens only the operations that name its kind, and an operation may take several kinds.
    */
-  auth?: Exclude<CredentialUse, 'session'>;
+  auth?: CredentialUse | readonly CredentialUse[];
   rest?: {
     method: HttpMethod; path: string; status?: number; representation?: Representation;
     /** Failure statuses it can answer besides 401 and 403 (when it needs a token), 422, the body's 400, 413 and 415 and a rate limit's 429, each with what it means (the OpenAPI document lists them). */

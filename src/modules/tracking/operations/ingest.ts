@@ -11,7 +11,7 @@ import { OTEP_VERSION } from '../vocabulary.ts';
 import type { CheckedEvent, Finding } from '../rules.ts';
 import { documentFailure, fieldOfPointer, presentFinding } from './read.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
-import { pathCode } from '../../../platform/catalog/schemas.ts';
+import { keyView, pathCode } from '../../../platform/catalog/schemas.ts';
 import { moveByTrackedEvents, type TrackedMove } from '../../distribution/index.ts';
 import { tellAssignmentsOfProgress } from '../../third-party-deliveries/index.ts';
 
@@ -157,8 +157,6 @@ export const otepIngestEpcis = defineOperation({
 });
 
 const keyName = z.string().trim().min(1).max(100);
-const CredentialView = z.object({ key_id: z.string(), name: z.string(), created_at: z.string(), last_used_at: z.string().nullable(), revoked_at: z.string().nullable() });
-
 export const otepCredentialCreate = defineOperation({
   name: 'otep_credential_create',
   summary: `Create an OTEP ingest key for this provider account; the secret is shown once (at most ${MAX_ACTIVE_KEYS} unrevoked keys).`,
@@ -167,7 +165,7 @@ export const otepCredentialCreate = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/otep/credentials', status: 201, failures: { 409: 'The account already holds its most active keys (TOO_MANY_KEYS)' } },
   input: z.object({ name: keyName.default('ingest key') }).strict(),
-  output: z.object({ result: z.literal(true), credential: CredentialView.extend({ secret: z.string() }) }),
+  output: z.object({ result: z.literal(true), credential: keyView.extend({ secret: z.string() }) }),
   async handler(input, ctx) {
     const { caller } = ctx;
     const credential = await createCredential(ctx.em, caller.businessId, caller.id, input.name);
@@ -184,7 +182,7 @@ export const otepCredentialList = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/otep/credentials' },
   input: z.object({}).strict(),
-  output: z.object({ credentials: z.array(CredentialView) }),
+  output: z.object({ credentials: z.array(keyView) }),
   async handler(_input, ctx) {
     return { credentials: await listCredentials(ctx.em, ctx.caller.businessId) };
   },

@@ -1,0 +1,69 @@
+/**
+ * Keys of the scanners at a place of the business: a scanner sends distribution scans at its place with its key,
+ * and the key opens nothing else (docs/distribution.md, Scanner keys).
+ */
+import { z } from 'zod';
+import { keyView, pathCode } from '../../platform/catalog/schemas.ts';
+import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
+import { AppError, errors } from '../../platform/errors.ts';
+import { code } from './operations.ts';
+import { findScanPlace } from './repo/distributions.ts';
+import { createScannerKey, listScannerKeys, MAX_SCANNER_KEYS, revokeScannerKey } from './repo/scannerKeys.ts';
+
+const TAG = 'Distribution';
+const ADMIN = ['client_admin'] as const;
+const placeCode = code('place code');
+
+async function placeIdOr404(ctx: BusinessContext, placeCodeValue: string): Promise<number> {
+  const place = await findScanPlace(ctx.em, ctx.caller.businessId, placeCodeValue);
+  if (!place) throw errors.notFound();
+  return place.id;
+}
+
+export const scannerKeyCreate = defineOperation({
+  name: 'scanner_key_create',
+  summary: `Create a key for a scanner at a place of the business: sent as a bearer token, it sends distribution scans at that place only; the secret is shown once (at most ${MAX_SCANNER_KEYS} unrevoked keys per place).`,
+  tag: TAG,
+  roles: ADMIN,
+  business: true,
+  rest: {
+    method: 'POST', path: '/v1/places/{code}/scanner-keys', status: 201,
+    failures: { 404: 'No such place of the business', 409: 'The place already holds its most active keys (TOO_MANY_KEYS)' },
+  },
+  input: z.object({ code: placeCode, name: z.string().trim().min(1).max(100).default('scanner key') }).strict(),
+  output: z.object({ result: z.literal(true), key: keyView.extend({ secret: z.string() }) }),
+  async handler(input, ctx) {
+    const key = await createScannerKey(ctx.em, ctx.caller.businessId, await placeIdOr404(ctx, input.code), ctx.caller.id, input.name);
+    if (!key) throw new AppError(409, 'TOO_MANY_KEYS', 'distribution.too_many_scanner_keys', { params: { max: MAX_SCANNER_KEYS } });
+    return { result: true as const, key };
+  },
+});
+
+export const scannerKeyList = defineOperation({
+  name: 'scanner_key_list',
+  summary: 'List the scanner keys of a place of the business (never their secrets).',
+  tag: TAG,
+  roles: ADMIN,
+  business: true,
+  rest: { method: 'GET', path: '/v1/places/{code}/scanner-keys', failures: { 404: 'No such place of the business' } },
+  input: z.object({ code: placeCode }).strict(),
+  output: z.object({ result: z.literal(true), keys: z.array(keyView) }),
+  async handler(input, ctx) {
+    return { result: true as const, keys: await listScannerKeys(ctx.em, ctx.caller.businessId, await placeIdOr404(ctx, input.code)) };
+  },
+});
+
+export const scannerKeyRevoke = defineOperation({
+  name: 'scanner_key_revoke',
+  summary: 'Revoke a scanner key; it stops working at once.',
+  tag: TAG,
+  roles: ADMIN,
+  business: true,
+  rest: { method: 'DELETE', path: '/v1/places/{code}/scanner-keys/{key_id}', failures: { 404: 'No such key of this place' } },
+  input: z.object({ code: placeCode, key_id: pathCode(40) }).strict(),
+  output: z.object({ result: z.literal(true) }),
+  async handler(input, ctx) {
+    if (!(await revokeScannerKey(ctx.em, ctx.caller.businessId, await placeIdOr404(ctx, input.code), input.key_id))) throw errors.notFound();
+    return { result: true as const };
+  },
+});
