@@ -63,6 +63,7 @@ export function createDistributionActivities(deps: { orm: Orm; config: Config })
         await writeStep(tx, {
           businessId: input.businessId, packageId: input.packageId, orderId: input.orderId, action: scan.action, state, at: scan.scannedAt,
           gridId: stored?.compartmentId ?? null, gridCode: scan.gridCode, shelfCode: scan.shelfCode, deviceOrderId: stored?.input.id ?? null, pickupCode: stored?.pickupCode ?? null,
+          removalReason: scan.reason ?? 'removed',
         });
         const facts = await findCarrierEventFacts(tx, input.packageId);
         if (facts) await insertOutboxEvents(tx, [carrierPackageEvent(input.businessId, input.orderId, input.packageId, scanId, scan.action, facts)]);

@@ -45,6 +45,8 @@ export interface ScanArgs {
   shelfCode: string | null;
   scannedAt: string;
   actorId: number | null;
+  /** A removal because the carrier cancelled the package; a removal without it is a warehouse's. */
+  reason?: 'cancelled';
 }
 
 /** What a scan answers: its outcome and the package's status after it. */

@@ -13,7 +13,7 @@ import { callerForScannerKey, SCANNER_KEY_PREFIX } from './repo/scannerKeys.ts';
 import { scannerKeyCreate, scannerKeyList, scannerKeyRevoke } from './scannerKeyOperations.ts';
 import { distributionPackageGet, distributionScan, flaggedScanList, warehouseDistributionList } from './scanOperations.ts';
 
-export { moveByTrackedEvents, type TrackedMove } from './trackedMoves.ts';
+export { moveByTrackedEvents, removeCancelledPackages, type TrackedMove } from './trackedMoves.ts';
 
 export const distribution = defineModule({
   name: 'distribution',

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Em } from '../../platform/db/orm.ts';
 import { actionOfStatus, CODE_PATTERN, placeCandidates, type ScanSource } from './domain.ts';
-import { findIngestTargets } from './repo/distributions.ts';
+import { findDistributedPackages, findIngestTargets } from './repo/distributions.ts';
 import { sendScan, type ScanSender } from './scanning.ts';
 
 export interface TrackedMove {
@@ -18,6 +18,9 @@ export interface TrackedMove {
   key: string;
   source: Extract<ScanSource, 'otep' | 'epcis'>;
 }
+
+/** The scan key of a tracking event's key. */
+const eventScanKey = (key: string) => `e-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
 
 /** Packages whose scans are sent at once; each package's own scans go one after another, oldest first. */
 const PACKAGES_IN_FLIGHT = 8;
@@ -43,7 +46,7 @@ export async function moveByTrackedEvents(ctx: ScanSender & { em: Em }, moves: r
     // Shelving names its compartment or shelf by the location's sub-location; without one it cannot be applied.
     if (action === 'shelved' && gridCode === null && shelfCode === null) continue;
     const send = () => sendScan(ctx, target.businessId, target.pkg, {
-      key: `e-${createHash('sha256').update(move.key).digest('hex').slice(0, 32)}`, source: move.source, action, placeId: target.place.id,
+      key: eventScanKey(move.key), source: move.source, action, placeId: target.place.id,
       placeCode: target.place.code, deviceCode: target.place.deviceCode, destinationId: null, destinationCode: null, gridCode, shelfCode,
       scannedAt: move.occurredAt.toISOString(), actorId: null,
     });
@@ -54,4 +57,22 @@ export async function moveByTrackedEvents(ctx: ScanSender & { em: Em }, moves: r
     for (let queue = queues.shift(); queue; queue = queues.shift()) for (const send of queue) await send();
   };
   await Promise.all(Array.from({ length: Math.min(PACKAGES_IN_FLIGHT, queues.length) }, worker));
+}
+
+/**
+ * A carrier's cancellation of a package takes it off its distribution wherever it stands: a removal at its
+ * warehouse with reason `cancelled`, which puts it back on that warehouse's list. Judged like any scan, so a package
+ * already shelved keeps its compartment and the cancellation stays on its history, flagged.
+ */
+export async function removeCancelledPackages(ctx: ScanSender & { em: Em }, cancels: readonly Omit<TrackedMove, 'statusCode' | 'locationId'>[]): Promise<void> {
+  const found = await findDistributedPackages(ctx.em, cancels.map((c) => c.packageNumber));
+  for (const c of cancels) {
+    const target = found.get(c.packageNumber);
+    if (!target) continue;
+    const { pkg } = target;
+    await sendScan(ctx, target.businessId, pkg, {
+      key: eventScanKey(c.key), source: c.source, action: 'removed', placeId: pkg.state.warehouseId!, placeCode: pkg.places.warehouse!, deviceCode: null,
+      destinationId: null, destinationCode: null, gridCode: null, shelfCode: null, scannedAt: c.occurredAt.toISOString(), actorId: null, reason: 'cancelled',
+    });
+  }
 }

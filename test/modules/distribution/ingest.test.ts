@@ -87,6 +87,30 @@ describe('carrier ingest moves package distribution', () => {
     assert.equal((await distribution(viaEpcis)).scans.length, 4);
   });
 
+  test("the carrier's cancellation takes a package off its distribution, back on its warehouse's list; a shelved one keeps its compartment", async () => {
+    const moving = await carried();
+    const shelved = await carried();
+    const event = (id: string, subject: string, m: number, code: string, gln?: string) =>
+      ({ id, subject, occurred_at: time(m), status_code: code, otep_version: '1.0.0', ...(gln && { location: { gln } }) });
+    const events = [
+      event('c1', moving, 1, 'otep:core:received_at_facility', warehouse), event('c2', moving, 2, 'otep:core:departed_facility', warehouse),
+      ...journey.map((j, i) => event(`s${i}`, shelved, i + 1, j.code, j.at.replace(/\.A04$/, '.A02'))),
+    ];
+    assert.equal((await app.http.post('/v1/otep/ingest', { events }, { token: key })).body.accepted, 6);
+    const cancels = [event('c3', moving, 10, 'otep:core:cancelled'), event('s9', shelved, 10, 'otep:core:cancelled')];
+    assert.equal((await app.http.post('/v1/otep/ingest', { events: cancels }, { token: key })).body.accepted, 2);
+
+    const d = await distribution(moving);
+    assert.deepEqual([d.distribution.status, d.distribution.removal_reason, d.scans.at(-1).action, d.scans.at(-1).source], ['removed', 'cancelled', 'removed', 'otep']);
+    const list = (await app.http.get('/v1/places/WH/distribution-list', { token: staff })).body;
+    assert.ok(JSON.stringify(list).includes(moving), 'back on the warehouse list');
+    const s = await distribution(shelved);
+    assert.deepEqual([s.distribution.status, s.scans.at(-1).outcome, s.scans.at(-1).flag], ['shelved', 'flagged', 'process_ended']);
+    // Sent again, the cancellation is the same scan.
+    await app.http.post('/v1/otep/ingest', { events: cancels }, { token: key });
+    assert.equal((await distribution(moving)).scans.length, d.scans.length);
+  });
+
   test('our own place URN with a shelf names a store shelf; events away from the business\'s places move nothing', async () => {
     const number = await carried();
     const events = [

@@ -110,6 +110,7 @@ export interface AppliedStep {
   shelfCode: string | null;
   deviceOrderId: number | null;
   pickupCode: string | null;
+  removalReason: 'removed' | 'cancelled';
 }
 
 /**
@@ -127,11 +128,11 @@ export async function writeStep(em: Em, s: AppliedStep): Promise<void> {
        loaded_at = case ?::text when 'received' then null when 'loaded' then excluded.last_step_at else pd.loaded_at end,
        delivered_at = case ?::text when 'received' then null when 'delivered' then excluded.last_step_at else pd.delivered_at end,
        removed_at = case ?::text when 'received' then null when 'removed' then excluded.last_step_at else pd.removed_at end,
-       removal_reason = case ?::text when 'removed' then 'removed' when 'received' then null else pd.removal_reason end,
+       removal_reason = case ?::text when 'removed' then ? when 'received' then null else pd.removal_reason end,
        shelved_at = case ?::text when 'shelved' then excluded.last_step_at else pd.shelved_at end,
        grid_id = coalesce(?, pd.grid_id), grid_code = coalesce(?, pd.grid_code), shelf_code = coalesce(?, pd.shelf_code),
        device_order_id = coalesce(?, pd.device_order_id), pickup_code_sealed = coalesce(?, pd.pickup_code_sealed), updated_at = now()`,
-    [s.packageId, s.businessId, s.orderId, st.status, st.warehouseId, st.destinationId, s.at, s.action, s.action, s.action, s.action, s.action,
+    [s.packageId, s.businessId, s.orderId, st.status, st.warehouseId, st.destinationId, s.at, s.action, s.action, s.action, s.action, s.removalReason, s.action,
       s.gridId, s.gridCode, s.shelfCode, s.deviceOrderId, sealed]);
 }
 
@@ -224,6 +225,17 @@ export interface IngestTarget {
   place: Omit<ScanPlace, 'gridKnown'>;
   /** The compartment or shelf the location id adds to the place's identifier. */
   sub: string | null;
+}
+
+/** The packages of these numbers whose distribution is under way (received, and not removed), with their business. */
+export async function findDistributedPackages(em: Em, numbers: readonly string[]): Promise<Map<string, { businessId: number; pkg: ScanPackage }>> {
+  const found = new Map<string, { businessId: number; pkg: ScanPackage }>();
+  if (numbers.length === 0) return found;
+  const rows = await em.execute<(PackageStateRow & { business_id: number })[]>(
+    `select pk.business_id, ${PACKAGE_STATE} from order_package pk ${WITH_DISTRIBUTION}
+     where pk.package_number in (?) and pd.status is not null and pd.status <> 'removed'`, [[...new Set(numbers)]]);
+  for (const r of rows) found.set(r.package_number, { businessId: r.business_id, pkg: scanPackageOf(r) });
+  return found;
 }
 
 /**

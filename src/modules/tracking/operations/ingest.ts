@@ -12,7 +12,7 @@ import type { CheckedEvent, Finding } from '../rules.ts';
 import { documentFailure, fieldOfPointer, presentFinding } from './read.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { keyView, pathCode } from '../../../platform/catalog/schemas.ts';
-import { moveByTrackedEvents, type TrackedMove } from '../../distribution/index.ts';
+import { moveByTrackedEvents, removeCancelledPackages, type TrackedMove } from '../../distribution/index.ts';
 import { tellAssignmentsOfProgress } from '../../third-party-deliveries/index.ts';
 
 const EventOutcome = z.object({
@@ -24,6 +24,9 @@ const EventOutcome = z.object({
   message: z.string().optional(),
   findings: z.array(z.object({ severity: z.string(), pointer: z.string(), code: z.string(), message: z.string() })).optional(),
 });
+/** A carrier's cancellation of a package: it leaves the package's distribution. */
+const CANCELLED_STATUS = 'otep:core:cancelled';
+
 export const IngestAnswer = z.object({
   result: z.literal(true),
   accepted: z.number().int(),
@@ -46,6 +49,12 @@ export async function ingestChecked(ctx: BusinessContext, source: TrackedMove['s
     const locationId = event.location?.gln;
     if (!o || o.status === 'rejected' || !locationId) return [];
     return [{ packageNumber: event.subject, statusCode: event.statusCode, locationId, occurredAt: event.occurredAt, key: o.event_id, source }];
+  }));
+  // A package the carrier cancelled leaves its distribution; a duplicate too, in case its first send was lost.
+  await removeCancelledPackages(ctx, valid.flatMap(({ pointer, event }) => {
+    const o = outcomes.get(pointer);
+    if (!o || o.status === 'rejected' || event.statusCode !== CANCELLED_STATUS) return [];
+    return [{ packageNumber: event.subject, occurredAt: event.occurredAt, key: o.event_id, source }];
   }));
   // The provider's assignments of these packages look at their news (a partial or whole delivery).
   await tellAssignmentsOfProgress(ctx, ctx.caller.businessId, valid.filter(({ pointer }) => outcomes.get(pointer)?.status === 'accepted').map(({ event }) => event.subject));
