@@ -28,8 +28,19 @@ interface Endpoint {
 /** The event's name and id, wherever its sender's format keeps them. */
 function nameOf(body: any, headers: Record<string, string>): { event: string; id: string } {
   const event = body?.event ?? body?.event_type ?? body?.type ?? headers['x-webhook-event-type'] ?? '(unnamed)';
-  const id = headers['x-webhook-event-id'] ?? body?.event_id ?? body?.id ?? headers['x-webhook-id'] ?? '';
+  const id = body?.event_id ?? body?.id ?? headers['x-webhook-event-id'] ?? headers['x-webhook-id'] ?? '';
   return { event: String(event), id: String(id) };
+}
+
+/** A few words of what the event says, where it says something a timeline reader wants at a glance. */
+function gist(body: any): string {
+  const d = body?.data ?? {};
+  if (d.after_status !== undefined) return `status ${d.before_status ?? '-'} -> ${d.after_status}`;
+  if (d.tracking_event?.description) return `"${d.tracking_event.description}"`;
+  if (d.distribution?.status) return `distribution ${d.distribution.status}`;
+  if (d.reason) return `reason ${d.reason}`;
+  if (d.status) return String(d.status);
+  return '';
 }
 
 export async function startReceiver(journal: Journal) {
@@ -40,7 +51,8 @@ export async function startReceiver(journal: Journal) {
   const show = (w: Webhook) => {
     if (shown.has(w) || !followed.some((token) => w.raw.includes(token))) return;
     shown.add(w);
-    journal.add('webhook', `${w.endpoint.padEnd(8)} ${w.event}  ${w.id}  ${w.verified ? 'signature verified' : `SIGNATURE REFUSED: ${w.failure}`}`);
+    const said = gist(w.body);
+    journal.add('webhook', `${w.endpoint.padEnd(8)} ${w.event}  ${w.id}${said && `  ${said}`}  ${w.verified ? 'signature verified' : `SIGNATURE REFUSED: ${w.failure}`}`);
   };
 
   const server = http.createServer((req, res) => {

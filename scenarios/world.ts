@@ -115,10 +115,10 @@ export async function openWorld(opts: WorldOptions) {
       }
     },
 
-    /** Waits for a webhook of this event that names `about`, received and followed. */
-    webhook(event: string, about: string, ms = waitMs): Promise<Webhook> {
+    /** Waits for a webhook of this event that names `about` (and of which `also` holds), received and followed. */
+    webhook(event: string, about: string, opt: { ms?: number; also?: (body: any) => boolean } = {}): Promise<Webhook> {
       receiver.follow(about);
-      return until(`webhook ${event} about ${about}`, async () => receiver.received.find((w) => w.event === event && w.raw.includes(about)), ms);
+      return until(`webhook ${event} about ${about}`, async () => receiver.received.find((w) => w.event === event && w.raw.includes(about) && (opt.also?.(w.body) ?? true)), opt.ms);
     },
 
     /**

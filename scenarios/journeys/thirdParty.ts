@@ -6,6 +6,9 @@ import { ScenarioError } from '../api.ts';
 import type { World } from '../world.ts';
 import { assignmentWhen, assignToCarrier, carrierIngestKey, createOrder, handOver } from './steps.ts';
 
+/** The order status id of a delivered order (docs/order-statuses.md). */
+const DELIVERED = 3;
+
 /** The longest the fallback scenario waits for a deadline: a service with business timers at full length fails fast. */
 const LONGEST_DEADLINE_WAIT_MS = 5 * 60_000;
 
@@ -46,7 +49,7 @@ export async function twoPackagesOneLate(w: World): Promise<void> {
   await track(late, 'otep:core:delivered');
   const done = await assignmentWhen(w, assignment.number, 'delivered', (a) => a.status === 'delivered');
   w.journal.step(`assignment ${done.number} ${done.status}`);
-  await w.webhook('order.status_change', order.trackingNumber);
+  await w.webhook('order.status_change', order.trackingNumber, { also: (b) => b.data?.after_status === DELIVERED });
   const admin = await w.token('admin');
   const status = (await w.api.call('GET', `/v1/orders/${order.id}`, { token: admin })).body.order.status;
   if (status !== 'DELIVERED') throw new ScenarioError(`order ${order.id} is ${status}, not DELIVERED`);
@@ -64,7 +67,7 @@ export async function fallbackToSelfDelivery(w: World): Promise<void> {
       + 'Start it with HANDOVER_TIMER_SCALE=0.001, or give --url a free port and the runner starts one that does.');
   }
   w.journal.step(`nobody hands the package over; the deadline passes at ${assignment.deadline}`);
-  const cancelled = await w.webhook('delivery.assignment.cancelled', assignment.number, wait + 60_000);
+  const cancelled = await w.webhook('delivery.assignment.cancelled', assignment.number, { ms: wait + 60_000 });
   const a = await assignmentWhen(w, assignment.number, 'cancelled', (x) => x.status === 'cancelled');
   w.journal.step(`assignment ${a.number} ${a.status}: ${cancelled.body.data.reason ?? a.cancel_reason}`);
   if (a.cancel_reason !== 'fallback_to_self_delivery') throw new ScenarioError(`assignment ${a.number} was cancelled for ${a.cancel_reason}`);
