@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
@@ -16,6 +17,7 @@ import { jsonBody } from './middleware/body.ts';
 import { requestContext, type State } from './middleware/context.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { buildOpenApi } from './openapi.ts';
+import { mcpRoutes } from './mcp/routes.ts';
 import { restRouter } from './rest.ts';
 
 export interface AppDeps {
@@ -50,6 +52,7 @@ export function createApp({ config, orm, reads, quotas, temporal, log, catalog =
   for (const doc of MODULES.flatMap((m) => m.documents ?? [])) meta.get(doc.path, (ctx) => { ctx.body = doc.build(config.publicBaseUrl); });
 
   const rest = restRouter(catalog, makeContext);
+  const version = (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   app
     .use(requestContext(log))
     .use(errorHandler())
@@ -57,6 +60,7 @@ export function createApp({ config, orm, reads, quotas, temporal, log, catalog =
     .use(authenticate(orm, CREDENTIALS, reads))
     .use(graphqlMiddleware(buildSchema(catalog), makeContext, config.graphqlLimits))
     .use(meta.routes())
+    .use(mcpRoutes(catalog, makeContext, config, version))
     .use(rest.allowedMethods)
     .use(rest.routes);
   return app;

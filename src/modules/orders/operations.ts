@@ -88,7 +88,7 @@ export const orderCreate = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/client/orderCreate' },
   graphql: { name: 'clientOrderCreate', kind: 'mutation' },
-  mcp: { scope: 'orders:write', risk: 'medium' },
+  mcp: { scope: 'orders:write', risk: 'medium', tool: 'create_order', servers: ['user', 'developer'] },
   input: z.object({
     type: z.enum(['D', 'P', 'P2P']),
     scheduled_date: dateParam(),

@@ -1,9 +1,19 @@
-import { errors } from '../errors.ts';
+import { AppError, errors } from '../errors.ts';
 import { RATE_LIMIT_SUBJECT, spendQuota } from '../rateLimits.ts';
-import type { BusinessContext, Operation, OperationContext } from './types.ts';
+import type { AgentGrant, BusinessContext, Operation, OperationContext } from './types.ts';
 import { unsafeTextFields } from './text.ts';
 import { parseInput } from './validate.ts';
 import { inSpan } from '../telemetry/tracing.ts';
+
+/** An agent's call needs the tool's scope, and a high-risk tool its explicit confirmation (docs/mcp.md). */
+function checkAgent(op: Operation, agent: AgentGrant): void {
+  const scope = op.mcp?.scope;
+  if (!op.mcp) throw errors.forbidden();
+  if (scope && agent.scopes !== '*' && !scope.split(' + ').every((s) => agent.scopes.includes(s))) {
+    throw new AppError(403, 'MISSING_SCOPE', 'error.missing_scope', { params: { scope } });
+  }
+  if (op.mcp.risk === 'high' && !agent.confirmed) throw new AppError(428, 'CONFIRMATION_REQUIRED', 'error.confirmation_required');
+}
 
 /**
  * The one place where every call is checked, whatever surface it came through: a per-address rate limit first
@@ -28,6 +38,7 @@ async function checkAndRun(op: Operation, raw: unknown, ctx: OperationContext): 
     if (op.guard) await op.guard(ctx as BusinessContext);
     if (limitBy === 'credential') await spendQuota(ctx, op.limit!);
   }
+  if (ctx.agent) checkAgent(op, ctx.agent);
   const unsafe = unsafeTextFields(raw);
   if (unsafe.length > 0) throw errors.validation(unsafe);
   const input = parseInput(op.input, raw);

@@ -32,6 +32,16 @@ export interface Caller {
   expiresAt?: Date;
 }
 
+export type McpServerName = 'user' | 'developer';
+
+/** What an MCP agent may do on this call, from its connection's headers (docs/mcp.md). */
+export interface AgentGrant {
+  /** The scopes granted: every one ('*') for the full profile and legacy access. */
+  scopes: '*' | readonly string[];
+  /** The call carried `confirm: true`. */
+  confirmed: boolean;
+}
+
 /** What a handler gets: never a Koa object, so it runs the same under REST, GraphQL and (later) MCP. */
 export interface OperationContext {
   caller: Caller | null;
@@ -42,6 +52,8 @@ export interface OperationContext {
   log: Logger;
   requestId: string;
   dryRun: boolean;
+  /** Set when the call came from an MCP agent: the runner checks the tool's scope and confirmation against it. */
+  agent?: AgentGrant;
   /** The client's address (TRUSTED_PROXY_HOPS says which one), which the per-address rate limits count against. */
   clientAddress: string;
   /** Set by the runner when the call counted against a rate limit; REST answers it as the RateLimit headers. */
@@ -93,7 +105,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   graphql?: { name: string; kind?: 'query' | 'mutation' };
   /** The rate limit each call counts against (config.rateLimits; rateLimits.ts says by address or by credential). */
   limit?: RateLimitName;
-  mcp?: { scope: string; risk: 'low' | 'medium' | 'high' };
+  /**
+   * Served as an MCP tool (docs/mcp.md): the scope an agent needs (null for a public tool), its risk (high is the
+   * specification's C: nothing happens without `confirm: true`), the tool's name where the specification's catalog
+   * names it otherwise than the operation, and the servers that list it (the user server by default).
+   */
+  mcp?: { scope: string | null; risk: 'low' | 'medium' | 'high'; tool?: string | Partial<Record<McpServerName, string>>; servers?: readonly McpServerName[] };
   /** Runs after authentication and before the role check: system availability (503). */
   available?: (ctx: OperationContext) => void | Promise<void>;
   /** Runs after the role check: per-business switches (403). */

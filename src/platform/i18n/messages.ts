@@ -41,6 +41,22 @@ export const PLATFORM_MESSAGES = {
     de: 'Sie sind nicht berechtigt, diesen Vorgang auszuführen.',
     es: 'No está autorizado para realizar esta operación.',
   },
+  'error.missing_scope': {
+    en: 'This tool needs the scope {scope}, which this connection was not granted (X-MCP-Profile or X-MCP-Scopes).',
+    'zh-Hans': '此工具需要权限范围 {scope}，而此连接未获授予（X-MCP-Profile 或 X-MCP-Scopes）。',
+    'zh-Hant': '此工具需要權限範圍 {scope}，而此連線未獲授予（X-MCP-Profile 或 X-MCP-Scopes）。',
+    fr: "Cet outil demande la portée {scope}, que cette connexion n'a pas reçue (X-MCP-Profile ou X-MCP-Scopes).",
+    de: 'Dieses Werkzeug braucht den Geltungsbereich {scope}, den diese Verbindung nicht erhalten hat (X-MCP-Profile oder X-MCP-Scopes).',
+    es: 'Esta herramienta necesita el alcance {scope}, que esta conexión no recibió (X-MCP-Profile o X-MCP-Scopes).',
+  },
+  'error.confirmation_required': {
+    en: 'This is a high-risk tool: nothing was done. Call it again with confirm: true, or queue it for a person to approve (propose_write, or the header X-MCP-Require-Approval: 1).',
+    'zh-Hans': '这是高风险工具：未执行任何操作。请使用 confirm: true 再次调用，或将其排队等待人工批准（propose_write 或请求头 X-MCP-Require-Approval: 1）。',
+    'zh-Hant': '這是高風險工具：未執行任何操作。請使用 confirm: true 再次呼叫，或將其排隊等待人工核准（propose_write 或標頭 X-MCP-Require-Approval: 1）。',
+    fr: "Outil à haut risque : rien n'a été fait. Appelez-le de nouveau avec confirm: true, ou mettez-le en attente d'approbation humaine (propose_write, ou l'en-tête X-MCP-Require-Approval: 1).",
+    de: 'Werkzeug mit hohem Risiko: Es wurde nichts ausgeführt. Rufen Sie es erneut mit confirm: true auf oder stellen Sie es zur Freigabe durch eine Person ein (propose_write oder der Header X-MCP-Require-Approval: 1).',
+    es: 'Herramienta de alto riesgo: no se hizo nada. Llámela de nuevo con confirm: true, o póngala en cola para aprobación humana (propose_write, o el encabezado X-MCP-Require-Approval: 1).',
+  },
   'error.not_found': {
     en: 'The requested resource was not found.',
     'zh-Hans': '未找到请求的资源。',

@@ -61,6 +61,7 @@ export const otepTrackingGet = defineOperation({
   roles: 'public',
   limit: 'public_read',
   rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}', representation: TIMELINE_REPRESENTATION, failures: { 404: 'No timeline has this tracking number' } },
+  mcp: { scope: null, risk: 'low', tool: { user: 'otep_tracking', developer: 'get_otep_tracking' }, servers: ['user', 'developer'] },
   input: z.object({ tracking_number: trackingNumber, format }).strict(),
   output: anyJson,
   async handler(input, ctx) {
@@ -113,6 +114,7 @@ export const publicTracking = defineOperation({
   roles: 'public',
   limit: 'public_read',
   rest: { method: 'GET', path: '/v1/tracking/{number}', failures: { 404: 'No parcel has this tracking number' } },
+  mcp: { scope: null, risk: 'low', tool: 'track_package', servers: ['user', 'developer'] },
   input: z.object({ number: trackingNumber }).strict(),
   output: anyJson,
   async handler(input, ctx) {
@@ -145,6 +147,7 @@ export const otepValidate = defineOperation({
   roles: 'public',
   limit: 'public_read',
   rest: { method: 'POST', path: '/v1/otep/validate' },
+  mcp: { scope: null, risk: 'low', tool: 'validate_otep_payload', servers: ['developer'] },
   input: anyJson,
   output: anyJson,
   async handler(input, ctx) {

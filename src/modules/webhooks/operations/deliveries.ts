@@ -98,7 +98,7 @@ export const webhookDeliveryList = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/webhook-deliveries' },
   graphql: { name: 'webhookDeliveries', kind: 'query' },
-  mcp: { scope: 'webhooks:read', risk: 'low' },
+  mcp: { scope: 'webhooks:read', risk: 'low', tool: 'get_webhook_delivery_logs', servers: ['developer'] },
   input: z.object({ ...filterFields, status: z.enum(STATUSES).optional(), ...pageParams }).strict(),
   output: pageOutput('deliveries', Delivery),
   async handler(input, ctx) {
@@ -115,7 +115,7 @@ export const webhookDeliveryGet = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/webhook-deliveries/{id}', failures: { 404: 'No such delivery of the business' } },
   graphql: { name: 'webhookDelivery', kind: 'query' },
-  mcp: { scope: 'webhooks:read', risk: 'low' },
+  mcp: { scope: 'webhooks:read', risk: 'low', servers: ['developer'] },
   input: z.object({ id: pathId }).strict(),
   output: z.object({ result: z.literal(true), delivery: Delivery.extend({ attempt_log: z.array(Attempt) }) }),
   async handler(input, ctx) {
@@ -133,7 +133,7 @@ export const webhookDeliveryReplay = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/webhook-deliveries/{id}/replay', status: 202, failures: { 404: 'No such delivery of the business', 409: 'The delivery is still being tried (DELIVERY_IN_PROGRESS)' } },
   graphql: { name: 'webhookDeliveryReplay', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'medium' },
+  mcp: { scope: 'webhooks:write', risk: 'medium', tool: 'replay_webhook_delivery', servers: ['developer'] },
   input: z.object({ id: pathId }).strict(),
   output: z.object({ result: z.literal(true), delivery: Delivery }),
   async handler(input, ctx) {
@@ -153,7 +153,7 @@ export const webhookDeliveryResend = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/webhook-deliveries/resend', status: 202 },
   graphql: { name: 'webhookDeliveryResend', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'high' },
+  mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
   input: z.object({ delivery_ids: z.array(intParam()).min(1).max(RESEND_LIMIT).optional(), ...filterFields }).strict(),
   output: z.object({ result: z.literal(true), resent: z.number().int(), delivery_ids: z.array(z.number().int()), more: z.boolean().describe('More dead letters match: call again.') }),
   async handler(input, ctx) {

@@ -69,7 +69,7 @@ export const ohpSubscriptionCreate = defineOperation({
     failures: { 400: 'The URL did not echo the challenge (CHALLENGE_FAILED)', 409: 'A limit refused it: the same URL and events, 50 per business, 5 per URL' },
   },
   graphql: { name: 'ohpSubscriptionCreate', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'high' },
+  mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
   input: z.object({
     url: z.string().trim().max(2000).refine(isHttpUrl, { params: { key: 'field.invalid_url' } }),
     secret: z.string().min(16).max(255).optional(),
@@ -104,7 +104,7 @@ export const ohpSubscriptionList = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/ohp/subscriptions' },
   graphql: { name: 'ohpSubscriptions', kind: 'query' },
-  mcp: { scope: 'webhooks:read', risk: 'low' },
+  mcp: { scope: 'webhooks:read', risk: 'low', servers: ['developer'] },
   input: z.object({}).strict(),
   output: z.object({ result: z.literal(true), subscriptions: z.array(Subscription) }),
   async handler(_input, ctx) {
@@ -121,7 +121,7 @@ export const ohpSubscriptionRevoke = defineOperation({
   business: true,
   rest: { method: 'DELETE', path: '/v1/ohp/subscriptions', failures: { 404: 'No such subscription of the business' } },
   graphql: { name: 'ohpSubscriptionRevoke', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'medium' },
+  mcp: { scope: 'webhooks:write', risk: 'medium', servers: ['developer'] },
   input: z.object({ id: intParam() }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {

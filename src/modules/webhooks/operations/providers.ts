@@ -65,7 +65,7 @@ export const providerWebhookSettingsGet = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/provider/webhook-settings' },
   graphql: { name: 'providerWebhookSettings', kind: 'query' },
-  mcp: { scope: 'webhooks:read', risk: 'low' },
+  mcp: { scope: 'webhooks:read', risk: 'low', servers: ['developer'] },
   input: z.object({}).strict(),
   output: z.object({ result: z.literal(true), settings: Settings.nullable() }),
   async handler(_input, ctx) {
@@ -82,7 +82,7 @@ export const providerWebhookSettingsUpdate = defineOperation({
   business: true,
   rest: { method: 'PUT', path: '/v1/provider/webhook-settings' },
   graphql: { name: 'providerWebhookSettingsUpdate', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'high' },
+  mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
   input: z.object({
     url: httpUrl.optional(),
     sandbox_url: httpUrl.nullable().optional(),
@@ -121,7 +121,7 @@ export const providerWebhookSettingsRotate = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/provider/webhook-settings/rotate-secret', failures: { 409: 'No webhook endpoint is set up yet (PROVIDER_WEBHOOK_NOT_CONFIGURED)' } },
   graphql: { name: 'providerWebhookSecretRotate', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'high' },
+  mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
   input: z.object({ secret: secret.optional() }).strict(),
   output: z.object({ result: z.literal(true), settings: Settings, generated_secret: generated }),
   async handler(input, ctx) {
@@ -154,7 +154,7 @@ export const providerWebhookTest = defineOperation({
   limit: 'webhook_test',
   rest: { method: 'POST', path: '/v1/provider/webhook-settings/test', status: 202, failures: { 409: 'No webhook endpoint is set up yet (PROVIDER_WEBHOOK_NOT_CONFIGURED), or a partner locker endpoint without its sandbox (SANDBOX_DISABLED)' } },
   graphql: { name: 'providerWebhookTest', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'low' },
+  mcp: { scope: 'webhooks:write', risk: 'low', servers: ['developer'] },
   input: z.object({ event: z.string().max(64).optional().describe('One of the selected events; the first selected (or the first of the sender) by default.') }).strict(),
   output: z.object({ result: z.literal(true), event_id: z.string(), url: z.string() }),
   async handler(input, ctx) {

@@ -86,7 +86,7 @@ export const webhookSettingsGet = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/webhook-settings' },
   graphql: { name: 'webhookSettings', kind: 'query' },
-  mcp: { scope: 'webhooks:read', risk: 'low' },
+  mcp: { scope: 'webhooks:read', risk: 'low', tool: 'get_webhook_settings', servers: ['developer'] },
   input: z.object({ customer_id: customerId }).strict(),
   output,
   async handler(input, ctx) {
@@ -103,7 +103,7 @@ export const webhookSettingsUpdate = defineOperation({
   business: true,
   rest: { method: 'PUT', path: '/v1/webhook-settings' },
   graphql: { name: 'webhookSettingsUpdate', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'high' },
+  mcp: { scope: 'webhooks:write', risk: 'high', tool: 'update_webhook_settings', servers: ['developer'] },
   input: z.object({
     customer_id: customerId,
     webhook_sign_secret: z.string().min(16).max(255).nullable().optional(),

@@ -24,7 +24,7 @@ export const webhookSettingsTest = defineOperation({
   limit: 'webhook_test',
   rest: { method: 'POST', path: '/v1/webhook-settings/test', status: 202, failures: { 409: 'No signing secret is set (WEBHOOK_SECRET_MISSING)' } },
   graphql: { name: 'webhookSettingsTest', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'low' },
+  mcp: { scope: 'webhooks:write', risk: 'low', tool: 'test_webhook_delivery', servers: ['developer'] },
   input: z.object({
     customer_id: intParam().nullish(),
     url: z.string().trim().max(2000).nullish().describe('One of the configured URLs; all that receive the event when left out.'),
@@ -58,7 +58,7 @@ export const webhookVerify = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/webhooks/verify' },
   graphql: { name: 'verifyWebhookSignature', kind: 'query' },
-  mcp: { scope: 'webhooks:read', risk: 'low' },
+  mcp: { scope: 'webhooks:read', risk: 'low', servers: ['developer'] },
   input: z.object({
     sender: z.enum(SENDERS),
     headers: z.record(z.string().max(100), z.string().max(8192)).refine((h) => Object.keys(h).length <= 100, { params: { key: 'field.too_many_items', maximum: 100 } }),

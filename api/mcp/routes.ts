@@ -1,0 +1,44 @@
+/**
+ * The HTTP side of the MCP servers: `/mcp` and `/api/mcp` (user server), `/mcp/developer` and `/api/mcp/developer`
+ * (developer server), both forms answering identically. It refuses a foreign Host or Origin (DNS rebinding), reads
+ * the connection's scopes from its headers, and hands the request to the server's SDK handler.
+ */
+import type Koa from 'koa';
+import type { Config } from '../../src/platform/config.ts';
+import type { McpServerName, Operation } from '../../src/platform/catalog/types.ts';
+import type { State } from '../middleware/context.ts';
+import type { ContextFactory } from '../rest.ts';
+import { scopesOf } from './grant.ts';
+import { mcpHandlers, type Connection } from './server.ts';
+
+const SERVER_OF_PATH: Record<string, McpServerName> = { '/mcp': 'user', '/api/mcp': 'user', '/mcp/developer': 'developer', '/api/mcp/developer': 'developer' };
+
+const hostnameOf = (value: string): string | null => {
+  try { return new URL(value.includes('://') ? value : `http://${value}`).hostname; } catch { return null; }
+};
+
+/** A JSON-RPC error the transport answers before any server reads the request. */
+function refuse(ctx: Koa.Context, status: number, message: string): void {
+  ctx.status = status;
+  ctx.body = { jsonrpc: '2.0', error: { code: -32600, message }, id: null };
+}
+
+export function mcpRoutes(catalog: readonly Operation[], makeContext: ContextFactory, config: Config, version: string): Koa.Middleware<State> {
+  const handlers = mcpHandlers(catalog, version);
+  const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', hostnameOf(config.publicBaseUrl)]);
+  return async (ctx, next) => {
+    const server = SERVER_OF_PATH[ctx.path.replace(/\/+$/, '')];
+    if (!server) return next();
+    ctx.state.operation = `mcp:${server}`;
+    const origin = ctx.get('origin');
+    if (!allowedHosts.has(hostnameOf(ctx.get('host')))) return refuse(ctx, 403, 'Host not allowed');
+    if (origin && !allowedHosts.has(hostnameOf(origin))) return refuse(ctx, 403, 'Origin not allowed');
+    const grant = scopesOf({ profile: ctx.get('x-mcp-profile') || undefined, scopes: ctx.get('x-mcp-scopes') || undefined });
+    if ('invalid' in grant) return refuse(ctx, 400, grant.invalid);
+    const state = ctx.state;
+    const connection: Connection = { scopes: grant.scopes, context: (agent) => ({ ...makeContext(state), agent }) };
+    Object.assign(ctx.req, { auth: { token: '', clientId: String(state.caller?.id ?? 'anonymous'), scopes: [], extra: { connection } } });
+    ctx.respond = false;
+    await handlers[server](ctx.req, ctx.res, ctx.request.body);
+  };
+}

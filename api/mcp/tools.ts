@@ -1,0 +1,56 @@
+/**
+ * The MCP tools, derived from the operation catalog: every operation that declares `mcp` is a tool of the servers
+ * it names, with its name, description, input and output JSON Schema, annotations, scope and risk. No tool is
+ * written by hand (docs/mcp.md).
+ */
+import type { McpServerName, Operation } from '../../src/platform/catalog/types.ts';
+import { inputJsonSchema, outputJsonSchema } from '../graphql/schema.ts';
+
+export interface Tool {
+  op: Operation & { mcp: NonNullable<Operation['mcp']> };
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  /** Present where the operation answers a JSON object: the result's structuredContent follows it. */
+  outputSchema?: Record<string, unknown>;
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
+}
+
+/** The argument a high-risk tool takes to be carried out. */
+export const CONFIRM = 'confirm';
+
+const withoutDialect = ({ $schema: _dialect, ...schema }: Record<string, unknown>) => schema;
+
+/** Whether a call changes nothing: a REST read, or a GraphQL query. */
+export const isRead = (op: Operation) => (op.rest ? op.rest.method === 'GET' : op.graphql?.kind !== 'mutation');
+
+function toolOf(op: Tool['op'], server: McpServerName): Tool {
+  const input = withoutDialect(inputJsonSchema(op) as Record<string, unknown>) as { properties?: Record<string, unknown>; required?: string[] };
+  const high = op.mcp.risk === 'high';
+  const inputSchema = high
+    ? { ...input, properties: { ...input.properties, [CONFIRM]: { type: 'boolean', description: 'true to carry out this high-risk tool; without it nothing is done' } } }
+    : input;
+  const output = withoutDialect(outputJsonSchema(op) as Record<string, unknown>);
+  const read = isRead(op);
+  const scope = op.mcp.scope ? ` Scope: ${op.mcp.scope}.` : ' Public: no token needed.';
+  return {
+    op,
+    name: (typeof op.mcp.tool === 'string' ? op.mcp.tool : op.mcp.tool?.[server]) ?? op.name,
+    description: `${op.summary}${scope} Risk: ${op.mcp.risk}${high ? ' (needs confirm: true)' : ''}.`,
+    inputSchema,
+    ...(output.type === 'object' && { outputSchema: output }),
+    annotations: {
+      readOnlyHint: read,
+      destructiveHint: !read && (high || op.rest?.method === 'DELETE'),
+      idempotentHint: read || op.rest?.method === 'PUT' || op.rest?.method === 'DELETE',
+      openWorldHint: false,
+    },
+  };
+}
+
+/** The tools of one server, in catalog order. */
+export function toolsOf(catalog: readonly Operation[], server: McpServerName): Tool[] {
+  return catalog
+    .filter((op): op is Tool['op'] => op.mcp !== undefined && (op.mcp.servers ?? ['user']).includes(server))
+    .map((op) => toolOf(op, server));
+}

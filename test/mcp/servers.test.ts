@@ -1,0 +1,127 @@
+// The two MCP servers as the official MCP TypeScript SDK client sees them, over Streamable HTTP against the real
+// service: versions, tools from the catalog, public and scoped calls, refusals, and confirmation of high-risk tools.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { startApp, type TestApp } from '../helpers/app.ts';
+import { makeBusiness, makeOrder, PASSWORD } from '../helpers/factories.ts';
+
+describe('MCP servers', () => {
+  let app: TestApp;
+  let b: Awaited<ReturnType<typeof makeBusiness>>;
+  let admin: string;
+  const clients: Client[] = [];
+
+  /** A connected SDK client; `mode: 'auto'` lets it take the newest protocol revision the server offers. */
+  async function connect(path: string, headers: Record<string, string> = {}, mode?: 'auto'): Promise<Client> {
+    const client = new Client({ name: 'tms-test', version: '1.0.0' }, mode ? { versionNegotiation: { mode } } : undefined);
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}${path}`), { requestInit: { headers } }));
+    clients.push(client);
+    return client;
+  }
+  const bearer = (token: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, ...extra });
+  const parsed = (result: { content?: unknown }) => JSON.parse((result.content as { text: string }[])[0]!.text);
+
+  before(async () => {
+    app = await startApp();
+    b = await makeBusiness(app.em());
+    admin = await app.login(b.users.admin.email, PASSWORD);
+  });
+  after(async () => {
+    for (const c of clients) await c.close();
+    await app.running.close();
+  });
+
+  test('both servers answer on both path forms, named as the specification names them, each with its own tools', async () => {
+    for (const [path, name] of [['/mcp', 'service'], ['/api/mcp', 'service'], ['/mcp/developer', 'service-developer'], ['/api/mcp/developer', 'service-developer']]) {
+      const client = await connect(path!);
+      assert.equal(client.getServerVersion()?.name, name, path);
+    }
+    const user = (await (await connect('/mcp')).listTools()).tools;
+    const developer = (await (await connect('/mcp/developer')).listTools()).tools;
+    const names = (tools: { name: string }[]) => tools.map((t) => t.name);
+    for (const t of ['track_package', 'otep_tracking', 'get_orders', 'get_order_detail', 'create_order']) assert.ok(names(user).includes(t), t);
+    for (const t of ['track_package', 'get_otep_tracking', 'validate_otep_payload', 'create_order', 'get_webhook_settings', 'update_webhook_settings', 'test_webhook_delivery', 'get_webhook_delivery_logs', 'replay_webhook_delivery', 'verify_webhook_signature']) {
+      assert.ok(names(developer).includes(t), t);
+    }
+    assert.ok(!names(user).includes('get_webhook_settings'), 'webhook tools are the developer server\'s');
+    const orders = user.find((t) => t.name === 'get_orders')!;
+    assert.deepEqual(orders.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    assert.equal(orders.inputSchema.type, 'object');
+    assert.ok(orders.outputSchema, 'an object answer has an output schema');
+    const update = developer.find((t) => t.name === 'update_webhook_settings')!;
+    assert.equal(update.annotations?.destructiveHint, true);
+    assert.ok(Object.hasOwn(update.inputSchema.properties ?? {}, 'confirm'), 'a high-risk tool takes confirm');
+  });
+
+  test('initialize agrees each protocol revision of 2024-11-05 to 2025-11-25; a client of 2026-07-28 gets that one', async () => {
+    for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
+      const res = await fetch(`${app.url}/mcp`, {
+        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }),
+      });
+      const text = await res.text();
+      assert.equal(res.status, 200, text);
+      assert.match(text, new RegExp(`"protocolVersion":"${version}"`), version);
+    }
+    const modern = await connect('/mcp', {}, 'auto');
+    assert.equal(modern.getNegotiatedProtocolVersion(), '2026-07-28');
+    assert.ok((await modern.listTools()).tools.length > 0);
+  });
+
+  test('a public tool answers without a token; a scoped read answers as the token\'s caller, within its business only', async () => {
+    const order = await makeOrder(app.em(), b.business.id);
+    const anonymous = await connect('/mcp');
+    const tracked = await anonymous.callTool({ name: 'track_package', arguments: { number: order.trackingNumber } });
+    assert.notEqual(tracked.isError, true, JSON.stringify(tracked));
+    const refused = await anonymous.callTool({ name: 'get_orders', arguments: {} });
+    assert.equal(refused.isError, true);
+    assert.equal(parsed(refused).code, 'UNAUTHENTICATED');
+
+    const agent = await connect('/mcp', bearer(admin, { 'x-mcp-profile': 'ops-readonly' }));
+    const detail = await agent.callTool({ name: 'get_order_detail', arguments: { id: order.id } });
+    assert.notEqual(detail.isError, true, JSON.stringify(detail));
+    assert.equal((detail.structuredContent as { order: { id: number } }).order.id, order.id);
+    const other = await makeBusiness(app.em());
+    const foreign = await makeOrder(app.em(), other.business.id);
+    const hidden = await agent.callTool({ name: 'get_order_detail', arguments: { id: foreign.id } });
+    assert.equal(parsed(hidden).code, 'NOT_FOUND', "another business's order is not found");
+  });
+
+  test('a tool outside the connection\'s scopes is refused naming the scope, in the caller\'s language; a bad profile and bad arguments are refused', async () => {
+    const readonly = await connect('/mcp', bearer(admin, { 'x-mcp-profile': 'ops-readonly', 'accept-language': 'fr' }));
+    const res = await readonly.callTool({ name: 'create_order', arguments: {} });
+    assert.equal(res.isError, true);
+    assert.deepEqual([parsed(res).code, parsed(res).message], ['MISSING_SCOPE', "Cet outil demande la portée orders:write, que cette connexion n'a pas reçue (X-MCP-Profile ou X-MCP-Scopes)."]);
+    const explicit = await connect('/mcp', bearer(admin, { 'x-mcp-profile': 'full', 'x-mcp-scopes': 'orders:read' }));
+    assert.equal(parsed(await explicit.callTool({ name: 'create_order', arguments: {} })).code, 'MISSING_SCOPE', 'X-MCP-Scopes overrides the profile');
+    const bad = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-mcp-profile': 'root' }, body: '{}' });
+    assert.equal(bad.status, 400);
+    assert.match(((await bad.json()) as { error: { message: string } }).error.message, /ops-readonly/);
+    const full = await connect('/mcp', bearer(admin, { 'accept-language': 'fr' }));
+    const invalid = parsed(await full.callTool({ name: 'create_order', arguments: { type: 'X' } }));
+    assert.equal(invalid.code, 'VALIDATION_FAILED', 'arguments are checked by the runner, translated and naming fields');
+    assert.deepEqual(invalid.errors.map((e: { field: string }) => e.field).sort(), ['recipient', 'scheduled_date', 'type']);
+  });
+
+  test('a high-risk tool does nothing without confirm: true, and runs with it', async () => {
+    const dev = await connect('/mcp/developer', bearer(admin));
+    const url = 'https://example.com/hooks/mcp';
+    const unconfirmed = await dev.callTool({ name: 'update_webhook_settings', arguments: { device_order_webhook_url: url } });
+    assert.equal(parsed(unconfirmed).code, 'CONFIRMATION_REQUIRED');
+    const read = async () => (await dev.callTool({ name: 'get_webhook_settings', arguments: {} })).structuredContent as { settings: { device_order_webhook_url: string | null } };
+    assert.equal((await read()).settings.device_order_webhook_url, null, 'nothing was written');
+    const confirmed = await dev.callTool({ name: 'update_webhook_settings', arguments: { device_order_webhook_url: url, confirm: true } });
+    assert.notEqual(confirmed.isError, true, JSON.stringify(confirmed));
+    assert.equal((await read()).settings.device_order_webhook_url, url);
+  });
+
+  test('a foreign Origin is refused (DNS rebinding); GET answers 405', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
+    const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'http://evil.example' }, body: JSON.stringify(init) });
+    assert.equal(res.status, 403);
+    const host = await fetch(`${app.url}/mcp`.replace('127.0.0.1', 'localhost'), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
+    assert.equal(host.status, 200, 'localhost is this machine');
+    assert.equal((await fetch(`${app.url}/mcp`)).status, 405, 'stateless: no GET stream');
+  });
+});
