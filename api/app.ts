@@ -12,11 +12,12 @@ import type { Operation, OperationContext } from '../src/platform/catalog/types.
 import { buildSchema } from './graphql/schema.ts';
 import { graphqlMiddleware } from './graphql/handler.ts';
 import { healthChecks } from './health.ts';
-import { authenticate } from './middleware/auth.ts';
+import { authenticate, tokenResolver } from './middleware/auth.ts';
 import { jsonBody } from './middleware/body.ts';
 import { requestContext, type State } from './middleware/context.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { buildOpenApi } from './openapi.ts';
+import { aiRoutes } from './ai/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { restRouter } from './rest.ts';
 
@@ -28,9 +29,11 @@ export interface AppDeps {
   temporal: Client;
   log: Logger;
   catalog?: readonly Operation[];
+  /** The clock of dated rules (the MCP api_token deadline); tests move it. */
+  clock?: () => Date;
 }
 
-export function createApp({ config, orm, reads, quotas, temporal, log, catalog = CATALOG }: AppDeps): Koa<State> {
+export function createApp({ config, orm, reads, quotas, temporal, log, catalog = CATALOG, clock = () => new Date() }: AppDeps): Koa<State> {
   const app = new Koa<State>();
   // X-Forwarded-For is read only as far back as the proxies the operator declared: anyone can write the header.
   app.proxy = config.trustedProxyHops > 0;
@@ -51,8 +54,9 @@ export function createApp({ config, orm, reads, quotas, temporal, log, catalog =
   meta.get('/openapi.json', (ctx) => { ctx.body = openapi; });
   for (const doc of MODULES.flatMap((m) => m.documents ?? [])) meta.get(doc.path, (ctx) => { ctx.body = doc.build(config.publicBaseUrl); });
 
-  const rest = restRouter(catalog, makeContext);
   const version = (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const rest = restRouter(catalog, makeContext);
+  const ai = aiRoutes(catalog, config.publicBaseUrl, version, openapi);
   app
     .use(requestContext(log))
     .use(errorHandler())
@@ -60,7 +64,8 @@ export function createApp({ config, orm, reads, quotas, temporal, log, catalog =
     .use(authenticate(orm, CREDENTIALS, reads))
     .use(graphqlMiddleware(buildSchema(catalog), makeContext, config.graphqlLimits))
     .use(meta.routes())
-    .use(mcpRoutes(catalog, makeContext, config, version))
+    .use(ai.routes())
+    .use(mcpRoutes(catalog, makeContext, config, { version, callerOf: tokenResolver(orm, CREDENTIALS, reads), clock }))
     .use(rest.allowedMethods)
     .use(rest.routes);
   return app;

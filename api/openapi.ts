@@ -1,6 +1,7 @@
 import type { Operation } from '../src/platform/catalog/types.ts';
 import { safeJsonSchema } from '../src/platform/catalog/text.ts';
 import { inputJsonSchema, outputJsonSchema } from './graphql/schema.ts';
+import { aiToolNames } from './mcp/tools.ts';
 
 const SAFE_JSON_REF = '#/components/schemas/SafeJson';
 
@@ -81,7 +82,7 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
       ...(parameters.length && { parameters }),
       ...(body && { requestBody: body }),
       ...(op.graphql && { 'x-graphql': op.graphql.name }),
-      ...(op.mcp && { 'x-ai-scope': op.mcp.scope, 'x-ai-risk': op.mcp.risk }),
+      ...(op.mcp && { 'x-ai-scope': op.mcp.scope, 'x-ai-risk': op.mcp.risk, 'x-ai-confirm': op.mcp.risk === 'high', 'x-ai-tools': aiToolNames(op) }),
       responses: {
         [String(status)]: {
           description: 'Success',

@@ -5,7 +5,7 @@
  */
 import type Koa from 'koa';
 import type { Config } from '../../src/platform/config.ts';
-import type { McpServerName, Operation } from '../../src/platform/catalog/types.ts';
+import type { Caller, McpServerName, Operation } from '../../src/platform/catalog/types.ts';
 import type { State } from '../middleware/context.ts';
 import type { ContextFactory } from '../rest.ts';
 import { scopesOf } from './grant.ts';
@@ -23,8 +23,16 @@ function refuse(ctx: Koa.Context, status: number, message: string): void {
   ctx.body = { jsonrpc: '2.0', error: { code: -32600, message }, id: null };
 }
 
-export function mcpRoutes(catalog: readonly Operation[], makeContext: ContextFactory, config: Config, version: string): Koa.Middleware<State> {
-  const handlers = mcpHandlers(catalog, version);
+export interface McpDeps {
+  version: string;
+  /** Whose token an argument names (the developer server's deprecated api_token). */
+  callerOf(token: string): Promise<Caller | null>;
+  /** The clock the api_token deadline is read against (tests move it). */
+  clock(): Date;
+}
+
+export function mcpRoutes(catalog: readonly Operation[], makeContext: ContextFactory, config: Config, deps: McpDeps): Koa.Middleware<State> {
+  const handlers = mcpHandlers(catalog, deps.version);
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', hostnameOf(config.publicBaseUrl)]);
   return async (ctx, next) => {
     const server = SERVER_OF_PATH[ctx.path.replace(/\/+$/, '')];
@@ -33,10 +41,18 @@ export function mcpRoutes(catalog: readonly Operation[], makeContext: ContextFac
     const origin = ctx.get('origin');
     if (!allowedHosts.has(hostnameOf(ctx.get('host')))) return refuse(ctx, 403, 'Host not allowed');
     if (origin && !allowedHosts.has(hostnameOf(origin))) return refuse(ctx, 403, 'Origin not allowed');
+    // A token that is no live token answers 401 at once, pointing to the metadata (RFC 9728); no token is anonymous.
+    if (ctx.get('authorization') && !ctx.state.caller) {
+      ctx.set('WWW-Authenticate', `Bearer error="invalid_token", resource_metadata="${config.publicBaseUrl}/.well-known/oauth-protected-resource${ctx.path.replace(/\/+$/, '')}"`);
+      return refuse(ctx, 401, 'The bearer token is missing, expired or revoked; sign in again (POST /api/v1/user/login)');
+    }
     const grant = scopesOf({ profile: ctx.get('x-mcp-profile') || undefined, scopes: ctx.get('x-mcp-scopes') || undefined });
     if ('invalid' in grant) return refuse(ctx, 400, grant.invalid);
     const state = ctx.state;
-    const connection: Connection = { scopes: grant.scopes, context: (agent) => ({ ...makeContext(state), agent }) };
+    const connection: Connection = {
+      scopes: grant.scopes, callerOf: deps.callerOf, now: deps.clock,
+      context: (agent, caller) => ({ ...makeContext(state), ...(caller !== undefined && { caller }), agent }),
+    };
     Object.assign(ctx.req, { auth: { token: '', clientId: String(state.caller?.id ?? 'anonymous'), scopes: [], extra: { connection } } });
     ctx.respond = false;
     await handlers[server](ctx.req, ctx.res, ctx.request.body);

@@ -6,32 +6,53 @@
  */
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, fromJsonSchema, McpServer, type jsonSchemaValidator, type JsonSchemaValidatorResult } from '@modelcontextprotocol/server';
-import type { AgentGrant, McpServerName, Operation, OperationContext } from '../../src/platform/catalog/types.ts';
+import type { AgentGrant, Caller, McpServerName, Operation, OperationContext } from '../../src/platform/catalog/types.ts';
+import { AppError } from '../../src/platform/errors.ts';
+import { translate } from '../../src/platform/i18n/messages.ts';
 import { runOperation } from '../../src/platform/catalog/run.ts';
 import { isObject } from '../../src/platform/json.ts';
 import { errorBody, toAppError } from '../middleware/errors.ts';
-import { CONFIRM, toolsOf, type Tool } from './tools.ts';
+import { API_TOKEN, CONFIRM, toolsOf, type Tool } from './tools.ts';
 
 export const SERVER_NAMES: Record<McpServerName, string> = { user: 'service', developer: 'service-developer' };
 
 /** What the HTTP side hands a request's server: the operation context of its caller and connection. */
 export interface Connection {
-  context(agent: AgentGrant): OperationContext;
+  /** The context of the connection's caller, or of `caller` when a deprecated api_token argument named another. */
+  context(agent: AgentGrant, caller?: Caller | null): OperationContext;
   scopes: AgentGrant['scopes'];
+  /** Whose token a deprecated api_token argument is. */
+  callerOf(token: string): Promise<Caller | null>;
+  now(): Date;
 }
+
+/** The developer server's deprecated per-tool token argument, accepted with a notice until the end of 2026. */
+export const API_TOKEN_ENDS = Date.UTC(2027, 0, 1);
 
 type Result = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
-async function callTool(tool: Tool, args: unknown, connection: Connection): Promise<Result> {
-  const { [CONFIRM]: confirm, ...input } = isObject(args) ? args : {};
-  const ctx = connection.context({ scopes: connection.scopes, confirmed: confirm === true });
+const failed = (body: unknown): Result => ({ content: [{ type: 'text', text: JSON.stringify(body) }], isError: true });
+
+async function callTool(server: McpServerName, tool: Tool, args: unknown, connection: Connection): Promise<Result> {
+  const { [CONFIRM]: confirm, ...given } = isObject(args) ? args : {};
+  const grant = { scopes: connection.scopes, confirmed: confirm === true };
+  // Only the developer server ever took a token argument; on the user server it stays an unknown field (422).
+  const { [API_TOKEN]: apiToken, ...withoutToken } = given;
+  const deprecated = server === 'developer' && apiToken !== undefined;
+  const input = deprecated ? withoutToken : given;
+  let ctx = connection.context(grant);
+  if (deprecated) {
+    if (connection.now().getTime() >= API_TOKEN_ENDS) return failed(errorBody(new AppError(400, 'API_TOKEN_ARGUMENT_REMOVED', 'error.api_token_removed'), ctx.lang));
+    if (!ctx.caller) ctx = connection.context(grant, await connection.callerOf(String(apiToken)));
+  }
+  const notice = deprecated ? [{ type: 'text' as const, text: translate('notice.api_token_deprecated', ctx.lang) }] : [];
   try {
     const result = await runOperation(tool.op, input, ctx);
-    return { content: [{ type: 'text', text: JSON.stringify(result) }], ...(tool.outputSchema && isObject(result) && { structuredContent: result }) };
+    return { content: [{ type: 'text', text: JSON.stringify(result) }, ...notice], ...(tool.outputSchema && isObject(result) && { structuredContent: result }) };
   } catch (err) {
     const failure = toAppError(err);
     if (failure.status >= 500) ctx.log.error({ err, tool: tool.name }, 'tool call failed');
-    return { content: [{ type: 'text', text: JSON.stringify(errorBody(failure, ctx.lang)) }], isError: true };
+    return failed(errorBody(failure, ctx.lang));
   }
 }
 
@@ -55,7 +76,7 @@ export function mcpHandlers(catalog: readonly Operation[], version: string) {
       const mcp = new McpServer({ name: SERVER_NAMES[server], version }, { capabilities: { tools: {} } });
       for (const { tool, input, output } of tools) {
         mcp.registerTool(tool.name, { description: tool.description, inputSchema: input, ...(output && { outputSchema: output }), annotations: tool.annotations },
-          (args: unknown) => callTool(tool, args, connection));
+          (args: unknown) => callTool(server, tool, args, connection));
       }
       return mcp;
     }, { legacy: 'stateless' });

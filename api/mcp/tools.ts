@@ -19,6 +19,9 @@ export interface Tool {
 /** The argument a high-risk tool takes to be carried out. */
 export const CONFIRM = 'confirm';
 
+/** The developer server's deprecated per-tool token argument (docs/mcp.md). */
+export const API_TOKEN = 'api_token';
+
 const withoutDialect = ({ $schema: _dialect, ...schema }: Record<string, unknown>) => schema;
 
 /** Whether a call changes nothing: a REST read, or a GraphQL query. */
@@ -27,15 +30,24 @@ export const isRead = (op: Operation) => (op.rest ? op.rest.method === 'GET' : o
 function toolOf(op: Tool['op'], server: McpServerName): Tool {
   const input = withoutDialect(inputJsonSchema(op) as Record<string, unknown>) as { properties?: Record<string, unknown>; required?: string[] };
   const high = op.mcp.risk === 'high';
-  const inputSchema = high
-    ? { ...input, properties: { ...input.properties, [CONFIRM]: { type: 'boolean', description: 'true to carry out this high-risk tool; without it nothing is done' } } }
-    : input;
+  // Tool arguments are always an object: an operation that takes any JSON (a document to validate) takes an object here.
+  const inputSchema = {
+    type: 'object',
+    ...input,
+    properties: {
+      ...input.properties,
+      ...(high && { [CONFIRM]: { type: 'boolean', description: 'true to carry out this high-risk tool; without it nothing is done' } }),
+      ...(server === 'developer' && op.mcp.scope !== null && {
+        [API_TOKEN]: { type: 'string', deprecated: true, description: 'Deprecated, accepted until 2026-12-31: send the token in the Authorization header instead' },
+      }),
+    },
+  };
   const output = withoutDialect(outputJsonSchema(op) as Record<string, unknown>);
   const read = isRead(op);
   const scope = op.mcp.scope ? ` Scope: ${op.mcp.scope}.` : ' Public: no token needed.';
   return {
     op,
-    name: (typeof op.mcp.tool === 'string' ? op.mcp.tool : op.mcp.tool?.[server]) ?? op.name,
+    name: aiToolNames(op)[server]!,
     description: `${op.summary}${scope} Risk: ${op.mcp.risk}${high ? ' (needs confirm: true)' : ''}.`,
     inputSchema,
     ...(output.type === 'object' && { outputSchema: output }),
@@ -46,6 +58,13 @@ function toolOf(op: Tool['op'], server: McpServerName): Tool {
       openWorldHint: false,
     },
   };
+}
+
+/** The servers an operation is a tool of, each with the tool's name there. */
+export function aiToolNames(op: Operation): Partial<Record<McpServerName, string>> {
+  if (!op.mcp) return {};
+  const { tool, servers = ['user'] } = op.mcp;
+  return Object.fromEntries(servers.map((server) => [server, (typeof tool === 'string' ? tool : tool?.[server]) ?? op.name]));
 }
 
 /** The tools of one server, in catalog order. */

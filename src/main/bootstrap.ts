@@ -60,6 +60,8 @@ export interface BootstrapOptions {
   seed?: boolean;
   /** 0 picks a free port (tests). */
   port?: number;
+  /** The API's clock of dated rules (tests move it). */
+  clock?: () => Date;
 }
 
 /**
@@ -122,7 +124,7 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
       running.reads = reads;
       const quotas = new QuotaCounter(services.orm, log);
       running.quotas = quotas;
-      const app = createApp({ config, orm: services.orm, reads, quotas, temporal: services.temporal, log });
+      const app = createApp({ config, orm: services.orm, reads, quotas, temporal: services.temporal, log, clock: opts.clock });
       const server = http.createServer(app.callback());
       await new Promise<void>((resolve, reject) => server.once('error', reject).listen(opts.port ?? config.port, resolve));
       running.server = server;

@@ -22,8 +22,10 @@ describe('MCP servers', () => {
   const bearer = (token: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, ...extra });
   const parsed = (result: { content?: unknown }) => JSON.parse((result.content as { text: string }[])[0]!.text);
 
+  let now = new Date('2026-11-25T12:00:00Z');
+
   before(async () => {
-    app = await startApp();
+    app = await startApp({}, { clock: () => now });
     b = await makeBusiness(app.em());
     admin = await app.login(b.users.admin.email, PASSWORD);
   });
@@ -114,6 +116,24 @@ describe('MCP servers', () => {
     const confirmed = await dev.callTool({ name: 'update_webhook_settings', arguments: { device_order_webhook_url: url, confirm: true } });
     assert.notEqual(confirmed.isError, true, JSON.stringify(confirmed));
     assert.equal((await read()).settings.device_order_webhook_url, url);
+  });
+
+  test('the developer server takes the deprecated api_token argument with a notice until 2026-12-31, and refuses it after', async () => {
+    const dev = await connect('/mcp/developer');
+    const tool = (await dev.listTools()).tools.find((t) => t.name === 'get_webhook_settings')!;
+    assert.equal((tool.inputSchema.properties as Record<string, { deprecated?: boolean }>).api_token?.deprecated, true);
+    const accepted = await dev.callTool({ name: 'get_webhook_settings', arguments: { api_token: admin } });
+    assert.notEqual(accepted.isError, true, JSON.stringify(accepted));
+    assert.match((accepted.content as { text: string }[])[1]!.text, /^Deprecated: the api_token argument is accepted until 2026-12-31/);
+    const user = await connect('/mcp', bearer(admin));
+    assert.deepEqual(parsed(await user.callTool({ name: 'get_orders', arguments: { api_token: admin } })).errors.map((e: { field: string }) => e.field), ['api_token'],
+      'the user server never took a token argument');
+    now = new Date('2027-01-01T00:00:00Z');
+    try {
+      assert.equal(parsed(await dev.callTool({ name: 'get_webhook_settings', arguments: { api_token: admin } })).code, 'API_TOKEN_ARGUMENT_REMOVED');
+    } finally {
+      now = new Date('2026-11-25T12:00:00Z');
+    }
   });
 
   test('a foreign Origin is refused (DNS rebinding); GET answers 405', async () => {

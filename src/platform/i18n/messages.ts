@@ -57,6 +57,22 @@ export const PLATFORM_MESSAGES = {
     de: 'Werkzeug mit hohem Risiko: Es wurde nichts ausgeführt. Rufen Sie es erneut mit confirm: true auf oder stellen Sie es zur Freigabe durch eine Person ein (propose_write oder der Header X-MCP-Require-Approval: 1).',
     es: 'Herramienta de alto riesgo: no se hizo nada. Llámela de nuevo con confirm: true, o póngala en cola para aprobación humana (propose_write, o el encabezado X-MCP-Require-Approval: 1).',
   },
+  'error.api_token_removed': {
+    en: 'The api_token argument ended on 2026-12-31: send the token in the connection header, Authorization: Bearer <token>.',
+    'zh-Hans': 'api_token 参数已于 2026-12-31 停用：请在连接请求头中发送令牌，Authorization: Bearer <token>。',
+    'zh-Hant': 'api_token 參數已於 2026-12-31 停用：請在連線標頭中傳送權杖，Authorization: Bearer <token>。',
+    fr: "L'argument api_token a pris fin le 2026-12-31 : envoyez le jeton dans l'en-tête de la connexion, Authorization: Bearer <token>.",
+    de: 'Das Argument api_token endete am 2026-12-31: Senden Sie das Token im Header der Verbindung, Authorization: Bearer <token>.',
+    es: 'El argumento api_token terminó el 2026-12-31: envíe el token en el encabezado de la conexión, Authorization: Bearer <token>.',
+  },
+  'notice.api_token_deprecated': {
+    en: 'Deprecated: the api_token argument is accepted until 2026-12-31 only. Send the token in the connection header, Authorization: Bearer <token>.',
+    'zh-Hans': '已弃用：api_token 参数仅接受至 2026-12-31。请在连接请求头中发送令牌，Authorization: Bearer <token>。',
+    'zh-Hant': '已棄用：api_token 參數僅接受至 2026-12-31。請在連線標頭中傳送權杖，Authorization: Bearer <token>。',
+    fr: "Obsolète : l'argument api_token n'est accepté que jusqu'au 2026-12-31. Envoyez le jeton dans l'en-tête de la connexion, Authorization: Bearer <token>.",
+    de: 'Veraltet: Das Argument api_token wird nur bis 2026-12-31 angenommen. Senden Sie das Token im Header der Verbindung, Authorization: Bearer <token>.',
+    es: 'Obsoleto: el argumento api_token solo se acepta hasta el 2026-12-31. Envíe el token en el encabezado de la conexión, Authorization: Bearer <token>.',
+  },
   'error.not_found': {
     en: 'The requested resource was not found.',
     'zh-Hans': '未找到请求的资源。',
