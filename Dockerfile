@@ -27,6 +27,8 @@ COPY package.json package-lock.json ./
 COPY migrations ./migrations
 COPY api ./api
 COPY src ./src
+# The developer server's guides are documents of docs/.
+COPY docs ./docs
 
 # Code stays root-owned (read-only to the process); only DATA_DIR (default .data,
 # used by the embedded dev services) is writable, in case anything touches it.

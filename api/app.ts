@@ -18,6 +18,7 @@ import { requestContext, type State } from './middleware/context.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { aiRoutes } from './ai/routes.ts';
+import { agentCatalog } from './mcp/developerOperations.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { restRouter } from './rest.ts';
 
@@ -56,7 +57,9 @@ export function createApp({ config, orm, reads, quotas, temporal, log, catalog =
 
   const version = (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const rest = restRouter(catalog, makeContext);
-  const ai = aiRoutes(catalog, config.publicBaseUrl, version, openapi);
+  // Agents reach the catalog and the developer server's own tools; the skill file describes them.
+  const agents = agentCatalog(catalog, config.publicBaseUrl, version);
+  const ai = aiRoutes(agents.operations, config.publicBaseUrl, agents.skill, openapi);
   app
     .use(requestContext(log))
     .use(errorHandler())
@@ -65,7 +68,7 @@ export function createApp({ config, orm, reads, quotas, temporal, log, catalog =
     .use(graphqlMiddleware(buildSchema(catalog), makeContext, config.graphqlLimits))
     .use(meta.routes())
     .use(ai.routes())
-    .use(mcpRoutes(catalog, makeContext, config, { version, callerOf: tokenResolver(orm, CREDENTIALS, reads), clock }))
+    .use(mcpRoutes(agents.operations, makeContext, config, { version, callerOf: tokenResolver(orm, CREDENTIALS, reads), clock }))
     .use(rest.allowedMethods)
     .use(rest.routes);
   return app;

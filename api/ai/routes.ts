@@ -4,11 +4,9 @@ import type { Operation } from '../../src/platform/catalog/types.ts';
 import { errors } from '../../src/platform/errors.ts';
 import type { State } from '../middleware/context.ts';
 import { aiDocuments, AI_FORMATS, type AiFormat } from './manifests.ts';
-import { skillFile } from './skill.ts';
 
-export function aiRoutes(catalog: readonly Operation[], base: string, version: string, openapi: unknown): Router<State> {
+export function aiRoutes(catalog: readonly Operation[], base: string, skill: { text: string; version: string; hash: string }, openapi: unknown): Router<State> {
   const docs = aiDocuments(catalog, base);
-  const skill = skillFile(catalog, base, version);
   const router = new Router<State>();
   const text = (type: string, body: string) => (ctx: { type: string; body: unknown }) => { ctx.type = type; ctx.body = body; };
 

@@ -136,6 +136,20 @@ describe('MCP servers', () => {
     }
   });
 
+  test('the developer server describes the service itself: endpoints, GraphQL operations, the skill\'s freshness, the guides', async () => {
+    const dev = await connect('/mcp/developer');
+    const endpoints = (await dev.callTool({ name: 'get_api_endpoints', arguments: { query: 'orders list' } })).structuredContent as { endpoints: { method: string; path: string; tools: object }[] };
+    assert.deepEqual(endpoints.endpoints.find((e) => e.path === '/api/v1/orders'), { ...endpoints.endpoints.find((e) => e.path === '/api/v1/orders'), method: 'GET', tools: { user: 'get_orders' } });
+    const graphql = (await dev.callTool({ name: 'get_graphql_operations', arguments: {} })).structuredContent as { operations: { name: string }[] };
+    assert.ok(graphql.operations.some((o) => o.name === 'clientOrderCreate'));
+    const served = await (await fetch(`${app.url}/api/ai-skill/version`)).json() as { hash: string };
+    const check = async (hash: string) => ((await dev.callTool({ name: 'check_skill_update', arguments: { current_hash: hash } })).structuredContent as { update_available: boolean });
+    const [fresh, stale] = [await check(served.hash), await check('sha256:old')];
+    assert.deepEqual([fresh.update_available, stale.update_available], [false, true]);
+    const guide = (await dev.callTool({ name: 'get_webhook_guide', arguments: {} })).structuredContent as { text: string };
+    assert.match(guide.text, /^# /);
+  });
+
   test('a foreign Origin is refused (DNS rebinding); GET answers 405', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
     const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'http://evil.example' }, body: JSON.stringify(init) });

@@ -1,0 +1,92 @@
+/**
+ * The developer server's own tools (specification B): operations that describe the service itself, so they are
+ * built here, from the catalog and the documents, rather than in a module. Each is an operation like any other,
+ * run by the one runner; they have no REST route, being answers the discovery documents already give over HTTP.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineOperation, type Operation } from '../../src/platform/catalog/types.ts';
+import { skillFile } from '../ai/skill.ts';
+import { aiToolNames } from './tools.ts';
+
+const TAG = 'Developer';
+const DEVELOPER = { scope: null, risk: 'low', servers: ['developer'] } as const;
+const query = z.string().trim().min(1).max(100).optional().describe('Words to look for (any case) in the name, path and summary; every entry when absent');
+const matches = (q: string | undefined, ...texts: string[]) => q === undefined || q.toLowerCase().split(/\s+/).every((w) => texts.some((t) => t.toLowerCase().includes(w)));
+
+/** The guides, each a document of docs/ read once at start. */
+const GUIDES = { get_otep_guide: 'otep.md', get_webhook_guide: 'webhooks.md' } as const;
+const DOCS = path.resolve(import.meta.dirname, '../../docs');
+
+export function developerOperations(catalog: readonly Operation[], skill: { text: string; version: string; hash: string }, base: string): Operation[] {
+  const apiEndpoints = defineOperation({
+    name: 'get_api_endpoints',
+    summary: 'Search the REST API: each endpoint\'s method, path, operation, summary, who may call it and its tool names.',
+    tag: TAG,
+    roles: 'public',
+    mcp: DEVELOPER,
+    input: z.object({ query }).strict(),
+    output: z.object({ base_url: z.string(), endpoints: z.array(z.object({
+      method: z.string(), path: z.string(), operation: z.string(), summary: z.string(), tag: z.string(),
+      roles: z.union([z.literal('public'), z.array(z.string())]), tools: z.record(z.string(), z.string()),
+    })) }),
+    async handler(input) {
+      const endpoints = catalog.filter((op) => op.rest && matches(input.query, op.name, op.rest.path, op.summary, op.tag)).map((op) => ({
+        method: op.rest!.method, path: `/api${op.rest!.path}`, operation: op.name, summary: op.summary, tag: op.tag,
+        roles: op.roles === 'public' ? 'public' as const : [...op.roles], tools: aiToolNames(op),
+      }));
+      return { base_url: base, endpoints };
+    },
+  });
+
+  const graphqlOperations = defineOperation({
+    name: 'get_graphql_operations',
+    summary: 'Search the GraphQL operations: each one\'s name, kind (query or mutation), summary and tool names.',
+    tag: TAG,
+    roles: 'public',
+    mcp: DEVELOPER,
+    input: z.object({ query }).strict(),
+    output: z.object({ endpoint: z.string(), operations: z.array(z.object({ name: z.string(), kind: z.enum(['query', 'mutation']), summary: z.string(), tools: z.record(z.string(), z.string()) })) }),
+    async handler(input) {
+      const operations = catalog.filter((op) => op.graphql && matches(input.query, op.graphql.name, op.name, op.summary)).map((op) => ({
+        name: op.graphql!.name, kind: op.graphql!.kind ?? (op.rest?.method === 'GET' ? 'query' as const : 'mutation' as const), summary: op.summary, tools: aiToolNames(op),
+      }));
+      return { endpoint: `${base}/api/graphql`, operations };
+    },
+  });
+
+  const skillUpdate = defineOperation({
+    name: 'check_skill_update',
+    summary: 'Compare the hash of the integration skill file an agent holds with the one served: whether to download it again.',
+    tag: TAG,
+    roles: 'public',
+    mcp: DEVELOPER,
+    input: z.object({ current_hash: z.string().trim().min(1).max(100).describe('The hash the agent\'s copy came with (sha256:...)') }).strict(),
+    output: z.object({ update_available: z.boolean(), version: z.string(), hash: z.string(), download_url: z.string() }),
+    async handler(input) {
+      return { update_available: input.current_hash !== skill.hash, version: skill.version, hash: skill.hash, download_url: `${base}/api/ai-skill` };
+    },
+  });
+
+  const guide = (name: string, summary: string, text: () => string) => defineOperation({
+    name, summary, tag: TAG, roles: 'public', mcp: DEVELOPER,
+    input: z.object({}).strict(),
+    output: z.object({ format: z.literal('markdown'), text: z.string() }),
+    async handler() { return { format: 'markdown' as const, text: text() }; },
+  });
+  const doc = (file: string) => { const text = fs.readFileSync(path.join(DOCS, file), 'utf8'); return () => text; };
+
+  return [
+    apiEndpoints, graphqlOperations, skillUpdate,
+    guide('get_integration_guide', 'How an agent or integration signs in, picks its scopes, confirms risky writes, reads errors and verifies webhooks.', () => skill.text),
+    guide('get_otep_guide', 'The OTEP tracking guide: events, status codes, ingest formats and timelines (docs/otep.md).', doc(GUIDES.get_otep_guide)),
+    guide('get_webhook_guide', 'The webhook guide: events, endpoints, signatures per sender, retries and dead letters (docs/webhooks.md).', doc(GUIDES.get_webhook_guide)),
+  ];
+}
+
+/** Every operation an agent can reach: the modules' catalog and the developer server's own tools. */
+export function agentCatalog(catalog: readonly Operation[], base: string, version: string): { operations: Operation[]; skill: ReturnType<typeof skillFile> } {
+  const skill = skillFile(catalog, base, version);
+  return { operations: [...catalog, ...developerOperations(catalog, skill, base)], skill };
+}
