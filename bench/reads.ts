@@ -40,7 +40,7 @@ const getter = (base: string, c: ReadCase) => async (i: number) => {
 };
 
 /** Latencies of several runs together, and their calls per second over the time they took in all. */
-function merged(runs: LoadRun[]): LoadRun {
+export function merged(runs: LoadRun[]): LoadRun {
   const calls = runs.reduce((n, r) => n + r.latencies.length, 0);
   const seconds = runs.reduce((t, r) => t + r.latencies.length / r.perSecond, 0);
   return { latencies: runs.flatMap((r) => r.latencies), perSecond: calls / seconds };

@@ -21,6 +21,8 @@
  *  9. package distribution (bench/distribution.ts): warehouse scans per second, each a workflow update of a running
  *     process plus its read model write, vs as many bare signals to the same processes; an EPCIS document of 500
  *     receiving events (500 packages received) vs the native document of the same events, median ms per document
+ * 10. MCP tools/call of get_orders (a page of 50) vs GET /api/v1/orders?per_page=50, same token and concurrency, in
+ *     alternating rounds (bench/mcp.ts); the aim is at least 0.8 of REST's throughput
  * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
  * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores in section 5 and 3 in section 7. BENCH_OTEP_BATCHES (default 200) sets how many
  * documents of 500 events section 6 ingests in each of its two runs; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
@@ -48,6 +50,7 @@ import { retryLateness, type RetryRun } from './retries.ts';
 import { EVENTS_PER_BATCH, otepBench } from './otep.ts';
 import { LOCKER_BENCH_TTL_SECONDS, lockerBench } from './lockers.ts';
 import { distributionBench, SCANS_IN_FLIGHT, SCANS_PACKAGES } from './distribution.ts';
+import { mcpBench, MCP_IN_FLIGHT } from './mcp.ts';
 import { STORE_CALLS, STORE_GRIDS, STORE_IN_FLIGHT, STORE_ROUNDS, storeBench, type Measured } from './store.ts';
 
 const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
@@ -282,6 +285,16 @@ try {
     line('loaded scans (per s)', fmt(d.loaded.perSecond), `bare signals ${fmt(d.signals.perSecond)}`, d.loaded.perSecond / d.signals.perSecond);
     line('loaded scan p50 (ms)', fmt(median(d.loaded.latencies)), `bare signal ${fmt(median(d.signals.latencies))}`, median(d.loaded.latencies) / median(d.signals.latencies));
     line('EPCIS 500 receiving (ms/doc)', fmt(median(d.epcisMs)), `native OTEP ${fmt(median(d.nativeMs))}`, median(d.epcisMs) / median(d.nativeMs));
+  }
+
+  // 10. an MCP tools/call of a read tool against the same read over REST
+  if (section(10)) {
+    if (!section(3)) for (let i = 0; i < 50; i++) await makeOrder(em, b.business.id);
+    const m = await mcpBench(app.url!, token, READ_GETS);
+    console.log(`MCP tools/call get_orders (a page of 50): ${MCP_IN_FLIGHT} in flight, BENCH_READS calls each side in 3 alternating rounds`);
+    line('  per s', fmt(m.mcp.perSecond), `REST GET ${fmt(m.rest.perSecond)}`, m.mcp.perSecond / m.rest.perSecond);
+    line('  p50 (ms)', fmt(percentile(m.mcp.latencies, 50)), `REST GET ${fmt(percentile(m.rest.latencies, 50))}`, percentile(m.mcp.latencies, 50) / percentile(m.rest.latencies, 50));
+    line('  p99 (ms)', fmt(percentile(m.mcp.latencies, 99)), `REST GET ${fmt(percentile(m.rest.latencies, 99))}`, percentile(m.mcp.latencies, 99) / percentile(m.rest.latencies, 99));
   }
 
   await app.close();
