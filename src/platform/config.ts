@@ -28,6 +28,7 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  RELAY_SWEEP_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   LOCKER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   HANDOVER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   SMTP_URL: z.string().refine((v) => /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL').optional(),
@@ -80,6 +81,8 @@ export interface Config {
   workflowBundlePath?: string;
   /** Multiplies webhook retry waits: 1 in production; tests shrink the 10 s .. 10000 s schedule. */
   webhookRetryScale: number;
+  /** How often the outbox relay sweeps for events a missed notification left, and for orphaned deliveries. */
+  relaySweepMs: number;
   /** Multiplies the locker delivery timers (docs/locker-deliveries.md); the tests run them in fractions of a second. */
   lockerTimerScale: number;
   /** Multiplies a third-party assignment's handover deadline (docs/third-party-deliveries.md), for tests and scenarios. */
@@ -166,6 +169,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
+    relaySweepMs: e.RELAY_SWEEP_MS,
     lockerTimerScale: e.LOCKER_TIMER_SCALE,
     handoverTimerScale: e.HANDOVER_TIMER_SCALE,
     smtpUrl: e.SMTP_URL ?? null,

@@ -20,8 +20,6 @@ const BATCH = 200;
  * wait on their receivers, so one slow receiver does not hold back every event behind it.
  */
 const BATCHES_IN_FLIGHT = 3;
-/** Safety net for a missed notification and for deliveries whose driver died. */
-const SWEEP_MS = 5_000;
 const ORPHAN_AFTER_SEC = 30;
 /** Room a claim (or a careful batch's lease) keeps, beyond its slowest first attempts, for its write and commit. */
 const CLAIM_MARGIN_SEC = 30;
@@ -82,7 +80,8 @@ export class OutboxRelay {
       hooks: { onNotify: () => this.wake(), onUp: () => this.wake(true) },
     });
     await this.listener.start();
-    this.timer = setInterval(() => this.wake(true), SWEEP_MS);
+    // The sweep (RELAY_SWEEP_MS, 5 s by default) is the safety net for a missed notification and for deliveries whose driver died.
+    this.timer = setInterval(() => this.wake(true), this.deps.config.relaySweepMs);
     this.wake(true);
   }
 
