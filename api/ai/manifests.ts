@@ -4,6 +4,7 @@
  * their hints, the capability overview, and the RFC 9728 protected-resource metadata of the MCP servers.
  */
 import type { McpServerName, Operation } from '../../src/platform/catalog/types.ts';
+import { graphqlKind } from '../graphql/schema.ts';
 import { PROFILES } from '../mcp/grant.ts';
 import { SERVER_NAMES } from '../mcp/server.ts';
 import { toolsOf, type Tool } from '../mcp/tools.ts';
@@ -72,7 +73,7 @@ export function aiDocuments(catalog: readonly Operation[], base: string) {
     operations: catalog.filter((op) => op.graphql).map((op) => {
       const tool = servers.flatMap((s) => s.tools).find((t) => t.op === op);
       return {
-        name: op.graphql!.name, kind: op.graphql!.kind ?? (op.rest?.method === 'GET' ? 'query' : 'mutation'), description: op.summary,
+        name: op.graphql!.name, kind: graphqlKind(op), description: op.summary,
         aiHints: tool ? { tool: tool.name, ...hints(tool) } : { tool: null, public: op.roles === 'public' },
       };
     }),

@@ -8,6 +8,9 @@ import type { Language } from '../../src/platform/i18n/languages.ts';
 import { errorBody, toAppError } from '../middleware/errors.ts';
 import { TypeBuilder, type JsonSchema } from './types.ts';
 
+/** Whether an operation is a GraphQL query or mutation: as it says, else a REST GET is a query. */
+export const graphqlKind = (op: Operation): 'query' | 'mutation' => op.graphql?.kind ?? (op.rest?.method === 'GET' ? 'query' : 'mutation');
+
 /**
  * An operation's input as JSON Schema, with the text rule every input is held to (see platform/catalog/text.ts);
  * `anyJsonRef` names the schema of any JSON value under that rule, for the places that take any value.
@@ -56,7 +59,7 @@ export function buildSchema(catalog: readonly Operation[]): GraphQLSchema {
   for (const op of catalog) {
     if (!op.graphql) continue;
     const { name } = op.graphql;
-    const kind = op.graphql.kind ?? (op.rest?.method === 'GET' ? 'query' : 'mutation');
+    const kind = graphqlKind(op);
     const input = inputJsonSchema(op);
     const required = new Set(input.required ?? []);
     const pageSize = pageSizeOf(input);

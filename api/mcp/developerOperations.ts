@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../src/platform/catalog/types.ts';
 import { skillFile } from '../ai/skill.ts';
+import { graphqlKind } from '../graphql/schema.ts';
 import { aiToolNames } from './tools.ts';
 
 const TAG = 'Developer';
@@ -50,7 +51,7 @@ export function developerOperations(catalog: readonly Operation[], skill: { text
     output: z.object({ endpoint: z.string(), operations: z.array(z.object({ name: z.string(), kind: z.enum(['query', 'mutation']), summary: z.string(), tools: z.record(z.string(), z.string()) })) }),
     async handler(input) {
       const operations = catalog.filter((op) => op.graphql && matches(input.query, op.graphql.name, op.name, op.summary)).map((op) => ({
-        name: op.graphql!.name, kind: op.graphql!.kind ?? (op.rest?.method === 'GET' ? 'query' as const : 'mutation' as const), summary: op.summary, tools: aiToolNames(op),
+        name: op.graphql!.name, kind: graphqlKind(op), summary: op.summary, tools: aiToolNames(op),
       }));
       return { endpoint: `${base}/api/graphql`, operations };
     },

@@ -1,6 +1,7 @@
 // The two MCP servers as the official MCP TypeScript SDK client sees them, over Streamable HTTP against the real
 // service: versions, tools from the catalog, public and scoped calls, refusals, and confirmation of high-risk tools.
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startApp, type TestApp } from '../helpers/app.ts';
@@ -150,12 +151,19 @@ describe('MCP servers', () => {
     assert.match(guide.text, /^# /);
   });
 
-  test('a foreign Origin is refused (DNS rebinding); GET answers 405', async () => {
+  test('a foreign Origin or Host is refused (DNS rebinding); GET answers 405', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
     const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'http://evil.example' }, body: JSON.stringify(init) });
     assert.equal(res.status, 403);
     const host = await fetch(`${app.url}/mcp`.replace('127.0.0.1', 'localhost'), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
     assert.equal(host.status, 200, 'localhost is this machine');
     assert.equal((await fetch(`${app.url}/mcp`)).status, 405, 'stateless: no GET stream');
+    // A page of another site that resolves its name to this machine sends its own Host.
+    const foreignHost = await new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify(init);
+      http.request(`${app.url}/mcp`, { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } },
+        (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject).end(body);
+    });
+    assert.equal(foreignHost, 403);
   });
 });

@@ -57,6 +57,7 @@ describe('OTEP ingest with provider keys', () => {
     const other = await makeProvider(app.em(), 'delivery_provider');
     const otherToken = await app.login(other.user.email, PASSWORD);
     assert.equal((await app.http.del(`/v1/otep/credentials/${key_id}`, { token: otherToken })).status, 404, 'another provider cannot see it');
+    assert.equal((await app.http.del('/v1/otep/credentials/%20', { token: carrierToken })).status, 404, 'a key id of blanks names no key');
 
     const used = (await app.http.get('/v1/otep/credentials', { token: carrierToken })).body.credentials.find((c: { key_id: string }) => c.key_id === key_id);
     assert.ok(used.last_used_at && used.revoked_at, 'the list says when a key was last used and revoked');
