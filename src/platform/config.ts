@@ -29,6 +29,7 @@ const EnvSchema = z.object({
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   RELAY_SWEEP_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  WEBHOOK_LEASE_MARGIN_SEC: z.coerce.number().int().min(1).max(600).default(30),
   LOCKER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   HANDOVER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   SMTP_URL: z.string().refine((v) => /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL').optional(),
@@ -83,6 +84,12 @@ export interface Config {
   webhookRetryScale: number;
   /** How often the outbox relay sweeps for events a missed notification left, and for orphaned deliveries. */
   relaySweepMs: number;
+  /**
+   * Seconds a relay or worker keeps, beyond its slowest attempts, before another takes its work over: the room of
+   * a claim, a careful batch's lease or a retry attempt's lease for its write and commit, and the age at which a
+   * delivery nobody drives is adopted.
+   */
+  webhookLeaseMarginSec: number;
   /** Multiplies the locker delivery timers (docs/locker-deliveries.md); the tests run them in fractions of a second. */
   lockerTimerScale: number;
   /** Multiplies a third-party assignment's handover deadline (docs/third-party-deliveries.md), for tests and scenarios. */
@@ -170,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
     relaySweepMs: e.RELAY_SWEEP_MS,
+    webhookLeaseMarginSec: e.WEBHOOK_LEASE_MARGIN_SEC,
     lockerTimerScale: e.LOCKER_TIMER_SCALE,
     handoverTimerScale: e.HANDOVER_TIMER_SCALE,
     smtpUrl: e.SMTP_URL ?? null,

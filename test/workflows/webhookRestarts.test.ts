@@ -59,7 +59,7 @@ async function workflowResult(app: TestApp, deliveryId: number): Promise<unknown
 }
 
 /** `npm run worker` (Temporal worker and outbox relay) as a child process, so that the test can SIGKILL it. */
-const spawnWorker = async (children: Set<ChildProcess>): Promise<ChildProcess> => (await spawnRole('worker', { WEBHOOK_RETRY_SCALE: '0.001' }, children)).child;
+const spawnWorker = async (children: Set<ChildProcess>): Promise<ChildProcess> => (await spawnRole('worker', { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_LEASE_MARGIN_SEC: '5' }, children)).child;
 
 describe('webhook delivery survives a worker killed mid-attempt', () => {
   let app: TestApp;
@@ -118,7 +118,7 @@ describe('webhook delivery survives a worker killed mid-attempt', () => {
 
       const second = await spawnWorker(children);
       try {
-        // The heartbeat times out after 15 s; the new worker finds the delivery leased and attempts it once the 30 s lease ends.
+        // The heartbeat times out after 15 s; the new worker attempts the delivery once its lease (3 s + a 5 s margin here) has ended.
         const delivered = await finished(app, eventId, 120_000);
         assert.ok(tenant.receiver.received.length >= 3, 'a refused attempt, the hung one, then at least one answered 200');
         assertSameSignedCopies(tenant.receiver.received, delivered, eventId);

@@ -6,7 +6,7 @@ import type { AttemptResult, PruneResult } from './contract.ts';
 import { attemptDeliveries, type SendOptions } from './deliver.ts';
 import type { OriginSlots } from './originSlots.ts';
 
-export function createWebhookActivities(deps: { orm: Orm; slots: OriginSlots } & SendOptions) {
+export function createWebhookActivities(deps: { orm: Orm; slots: OriginSlots; leaseMarginSec: number } & SendOptions) {
   return {
     /** One signed attempt of each delivery; a receiver's failure is a result, not an activity error (only infrastructure errors retry). */
     /** `notBefore` (epoch ms by delivery id): a delivery is sent no earlier than that. */
@@ -15,7 +15,7 @@ export function createWebhookActivities(deps: { orm: Orm; slots: OriginSlots } &
       const ctx = Context.current();
       const beat = setInterval(() => ctx.heartbeat(), 3_000);
       try {
-        return await attemptDeliveries({ em: deps.orm.em.fork(), slots: deps.slots, publicBaseUrl: deps.publicBaseUrl, allowPrivateTargets: deps.allowPrivateTargets }, deliveryIds, notBefore);
+        return await attemptDeliveries({ em: deps.orm.em.fork(), slots: deps.slots, publicBaseUrl: deps.publicBaseUrl, allowPrivateTargets: deps.allowPrivateTargets, leaseMarginSec: deps.leaseMarginSec }, deliveryIds, notBefore);
       } finally {
         clearInterval(beat);
       }

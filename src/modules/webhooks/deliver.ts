@@ -2,7 +2,7 @@ import type { Em } from '../../platform/db/orm.ts';
 import { claimAttempt, deliveryStates, deliveryUrls, recordAttempts, type AttemptOutcome, type AttemptRecord, type NewDelivery, type PreparedEvent } from './repo/deliveries.ts';
 import type { AttemptResult } from './contract.ts';
 import type { OriginSlots } from './originSlots.ts';
-import { postOutbound } from './outbound.ts';
+import { postOutbound, REQUEST_TIMEOUT_MS } from './outbound.ts';
 import { eachInPool } from './pool.ts';
 import { buildRequest } from './request.ts';
 import { sha256 } from './signing.ts';
@@ -10,7 +10,6 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { webhookAttemptDuration, webhookAttempts } from '../../platform/telemetry/metrics.ts';
 import { inSpan } from '../../platform/telemetry/tracing.ts';
 
-const LEASE_SEC = 30;
 /** Attempts under way at once, for the relay's first attempts and for each batch of retries. */
 export const ATTEMPTS_IN_FLIGHT = 32;
 /** Signature headers are proofs, not secrets, but the log keeps only what explains a delivery. */
@@ -24,6 +23,8 @@ export interface SendOptions {
 
 export interface DeliverDeps extends SendOptions {
   em: Em;
+  /** Seconds an attempt's lease lasts beyond the request timeout: a crashed attempt holds its delivery this long. */
+  leaseMarginSec: number;
   /** The per-origin bound on retry POSTs under way, shared by every worker. */
   slots: OriginSlots;
 }
@@ -98,7 +99,7 @@ export async function attemptDeliveries(deps: DeliverDeps, deliveryIds: number[]
       return;
     }
     try {
-      const claimed = await claimAttempt(deps.em, id, LEASE_SEC);
+      const claimed = await claimAttempt(deps.em, id, REQUEST_TIMEOUT_MS / 1000 + deps.leaseMarginSec);
       if (claimed) records.push({ deliveryId: id, ...await sendAttempt(claimed.delivery, claimed.attempt, claimed, deps) });
       else unclaimed.push(id);
     } finally {

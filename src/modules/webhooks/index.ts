@@ -37,7 +37,7 @@ export const webhooks = defineModule({
     providerWebhookSettingsGet, providerWebhookSettingsUpdate, providerWebhookSettingsRotate, providerWebhookTest,
     ohpSubscriptionCreate, ohpSubscriptionList, ohpSubscriptionRevoke,
   ],
-  activities: (deps) => createWebhookActivities({ orm: deps.orm, slots: originSlotsOf(deps), publicBaseUrl: deps.config.publicBaseUrl, allowPrivateTargets: deps.config.webhookAllowPrivateTargets }),
+  activities: (deps) => createWebhookActivities({ orm: deps.orm, slots: originSlotsOf(deps), publicBaseUrl: deps.config.publicBaseUrl, allowPrivateTargets: deps.config.webhookAllowPrivateTargets, leaseMarginSec: deps.config.webhookLeaseMarginSec }),
   workflows: [WEBHOOK_RETRIES_WORKFLOW, WEBHOOK_LOG_PRUNE_WORKFLOW],
   messages: WEBHOOKS_MESSAGES,
   searchAttributes: [WEBHOOK_DELIVERY_IDS],

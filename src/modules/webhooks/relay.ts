@@ -20,9 +20,6 @@ const BATCH = 200;
  * wait on their receivers, so one slow receiver does not hold back every event behind it.
  */
 const BATCHES_IN_FLIGHT = 3;
-const ORPHAN_AFTER_SEC = 30;
-/** Room a claim (or a careful batch's lease) keeps, beyond its slowest first attempts, for its write and commit. */
-const CLAIM_MARGIN_SEC = 30;
 /** Events of failed batches remembered at most (see `suspects`). */
 const SUSPECTS_KEPT = 10_000;
 
@@ -30,8 +27,8 @@ type Sent = { delivery: PlannedDelivery['delivery']; attempt: AttemptOutcome };
 /** A careful batch once committed: what is left to send, and the ids of the deliveries written for it. */
 type Written = { planned: PlannedDelivery[]; written: Map<string, number> };
 
-/** How long first attempts may take at worst (every one timing out, 32 at a time), plus room for the write. */
-const worstSendSec = (planned: PlannedDelivery[]) => Math.ceil(planned.length / ATTEMPTS_IN_FLIGHT) * (REQUEST_TIMEOUT_MS / 1000) + CLAIM_MARGIN_SEC;
+/** How long first attempts may take at worst (every one timing out, 32 at a time), plus the margin for the write. */
+const worstSendSec = (planned: PlannedDelivery[], marginSec: number) => Math.ceil(planned.length / ATTEMPTS_IN_FLIGHT) * (REQUEST_TIMEOUT_MS / 1000) + marginSec;
 
 /** The failed first attempts of written deliveries, as rounds for retry workflows. */
 function failures(sent: Sent[], written: Map<string, number>): RoundToDrive[] {
@@ -171,7 +168,7 @@ export class OutboxRelay {
   /** The usual way: first attempts while the claim is held, then one write; answers the failures. */
   private async sendThenWrite(tx: Em, planned: PlannedDelivery[], eventIds: number[]): Promise<RoundToDrive[]> {
     // The claim must outlive its slowest first attempts, with room for the write.
-    const worst = worstSendSec(planned);
+    const worst = worstSendSec(planned, this.deps.config.webhookLeaseMarginSec);
     if (worst > CLAIM_IDLE_LIMIT_SEC) await extendClaimIdleLimit(tx, worst);
     const sent = await this.send(planned);
     const written = new Map((await recordFirstAttempts(tx, sent, eventIds)).map((w) => [w.delivery_key, w.id]));
@@ -180,7 +177,7 @@ export class OutboxRelay {
 
   /** The careful way, first part: deliveries written (leased for as long as their attempts may take) and events published. */
   private async writeFirst(tx: Em, planned: PlannedDelivery[], eventIds: number[]): Promise<Written> {
-    const written = new Map((await insertPendingDeliveries(tx, planned.map((p) => p.delivery), worstSendSec(planned))).map((w) => [w.delivery_key, w.id]));
+    const written = new Map((await insertPendingDeliveries(tx, planned.map((p) => p.delivery), worstSendSec(planned, this.deps.config.webhookLeaseMarginSec))).map((w) => [w.delivery_key, w.id]));
     await markPublished(tx, eventIds);
     return { planned: planned.filter((p) => written.has(p.delivery.delivery_key)), written };
   }
@@ -198,7 +195,7 @@ export class OutboxRelay {
    * recorded (the relay died while sending, or the record failed).
    */
   private async adoptOrphans(): Promise<void> {
-    const orphans = await orphanedDeliveries(this.deps.orm.em.fork(), ORPHAN_AFTER_SEC, BATCH);
+    const orphans = await orphanedDeliveries(this.deps.orm.em.fork(), this.deps.config.webhookLeaseMarginSec, BATCH);
     await this.startRetries(orphans.map((o) => ({ id: o.id, sender: o.sender, businessId: o.business_id, round: o.round, attemptsMade: o.attempts - o.round_base, roundBase: o.round_base })));
   }
 

@@ -11,7 +11,7 @@ const { attemptWebhookDeliveries, markWebhookDeliveriesDead } = proxyActivities<
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-/** When an attempt could not be made (nothing counted), the next try: a crashed attempt's lease lasts 30 s; a busy origin frees slots within seconds. */
+/** When an attempt could not be made (nothing counted), the next try: a crashed attempt's lease lasts 3 s plus WEBHOOK_LEASE_MARGIN_SEC (30 by default); a busy origin frees slots within seconds. */
 const LEASE_RECHECK_MS = 5_000;
 const BUSY_RECHECK_MS = 1_000;
 /**

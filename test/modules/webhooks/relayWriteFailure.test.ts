@@ -15,7 +15,7 @@ const SECRET = 'write-failure-secret-0123';
 describe('relay: a delivery write that keeps failing', () => {
   let app: TestApp;
   // The relay sweeps every second here (5 s by default): each claim below comes with a sweep.
-  before(async () => { app = await startApp({ WEBHOOK_RETRY_SCALE: '0.001', RELAY_SWEEP_MS: '1000' }); });
+  before(async () => { app = await startApp({ WEBHOOK_RETRY_SCALE: '0.001', RELAY_SWEEP_MS: '1000', WEBHOOK_LEASE_MARGIN_SEC: '5' }); });
   after(async () => {
     await dropRefusal();
     await app.running.close();
