@@ -17,6 +17,7 @@ import { jsonBody } from './middleware/body.ts';
 import { requestContext, type State } from './middleware/context.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { buildOpenApi } from './openapi.ts';
+import { pageRoutes } from './pages/routes.ts';
 import { aiRoutes } from './ai/routes.ts';
 import { agentCatalog } from './mcp/developerOperations.ts';
 import { mcpRoutes } from './mcp/routes.ts';
@@ -68,6 +69,7 @@ export function createApp({ config, orm, reads, quotas, temporal, log, catalog =
     .use(graphqlMiddleware(buildSchema(catalog), makeContext, config.graphqlLimits))
     .use(meta.routes())
     .use(ai.routes())
+    .use(pageRoutes())
     .use(mcpRoutes(agents.operations, makeContext, config, { version, callerOf: tokenResolver(orm, CREDENTIALS, reads), clock }))
     .use(rest.allowedMethods)
     .use(rest.routes);

@@ -1,7 +1,7 @@
 import type { Operation } from '../src/platform/catalog/types.ts';
 import { safeJsonSchema } from '../src/platform/catalog/text.ts';
 import { inputJsonSchema, outputJsonSchema } from './graphql/schema.ts';
-import { aiToolNames } from './mcp/tools.ts';
+import { aiToolNames } from '../src/platform/catalog/tools.ts';
 
 const SAFE_JSON_REF = '#/components/schemas/SafeJson';
 

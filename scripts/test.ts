@@ -8,13 +8,18 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { createLogger } from '../src/platform/logger.ts';
+import { findOrInstallChromium } from './chromium.ts';
 import { fuzzService, SHORT_RUN } from './schemathesis.ts';
 import { startStack, UNREACHED_RATE_LIMITS } from './stack.ts';
 
+// The browser is found or installed while the stack starts: one waits on the network, the other on the CPU.
+const browser = findOrInstallChromium();
+browser.catch(() => undefined);
 const stack = await startStack(createLogger(process.env.TEST_LOG_LEVEL ?? 'warn'), 'tms-test-');
 let code = 1;
 try {
   const files = process.argv.slice(2);
+  const chromium = await browser;
   // --test-force-exit: a failed test that leaves a server open (a receiver it meant to close) must not hold its
   // file's process, and with it the whole run, until CI's time limit.
   const child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-force-exit', ...(files.length ? files : ['test/**/*.test.ts'])], {
@@ -23,7 +28,7 @@ try {
       ...process.env,
       // Every test file comes from one address and signs in often: the tests of the limits set their own.
       ...UNREACHED_RATE_LIMITS,
-      DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, WORKFLOW_BUNDLE_PATH: stack.bundlePath,
+      CHROMIUM_PATH: chromium, DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, WORKFLOW_BUNDLE_PATH: stack.bundlePath,
       // Each file's process writes its reports with blocking writes, so a forced exit loses none of them.
       NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${pathToFileURL('test/helpers/blockingOutput.ts').href}`].filter(Boolean).join(' '),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', METRICS_PORT: '0', SECRETS_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

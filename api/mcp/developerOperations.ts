@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { defineOperation, type Operation } from '../../src/platform/catalog/types.ts';
 import { skillFile } from '../ai/skill.ts';
 import { graphqlKind } from '../graphql/schema.ts';
-import { aiToolNames } from './tools.ts';
+import { aiToolNames } from '../../src/platform/catalog/tools.ts';
 
 const TAG = 'Developer';
 const DEVELOPER = { scope: null, risk: 'low', servers: ['developer'] } as const;

@@ -48,9 +48,11 @@ export function mcpRoutes(catalog: readonly Operation[], makeContext: ContextFac
     }
     const grant = scopesOf({ profile: ctx.get('x-mcp-profile') || undefined, scopes: ctx.get('x-mcp-scopes') || undefined });
     if ('invalid' in grant) return refuse(ctx, 400, grant.invalid);
+    const approval = ctx.get('x-mcp-require-approval');
+    if (approval && approval !== '1' && approval !== '0') return refuse(ctx, 400, 'X-MCP-Require-Approval is 1 (queue high-risk writes for approval) or 0');
     const state = ctx.state;
     const connection: Connection = {
-      scopes: grant.scopes, callerOf: deps.callerOf, now: deps.clock,
+      scopes: grant.scopes, callerOf: deps.callerOf, now: deps.clock, requireApproval: approval === '1',
       context: (agent, caller) => ({ ...makeContext(state), ...(caller !== undefined && { caller }), agent }),
     };
     Object.assign(ctx.req, { auth: { token: '', clientId: String(state.caller?.id ?? 'anonymous'), scopes: [], extra: { connection } } });

@@ -14,6 +14,9 @@ import { isObject } from '../../src/platform/json.ts';
 import { errorBody, toAppError } from '../middleware/errors.ts';
 import { API_TOKEN, CONFIRM, toolsOf, type Tool } from './tools.ts';
 
+/** The operation a call is proposed through when its connection asks for approval. */
+const PROPOSE_WRITE = 'propose_write';
+
 export const SERVER_NAMES: Record<McpServerName, string> = { user: 'service', developer: 'service-developer' };
 
 /** What the HTTP side hands a request's server: the operation context of its caller and connection. */
@@ -24,6 +27,8 @@ export interface Connection {
   /** Whose token a deprecated api_token argument is. */
   callerOf(token: string): Promise<Caller | null>;
   now(): Date;
+  /** X-MCP-Require-Approval: a high-risk tool call is proposed for approval instead of carried out. */
+  requireApproval: boolean;
 }
 
 /** The developer server's deprecated per-tool token argument, accepted with a notice until the end of 2026. */
@@ -33,7 +38,12 @@ type Result = { content: { type: 'text'; text: string }[]; structuredContent?: R
 
 const failed = (body: unknown): Result => ({ content: [{ type: 'text', text: JSON.stringify(body) }], isError: true });
 
-async function callTool(server: McpServerName, tool: Tool, args: unknown, connection: Connection): Promise<Result> {
+/** A high-risk call a connection asked to have approved: the same arguments, as a proposal (docs/mcp.md, Approvals). */
+function asProposal(propose: Operation, server: McpServerName, tool: Tool, input: Record<string, unknown>): { op: Operation; input: unknown } {
+  return { op: propose, input: { tool: tool.name, server, arguments: input } };
+}
+
+async function callTool(server: McpServerName, tool: Tool, args: unknown, connection: Connection, propose: Operation | undefined): Promise<Result> {
   const { [CONFIRM]: confirm, ...given } = isObject(args) ? args : {};
   const grant = { scopes: connection.scopes, confirmed: confirm === true };
   // Only the developer server ever took a token argument; on the user server it stays an unknown field (422).
@@ -45,10 +55,16 @@ async function callTool(server: McpServerName, tool: Tool, args: unknown, connec
     if (connection.now().getTime() >= API_TOKEN_ENDS) return failed(errorBody(new AppError(400, 'API_TOKEN_ARGUMENT_REMOVED', 'error.api_token_removed'), ctx.lang));
     if (!ctx.caller) ctx = connection.context(grant, await connection.callerOf(String(apiToken)));
   }
-  const notice = deprecated ? [{ type: 'text' as const, text: translate('notice.api_token_deprecated', ctx.lang) }] : [];
+  const queued = connection.requireApproval && tool.op.mcp.risk === 'high' && propose !== undefined;
+  const notice = [
+    ...(deprecated ? [{ type: 'text' as const, text: translate('notice.api_token_deprecated', ctx.lang) }] : []),
+    ...(queued ? [{ type: 'text' as const, text: translate('notice.queued_for_approval', ctx.lang) }] : []),
+  ];
+  const call = queued ? asProposal(propose, server, tool, input) : { op: tool.op, input };
   try {
-    const result = await runOperation(tool.op, input, ctx);
-    return { content: [{ type: 'text', text: JSON.stringify(result) }, ...notice], ...(tool.outputSchema && isObject(result) && { structuredContent: result }) };
+    const result = await runOperation(call.op, call.input, ctx);
+    // A proposal's answer is not the tool's: it has no structured content in the tool's output schema.
+    return { content: [{ type: 'text', text: JSON.stringify(result) }, ...notice], ...(!queued && tool.outputSchema && isObject(result) && { structuredContent: result }) };
   } catch (err) {
     const failure = toAppError(err);
     if (failure.status >= 500) ctx.log.error({ err, tool: tool.name }, 'tool call failed');
@@ -68,6 +84,7 @@ const RUNNER_CHECKS_INPUT: jsonSchemaValidator = {
 export function mcpHandlers(catalog: readonly Operation[], version: string) {
   return Object.fromEntries((Object.keys(SERVER_NAMES) as McpServerName[]).map((server) => {
     // Each schema is compiled once; every request's server instance registers the same ones.
+    const propose = catalog.find((op) => op.name === PROPOSE_WRITE);
     const tools = toolsOf(catalog, server).map((tool) => ({
       tool, input: fromJsonSchema(tool.inputSchema as never, RUNNER_CHECKS_INPUT), output: tool.outputSchema && fromJsonSchema(tool.outputSchema as never),
     }));
@@ -75,8 +92,10 @@ export function mcpHandlers(catalog: readonly Operation[], version: string) {
       const connection = request.authInfo?.extra?.connection as Connection;
       const mcp = new McpServer({ name: SERVER_NAMES[server], version }, { capabilities: { tools: {} } });
       for (const { tool, input, output } of tools) {
-        mcp.registerTool(tool.name, { description: tool.description, inputSchema: input, ...(output && { outputSchema: output }), annotations: tool.annotations },
-          (args: unknown) => callTool(server, tool, args, connection));
+        // A connection that asks for approval gets a proposal from a high-risk tool, not the tool's answer: no output schema.
+        const queued = connection?.requireApproval && tool.op.mcp.risk === 'high';
+        mcp.registerTool(tool.name, { description: tool.description, inputSchema: input, ...(output && !queued && { outputSchema: output }), annotations: tool.annotations },
+          (args: unknown) => callTool(server, tool, args, connection, propose));
       }
       return mcp;
     }, { legacy: 'stateless' });

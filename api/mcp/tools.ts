@@ -4,6 +4,7 @@
  * written by hand (docs/mcp.md).
  */
 import type { McpServerName, Operation } from '../../src/platform/catalog/types.ts';
+import { aiToolNames, isRead } from '../../src/platform/catalog/tools.ts';
 import { inputJsonSchema, outputJsonSchema } from '../graphql/schema.ts';
 
 export interface Tool {
@@ -24,8 +25,6 @@ export const API_TOKEN = 'api_token';
 
 const withoutDialect = ({ $schema: _dialect, ...schema }: Record<string, unknown>) => schema;
 
-/** Whether a call changes nothing: a REST read, or a GraphQL query. */
-export const isRead = (op: Operation) => (op.rest ? op.rest.method === 'GET' : op.graphql?.kind !== 'mutation');
 
 function toolOf(op: Tool['op'], server: McpServerName): Tool {
   const input = withoutDialect(inputJsonSchema(op) as Record<string, unknown>) as { properties?: Record<string, unknown>; required?: string[] };
@@ -60,12 +59,6 @@ function toolOf(op: Tool['op'], server: McpServerName): Tool {
   };
 }
 
-/** The servers an operation is a tool of, each with the tool's name there. */
-export function aiToolNames(op: Operation): Partial<Record<McpServerName, string>> {
-  if (!op.mcp) return {};
-  const { tool, servers = ['user'] } = op.mcp;
-  return Object.fromEntries(servers.map((server) => [server, (typeof tool === 'string' ? tool : tool?.[server]) ?? op.name]));
-}
 
 /** The tools of one server, in catalog order. */
 export function toolsOf(catalog: readonly Operation[], server: McpServerName): Tool[] {

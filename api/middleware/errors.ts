@@ -1,18 +1,9 @@
 import type Koa from 'koa';
 import { AppError } from '../../src/platform/errors.ts';
-import { translate } from '../../src/platform/i18n/messages.ts';
-import type { Language } from '../../src/platform/i18n/languages.ts';
+import { errorBody } from '../../src/platform/errorBody.ts';
 import type { State } from './context.ts';
 
-export function errorBody(err: AppError, lang: Language) {
-  return {
-    result: false,
-    code: err.code,
-    message: translate(err.key, lang, err.params),
-    ...(err.fields && { errors: err.fields.map((f) => ({ field: f.field, message: translate(f.key, lang, f.params) })) }),
-    ...err.extra,
-  };
-}
+export { errorBody };
 
 /** Maps every failure to `{result:false, code, message, errors?}`; handlers never build error responses. */
 export function errorHandler(): Koa.Middleware<State> {

@@ -10,6 +10,7 @@ import { registerSealedColumns } from '../platform/secretBox.ts';
 import type { CredentialKind, ModuleDescriptor } from '../platform/module.ts';
 import { BUSINESS_ID, ORDER_ID } from '../platform/temporal/searchKeys.ts';
 import { abuseLimits } from './abuse-limits/index.ts';
+import { approvals } from './approvals/index.ts';
 import { assignments } from './assignments/index.ts';
 import { deviceOrders } from './device-orders/index.ts';
 import { distribution } from './distribution/index.ts';
@@ -39,6 +40,8 @@ export const MODULES: readonly ModuleDescriptor[] = [
   tracking,
   secrets,
   abuseLimits,
+  // Runs the catalog's operations on approval: it reads the catalog when called, once the list below exists.
+  approvals(() => CATALOG),
 ];
 
 for (const m of MODULES) if (m.messages) registerMessages(m.messages);

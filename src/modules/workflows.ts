@@ -9,3 +9,4 @@ export * from './secrets/workflows.ts';
 export * from './abuse-limits/workflows.ts';
 export * from './distribution/workflows.ts';
 export * from './third-party-deliveries/workflows.ts';
+export * from './approvals/workflows.ts';

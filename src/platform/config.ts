@@ -32,6 +32,7 @@ const EnvSchema = z.object({
   WEBHOOK_LEASE_MARGIN_SEC: z.coerce.number().int().min(1).max(600).default(30),
   LOCKER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   HANDOVER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
+  APPROVAL_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   SMTP_URL: z.string().refine((v) => /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).default('TMS <no-reply@tms.localhost>'),
   NOTIFY_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
@@ -94,6 +95,8 @@ export interface Config {
   lockerTimerScale: number;
   /** Multiplies a third-party assignment's handover deadline (docs/third-party-deliveries.md), for tests and scenarios. */
   handoverTimerScale: number;
+  /** Multiplies how long an MCP proposal waits before it expires (docs/mcp.md, Approvals), for tests. */
+  approvalTimerScale: number;
   /** Where recipient notifications are sent (docs/notifications.md); null records them as skipped. */
   smtpUrl: string | null;
   /** The sender of recipient notifications. */
@@ -180,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookLeaseMarginSec: e.WEBHOOK_LEASE_MARGIN_SEC,
     lockerTimerScale: e.LOCKER_TIMER_SCALE,
     handoverTimerScale: e.HANDOVER_TIMER_SCALE,
+    approvalTimerScale: e.APPROVAL_TIMER_SCALE,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     notifyRetryScale: e.NOTIFY_RETRY_SCALE,

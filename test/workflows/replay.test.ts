@@ -28,7 +28,7 @@ const replayOptions = () => ({ sinks: workerMetrics.sinks, ...(process.env.WORKF
 
 describe('determinism: recorded histories replay against the current workflow code', () => {
   let app: TestApp;
-  before(async () => { app = await startApp({ WEBHOOK_RETRY_SCALE: '0.01', LOCKER_TIMER_SCALE: '0.0005', HANDOVER_TIMER_SCALE: '0.0005' }); });
+  before(async () => { app = await startApp({ WEBHOOK_RETRY_SCALE: '0.01', LOCKER_TIMER_SCALE: '0.0005', HANDOVER_TIMER_SCALE: '0.0005', APPROVAL_TIMER_SCALE: '0.0005' }); });
   after(() => app.running.close());
 
   test('every committed history replays', async () => {
@@ -166,6 +166,22 @@ describe('determinism: recorded histories replay against the current workflow co
     const handle = app.running.temporal.workflow.getHandle(a.workflow_id);
     assert.equal(await handle.result(), 'cancelled');
     await replayAndMaybeRecord(app, handle.workflowId, 'third-party-delivery-fallback.json');
+  });
+
+  test('fresh approval histories (approved and run, expired) replay', async () => {
+    const b = await makeBusiness(app.em());
+    const [admin, employee] = await Promise.all([app.login(b.users.admin.email, PASSWORD), app.login(b.users.employee.email, PASSWORD)]);
+    const args = { type: 'D', scheduled_date: '2026-12-24', recipient: { name: 'R', phone: '+1 555 0100', address: { line1: '1 Main St', city: 'X', postal_code: '1', country: 'us' } } };
+    const propose = async () => (await app.http.post('/v1/mcp/approvals', { tool: 'create_order', arguments: args }, { token: employee })).body.approval;
+    const approved = await propose();
+    assert.equal((await app.http.post(`/v1/mcp/approvals/${approved.id}/approve`, {}, { token: admin })).body.approval.status, 'done');
+    assert.equal(await app.running.temporal.workflow.getHandle(approved.workflow_id).result(), 'done');
+    await replayAndMaybeRecord(app, approved.workflow_id, 'approval-approved-done.json');
+    // 24 hours at 0.0005: 43 s. One hour: under 2 s.
+    await app.http.put('/v1/mcp/approval-settings', { expire_after_hours: 1 }, { token: admin });
+    const expired = await propose();
+    assert.equal(await app.running.temporal.workflow.getHandle(expired.workflow_id).result(), 'expired');
+    await replayAndMaybeRecord(app, expired.workflow_id, 'approval-expired.json');
   });
 
   test('a fresh third-party delivery history (handed over, partial_delivered, delivered by the provider\'s tracking) replays', async () => {

@@ -5,13 +5,17 @@ import { unsafeTextFields } from './text.ts';
 import { parseInput } from './validate.ts';
 import { inSpan } from '../telemetry/tracing.ts';
 
-/** An agent's call needs the tool's scope, and a high-risk tool its explicit confirmation (docs/mcp.md). */
-function checkAgent(op: Operation, agent: AgentGrant): void {
-  const scope = op.mcp?.scope;
-  if (!op.mcp) throw errors.forbidden();
-  if (scope && agent.scopes !== '*' && !scope.split(' + ').every((s) => agent.scopes.includes(s))) {
+/** Refuses a grant that lacks a tool's scope (`a + b` needs both), naming the scope. */
+export function requireScope(scopes: AgentGrant['scopes'], scope: string | null | undefined): void {
+  if (scope && scopes !== '*' && !scope.split(' + ').every((s) => scopes.includes(s))) {
     throw new AppError(403, 'MISSING_SCOPE', 'error.missing_scope', { params: { scope } });
   }
+}
+
+/** An agent's call needs the tool's scope, and a high-risk tool its explicit confirmation (docs/mcp.md). */
+function checkAgent(op: Operation, agent: AgentGrant): void {
+  if (!op.mcp) throw errors.forbidden();
+  requireScope(agent.scopes, op.mcp.scope);
   if (op.mcp.risk === 'high' && !agent.confirmed) throw new AppError(428, 'CONFIRMATION_REQUIRED', 'error.confirmation_required');
 }
 

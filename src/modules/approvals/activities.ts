@@ -1,0 +1,55 @@
+import type { Operation } from '../../platform/catalog/types.ts';
+import { runOperation } from '../../platform/catalog/run.ts';
+import { operationOfTool } from '../../platform/catalog/tools.ts';
+import { ReadCache } from '../../platform/db/readCache.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { WorkerDeps } from '../../platform/module.ts';
+import { QuotaCounter } from '../../platform/quotaCounter.ts';
+import type { ApprovalStatus } from './contract.ts';
+import { claimApproval, closeApprovalRow, approvalById, proposerAsCaller, type StoredFailure } from './repo.ts';
+
+const stored = (err: AppError): StoredFailure => ({
+  status: err.status, code: err.code, key: err.key, ...(err.params && { params: err.params as Record<string, unknown> }),
+  ...(err.fields && { fields: err.fields.map((f) => ({ field: f.field, key: f.key, ...(f.params && { params: f.params as Record<string, unknown> }) })) }),
+});
+
+export function createApprovalActivities(deps: WorkerDeps, catalog: () => readonly Operation[]) {
+  return {
+    /**
+     * Runs an approved proposal's tool once, through the one runner, as the proposer with the proposer's scopes
+     * and the approval as the confirmation; records the answer or the failure. A retry after a crash that came
+     * between the claim and the record cannot know whether the tool ran: it records that, and runs nothing.
+     */
+    async runApprovedWrite({ id, reviewerId }: { id: number; reviewerId: number }): Promise<ApprovalStatus> {
+      const em = deps.orm.em.fork();
+      const claimed = await claimApproval(em, id, reviewerId);
+      if (!claimed) {
+        const row = await approvalById(em, id);
+        if (row?.status !== 'approved') return row?.status ?? 'failed';
+        return closeApprovalRow(em, id, 'failed', null, { error: stored(new AppError(500, 'OUTCOME_UNKNOWN', 'approval.outcome_unknown')) });
+      }
+      const op = operationOfTool(catalog(), claimed.server, claimed.tool);
+      const caller = await proposerAsCaller(em, claimed.proposed_by, claimed.business_id, id);
+      if (!op || !caller) return closeApprovalRow(em, id, 'failed', null, { error: stored(new AppError(409, 'PROPOSER_GONE', 'approval.proposer_gone')) });
+      const quotas = new QuotaCounter(deps.orm, deps.log);
+      try {
+        const result = await runOperation(op, claimed.arguments, {
+          caller, lang: 'en', em: deps.orm.em.fork(), temporal: deps.temporal, config: deps.config, log: deps.log.child({ approvalId: id }),
+          requestId: `approval-${id}`, dryRun: false, clientAddress: `approval-${id}`, reads: new ReadCache(), quotas,
+          agent: { scopes: claimed.proposer_scopes ?? '*', confirmed: true },
+        });
+        return await closeApprovalRow(em, id, 'done', null, { result: result ?? null });
+      } catch (err) {
+        if (!(err instanceof AppError)) deps.log.error({ err, approvalId: id }, 'approved write failed');
+        return closeApprovalRow(em, id, 'failed', null, { error: stored(err instanceof AppError ? err : new AppError(500, 'INTERNAL', 'error.internal')) });
+      } finally {
+        await quotas.stop();
+      }
+    },
+    async closeApproval({ id, status, reviewerId = null, reason }: { id: number; status: 'rejected' | 'expired'; reviewerId?: number | null; reason?: string }): Promise<ApprovalStatus> {
+      return closeApprovalRow(deps.orm.em.fork(), id, status, reviewerId, { reason });
+    },
+  };
+}
+
+export type ApprovalActivities = ReturnType<typeof createApprovalActivities>;

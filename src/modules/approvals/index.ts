@@ -1,0 +1,20 @@
+/**
+ * The MCP approval queue (docs/mcp.md, Approvals): writes agents proposed, each a workflow `approval-<id>`
+ * (contract.ts) whose read model is the mcp_approval row. It runs other modules' operations on approval, so it is
+ * given the catalog rather than importing it.
+ */
+import type { Operation } from '../../platform/catalog/types.ts';
+import { defineModule } from '../../platform/module.ts';
+import { createApprovalActivities } from './activities.ts';
+import { APPROVAL_STATUS, APPROVAL_WORKFLOW, MCP_TOOL } from './contract.ts';
+import { APPROVAL_MESSAGES } from './messages.ts';
+import { approvalOperations } from './operations.ts';
+
+export const approvals = (catalog: () => readonly Operation[]) => defineModule({
+  name: 'approvals',
+  operations: approvalOperations(catalog),
+  activities: (deps) => createApprovalActivities(deps, catalog),
+  workflows: [APPROVAL_WORKFLOW],
+  messages: APPROVAL_MESSAGES,
+  searchAttributes: [MCP_TOOL, APPROVAL_STATUS],
+});

@@ -1,0 +1,204 @@
+/**
+ * The approval queue (docs/mcp.md, Approvals): an agent proposes a write, a person of its business approves it (the
+ * write then runs once, in the approval's process) or rejects it. Built around the catalog it queues writes of.
+ */
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { requireScope } from '../../platform/catalog/run.ts';
+import { intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
+import { unsafeTextFields } from '../../platform/catalog/text.ts';
+import { isRead, operationOfTool } from '../../platform/catalog/tools.ts';
+import { defineOperation, type BusinessContext, type Operation } from '../../platform/catalog/types.ts';
+import { parseInput } from '../../platform/catalog/validate.ts';
+import { AppError, errors } from '../../platform/errors.ts';
+import type { Role } from '../../platform/roles.ts';
+import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
+import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
+import { APPROVAL_DECIDED, APPROVAL_STATUSES, APPROVAL_WORKFLOW, approvalSearchAttributes, approvalWorkflowId, decideUpdate, type ApprovalInput, type Decision } from './contract.ts';
+import { approvalHours, findApproval, insertApproval, listApprovals, nextApprovalId, setApprovalHours } from './repo.ts';
+import { approvalView, ApprovalView } from './views.ts';
+import type { approvalWorkflow } from './workflows.ts';
+
+const TAG = 'MCP approvals';
+/** Business accounts that work with agents: they propose, read and decide. */
+const MEMBERS: readonly Role[] = ['client_admin', 'employee', 'contractor'];
+export const MAX_APPROVAL_HOURS = 720;
+const reason = z.string().trim().min(1).max(500);
+
+/** The write a proposal names, checked as it will run: a write tool of the server, open to the role and scopes given. */
+function writeTool(catalog: readonly Operation[], ctx: BusinessContext, server: 'user' | 'developer', tool: string): Operation {
+  const op = operationOfTool(catalog, server, tool);
+  if (!op?.mcp || isRead(op) || op.tag === TAG) throw errors.field('tool', 'approval.unknown_tool');
+  if (op.roles === 'public' || !op.roles.includes(ctx.caller.role)) throw errors.forbidden('approval.reviewer_role');
+  requireScope(ctx.agent?.scopes ?? '*', op.mcp.scope);
+  return op;
+}
+
+async function approvalOr404(ctx: BusinessContext, id: number) {
+  const row = await findApproval(ctx.em, ctx.caller.businessId, id);
+  if (!row) throw errors.notFound();
+  return row;
+}
+
+const decided = (status: string) => errors.conflict('APPROVAL_DECIDED', 'approval.decided', { status });
+
+async function pendingOr409(ctx: BusinessContext, id: number) {
+  const row = await approvalOr404(ctx, id);
+  if (row.status !== 'pending') throw decided(row.status);
+  return row;
+}
+
+/** Sends a reviewer's decision to the proposal's process and answers the proposal as it then stands. */
+async function decide(ctx: BusinessContext, id: number, decision: Decision) {
+  try {
+    await ctx.temporal.workflow.getHandle<typeof approvalWorkflow>(approvalWorkflowId(id)).executeUpdate(decideUpdate, { args: [decision] });
+  } catch (err) {
+    const cause = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;
+    if (cause?.type !== APPROVAL_DECIDED && !(err instanceof WorkflowNotFoundError)) throw err;
+    throw decided((await approvalOr404(ctx, id)).status);
+  }
+  return { result: true as const, approval: approvalView((await approvalOr404(ctx, id)), ctx.lang) };
+}
+
+const answer = z.object({ result: z.literal(true), approval: ApprovalView });
+
+export function approvalOperations(catalog: () => readonly Operation[]) {
+  const proposeWrite = defineOperation({
+    name: 'propose_write',
+    summary: 'Queue a write tool call for a person of the business to approve or reject; nothing is done until then. The proposer must be able to call the tool (role and scopes): the approved write runs as the proposer, with the proposer\'s scopes.',
+    tag: TAG,
+    roles: MEMBERS,
+    business: true,
+    rest: { method: 'POST', path: '/v1/mcp/approvals', status: 201 },
+    mcp: { scope: 'approvals:read', risk: 'low' },
+    input: z.object({
+      tool: z.string().min(1).max(100).describe('The name of a write tool of `server`'),
+      arguments: z.record(z.string(), z.unknown()).default({}).describe("The tool's arguments, checked now as the tool checks them"),
+      server: z.enum(['user', 'developer']).default('user').describe('The server whose tool it is'),
+      reason: reason.optional().describe('Why the agent wants it, for the reviewer'),
+    }).strict(),
+    output: answer,
+    async handler(input, ctx) {
+      const op = writeTool(catalog(), ctx, input.server, input.tool);
+      // Checked now as the runner will check them, so that a proposal that could never run is refused at once.
+      try {
+        const unsafe = unsafeTextFields(input.arguments);
+        if (unsafe.length > 0) throw errors.validation(unsafe);
+        parseInput(op.input, input.arguments);
+      } catch (err) {
+        if (err instanceof AppError && err.fields) throw errors.validation(err.fields.map((f) => ({ ...f, field: `arguments.${f.field}` })));
+        throw err;
+      }
+      const id = await nextApprovalId(ctx.em);
+      const hours = await approvalHours(ctx.em, ctx.caller.businessId);
+      const process: ApprovalInput = { id, businessId: ctx.caller.businessId, tool: input.tool, expiresAt: new Date(Date.now() + hours * 3_600_000 * ctx.config.approvalTimerScale).toISOString() };
+      const started = ctx.temporal.workflow.start<typeof approvalWorkflow>(APPROVAL_WORKFLOW, {
+        workflowId: approvalWorkflowId(id), taskQueue: ctx.config.taskQueue, args: [process], typedSearchAttributes: approvalSearchAttributes(process), ...NO_DUPLICATES,
+      });
+      const row = await writeOnceStarted(ctx.em, started, (tx) => insertApproval(tx, {
+        ...process, server: input.server, arguments: input.arguments, reason: input.reason ?? null, proposedBy: ctx.caller.id,
+        proposerScopes: ctx.agent && ctx.agent.scopes !== '*' ? ctx.agent.scopes : null,
+      }), ctx.log, 'approval');
+      return { result: true as const, approval: approvalView({ ...row, proposer_name: ctx.caller.name, reviewer_name: null }, ctx.lang) };
+    },
+  });
+
+  const listPending = defineOperation({
+    name: 'list_pending_approvals',
+    summary: "The business's proposals waiting for a decision, newest first, with their arguments; `status` lists decided ones instead.",
+    tag: TAG,
+    roles: MEMBERS,
+    business: true,
+    rest: { method: 'GET', path: '/v1/mcp/approvals' },
+    mcp: { scope: 'approvals:read', risk: 'low' },
+    input: z.object({ status: z.enum(APPROVAL_STATUSES).default('pending'), ...pageParams }).strict(),
+    output: pageOutput('approvals', ApprovalView),
+    async handler(input, ctx) {
+      const { total, rows } = await listApprovals(ctx.em, ctx.caller.businessId, input.status, input.per_page, offsetOf(input));
+      return pageOf(input, 'approvals', total, rows.map((r) => approvalView(r, ctx.lang)));
+    },
+  });
+
+  const getApproval = defineOperation({
+    name: 'get_approval',
+    summary: 'One proposal of the business: its tool, arguments, status, history, and once done the tool\'s answer or why it failed.',
+    tag: TAG,
+    roles: MEMBERS,
+    business: true,
+    rest: { method: 'GET', path: '/v1/mcp/approvals/{id}', failures: { 404: 'No such proposal in the business' } },
+    mcp: { scope: 'approvals:read', risk: 'low' },
+    input: z.object({ id: pathId }).strict(),
+    output: answer,
+    async handler(input, ctx) {
+      return { result: true as const, approval: approvalView(await approvalOr404(ctx, input.id), ctx.lang) };
+    },
+  });
+
+  const approve = defineOperation({
+    name: 'approve_pending_write',
+    summary: "Approve a pending proposal: its write runs once, now, as the proposer with the proposer's scopes, and the answer says how it went. The reviewer must be another person who may use the tool (role, and an agent's scopes).",
+    tag: TAG,
+    roles: MEMBERS,
+    business: true,
+    rest: { method: 'POST', path: '/v1/mcp/approvals/{id}/approve', failures: { 404: 'No such proposal in the business', 409: 'No longer pending (APPROVAL_DECIDED)' } },
+    mcp: { scope: 'approvals:write', risk: 'high' },
+    input: z.object({ id: pathId }).strict(),
+    output: answer,
+    async handler(input, ctx) {
+      const row = await pendingOr409(ctx, input.id);
+      if (row.proposed_by === ctx.caller.id) throw errors.forbidden('approval.self_approval', 'SELF_APPROVAL');
+      const op = operationOfTool(catalog(), row.server, row.tool);
+      if (!op?.mcp || op.roles === 'public' || !op.roles.includes(ctx.caller.role)) throw errors.forbidden('approval.reviewer_role');
+      requireScope(ctx.agent?.scopes ?? '*', op.mcp.scope);
+      return decide(ctx, input.id, { decision: 'approve', reviewerId: ctx.caller.id });
+    },
+  });
+
+  const reject = defineOperation({
+    name: 'reject_pending_write',
+    summary: 'Reject a pending proposal: nothing is done, and the reason is kept in its history.',
+    tag: TAG,
+    roles: MEMBERS,
+    business: true,
+    rest: { method: 'POST', path: '/v1/mcp/approvals/{id}/reject', failures: { 404: 'No such proposal in the business', 409: 'No longer pending (APPROVAL_DECIDED)' } },
+    mcp: { scope: 'approvals:write', risk: 'medium' },
+    input: z.object({ id: pathId, reason: reason.optional() }).strict(),
+    output: answer,
+    async handler(input, ctx) {
+      await pendingOr409(ctx, input.id);
+      return decide(ctx, input.id, { decision: 'reject', reviewerId: ctx.caller.id, ...(input.reason && { reason: input.reason }) });
+    },
+  });
+
+  const hoursOutput = z.object({ result: z.literal(true), expire_after_hours: z.number().int() });
+  const settingsGet = defineOperation({
+    name: 'approval_settings_get',
+    summary: 'How long a proposal waits for a decision before it expires.',
+    tag: TAG,
+    roles: ['client_admin', 'employee'],
+    business: true,
+    rest: { method: 'GET', path: '/v1/mcp/approval-settings' },
+    input: z.object({}).strict(),
+    output: hoursOutput,
+    async handler(_input, ctx) {
+      return { result: true as const, expire_after_hours: await approvalHours(ctx.em, ctx.caller.businessId) };
+    },
+  });
+  const settingsPut = defineOperation({
+    name: 'approval_settings_update',
+    summary: `Set how long a new proposal waits for a decision before it expires (1 to ${MAX_APPROVAL_HOURS} hours; 24 by default).`,
+    tag: TAG,
+    roles: ['client_admin'],
+    business: true,
+    rest: { method: 'PUT', path: '/v1/mcp/approval-settings' },
+    input: z.object({ expire_after_hours: intParam(MAX_APPROVAL_HOURS) }).strict(),
+    output: hoursOutput,
+    async handler(input, ctx) {
+      await setApprovalHours(ctx.em, ctx.caller.businessId, input.expire_after_hours);
+      return { result: true as const, expire_after_hours: input.expire_after_hours };
+    },
+  });
+
+  return [proposeWrite, listPending, getApproval, approve, reject, settingsGet, settingsPut];
+}

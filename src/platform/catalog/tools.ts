@@ -1,0 +1,20 @@
+/**
+ * How the catalog's operations are named as MCP tools (docs/mcp.md): shared by the MCP servers, the discovery
+ * documents and the approval queue, which records a proposal by its tool's name and runs the operation behind it.
+ */
+import type { McpServerName, Operation } from './types.ts';
+
+/** Whether a call changes nothing: a REST read, or a GraphQL query. */
+export const isRead = (op: Operation) => (op.rest ? op.rest.method === 'GET' : op.graphql?.kind !== 'mutation');
+
+/** The servers an operation is a tool of, each with the tool's name there. */
+export function aiToolNames(op: Operation): Partial<Record<McpServerName, string>> {
+  if (!op.mcp) return {};
+  const { tool, servers = ['user'] } = op.mcp;
+  return Object.fromEntries(servers.map((server) => [server, (typeof tool === 'string' ? tool : tool?.[server]) ?? op.name]));
+}
+
+/** The operation behind a server's tool of that name. */
+export function operationOfTool(catalog: readonly Operation[], server: McpServerName, tool: string): Operation | undefined {
+  return catalog.find((op) => aiToolNames(op)[server] === tool);
+}
