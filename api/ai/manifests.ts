@@ -41,7 +41,7 @@ export function aiDocuments(catalog: readonly Operation[], base: string) {
     description: 'Delivery and pickup orders, carrier distribution, smart-locker deliveries, OTEP tracking and signed webhooks.',
     authentication: { type: 'bearer', header: 'Authorization', obtain: `${base}/api/v1/user/login`, public_tools_need_no_token: true },
     profiles: Object.fromEntries(Object.entries(PROFILES).map(([name, s]) => [name, s === '*' ? ['*'] : s])),
-    headers: { 'X-MCP-Profile': 'one of the profiles', 'X-MCP-Scopes': 'comma-separated scopes; overrides the profile', 'X-MCP-Require-Approval': '1 queues a high-risk write for a person' },
+    headers: { 'X-MCP-Profile': 'one of the profiles', 'X-MCP-Scopes': 'comma-separated scopes; overrides the profile', 'X-MCP-Dry-Run': '1 previews write tools: what they would write, emit and start, nothing done', 'X-MCP-Require-Approval': '1 queues a high-risk write for a person' },
     servers: servers.map(({ server, tools }) => ({
       name: SERVER_NAMES[server], url: `${base}${PATHS[server]}`, transport: 'streamable-http', protocol_versions: PROTOCOL_VERSIONS,
       tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema, ...hints(t) })),

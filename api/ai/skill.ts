@@ -30,6 +30,7 @@ export function skillFile(catalog: readonly Operation[], base: string, version: 
     '## Confirm, preview, or ask a person',
     `- High-risk tools do nothing without \`confirm: true\` in their arguments (CONFIRMATION_REQUIRED otherwise): ${high.join(', ') || 'none today'}.`,
     '- Before a risky write, a person can approve it: call propose_write {tool, arguments, reason}, or send `X-MCP-Require-Approval: 1` and call the tool as usual. Nothing is done until another person of your business approves it (list_pending_approvals, approve_pending_write with confirm: true, or the page /mcp-approvals); follow it with get_approval. The approved write runs with your scopes, never more.',
+    '- `X-MCP-Dry-Run: 1` on the connection previews write tools: the answer lists the rows, events and workflows the call would make, and nothing is done.',
     '',
     '## Read errors',
     'A failed tool call is a result with isError true whose text is {"result": false, "code", "message", "errors"?}; `errors` names each bad argument. Fix the named fields; do not retry unchanged.',

@@ -50,9 +50,11 @@ export function mcpRoutes(catalog: readonly Operation[], makeContext: ContextFac
     if ('invalid' in grant) return refuse(ctx, 400, grant.invalid);
     const approval = ctx.get('x-mcp-require-approval');
     if (approval && approval !== '1' && approval !== '0') return refuse(ctx, 400, 'X-MCP-Require-Approval is 1 (queue high-risk writes for approval) or 0');
+    const dryRun = ctx.get('x-mcp-dry-run');
+    if (dryRun && dryRun !== '1' && dryRun !== '0') return refuse(ctx, 400, 'X-MCP-Dry-Run is 1 (preview write tools without carrying them out) or 0');
     const state = ctx.state;
     const connection: Connection = {
-      scopes: grant.scopes, callerOf: deps.callerOf, now: deps.clock, requireApproval: approval === '1',
+      scopes: grant.scopes, callerOf: deps.callerOf, now: deps.clock, requireApproval: approval === '1', dryRun: dryRun === '1',
       context: (agent, caller) => ({ ...makeContext(state), ...(caller !== undefined && { caller }), agent }),
     };
     Object.assign(ctx.req, { auth: { token: '', clientId: String(state.caller?.id ?? 'anonymous'), scopes: [], extra: { connection } } });

@@ -9,7 +9,9 @@ import { createMcpHandler, fromJsonSchema, McpServer, type jsonSchemaValidator, 
 import type { AgentGrant, Caller, McpServerName, Operation, OperationContext } from '../../src/platform/catalog/types.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { translate } from '../../src/platform/i18n/messages.ts';
+import { dryRunOperation } from '../../src/platform/catalog/dryRun.ts';
 import { runOperation } from '../../src/platform/catalog/run.ts';
+import { isRead } from '../../src/platform/catalog/tools.ts';
 import { isObject } from '../../src/platform/json.ts';
 import { errorBody, toAppError } from '../middleware/errors.ts';
 import { API_TOKEN, CONFIRM, toolsOf, type Tool } from './tools.ts';
@@ -29,6 +31,14 @@ export interface Connection {
   now(): Date;
   /** X-MCP-Require-Approval: a high-risk tool call is proposed for approval instead of carried out. */
   requireApproval: boolean;
+  /** X-MCP-Dry-Run: a write tool's call is previewed (src/platform/catalog/dryRun.ts), nothing written, started or sent. */
+  dryRun: boolean;
+}
+
+/** What a write tool answers on this connection in place of its own answer, if anything: a preview or a proposal. */
+function answersInstead(connection: Connection | undefined, tool: Tool): 'preview' | 'proposal' | null {
+  if (connection?.dryRun && !isRead(tool.op)) return 'preview';
+  return connection?.requireApproval && tool.op.mcp.risk === 'high' ? 'proposal' : null;
 }
 
 /** The developer server's deprecated per-tool token argument, accepted with a notice until the end of 2026. */
@@ -55,16 +65,17 @@ async function callTool(server: McpServerName, tool: Tool, args: unknown, connec
     if (connection.now().getTime() >= API_TOKEN_ENDS) return failed(errorBody(new AppError(400, 'API_TOKEN_ARGUMENT_REMOVED', 'error.api_token_removed'), ctx.lang));
     if (!ctx.caller) ctx = connection.context(grant, await connection.callerOf(String(apiToken)));
   }
-  const queued = connection.requireApproval && tool.op.mcp.risk === 'high' && propose !== undefined;
+  const instead = answersInstead(connection, tool);
+  const queued = instead === 'proposal' && propose !== undefined;
   const notice = [
     ...(deprecated ? [{ type: 'text' as const, text: translate('notice.api_token_deprecated', ctx.lang) }] : []),
     ...(queued ? [{ type: 'text' as const, text: translate('notice.queued_for_approval', ctx.lang) }] : []),
   ];
   const call = queued ? asProposal(propose, server, tool, input) : { op: tool.op, input };
   try {
-    const result = await runOperation(call.op, call.input, ctx);
-    // A proposal's answer is not the tool's: it has no structured content in the tool's output schema.
-    return { content: [{ type: 'text', text: JSON.stringify(result) }, ...notice], ...(!queued && tool.outputSchema && isObject(result) && { structuredContent: result }) };
+    const result = instead === 'preview' ? await dryRunOperation(tool.op, input, ctx) : await runOperation(call.op, call.input, ctx);
+    // A proposal's or a preview's answer is not the tool's: it has no structured content in the tool's output schema.
+    return { content: [{ type: 'text', text: JSON.stringify(result) }, ...notice], ...(!instead && tool.outputSchema && isObject(result) && { structuredContent: result }) };
   } catch (err) {
     const failure = toAppError(err);
     if (failure.status >= 500) ctx.log.error({ err, tool: tool.name }, 'tool call failed');
@@ -92,10 +103,9 @@ export function mcpHandlers(catalog: readonly Operation[], version: string) {
       const connection = request.authInfo?.extra?.connection as Connection;
       const mcp = new McpServer({ name: SERVER_NAMES[server], version }, { capabilities: { tools: {} } });
       for (const { tool, input, output } of tools) {
-        // A connection that asks for approval gets a proposal from a high-risk tool, not the tool's answer: no output schema.
-        const queued = connection?.requireApproval && tool.op.mcp.risk === 'high';
-        mcp.registerTool(tool.name, { description: tool.description, inputSchema: input, ...(output && !queued && { outputSchema: output }), annotations: tool.annotations },
-          (args: unknown) => callTool(server, tool, args, connection, propose));
+        // Where the connection gets a preview or a proposal from a tool instead of its answer, it has no output schema.
+        const config = { description: tool.description, inputSchema: input, ...(output && !answersInstead(connection, tool) && { outputSchema: output }), annotations: tool.annotations };
+        mcp.registerTool(tool.name, config, (args: unknown) => callTool(server, tool, args, connection, propose));
       }
       return mcp;
     }, { legacy: 'stateless' });

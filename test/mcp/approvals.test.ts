@@ -1,9 +1,11 @@
-// The MCP approval queue end to end (docs/mcp.md, Approvals): agents propose through the official SDK client, people
-// decide through the SDK, REST and the /mcp-approvals page in a real headless Chromium, and the approved write runs
-// once, in the approval's workflow on the real Temporal server.
+// Writes a person can stop, end to end (docs/mcp.md, Approvals and Dry runs): agents propose through the official SDK
+// client, people decide through the SDK, REST and the /mcp-approvals page in a real headless Chromium, and the
+// approved write runs once, in the approval's workflow on the real Temporal server; a dry run shows what a write
+// would do and leaves PostgreSQL, the outbox and Temporal untouched.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { chromium, type Browser } from 'playwright-core';
 import { User } from '../../src/modules/identity/index.ts';
 import { hashPassword } from '../../src/platform/secrets.ts';
@@ -16,7 +18,7 @@ const order = (ref: string) => ({
   recipient: { name: 'Ada Lovelace', phone: '+44 20 7946 0000', address: { line1: '12 St James Sq', city: 'London', postal_code: 'SW1Y 4JH', country: 'gb' } },
 });
 
-describe('MCP approvals', () => {
+describe('MCP approvals and dry runs', () => {
   let app: TestApp;
   let b: Awaited<ReturnType<typeof makeBusiness>>;
   let admin: string;
@@ -193,5 +195,38 @@ describe('MCP approvals', () => {
       await browser.close();
     }
     await waitFor(async () => (await app.running.temporal.workflow.getHandle(`approval-${approval.id}`).describe()).status.name === 'COMPLETED');
+  });
+
+  test('X-MCP-Dry-Run shows the rows, events and workflows a write would make, and makes none of them', async () => {
+    const counts = async () => (await app.em().execute<{ orders: number; events: number; approvals: number }[]>(
+      `select (select count(*)::int from delivery_order where business_id = ?1) as orders, (select count(*)::int from outbox_event where business_id = ?1) as events,
+              (select count(*)::int from mcp_approval where business_id = ?1) as approvals`.replace(/\?1/g, String(b.business.id))))[0]!;
+    const before = await counts();
+    const preview = await connect('/mcp', employee, { 'x-mcp-profile': 'ops-write', 'x-mcp-dry-run': '1' });
+    assert.equal((await preview.listTools()).tools.find((t) => t.name === 'create_order')!.outputSchema, undefined, 'a previewed write answers a preview');
+
+    const created = text(await preview.callTool({ name: 'create_order', arguments: order('DRY-1') }));
+    assert.deepEqual([created.dry_run, created.complete, created.answer.result], [true, true, true], JSON.stringify(created));
+    assert.equal(created.rows.find((r: { table: string }) => r.table === 'delivery_order')?.inserted, 1);
+    assert.deepEqual(created.events.map((e: { event_type: string }) => e.event_type), ['order.created']);
+    assert.equal(text(await preview.callTool({ name: 'create_order', arguments: { type: 'X' } })).code, 'VALIDATION_FAILED', 'a call that would fail says so');
+
+    const proposal = text(await preview.callTool({ name: 'propose_write', arguments: { tool: 'create_order', arguments: order('DRY-2') } }));
+    const started = proposal.workflows.find((w: { action: string }) => w.action === 'start');
+    assert.deepEqual([started.name, proposal.rows.find((r: { table: string }) => r.table === 'mcp_approval')?.inserted], ['approvalWorkflow', 1]);
+    await assert.rejects(app.running.temporal.workflow.getHandle(started.workflow_id).describe(), WorkflowNotFoundError, 'no workflow was started');
+
+    // A high-risk tool is previewed without confirm; a step a running workflow decides ends the preview there.
+    const pending = (await app.http.post('/v1/mcp/approvals', { tool: 'create_order', arguments: order('DRY-3') }, { token: employee })).body.approval;
+    const reviewer = await connect('/mcp', admin, { 'x-mcp-dry-run': '1' });
+    const approval = text(await reviewer.callTool({ name: 'approve_pending_write', arguments: { id: pending.id } }));
+    assert.deepEqual([approval.complete, approval.workflows], [false, [{ action: 'update', workflow_id: pending.workflow_id, name: 'decide' }]]);
+    assert.equal((await app.http.get(`/v1/mcp/approvals/${pending.id}`, { token: admin })).body.approval.status, 'pending');
+
+    const after = await counts();
+    assert.deepEqual(after, { ...before, approvals: before.approvals + 1 }, 'only the proposal made without a dry run was written');
+    assert.equal(await ordersWithRef('DRY-1'), 0);
+    const bad = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-mcp-dry-run': 'true' }, body: '{}' });
+    assert.equal(bad.status, 400);
   });
 });
