@@ -1,11 +1,22 @@
 // The two MCP servers as the official MCP TypeScript SDK client sees them, over Streamable HTTP against the real
 // service: versions, tools from the catalog, public and scoped calls, refusals, and confirmation of high-risk tools.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, makeOrder, PASSWORD } from '../helpers/factories.ts';
+
+/**
+ * The scenarios of the published MCP conformance suite that apply to a tools-only, stateless server; docs/mcp.md
+ * says why each of the others does not apply.
+ */
+const CONFORMANCE_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
+const conformanceCli = path.resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 describe('MCP servers', () => {
   let app: TestApp;
@@ -165,5 +176,26 @@ describe('MCP servers', () => {
         (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject).end(body);
     });
     assert.equal(foreignHost, 403);
+  });
+
+  test('the conformance suite on npm passes every scenario that applies, on both servers', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tms-conformance-'));
+    try {
+      for (const server of ['/mcp', '/mcp/developer']) {
+        for (const scenario of CONFORMANCE_SCENARIOS) {
+          const out = path.join(dir, `${server.replaceAll('/', '_')}-${scenario}`);
+          // Asynchronously: the servers answer from this process. The CLI's report goes to files, never to this output.
+          const exit = await new Promise<number | null>((resolve) => {
+            execFile(process.execPath, [conformanceCli, 'server', '--url', `${app.url}${server}`, '--scenario', scenario, '-o', out], (err) => resolve(err ? (err.code as number | null) ?? 1 : 0));
+          });
+          const checks = fs.readdirSync(out).flatMap((run) => JSON.parse(fs.readFileSync(path.join(out, run, 'checks.json'), 'utf8')) as { id: string; status: string; errorMessage?: string }[]);
+          assert.ok(checks.length > 0, `${server} ${scenario}: no checks ran`);
+          assert.deepEqual(checks.filter((c) => c.status !== 'SUCCESS').map((c) => `${c.id}: ${c.status} ${c.errorMessage ?? ''}`), [], `${server} ${scenario}`);
+          assert.equal(exit, 0, `${server} ${scenario}`);
+        }
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
