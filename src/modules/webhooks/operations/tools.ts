@@ -4,7 +4,6 @@ import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
 import { testTargets } from '../fanOut.ts';
 import { findWebhookSettings } from '../repo/settings.ts';
 import { errors } from '../../../platform/errors.ts';
-import { ROLES } from '../../../platform/roles.ts';
 import { eventsOf } from '../routing.ts';
 import { SENDERS } from '../signing.ts';
 import { verifyWebhook } from '../verify.ts';
@@ -54,11 +53,12 @@ export const webhookVerify = defineOperation({
   name: 'verify_webhook_signature',
   summary: 'Check a received webhook as its receiver should: raw body, content digest, timestamp tolerance, constant-time signature compare; answers which check failed.',
   tag: TAG,
-  roles: ROLES,
-  business: true,
+  // Public, as the specification's developer tool is: it reads nothing of the service, only what it is given.
+  roles: 'public',
+  limit: 'public_read',
   rest: { method: 'POST', path: '/v1/webhooks/verify' },
   graphql: { name: 'verifyWebhookSignature', kind: 'query' },
-  mcp: { scope: 'webhooks:read', risk: 'low', servers: ['developer'] },
+  mcp: { scope: null, risk: 'low', servers: ['developer'] },
   input: z.object({
     sender: z.enum(SENDERS),
     headers: z.record(z.string().max(100), z.string().max(8192)).refine((h) => Object.keys(h).length <= 100, { params: { key: 'field.too_many_items', maximum: 100 } }),
