@@ -59,14 +59,15 @@ export function createApp({ config, orm, reads, quotas, temporal, log, catalog =
   const version = (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const rest = restRouter(catalog, makeContext);
   // Agents reach the catalog and the developer server's own tools; the skill file describes them.
-  const agents = agentCatalog(catalog, config.publicBaseUrl, version);
+  const schema = buildSchema(catalog);
+  const agents = agentCatalog(catalog, config.publicBaseUrl, version, schema);
   const ai = aiRoutes(agents.operations, config.publicBaseUrl, agents.skill, openapi);
   app
     .use(requestContext(log))
     .use(errorHandler())
     .use(jsonBody())
     .use(authenticate(orm, CREDENTIALS, reads))
-    .use(graphqlMiddleware(buildSchema(catalog), makeContext, config.graphqlLimits))
+    .use(graphqlMiddleware(schema, makeContext, config.graphqlLimits))
     .use(meta.routes())
     .use(ai.routes())
     .use(pageRoutes())

@@ -9,6 +9,7 @@ import { DEVELOPER_SERVER_TOOLS, USER_SERVER_TOOLS } from '../api/mcp/specTools.
 import { SERVER_NAMES } from '../api/mcp/server.ts';
 import { toolsOf } from '../api/mcp/tools.ts';
 import { agentCatalog } from '../api/mcp/developerOperations.ts';
+import { buildSchema } from '../api/graphql/schema.ts';
 
 const specified: Record<McpServerName, readonly string[]> = {
   user: USER_SERVER_TOOLS.map((t) => t.name),
@@ -17,7 +18,7 @@ const specified: Record<McpServerName, readonly string[]> = {
 const wrap = (names: readonly string[]) => (names.length === 0 ? '    (none)' : names.map((n) => `    ${n}`).join('\n'));
 
 for (const server of ['user', 'developer'] as const) {
-  const served = toolsOf(agentCatalog(CATALOG, 'http://localhost', 'coverage').operations, server).map((t) => t.name);
+  const served = toolsOf(agentCatalog(CATALOG, 'http://localhost', 'coverage', buildSchema(CATALOG)).operations, server).map((t) => t.name);
   const spec = specified[server];
   const present = spec.filter((n) => served.includes(n));
   const missing = spec.filter((n) => !served.includes(n));

@@ -5,9 +5,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { execute, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../src/platform/catalog/types.ts';
+import { ROLES } from '../../src/platform/roles.ts';
 import { skillFile } from '../ai/skill.ts';
+import { checkDocument, checkQuerySize, checkResponseSize } from '../graphql/limits.ts';
 import { graphqlKind } from '../graphql/schema.ts';
 import { aiToolNames } from '../../src/platform/catalog/tools.ts';
 
@@ -19,8 +22,10 @@ const matches = (q: string | undefined, ...texts: string[]) => q === undefined |
 /** The guides, each a document of docs/ read once at start. */
 const GUIDES = { get_otep_guide: 'otep.md', get_webhook_guide: 'webhooks.md' } as const;
 const DOCS = path.resolve(import.meta.dirname, '../../docs');
+/** A GraphQL error as the endpoint answers it: message, locations, path and the REST body in extensions. */
+const formatted = (e: GraphQLError) => ({ ...e.toJSON() });
 
-export function developerOperations(catalog: readonly Operation[], skill: { text: string; version: string; hash: string }, base: string): Operation[] {
+export function developerOperations(catalog: readonly Operation[], skill: { text: string; version: string; hash: string }, base: string, schema: GraphQLSchema): Operation[] {
   const apiEndpoints = defineOperation({
     name: 'get_api_endpoints',
     summary: 'Search the REST API: each endpoint\'s method, path, operation, summary, who may call it and its tool names.',
@@ -57,6 +62,40 @@ export function developerOperations(catalog: readonly Operation[], skill: { text
     },
   });
 
+  const graphqlQuery = defineOperation({
+    name: 'run_graphql_query',
+    summary: 'Run a GraphQL document as POST /api/graphql runs it, with the same limits (size, depth, aliases, cost, answer size), as the connection\'s caller: each operation it reaches checks its own role, scope and confirmation. Answers {data, errors}.',
+    tag: TAG,
+    roles: ROLES,
+    mcp: { scope: null, risk: 'medium', servers: ['developer'] },
+    input: z.object({
+      query: z.string().min(1).describe('The GraphQL document'),
+      variables: z.record(z.string(), z.unknown()).optional(),
+      operation_name: z.string().min(1).max(100).optional(),
+    }).strict(),
+    output: z.object({ data: z.unknown(), errors: z.array(z.object({ message: z.string() }).passthrough()).optional() }),
+    async handler(input, ctx) {
+      const limits = ctx.config.graphqlLimits;
+      const tooLarge = checkQuerySize(input.query, limits);
+      if (tooLarge) throw tooLarge;
+      let document: DocumentNode;
+      try {
+        document = parse(input.query);
+      } catch (err) {
+        return { data: null, errors: [formatted(err as GraphQLError)] };
+      }
+      const refused = checkDocument(schema, document, input.operation_name, input.variables, limits);
+      if (refused) throw refused;
+      const invalid = validate(schema, document);
+      if (invalid.length > 0) return { data: null, errors: invalid.map(formatted) };
+      // The resolvers run their operations through the runner with this context, the agent's grant included.
+      const result = await execute({ schema, document, contextValue: ctx, variableValues: input.variables, operationName: input.operation_name });
+      const tooBig = checkResponseSize(result, limits);
+      if (tooBig) throw tooBig;
+      return { data: result.data ?? null, ...(result.errors && { errors: result.errors.map(formatted) }) };
+    },
+  });
+
   const skillUpdate = defineOperation({
     name: 'check_skill_update',
     summary: 'Compare the hash of the integration skill file an agent holds with the one served: whether to download it again.',
@@ -79,7 +118,7 @@ export function developerOperations(catalog: readonly Operation[], skill: { text
   const doc = (file: string) => { const text = fs.readFileSync(path.join(DOCS, file), 'utf8'); return () => text; };
 
   return [
-    apiEndpoints, graphqlOperations, skillUpdate,
+    apiEndpoints, graphqlOperations, graphqlQuery, skillUpdate,
     guide('get_integration_guide', 'How an agent or integration signs in, picks its scopes, confirms risky writes, reads errors and verifies webhooks.', () => skill.text),
     guide('get_otep_guide', 'The OTEP tracking guide: events, status codes, ingest formats and timelines (docs/otep.md).', doc(GUIDES.get_otep_guide)),
     guide('get_webhook_guide', 'The webhook guide: events, endpoints, signatures per sender, retries and dead letters (docs/webhooks.md).', doc(GUIDES.get_webhook_guide)),
@@ -87,7 +126,7 @@ export function developerOperations(catalog: readonly Operation[], skill: { text
 }
 
 /** Every operation an agent can reach: the modules' catalog and the developer server's own tools. */
-export function agentCatalog(catalog: readonly Operation[], base: string, version: string): { operations: Operation[]; skill: ReturnType<typeof skillFile> } {
+export function agentCatalog(catalog: readonly Operation[], base: string, version: string, schema: GraphQLSchema): { operations: Operation[]; skill: ReturnType<typeof skillFile> } {
   const skill = skillFile(catalog, base, version);
-  return { operations: [...catalog, ...developerOperations(catalog, skill, base)], skill };
+  return { operations: [...catalog, ...developerOperations(catalog, skill, base, schema)], skill };
 }

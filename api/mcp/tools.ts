@@ -43,7 +43,7 @@ function toolOf(op: Tool['op'], server: McpServerName): Tool {
   };
   const output = withoutDialect(outputJsonSchema(op) as Record<string, unknown>);
   const read = isRead(op);
-  const scope = op.mcp.scope ? ` Scope: ${op.mcp.scope}.` : ' Public: no token needed.';
+  const scope = op.mcp.scope ? ` Scope: ${op.mcp.scope}.` : op.roles === 'public' ? ' Public: no token needed.' : ' Needs a token; what it runs checks its own scopes.';
   return {
     op,
     name: aiToolNames(op)[server]!,

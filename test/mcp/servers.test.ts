@@ -162,6 +162,23 @@ describe('MCP servers', () => {
     assert.match(guide.text, /^# /);
   });
 
+  test('run_graphql_query runs GraphQL as the endpoint does, limits included, and each operation it reaches checks the agent\'s grant', async () => {
+    const order = await makeOrder(app.em(), b.business.id);
+    const dev = await connect('/mcp/developer', bearer(admin, { 'x-mcp-scopes': 'orders:read' }));
+    const run = async (query: string, client = dev) => (await client.callTool({ name: 'run_graphql_query', arguments: { query } }));
+    const listed = (await run('{ orders(per_page: 50) { total orders { id } } }')).structuredContent as { data: { orders: { orders: { id: number }[] } } };
+    assert.ok(listed.data.orders.orders.some((o) => o.id === order.id), JSON.stringify(listed));
+    const scoped = (await run('mutation { webhookSettingsUpdate(device_order_webhook_url: "https://example.com/x") { result } }')).structuredContent as { errors: { extensions: { code: string } }[] };
+    assert.equal(scoped.errors[0]!.extensions.code, 'MISSING_SCOPE', 'GraphQL is no way around the scopes');
+    const full = await connect('/mcp/developer', bearer(admin));
+    const unconfirmed = (await run('mutation { webhookSettingsUpdate(device_order_webhook_url: "https://example.com/x") { result } }', full)).structuredContent as { errors: { extensions: { code: string } }[] };
+    assert.equal(unconfirmed.errors[0]!.extensions.code, 'CONFIRMATION_REQUIRED', 'nor around confirmation');
+    const aliases = `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: orders { total }`).join(' ')} }`;
+    assert.equal(parsed(await run(aliases)).code, 'TOO_MANY_ALIASES', 'the endpoint\'s limits apply');
+    assert.match(((await run('{ orders { nope } }')).structuredContent as { errors: { message: string }[] }).errors[0]!.message, /nope/);
+    assert.equal(parsed(await run('{ orders { total } }', await connect('/mcp/developer'))).code, 'UNAUTHENTICATED');
+  });
+
   test('a foreign Origin or Host is refused (DNS rebinding); GET answers 405', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
     const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'http://evil.example' }, body: JSON.stringify(init) });
