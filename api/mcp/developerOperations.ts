@@ -1,5 +1,5 @@
 /**
- * The developer server's own tools (specification B): operations that describe the service itself, so they are
+ * The tools that describe the service itself (specification B; all on the developer server but get_capabilities),
  * built here, from the catalog and the documents, rather than in a module. Each is an operation like any other,
  * run by the one runner; they have no REST route, being answers the discovery documents already give over HTTP.
  */
@@ -9,6 +9,7 @@ import { execute, GraphQLError, parse, validate, type DocumentNode, type GraphQL
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../src/platform/catalog/types.ts';
 import { ROLES } from '../../src/platform/roles.ts';
+import { aiDocuments } from '../ai/manifests.ts';
 import { skillFile } from '../ai/skill.ts';
 import { checkDocument, checkQuerySize, checkResponseSize } from '../graphql/limits.ts';
 import { graphqlKind } from '../graphql/schema.ts';
@@ -25,7 +26,12 @@ const DOCS = path.resolve(import.meta.dirname, '../../docs');
 /** A GraphQL error as the endpoint answers it: message, locations, path and the REST body in extensions. */
 const formatted = (e: GraphQLError) => ({ ...e.toJSON() });
 
-export function developerOperations(catalog: readonly Operation[], skill: { text: string; version: string; hash: string }, base: string, schema: GraphQLSchema): Operation[] {
+/**
+ * `everything` answers every operation agents reach once they are all built (get_capabilities lists itself too).
+ */
+export function developerOperations(
+  catalog: readonly Operation[], skill: { text: string; version: string; hash: string }, base: string, schema: GraphQLSchema, everything: () => readonly Operation[],
+): Operation[] {
   const apiEndpoints = defineOperation({
     name: 'get_api_endpoints',
     summary: 'Search the REST API: each endpoint\'s method, path, operation, summary, who may call it and its tool names.',
@@ -96,6 +102,21 @@ export function developerOperations(catalog: readonly Operation[], skill: { text
     },
   });
 
+  let capabilities: ReturnType<typeof aiDocuments>['capabilities'] | undefined;
+  const getCapabilities = defineOperation({
+    name: 'get_capabilities',
+    summary: 'What agents can do here: each MCP server with its URL and its tools by the scope they need (public first), as GET /api/ai/capabilities answers.',
+    tag: TAG,
+    roles: 'public',
+    mcp: { scope: null, risk: 'low', servers: ['user'] },
+    input: z.object({}).strict(),
+    output: z.object({ servers: z.array(z.object({ name: z.string(), url: z.string(), categories: z.array(z.object({ scope: z.string(), tools: z.array(z.string()) })) })) }),
+    async handler() {
+      capabilities ??= aiDocuments(everything(), base).capabilities;
+      return capabilities;
+    },
+  });
+
   const skillUpdate = defineOperation({
     name: 'check_skill_update',
     summary: 'Compare the hash of the integration skill file an agent holds with the one served: whether to download it again.',
@@ -118,7 +139,7 @@ export function developerOperations(catalog: readonly Operation[], skill: { text
   const doc = (file: string) => { const text = fs.readFileSync(path.join(DOCS, file), 'utf8'); return () => text; };
 
   return [
-    apiEndpoints, graphqlOperations, graphqlQuery, skillUpdate,
+    apiEndpoints, graphqlOperations, graphqlQuery, getCapabilities, skillUpdate,
     guide('get_integration_guide', 'How an agent or integration signs in, picks its scopes, confirms risky writes, reads errors and verifies webhooks.', () => skill.text),
     guide('get_otep_guide', 'The OTEP tracking guide: events, status codes, ingest formats and timelines (docs/otep.md).', doc(GUIDES.get_otep_guide)),
     guide('get_webhook_guide', 'The webhook guide: events, endpoints, signatures per sender, retries and dead letters (docs/webhooks.md).', doc(GUIDES.get_webhook_guide)),
@@ -128,5 +149,6 @@ export function developerOperations(catalog: readonly Operation[], skill: { text
 /** Every operation an agent can reach: the modules' catalog and the developer server's own tools. */
 export function agentCatalog(catalog: readonly Operation[], base: string, version: string, schema: GraphQLSchema): { operations: Operation[]; skill: ReturnType<typeof skillFile> } {
   const skill = skillFile(catalog, base, version);
-  return { operations: [...catalog, ...developerOperations(catalog, skill, base, schema)], skill };
+  const operations: Operation[] = [...catalog, ...developerOperations(catalog, skill, base, schema, () => operations)];
+  return { operations, skill };
 }

@@ -8,6 +8,8 @@ import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { Ajv } from 'ajv';
 import { CATALOG } from '../../src/modules/index.ts';
 import { toolsOf } from '../../api/mcp/tools.ts';
+import { agentCatalog } from '../../api/mcp/developerOperations.ts';
+import { buildSchema } from '../../api/graphql/schema.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 
 /** Tool names as OpenAI's and Anthropic's APIs accept them. */
@@ -55,7 +57,7 @@ describe('AI discovery', () => {
     }
     const mcp = await json('/api/ai/tools?format=mcp');
     for (const tool of mcp.tools) assert.ok(isSpecType.Tool(tool), tool.name);
-    assert.deepEqual(mcp.tools.map((t: { name: string }) => t.name), toolsOf(CATALOG, 'user').map((t) => t.name));
+    assert.deepEqual(mcp.tools.map((t: { name: string }) => t.name), toolsOf(agentCatalog(CATALOG, app.url, 'test', buildSchema(CATALOG)).operations, 'user').map((t) => t.name));
     const bad = await fetch(`${app.url}/api/ai/tools?format=gemini`, { headers: { 'accept-language': 'de' } });
     assert.equal(bad.status, 422);
     assert.deepEqual(((await bad.json()) as { errors: unknown }).errors, [{ field: 'format', message: 'Muss einer dieser Werte sein: openai, anthropic, mcp, langchain.' }]);

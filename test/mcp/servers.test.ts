@@ -160,6 +160,9 @@ describe('MCP servers', () => {
     assert.deepEqual([fresh.update_available, stale.update_available], [false, true]);
     const guide = (await dev.callTool({ name: 'get_webhook_guide', arguments: {} })).structuredContent as { text: string };
     assert.match(guide.text, /^# /);
+    const capabilities = (await (await connect('/mcp')).callTool({ name: 'get_capabilities', arguments: {} })).structuredContent as { servers: { name: string; categories: { scope: string; tools: string[] }[] }[] };
+    assert.deepEqual(capabilities, await (await fetch(`${app.url}/api/ai/capabilities`)).json(), 'the user server\'s public get_capabilities answers the discovery document');
+    assert.ok(capabilities.servers[0]!.categories.find((c) => c.scope === 'public')!.tools.includes('get_capabilities'));
   });
 
   test('run_graphql_query runs GraphQL as the endpoint does, limits included, and each operation it reaches checks the agent\'s grant', async () => {
