@@ -2,7 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The MCP approval queue (docs/mcp.md, Approvals): a write an agent proposed, waiting for a person of its business
- * to approve or reject it, each driven by the workflow `approval-<id>`. `history` lists every step of the proposal
+ * to approve or reject it, each driven by the workflow `approval-<id>`. Secret arguments are sealed (secretBox) and
+ * dropped once the proposal has ended. `history` lists every step of the proposal
  * (proposed, approved, rejected, expired, done, failed) with who took it and when. A business sets how long a
  * proposal waits before it expires.
  */
@@ -15,7 +16,9 @@ export class Migration20261127010000McpApprovals extends Migration {
         business_id integer not null references business(id),
         server varchar(16) not null check (server in ('user', 'developer')),
         tool varchar(100) not null,
+        -- Secret arguments (a signing secret, a password) show as "[secret]" here; their values are sealed below.
         arguments jsonb not null,
+        sealed_arguments text,
         reason varchar(500),
         proposed_by integer not null references app_user(id),
         -- null: every scope (the full profile, or legacy access).

@@ -147,10 +147,15 @@ describe('MCP approvals and dry runs', () => {
     const dev = await connect('/mcp/developer', admin, { 'x-mcp-require-approval': '1' });
     const listed = (await dev.listTools()).tools.find((t) => t.name === 'update_webhook_settings')!;
     assert.equal(listed.outputSchema, undefined, 'a queued call answers a proposal, not the tool\'s output');
-    const queued = await dev.callTool({ name: 'update_webhook_settings', arguments: { device_order_webhook_url: url } });
+    const secret = 'approval-secret-0123456789';
+    const queued = await dev.callTool({ name: 'update_webhook_settings', arguments: { device_order_webhook_url: url, webhook_sign_secret: secret } });
     assert.notEqual(queued.isError, true, JSON.stringify(queued));
     const { approval } = text(queued);
     assert.deepEqual([approval.status, approval.server, approval.tool], ['pending', 'developer', 'update_webhook_settings']);
+    assert.ok(!JSON.stringify(queued).includes(secret), 'a secret argument is never echoed');
+    const [stored] = await app.em().execute<{ arguments: object; sealed_arguments: string | null }[]>('select arguments, sealed_arguments from mcp_approval where id = ?', [approval.id]);
+    assert.deepEqual(stored!.arguments, { device_order_webhook_url: url, webhook_sign_secret: '[secret]' });
+    assert.ok(stored!.sealed_arguments && !stored!.sealed_arguments.includes(secret), 'it is kept sealed');
     assert.match((queued.content as { text: string }[])[1]!.text, /^Queued for human approval/);
     assert.notEqual(await settings(), url, 'nothing was written');
     const bad = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-mcp-require-approval': 'yes' }, body: '{}' });
@@ -174,11 +179,14 @@ describe('MCP approvals and dry runs', () => {
       const card = page.locator(`li[data-id="${approval.id}"]`);
       await card.waitFor();
       assert.equal(await card.locator('.tool').textContent(), 'update_webhook_settings');
-      assert.deepEqual(JSON.parse((await card.locator('.arguments').textContent())!), { device_order_webhook_url: url });
+      assert.deepEqual(JSON.parse((await card.locator('.arguments').textContent())!), { device_order_webhook_url: url, webhook_sign_secret: '[secret]' });
+      assert.ok(!(await page.content()).includes(secret));
       await card.locator('.approve').click();
       await page.locator('#message', { hasText: `#${approval.id} done.` }).waitFor();
       await card.waitFor({ state: 'detached' });
-      assert.equal(await settings(), url, 'the approved write ran');
+      assert.equal(await settings(), url, 'the approved write ran, with the real secret (the shown one is too short to pass)');
+      const [ended] = await app.em().execute<{ sealed_arguments: string | null }[]>('select sealed_arguments from mcp_approval where id = ?', [approval.id]);
+      assert.equal(ended!.sealed_arguments, null, 'the secret goes once the proposal has ended');
 
       // A rejected one, with its reason, through the page as well.
       const second = text(await dev.callTool({ name: 'update_webhook_settings', arguments: { device_order_webhook_url: `${url}/2` } })).approval;

@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors.ts';
 import type { WorkerDeps } from '../../platform/module.ts';
 import { QuotaCounter } from '../../platform/quotaCounter.ts';
 import type { ApprovalStatus } from './contract.ts';
-import { claimApproval, closeApprovalRow, approvalById, proposerAsCaller, type StoredFailure } from './repo.ts';
+import { argumentsToRun, claimApproval, closeApprovalRow, approvalById, proposerAsCaller, type StoredFailure } from './repo.ts';
 
 const stored = (err: AppError): StoredFailure => ({
   status: err.status, code: err.code, key: err.key, ...(err.params && { params: err.params as Record<string, unknown> }),
@@ -33,7 +33,7 @@ export function createApprovalActivities(deps: WorkerDeps, catalog: () => readon
       if (!op || !caller) return closeApprovalRow(em, id, 'failed', null, { error: stored(new AppError(409, 'PROPOSER_GONE', 'approval.proposer_gone')) });
       const quotas = new QuotaCounter(deps.orm, deps.log);
       try {
-        const result = await runOperation(op, claimed.arguments, {
+        const result = await runOperation(op, argumentsToRun(claimed), {
           caller, lang: 'en', em: deps.orm.em.fork(), temporal: deps.temporal, config: deps.config, log: deps.log.child({ approvalId: id }),
           requestId: `approval-${id}`, dryRun: false, clientAddress: `approval-${id}`, reads: new ReadCache(), quotas,
           agent: { scopes: claimed.proposer_scopes ?? '*', confirmed: true },

@@ -9,6 +9,7 @@ import { createApprovalActivities } from './activities.ts';
 import { APPROVAL_STATUS, APPROVAL_WORKFLOW, MCP_TOOL } from './contract.ts';
 import { APPROVAL_MESSAGES } from './messages.ts';
 import { approvalOperations } from './operations.ts';
+import { SEALED_ARGUMENTS } from './repo.ts';
 
 export const approvals = (catalog: () => readonly Operation[]) => defineModule({
   name: 'approvals',
@@ -17,4 +18,5 @@ export const approvals = (catalog: () => readonly Operation[]) => defineModule({
   workflows: [APPROVAL_WORKFLOW],
   messages: APPROVAL_MESSAGES,
   searchAttributes: [MCP_TOOL, APPROVAL_STATUS],
+  sealedColumns: [SEALED_ARGUMENTS],
 });

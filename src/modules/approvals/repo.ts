@@ -1,4 +1,5 @@
 import type { Em } from '../../platform/db/orm.ts';
+import { openSecret, purposeOf, sealSecret, type SealedColumn } from '../../platform/secretBox.ts';
 import type { Caller, McpServerName } from '../../platform/catalog/types.ts';
 import type { Role } from '../../platform/roles.ts';
 import type { ApprovalStatus } from './contract.ts';
@@ -25,6 +26,7 @@ export interface ApprovalRow {
   server: McpServerName;
   tool: string;
   arguments: Record<string, unknown>;
+  sealed_arguments: string | null;
   reason: string | null;
   proposed_by: number;
   proposer_scopes: string[] | null;
@@ -38,7 +40,25 @@ export interface ApprovalRow {
   decided_at: Date | null;
 }
 
-const COLUMNS = 'id, business_id, server, tool, arguments, reason, proposed_by, proposer_scopes, status, reviewed_by, result, error, history, created_at, expires_at, decided_at';
+export const SEALED_ARGUMENTS: SealedColumn = { table: 'mcp_approval', column: 'sealed_arguments' };
+/** Argument names whose values are secrets: kept sealed, shown as SECRET_SHOWN, never echoed. */
+const SECRET_ARGUMENT = /secret|password|token|pickup_code|api_key/i;
+export const SECRET_SHOWN = '[secret]';
+
+/** Arguments as they may be shown, and the secret ones sealed (null when there are none). */
+function splitSecrets(args: Record<string, unknown>): { shown: Record<string, unknown>; sealed: string | null } {
+  const secret = Object.fromEntries(Object.entries(args).filter(([k]) => SECRET_ARGUMENT.test(k)));
+  if (Object.keys(secret).length === 0) return { shown: args, sealed: null };
+  const shown = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, SECRET_ARGUMENT.test(k) ? SECRET_SHOWN : v]));
+  return { shown, sealed: sealSecret(purposeOf(SEALED_ARGUMENTS), JSON.stringify(secret)) };
+}
+
+/** The arguments a proposal's tool runs with: the shown ones with the secrets put back. */
+export function argumentsToRun(row: Pick<ApprovalRow, 'arguments' | 'sealed_arguments'>): Record<string, unknown> {
+  return row.sealed_arguments ? { ...row.arguments, ...JSON.parse(openSecret(purposeOf(SEALED_ARGUMENTS), row.sealed_arguments)) as Record<string, unknown> } : row.arguments;
+}
+
+const COLUMNS = 'id, business_id, server, tool, arguments, sealed_arguments, reason, proposed_by, proposer_scopes, status, reviewed_by, result, error, history, created_at, expires_at, decided_at';
 /** A proposal with the names of the people it names, for its readers. */
 const NAMED = `select m.*, p.name as proposer_name, r.name as reviewer_name
   from mcp_approval m join app_user p on p.id = m.proposed_by left join app_user r on r.id = m.reviewed_by`;
@@ -73,10 +93,11 @@ export interface NewApproval {
 }
 
 export async function insertApproval(em: Em, a: NewApproval): Promise<ApprovalRow> {
+  const { shown, sealed } = splitSecrets(a.arguments);
   const [row] = await em.execute<ApprovalRow[]>(
-    `insert into mcp_approval (id, business_id, server, tool, arguments, reason, proposed_by, proposer_scopes, expires_at, history)
-     values (?, ?, ?, ?, ?::jsonb, ?, ?, ?::text[], ?, ?::jsonb) returning ${COLUMNS}`,
-    [a.id, a.businessId, a.server, a.tool, JSON.stringify(a.arguments), a.reason, a.proposedBy, a.proposerScopes && `{${a.proposerScopes.join(',')}}`, a.expiresAt, step('proposed', a.proposedBy)],
+    `insert into mcp_approval (id, business_id, server, tool, arguments, sealed_arguments, reason, proposed_by, proposer_scopes, expires_at, history)
+     values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::text[], ?, ?::jsonb) returning ${COLUMNS}`,
+    [a.id, a.businessId, a.server, a.tool, JSON.stringify(shown), sealed, a.reason, a.proposedBy, a.proposerScopes && `{${a.proposerScopes.join(',')}}`, a.expiresAt, step('proposed', a.proposedBy)],
   );
   return row!;
 }
@@ -110,12 +131,12 @@ export async function claimApproval(em: Em, id: number, reviewerId: number): Pro
   return row ?? null;
 }
 
-/** Ends a proposal: rejected or expired while pending, done or failed once approved. Answers the status it has. */
+/** Ends a proposal: rejected or expired while pending, done or failed once approved; its secrets go. Answers the status it has. */
 export async function closeApprovalRow(em: Em, id: number, to: Exclude<ApprovalStatus, 'pending' | 'approved'>, by: number | null, details: { reason?: string; result?: unknown; error?: StoredFailure } = {}): Promise<ApprovalStatus> {
   const from = to === 'done' || to === 'failed' ? 'approved' : 'pending';
   const [row] = await em.execute<{ status: ApprovalStatus }[]>(
     `update mcp_approval set status = ?, reviewed_by = coalesce(reviewed_by, ?), decided_at = coalesce(decided_at, now()), result = ?::jsonb, error = ?::jsonb,
-       history = history || ?::jsonb
+       sealed_arguments = null, history = history || ?::jsonb
      where id = ? and status = ? returning status`,
     [to, by, details.result === undefined ? null : JSON.stringify(details.result), details.error ? JSON.stringify(details.error) : null, step(to, by, details.reason), id, from],
   );

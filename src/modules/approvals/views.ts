@@ -13,7 +13,7 @@ export const ApprovalView = z.object({
   workflow_id: z.string().describe('The approval process in the Temporal UI'),
   server: z.enum(['user', 'developer']),
   tool: z.string(),
-  arguments: z.record(z.string(), z.unknown()),
+  arguments: z.record(z.string(), z.unknown()).describe('The tool\'s arguments; a secret one (a signing secret, a password) shows as "[secret]"'),
   reason: z.string().nullable(),
   status: z.enum(APPROVAL_STATUSES),
   proposed_by: person,
