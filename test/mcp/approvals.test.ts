@@ -126,6 +126,16 @@ describe('MCP approvals and dry runs', () => {
     assert.equal(await app.running.temporal.workflow.getHandle(`approval-${id}`).result(), 'rejected');
   });
 
+  test('a secret in the tool\'s answer (a pickup code shown once) is not kept or shown with the proposal', async () => {
+    const args = { kind: 'delivery', device_id: b.device.code, grid_code: 'A04', reference_number: 'APPROVAL-1', due_at: new Date(Date.now() + 86_400_000).toISOString() };
+    const id = (await app.http.post('/v1/mcp/approvals', { tool: 'device_order_store', arguments: args }, { token: employee })).body.approval.id;
+    const approved = await app.http.post(`/v1/mcp/approvals/${id}/approve`, {}, { token: admin });
+    assert.equal(approved.body.approval.status, 'done', JSON.stringify(approved.body));
+    assert.equal(approved.body.approval.result.pickup_code, '[secret]');
+    const [kept] = await app.em().execute<{ result: string }[]>('select result::text as result from mcp_approval where id = ?', [id]);
+    assert.doesNotMatch(kept!.result, /"pickup_code": "\d/);
+  });
+
   test('a proposal nobody decides expires after the business\'s setting, and can then not be approved', async () => {
     const other = await makeBusiness(app.em());
     const [owner, staff] = await Promise.all([other.users.admin.email, other.users.employee.email].map((e) => app.login(e, PASSWORD)));

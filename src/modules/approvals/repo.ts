@@ -42,7 +42,7 @@ export interface ApprovalRow {
 
 export const SEALED_ARGUMENTS: SealedColumn = { table: 'mcp_approval', column: 'sealed_arguments' };
 /** Argument names whose values are secrets: kept sealed, shown as SECRET_SHOWN, never echoed. */
-const SECRET_ARGUMENT = /secret|password|token|pickup_code|api_key/i;
+const SECRET_ARGUMENT = /secret|password|token|pickup_code|delivery_code|api_key/i;
 export const SECRET_SHOWN = '[secret]';
 
 /** Arguments as they may be shown, and the secret ones sealed (null when there are none). */
@@ -51,6 +51,13 @@ function splitSecrets(args: Record<string, unknown>): { shown: Record<string, un
   if (Object.keys(secret).length === 0) return { shown: args, sealed: null };
   const shown = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, SECRET_ARGUMENT.test(k) ? SECRET_SHOWN : v]));
   return { shown, sealed: sealSecret(purposeOf(SEALED_ARGUMENTS), JSON.stringify(secret)) };
+}
+
+/** A tool's answer as it is kept: every secret in it (a key shown once, a pickup code) replaced, at any depth. */
+function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_ARGUMENT.test(k) && v !== null ? SECRET_SHOWN : withoutSecrets(v)]));
 }
 
 /** The arguments a proposal's tool runs with: the shown ones with the secrets put back. */
@@ -138,7 +145,7 @@ export async function closeApprovalRow(em: Em, id: number, to: Exclude<ApprovalS
     `update mcp_approval set status = ?, reviewed_by = coalesce(reviewed_by, ?), decided_at = coalesce(decided_at, now()), result = ?::jsonb, error = ?::jsonb,
        sealed_arguments = null, history = history || ?::jsonb
      where id = ? and status = ? returning status`,
-    [to, by, details.result === undefined ? null : JSON.stringify(details.result), details.error ? JSON.stringify(details.error) : null, step(to, by, details.reason), id, from],
+    [to, by, details.result === undefined ? null : JSON.stringify(withoutSecrets(details.result)), details.error ? JSON.stringify(details.error) : null, step(to, by, details.reason), id, from],
   );
   if (row) return row.status;
   return (await approvalById(em, id))!.status;
