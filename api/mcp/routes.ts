@@ -57,8 +57,13 @@ export function mcpRoutes(catalog: readonly Operation[], makeContext: ContextFac
       scopes: grant.scopes, callerOf: deps.callerOf, now: deps.clock, requireApproval: approval === '1', dryRun: dryRun === '1',
       context: (agent, caller) => ({ ...makeContext(state), ...(caller !== undefined && { caller }), agent }),
     };
+    const direct = handlers[server].direct(ctx.headers, ctx.request.body, connection);
+    if (direct) {
+      ctx.body = await direct;
+      return;
+    }
     Object.assign(ctx.req, { auth: { token: '', clientId: String(state.caller?.id ?? 'anonymous'), scopes: [], extra: { connection } } });
     ctx.respond = false;
-    await handlers[server](ctx.req, ctx.res, ctx.request.body);
+    await handlers[server].handle(ctx.req, ctx.res, ctx.request.body);
   };
 }

@@ -91,14 +91,44 @@ const RUNNER_CHECKS_INPUT: jsonSchemaValidator = {
   getValidator: <T>() => (input: unknown): JsonSchemaValidatorResult<T> => ({ valid: true, data: input as T, errorMessage: undefined }),
 };
 
-/** A Node request handler per server; the connection rides on the request as `auth.extra.connection`. */
-export function mcpHandlers(catalog: readonly Operation[], version: string) {
-  return Object.fromEntries((Object.keys(SERVER_NAMES) as McpServerName[]).map((server) => {
+/** The 2025-era revisions, which the SDK serves statelessly; a tools/call of theirs may take the direct path. */
+const LEGACY_REVISIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
+
+type JsonRpcId = string | number;
+/** A single 2025-era `tools/call` of a known tool, as the direct path takes it; anything else goes to the SDK. */
+function directCall(headers: Record<string, string | string[] | undefined>, body: unknown): { id: JsonRpcId; name: string; args: unknown } | undefined {
+  const accept = String(headers.accept ?? '');
+  const revision = headers['mcp-protocol-version'];
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !String(headers['content-type'] ?? '').startsWith('application/json')) return undefined;
+  if (revision !== undefined && !LEGACY_REVISIONS.has(String(revision))) return undefined;
+  if (!isObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || Object.keys(body).length !== 4) return undefined;
+  const { id, params } = body;
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
+  if (!isObject(params) || typeof params.name !== 'string' || Object.keys(params).some((k) => k !== 'name' && k !== 'arguments')) return undefined;
+  if (params.arguments !== undefined && !isObject(params.arguments)) return undefined;
+  return { id, name: params.name, args: params.arguments ?? {} };
+}
+
+export interface McpEndpoint {
+  /** The SDK's handler, for every request the direct path does not take. */
+  handle: ReturnType<typeof toNodeHandler>;
+  /**
+   * The answer to a plain 2025-era `tools/call` of a known tool, made without the SDK's per-request transport
+   * (its cost is most of an MCP call's, docs/performance.md): the same call, the same output check, the JSON-RPC
+   * response as `application/json`, which the protocol allows for a single request. Undefined otherwise.
+   */
+  direct(headers: Record<string, string | string[] | undefined>, body: unknown, connection: Connection): Promise<unknown> | undefined;
+}
+
+/** A handler per server; the connection rides on the request as `auth.extra.connection`. */
+export function mcpHandlers(catalog: readonly Operation[], version: string): Record<McpServerName, McpEndpoint> {
+  return Object.fromEntries((Object.keys(SERVER_NAMES) as McpServerName[]).map((server): [McpServerName, McpEndpoint] => {
     // Each schema is compiled once; every request's server instance registers the same ones.
     const propose = catalog.find((op) => op.name === PROPOSE_WRITE);
     const tools = toolsOf(catalog, server).map((tool) => ({
       tool, input: fromJsonSchema(tool.inputSchema as never, RUNNER_CHECKS_INPUT), output: tool.outputSchema && fromJsonSchema(tool.outputSchema as never),
     }));
+    const byName = new Map(tools.map((t) => [t.tool.name, t]));
     const handler = createMcpHandler((request) => {
       const connection = request.authInfo?.extra?.connection as Connection;
       const mcp = new McpServer({ name: SERVER_NAMES[server], version }, { capabilities: { tools: {} } });
@@ -109,6 +139,20 @@ export function mcpHandlers(catalog: readonly Operation[], version: string) {
       }
       return mcp;
     }, { legacy: 'stateless' });
-    return [server, toNodeHandler(handler)];
-  })) as Record<McpServerName, ReturnType<typeof toNodeHandler>>;
+    const direct: McpEndpoint['direct'] = (headers, body, connection) => {
+      const call = directCall(headers, body);
+      const entry = call && byName.get(call.name);
+      if (!call || !entry) return undefined;
+      return (async () => {
+        let result = await callTool(server, entry.tool, call.args, connection, propose);
+        // The SDK's own check of an answer against the tool's output schema, with its words.
+        if (!result.isError && entry.output && !answersInstead(connection, entry.tool)) {
+          const checked = await entry.output['~standard'].validate(result.structuredContent);
+          if (checked.issues) result = { content: [{ type: 'text', text: `Output validation error: ${checked.issues.map((i) => i.message).join('; ')}` }], isError: true };
+        }
+        return { jsonrpc: '2.0', id: call.id, result };
+      })();
+    };
+    return [server, { handle: toNodeHandler(handler), direct }];
+  })) as Record<McpServerName, McpEndpoint>;
 }

@@ -198,6 +198,29 @@ describe('MCP servers', () => {
     assert.equal(foreignHost, 403);
   });
 
+  test('a plain 2025-era tools/call is answered directly as JSON, exactly as the SDK answers it', async () => {
+    const order = await makeOrder(app.em(), b.business.id);
+    const post = async (params: Record<string, unknown>) => {
+      const res = await fetch(`${app.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }),
+      });
+      const text = await res.text();
+      // The SDK answers a single request as one SSE event.
+      const json = res.headers.get('content-type')!.startsWith('text/event-stream') ? text.split('\n').find((l) => l.startsWith('data: '))!.slice(6) : text;
+      return { type: res.headers.get('content-type')!.split(';')[0], body: JSON.parse(json) };
+    };
+    for (const args of [{ id: order.id }, { id: 'x' }, {}]) {
+      const direct = await post({ name: 'get_order_detail', arguments: args });
+      const viaSdk = await post({ name: 'get_order_detail', arguments: args, _meta: {} });
+      assert.deepEqual([direct.type, viaSdk.type], ['application/json', 'text/event-stream']);
+      assert.deepEqual(direct.body, viaSdk.body, JSON.stringify(args));
+    }
+    const unknown = await post({ name: 'no_such_tool', arguments: {} });
+    assert.equal(unknown.body.error.code, -32602, 'an unknown tool is the SDK\'s to answer');
+  });
+
   test('the conformance suite on npm passes every scenario that applies, on both servers', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tms-conformance-'));
     try {
