@@ -5,7 +5,7 @@
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { IsolationLevel } from '@mikro-orm/core';
-import { outboxHighWater, outboxRowsAfter, rowsWrittenInTransaction } from '../db/writtenRows.ts';
+import { outboxHighWater, outboxRowsAfter, tableWriteCounts, writesBetween } from '../db/writtenRows.ts';
 import { runOperation } from './run.ts';
 import type { Operation, OperationContext } from './types.ts';
 
@@ -14,7 +14,7 @@ export interface DryRunReport {
   dry_run: true;
   /** False when the call stopped at a step a running workflow decides (an update or a signal): what follows is the workflow's. */
   complete: boolean;
-  /** Rows by table, as PostgreSQL counted them in the rolled-back transaction. */
+  /** Rows by table, as PostgreSQL counted them in the rolled-back transaction (writtenRows.ts). */
   rows: { table: string; inserted: number; updated: number; deleted: number }[];
   /** Events that would have gone to the outbox, and from there to webhooks. */
   events: { event_id: string; event_type: string; reference_type: string; reference_id: string }[];
@@ -91,6 +91,7 @@ export async function dryRunOperation(op: Operation, raw: unknown, ctx: Operatio
   try {
     await ctx.em.transactional(async (tx) => {
       const before = await outboxHighWater(tx);
+      const counted = await tableWriteCounts(tx);
       try {
         report.answer = await runOperation(op, raw, {
           ...ctx, em: tx, dryRun: true, temporal: recordingClient(ctx.temporal, report), ...(ctx.agent && { agent: { ...ctx.agent, confirmed: true } }),
@@ -98,7 +99,7 @@ export async function dryRunOperation(op: Operation, raw: unknown, ctx: Operatio
       } catch (err) {
         if (!(err instanceof StopsAtWorkflow)) throw err;
       }
-      report.rows = await rowsWrittenInTransaction(tx);
+      report.rows = writesBetween(counted, await tableWriteCounts(tx));
       report.events = await outboxRowsAfter(tx, before);
       throw new RollBack(report);
     }, { isolationLevel: IsolationLevel.REPEATABLE_READ });

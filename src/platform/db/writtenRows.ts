@@ -1,10 +1,26 @@
 import type { Em } from './orm.ts';
 
-/** Rows the current transaction wrote, by table (PostgreSQL's own per-transaction counts, savepoints included). */
-export async function rowsWrittenInTransaction(em: Em): Promise<{ table: string; inserted: number; updated: number; deleted: number }[]> {
+export type TableWrites = { table: string; inserted: number; updated: number; deleted: number };
+
+/**
+ * Rows written by table, as PostgreSQL counts them for this connection (`pg_stat_xact_user_tables`). Those counts
+ * also hold earlier transactions of the same pooled connection whose statistics are not flushed yet, so a
+ * transaction's own writes are the difference between a reading at its start and one at its end (no flush
+ * happens inside a transaction).
+ */
+export async function tableWriteCounts(em: Em): Promise<TableWrites[]> {
   return em.execute(
     `select relname as table, n_tup_ins::int as inserted, n_tup_upd::int as updated, n_tup_del::int as deleted
      from pg_stat_xact_user_tables where n_tup_ins + n_tup_upd + n_tup_del > 0 order by relname`);
+}
+
+/** What `after` counts beyond `before`, by table; tables with no new writes left out. */
+export function writesBetween(before: readonly TableWrites[], after: readonly TableWrites[]): TableWrites[] {
+  const base = new Map(before.map((b) => [b.table, b]));
+  return after.map((a) => {
+    const b = base.get(a.table);
+    return { table: a.table, inserted: a.inserted - (b?.inserted ?? 0), updated: a.updated - (b?.updated ?? 0), deleted: a.deleted - (b?.deleted ?? 0) };
+  }).filter((d) => d.inserted + d.updated + d.deleted > 0);
 }
 
 /** The newest outbox row this transaction's snapshot sees. */
