@@ -60,6 +60,7 @@ export function mcpRoutes(catalog: readonly Operation[], makeContext: ContextFac
     const direct = handlers[server].direct(ctx.headers, ctx.request.body, connection);
     if (direct) {
       ctx.body = await direct;
+      ctx.type = 'application/json';
       return;
     }
     Object.assign(ctx.req, { auth: { token: '', clientId: String(state.caller?.id ?? 'anonymous'), scopes: [], extra: { connection } } });

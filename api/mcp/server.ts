@@ -75,6 +75,7 @@ async function callTool(server: McpServerName, tool: Tool, args: unknown, connec
   try {
     const result = instead === 'preview' ? await dryRunOperation(tool.op, input, ctx) : await runOperation(call.op, call.input, ctx);
     // A proposal's or a preview's answer is not the tool's: it has no structured content in the tool's output schema.
+    // Where there is structured content, the first text block is exactly its JSON (the direct path relies on it).
     return { content: [{ type: 'text', text: JSON.stringify(result) }, ...notice], ...(!instead && tool.outputSchema && isObject(result) && { structuredContent: result }) };
   } catch (err) {
     const failure = toAppError(err);
@@ -117,7 +118,7 @@ export interface McpEndpoint {
    * (its cost is most of an MCP call's, docs/performance.md): the same call, the same output check, the JSON-RPC
    * response as `application/json`, which the protocol allows for a single request. Undefined otherwise.
    */
-  direct(headers: Record<string, string | string[] | undefined>, body: unknown, connection: Connection): Promise<unknown> | undefined;
+  direct(headers: Record<string, string | string[] | undefined>, body: unknown, connection: Connection): Promise<string> | undefined;
 }
 
 /** A handler per server; the connection rides on the request as `auth.extra.connection`. */
@@ -150,7 +151,12 @@ export function mcpHandlers(catalog: readonly Operation[], version: string): Rec
           const checked = await entry.output['~standard'].validate(result.structuredContent);
           if (checked.issues) result = { content: [{ type: 'text', text: `Output validation error: ${checked.issues.map((i) => i.message).join('; ')}` }], isError: true };
         }
-        return { jsonrpc: '2.0', id: call.id, result };
+        // callTool's structured answer is its first text block's JSON: that text is written as it is, not serialised again.
+        const [first] = result.content;
+        const reuse = result.structuredContent !== undefined && first !== undefined;
+        const { structuredContent: _answer, ...rest } = result;
+        const body = JSON.stringify({ jsonrpc: '2.0', id: call.id, result: rest });
+        return reuse ? `${body.slice(0, -2)},"structuredContent":${first.text}}}` : body;
       })();
     };
     return [server, { handle: toNodeHandler(handler), direct }];
