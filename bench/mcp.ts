@@ -1,8 +1,8 @@
 /**
  * Section 10: an MCP `tools/call` of a read tool (get_orders, a page of 50) against the same operation over REST
  * (GET /api/v1/orders?per_page=50), with the same client, token and concurrency, timed in alternating rounds. The
- * aim is at least 0.8 of REST's throughput: the MCP layer (JSON-RPC, a server instance per stateless request, the
- * answer as an SSE event) should cost little beside the operation itself.
+ * aim is at least 0.8 of REST's throughput: the MCP layer (JSON-RPC, the scopes, the output-schema check, an answer
+ * that carries the result twice) should cost little beside the operation itself.
  */
 import { load, type LoadRun } from './load.ts';
 import { merged } from './reads.ts';
