@@ -77,6 +77,7 @@ async function main(): Promise<void> {
     `  Health       ${base}/api/health`,
     `  GraphQL      ${base}/api/graphql`,
     `  OpenAPI      ${base}/api/openapi.json`,
+    `  MCP          ${base}/mcp and ${base}/mcp/developer   approvals ${base}/mcp-approvals`,
     `  Temporal     ${config.temporalAddress}` + (temporal ? `   UI http://localhost:${config.temporalUiPort}` : ''),
     mail ? `  Mail         ${mail.webUrl}   (what the service sent recipients; SMTP ${mail.smtpUrl})` : `  Mail         sent through ${config.smtpUrl!.replace(/\/\/[^@/]*@/, '//')}`,
     ...(config.webhookAllowPrivateTargets ? ['', 'Webhooks may go to local and private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=0 refuses them).'] : []),
