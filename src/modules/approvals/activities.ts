@@ -32,19 +32,26 @@ export function createApprovalActivities(deps: WorkerDeps, catalog: () => readon
       const caller = await proposerAsCaller(em, claimed.proposed_by, claimed.business_id, id);
       if (!op || !caller) return closeApprovalRow(em, id, 'failed', null, { error: stored(new AppError(409, 'PROPOSER_GONE', 'approval.proposer_gone')) });
       const quotas = new QuotaCounter(deps.orm, deps.log);
+      let outcome: { result: unknown } | { error: StoredFailure };
       try {
-        const result = await runOperation(op, argumentsToRun(claimed), {
-          caller, lang: 'en', em: deps.orm.em.fork(), temporal: deps.temporal, config: deps.config, log: deps.log.child({ approvalId: id }),
-          requestId: `approval-${id}`, dryRun: false, clientAddress: `approval-${id}`, reads: new ReadCache(), quotas,
-          agent: { scopes: claimed.proposer_scopes ?? '*', confirmed: true },
-        });
-        return await closeApprovalRow(em, id, 'done', null, { result: result ?? null });
+        outcome = {
+          result: await runOperation(op, argumentsToRun(claimed), {
+            caller, lang: 'en', em: deps.orm.em.fork(), temporal: deps.temporal, config: deps.config, log: deps.log.child({ approvalId: id }),
+            requestId: `approval-${id}`, dryRun: false, clientAddress: `approval-${id}`, reads: new ReadCache(), quotas,
+            agent: { scopes: claimed.proposer_scopes ?? '*', confirmed: true },
+          }),
+        };
       } catch (err) {
         if (!(err instanceof AppError)) deps.log.error({ err, approvalId: id }, 'approved write failed');
-        return closeApprovalRow(em, id, 'failed', null, { error: stored(err instanceof AppError ? err : new AppError(500, 'INTERNAL', 'error.internal')) });
+        outcome = { error: stored(err instanceof AppError ? err : new AppError(500, 'INTERNAL', 'error.internal')) };
       } finally {
         await quotas.stop();
       }
+      // A record that fails here is retried, finds the claim taken and says the outcome is unknown: never "failed"
+      // for a write that was done.
+      return 'result' in outcome
+        ? closeApprovalRow(em, id, 'done', null, { result: outcome.result ?? null })
+        : closeApprovalRow(em, id, 'failed', null, { error: outcome.error });
     },
     async closeApproval({ id, status, reviewerId = null, reason }: { id: number; status: 'rejected' | 'expired'; reviewerId?: number | null; reason?: string }): Promise<ApprovalStatus> {
       return closeApprovalRow(deps.orm.em.fork(), id, status, reviewerId, { reason });

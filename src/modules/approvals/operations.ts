@@ -30,7 +30,7 @@ const reason = z.string().trim().min(1).max(500);
 function writeTool(catalog: readonly Operation[], ctx: BusinessContext, server: 'user' | 'developer', tool: string): Operation {
   const op = operationOfTool(catalog, server, tool);
   if (!op?.mcp || isRead(op) || op.tag === TAG) throw errors.field('tool', 'approval.unknown_tool');
-  if (op.roles === 'public' || !op.roles.includes(ctx.caller.role)) throw errors.forbidden('approval.reviewer_role');
+  if (op.roles === 'public' || !op.roles.includes(ctx.caller.role)) throw errors.forbidden();
   requireScope(ctx.agent?.scopes ?? '*', op.mcp.scope);
   return op;
 }
