@@ -48,11 +48,6 @@ type Result = { content: { type: 'text'; text: string }[]; structuredContent?: R
 
 const failed = (body: unknown): Result => ({ content: [{ type: 'text', text: JSON.stringify(body) }], isError: true });
 
-/** A high-risk call a connection asked to have approved: the same arguments, as a proposal (docs/mcp.md, Approvals). */
-function asProposal(propose: Operation, server: McpServerName, tool: Tool, input: Record<string, unknown>): { op: Operation; input: unknown } {
-  return { op: propose, input: { tool: tool.name, server, arguments: input } };
-}
-
 async function callTool(server: McpServerName, tool: Tool, args: unknown, connection: Connection, propose: Operation | undefined): Promise<Result> {
   const { [CONFIRM]: confirm, ...given } = isObject(args) ? args : {};
   const grant = { scopes: connection.scopes, confirmed: confirm === true };
@@ -71,7 +66,8 @@ async function callTool(server: McpServerName, tool: Tool, args: unknown, connec
     ...(deprecated ? [{ type: 'text' as const, text: translate('notice.api_token_deprecated', ctx.lang) }] : []),
     ...(queued ? [{ type: 'text' as const, text: translate('notice.queued_for_approval', ctx.lang) }] : []),
   ];
-  const call = queued ? asProposal(propose, server, tool, input) : { op: tool.op, input };
+  // A high-risk call the connection asked to have approved is proposed with the same arguments (docs/mcp.md, Approvals).
+  const call = queued ? { op: propose, input: { tool: tool.name, server, arguments: input } } : { op: tool.op, input };
   try {
     const result = instead === 'preview' ? await dryRunOperation(tool.op, input, ctx) : await runOperation(call.op, call.input, ctx);
     // A proposal's or a preview's answer is not the tool's: it has no structured content in the tool's output schema.

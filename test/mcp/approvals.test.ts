@@ -64,6 +64,10 @@ describe('MCP approvals and dry runs', () => {
     const support = await connect('/mcp', employee, { 'x-mcp-profile': 'support' });
     assert.equal(text(await support.callTool({ name: 'propose_write', arguments: { tool: 'create_order', arguments: order('NOPE') } })).code, 'MISSING_SCOPE',
       'a proposer without the tool\'s scope cannot have it run by someone else');
+    const brokerProposer = await connect('/mcp', broker, { 'x-mcp-profile': 'ops-write' });
+    assert.equal(text(await brokerProposer.callTool({ name: 'propose_write', arguments: { tool: 'create_order', arguments: order('NOPE') } })).code, 'FORBIDDEN',
+      'a proposer whose role may not use the tool cannot propose it');
+    assert.equal(text(await agent.callTool({ name: 'propose_write', arguments: { tool: 'no_such_tool' } })).errors[0].field, 'tool');
     assert.equal(await proposalCount(), before, 'refused proposals write nothing');
 
     const proposed = await agent.callTool({ name: 'propose_write', arguments: { tool: 'create_order', arguments: order('APPROVE-1'), reason: 'restock' } });

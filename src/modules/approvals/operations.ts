@@ -26,12 +26,17 @@ const MEMBERS: readonly Role[] = ['client_admin', 'employee', 'contractor'];
 export const MAX_APPROVAL_HOURS = 720;
 const reason = z.string().trim().min(1).max(500);
 
+/** The caller may use the tool: a role it admits, and for an agent the tool's scope. */
+function requireUse(ctx: BusinessContext, op: Operation, refused: () => AppError): void {
+  if (op.roles === 'public' || !op.roles.includes(ctx.caller.role)) throw refused();
+  requireScope(ctx.agent?.scopes ?? '*', op.mcp?.scope);
+}
+
 /** The write a proposal names, checked as it will run: a write tool of the server, open to the role and scopes given. */
 function writeTool(catalog: readonly Operation[], ctx: BusinessContext, server: 'user' | 'developer', tool: string): Operation {
   const op = operationOfTool(catalog, server, tool);
   if (!op?.mcp || isRead(op) || op.tag === TAG) throw errors.field('tool', 'approval.unknown_tool');
-  if (op.roles === 'public' || !op.roles.includes(ctx.caller.role)) throw errors.forbidden();
-  requireScope(ctx.agent?.scopes ?? '*', op.mcp.scope);
+  requireUse(ctx, op, () => errors.forbidden());
   return op;
 }
 
@@ -149,8 +154,8 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
       const row = await pendingOr409(ctx, input.id);
       if (row.proposed_by === ctx.caller.id) throw errors.forbidden('approval.self_approval', 'SELF_APPROVAL');
       const op = operationOfTool(catalog(), row.server, row.tool);
-      if (!op?.mcp || op.roles === 'public' || !op.roles.includes(ctx.caller.role)) throw errors.forbidden('approval.reviewer_role');
-      requireScope(ctx.agent?.scopes ?? '*', op.mcp.scope);
+      if (!op?.mcp) throw errors.forbidden('approval.reviewer_role');
+      requireUse(ctx, op, () => errors.forbidden('approval.reviewer_role'));
       return decide(ctx, input.id, { decision: 'approve', reviewerId: ctx.caller.id });
     },
   });
