@@ -3,7 +3,19 @@
 // test/platform/lintRules.test.ts shows that the workflow rule fails on a value import of activities.
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['fs', 'path', 'crypto', 'http', 'https', 'net', 'os', 'child_process', 'worker_threads', 'timers', 'process'];
+const nodeBuiltins = [
+  'fs',
+  'path',
+  'crypto',
+  'http',
+  'https',
+  'net',
+  'os',
+  'child_process',
+  'worker_threads',
+  'timers',
+  'process',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', '.tools/**'] },
@@ -31,7 +43,19 @@ export default tseslint.config(
   {
     // The platform knows no feature: it never imports a module.
     files: ['src/platform/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/**'], message: 'The platform knows no module; a module registers with it (src/platform/module.ts).' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/modules/**'],
+              message: 'The platform knows no module; a module registers with it (src/platform/module.ts).',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Workflow code is replayed: it imports @temporalio/workflow, its own contract and pure domain code, another
@@ -40,15 +64,27 @@ export default tseslint.config(
     // workflow<Part>.ts, held to the same rule.
     files: ['src/modules/*/workflows.ts', 'src/modules/*/workflow[A-Z]*.ts'],
     rules: {
-      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', disallowTypeAnnotations: false }],
-      'no-restricted-imports': ['error', {
-        paths: nodeBuiltins.flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'Workflow code must be deterministic: no Node built-ins.' })),
-        patterns: [{
-          regex: '^(?!@temporalio/workflow$|\\./contract\\.ts$|\\.\\./[a-z-]+/contract\\.ts$|\\./domain\\.ts$|\\./workflow[A-Z]\\w*\\.ts$)',
-          allowTypeImports: true,
-          message: 'A workflow imports values only from @temporalio/workflow, ./contract.ts, ./domain.ts, another module\'s contract.ts and its own ./workflow<Part>.ts; anything else (activities above all) with `import type`.',
-        }],
-      }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { prefer: 'type-imports', disallowTypeAnnotations: false },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins
+            .flatMap((name) => [name, `node:${name}`])
+            .map((name) => ({ name, message: 'Workflow code must be deterministic: no Node built-ins.' })),
+          patterns: [
+            {
+              regex:
+                '^(?!@temporalio/workflow$|\\./contract\\.ts$|\\.\\./[a-z-]+/contract\\.ts$|\\./domain\\.ts$|\\./workflow[A-Z]\\w*\\.ts$)',
+              allowTypeImports: true,
+              message:
+                "A workflow imports values only from @temporalio/workflow, ./contract.ts, ./domain.ts, another module's contract.ts and its own ./workflow<Part>.ts; anything else (activities above all) with `import type`.",
+            },
+          ],
+        },
+      ],
     },
   },
 );

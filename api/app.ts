@@ -35,14 +35,32 @@ export interface AppDeps {
   clock?: () => Date;
 }
 
-export function createApp({ config, orm, reads, quotas, temporal, log, catalog = CATALOG, clock = () => new Date() }: AppDeps): Koa<State> {
+export function createApp({
+  config,
+  orm,
+  reads,
+  quotas,
+  temporal,
+  log,
+  catalog = CATALOG,
+  clock = () => new Date(),
+}: AppDeps): Koa<State> {
   const app = new Koa<State>();
   // X-Forwarded-For is read only as far back as the proxies the operator declared: anyone can write the header.
   app.proxy = config.trustedProxyHops > 0;
   app.maxIpsCount = config.trustedProxyHops;
   const makeContext = (state: State): OperationContext => ({
-    caller: state.caller, lang: state.lang, em: orm.em.fork(), temporal, config, log: state.log, requestId: state.requestId, dryRun: false,
-    clientAddress: state.clientAddress, reads, quotas,
+    caller: state.caller,
+    lang: state.lang,
+    em: orm.em.fork(),
+    temporal,
+    config,
+    log: state.log,
+    requestId: state.requestId,
+    dryRun: false,
+    clientAddress: state.clientAddress,
+    reads,
+    quotas,
   });
   const openapi = buildOpenApi(catalog, config.publicBaseUrl);
 
@@ -53,10 +71,17 @@ export function createApp({ config, orm, reads, quotas, temporal, log, catalog =
     ctx.status = ok ? 200 : 503;
     ctx.body = ok ? { status: 'ok', checks } : { status: 'unavailable', checks };
   });
-  meta.get('/openapi.json', (ctx) => { ctx.body = openapi; });
-  for (const doc of MODULES.flatMap((m) => m.documents ?? [])) meta.get(doc.path, (ctx) => { ctx.body = doc.build(config.publicBaseUrl); });
+  meta.get('/openapi.json', (ctx) => {
+    ctx.body = openapi;
+  });
+  for (const doc of MODULES.flatMap((m) => m.documents ?? []))
+    meta.get(doc.path, (ctx) => {
+      ctx.body = doc.build(config.publicBaseUrl);
+    });
 
-  const version = (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const version = (
+    JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version;
   const rest = restRouter(catalog, makeContext);
   // Agents reach the catalog and the developer server's own tools; the skill file describes them.
   const schema = buildSchema(catalog);
@@ -71,7 +96,13 @@ export function createApp({ config, orm, reads, quotas, temporal, log, catalog =
     .use(meta.routes())
     .use(ai.routes())
     .use(pageRoutes())
-    .use(mcpRoutes(agents.operations, makeContext, config, { version, callerOf: tokenResolver(orm, CREDENTIALS, reads), clock }))
+    .use(
+      mcpRoutes(agents.operations, makeContext, config, {
+        version,
+        callerOf: tokenResolver(orm, CREDENTIALS, reads),
+        clock,
+      }),
+    )
     .use(rest.allowedMethods)
     .use(rest.routes);
   return app;

@@ -28,16 +28,24 @@ export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
  */
 export function documentPathMatcher(paths: readonly string[]): (requestPath: string) => string | undefined {
   const compiled = [...new Set(paths)]
-    .map((path) => ({ path, templated: path.includes('{'), re: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}/?$`) }))
+    .map((path) => ({
+      path,
+      templated: path.includes('{'),
+      re: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}/?$`),
+    }))
     .sort((a, b) => Number(a.templated) - Number(b.templated));
   return (requestPath) => compiled.find((c) => c.re.test(requestPath))?.path;
 }
 
 /** One route per catalog entry; the raw input is path params plus the query (reads, deletes) or the JSON body (writes). */
-export function restRouter(catalog: readonly Operation[], makeContext: ContextFactory): { routes: ReturnType<Router<State>['routes']>; allowedMethods: Koa.Middleware<State> } {
+export function restRouter(
+  catalog: readonly Operation[],
+  makeContext: ContextFactory,
+): { routes: ReturnType<Router<State>['routes']>; allowedMethods: Koa.Middleware<State> } {
   const router = new Router<State>({ prefix: '/api' });
   const methodsOf = new Map<string, HttpMethod[]>();
-  for (const op of catalog) if (op.rest) methodsOf.set(op.rest.path, [...(methodsOf.get(op.rest.path) ?? []), op.rest.method]);
+  for (const op of catalog)
+    if (op.rest) methodsOf.set(op.rest.path, [...(methodsOf.get(op.rest.path) ?? []), op.rest.method]);
   const documentPathOf = documentPathMatcher([...methodsOf.keys()]);
   for (const op of catalog) {
     if (!op.rest) continue;
@@ -48,7 +56,8 @@ export function restRouter(catalog: readonly Operation[], makeContext: ContextFa
       const params = (ctx as unknown as { params: Record<string, string> }).params;
       const body: unknown = ctx.request.body;
       // DELETE carries its input in the query string, or in a JSON body where a client sends one.
-      const source = method === 'GET' ? ctx.query : method === 'DELETE' ? { ...ctx.query, ...(isObject(body) ? body : {}) } : body;
+      const source =
+        method === 'GET' ? ctx.query : method === 'DELETE' ? { ...ctx.query, ...(isObject(body) ? body : {}) } : body;
       const raw = isObject(source) ? { ...source, ...params } : source;
       const chosen = representation && representationOf(representation, ctx, raw);
       ctx.state.operation = op.name;
@@ -68,7 +77,10 @@ export function restRouter(catalog: readonly Operation[], makeContext: ContextFa
  * What no route answered on a path of the document: OPTIONS lists its methods, any other method is 405 with the
  * same list in Allow (RFC 9110). Paths outside the document stay 404.
  */
-function methodGuard(documentPathOf: (requestPath: string) => string | undefined, methodsOf: Map<string, HttpMethod[]>): Koa.Middleware<State> {
+function methodGuard(
+  documentPathOf: (requestPath: string) => string | undefined,
+  methodsOf: Map<string, HttpMethod[]>,
+): Koa.Middleware<State> {
   return async (ctx, next) => {
     await next();
     if (ctx.body !== undefined || ctx.status !== 404 || !ctx.path.startsWith('/api/')) return;
@@ -76,7 +88,8 @@ function methodGuard(documentPathOf: (requestPath: string) => string | undefined
     if (!path) return;
     const methods = methodsOf.get(path)!;
     const allow = [...(methods.includes('GET') ? ['HEAD'] : []), ...methods].join(', ');
-    if (ctx.method !== 'OPTIONS') throw new AppError(405, 'METHOD_NOT_ALLOWED', 'error.method_not_allowed', { headers: { Allow: allow } });
+    if (ctx.method !== 'OPTIONS')
+      throw new AppError(405, 'METHOD_NOT_ALLOWED', 'error.method_not_allowed', { headers: { Allow: allow } });
     ctx.status = 204;
     ctx.set('Allow', allow);
   };

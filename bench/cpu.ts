@@ -38,7 +38,10 @@ export function cpuTimes(): CpuTimes {
     const part = partOf(Number(pid), stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
     if (!part) continue;
     // Fields after the command: state is [0]; utime, stime, cutime, cstime are [11] to [14].
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
     const ticks = f[11]! + f[12]! + (part === 'postgres' ? f[13]! + f[14]! : 0);
     times[part] = (times[part] ?? 0) + ticks * MS_PER_TICK;
   }

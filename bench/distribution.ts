@@ -31,11 +31,20 @@ export interface DistributionRun {
 }
 
 async function post(url: string, token: string, body: unknown, expected = 200): Promise<void> {
-  const status = await postKeepAlive(url, { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, JSON.stringify(body));
+  const status = await postKeepAlive(
+    url,
+    { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    JSON.stringify(body),
+  );
   if (status !== expected) throw new Error(`${url} answered ${status}`);
 }
 
-export async function distributionBench(appUrl: string, em: Em, temporal: Client, login: (email: string) => Promise<string>): Promise<DistributionRun> {
+export async function distributionBench(
+  appUrl: string,
+  em: Em,
+  temporal: Client,
+  login: (email: string) => Promise<string>,
+): Promise<DistributionRun> {
   const b = await makeBusiness(em);
   const carrier = await makeProvider(em, 'delivery_provider');
   const staff = await login(b.users.employee.email);
@@ -43,31 +52,51 @@ export async function distributionBench(appUrl: string, em: Em, temporal: Client
   const sgln = `urn:epc:id:sgln:0614141.${String(Date.now() % 100_000).padStart(5, '0')}.0`;
   await post(`${appUrl}/api/v1/places`, admin, { kind: 'warehouse', code: 'WH', name: 'Bench hub', sgln }, 201);
   const carrierToken = await login(carrier.user.email);
-  const keyAnswer = await fetch(`${appUrl}/api/v1/otep/credentials`, { method: 'POST', headers: { authorization: `Bearer ${carrierToken}`, 'content-type': 'application/json' }, body: '{}' });
+  const keyAnswer = await fetch(`${appUrl}/api/v1/otep/credentials`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${carrierToken}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
   const key = ((await keyAnswer.json()) as { credential: { secret: string } }).credential.secret;
   const packages = async (count: number) => {
     const numbers: string[] = [];
-    for (let i = 0; i < count; i++) numbers.push((await makeOrder(em, b.business.id, { carrierProviderId: carrier.business.id, selfDelivery: false })).trackingNumber);
+    for (let i = 0; i < count; i++)
+      numbers.push(
+        (await makeOrder(em, b.business.id, { carrierProviderId: carrier.business.id, selfDelivery: false }))
+          .trackingNumber,
+      );
     return numbers;
   };
 
   // Scans: received (starts each process), then loaded (a running process), then bare signals to the same processes.
   const at = (minute: number) => new Date(Date.UTC(2026, 10, 24, 6, minute)).toISOString();
   const scan = (number: string, action: string, minute: number) =>
-    post(`${appUrl}/api/v1/distribution/scans`, staff, { package_number: number, action, location: 'WH', scanned_at: at(minute) });
+    post(`${appUrl}/api/v1/distribution/scans`, staff, {
+      package_number: number,
+      action,
+      location: 'WH',
+      scanned_at: at(minute),
+    });
   const warm = await packages(WARM_UP);
   await load(WARM_UP, SCANS_IN_FLIGHT, (i) => scan(warm[i]!, 'received', 0));
   const scanned = await packages(SCANS_PACKAGES);
   const received = await load(SCANS_PACKAGES, SCANS_IN_FLIGHT, (i) => scan(scanned[i]!, 'received', 0));
   const loaded = await load(SCANS_PACKAGES, SCANS_IN_FLIGHT, (i) => scan(scanned[i]!, 'loaded', 1));
-  const signals = await load(SCANS_PACKAGES, SCANS_IN_FLIGHT, (i) => temporal.workflow.getHandle(distributionWorkflowId(scanned[i]!)).signal('benchPing'));
+  const signals = await load(SCANS_PACKAGES, SCANS_IN_FLIGHT, (i) =>
+    temporal.workflow.getHandle(distributionWorkflowId(scanned[i]!)).signal('benchPing'),
+  );
 
   // A document of 500 takes longer than postKeepAlive's 3 s limit.
   const ingest = async (path: string, body: unknown) => {
     const t = performance.now();
-    const res = await fetch(`${appUrl}/api/v1/otep/${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${appUrl}/api/v1/otep/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const answer = (await res.json()) as { accepted: number };
-    if (res.status !== 200 || answer.accepted !== INGEST_EVENTS) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+    if (res.status !== 200 || answer.accepted !== INGEST_EVENTS)
+      throw new Error(`${path} answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
     return performance.now() - t;
   };
 
@@ -77,20 +106,41 @@ export async function distributionBench(appUrl: string, em: Em, temporal: Client
   for (let round = 0; round < INGEST_ROUNDS; round++) {
     const [viaEpcis, viaOtep] = [await packages(INGEST_EVENTS), await packages(INGEST_EVENTS)];
     const epcis = {
-      '@context': ['https://ref.gs1.org/standards/epcis/epcis-context.jsonld'], type: 'EPCISDocument', schemaVersion: '2.0', creationDate: at(2),
+      '@context': ['https://ref.gs1.org/standards/epcis/epcis-context.jsonld'],
+      type: 'EPCISDocument',
+      schemaVersion: '2.0',
+      creationDate: at(2),
       epcisBody: {
         eventList: viaEpcis.map((n) => ({
-          type: 'ObjectEvent', eventTime: at(2), eventTimeZoneOffset: '+00:00', action: 'OBSERVE', epcList: [`urn:otep:tracking:${n}`],
-          bizStep: 'receiving', disposition: 'in_progress', readPoint: { id: sgln },
+          type: 'ObjectEvent',
+          eventTime: at(2),
+          eventTimeZoneOffset: '+00:00',
+          action: 'OBSERVE',
+          epcList: [`urn:otep:tracking:${n}`],
+          bizStep: 'receiving',
+          disposition: 'in_progress',
+          readPoint: { id: sgln },
         })),
       },
     };
-    const native = { events: viaOtep.map((n) => ({ subject: n, occurred_at: at(2), status_code: 'otep:core:received_at_facility', otep_version: '1.0.0', location: { gln: sgln } })) };
+    const native = {
+      events: viaOtep.map((n) => ({
+        subject: n,
+        occurred_at: at(2),
+        status_code: 'otep:core:received_at_facility',
+        otep_version: '1.0.0',
+        location: { gln: sgln },
+      })),
+    };
     epcisMs.push(await ingest('ingest/epcis', epcis));
     nativeMs.push(await ingest('ingest', native));
   }
   // Every package of the last round was received: the figure is of documents that moved their packages.
-  const moved = await em.execute<{ n: number }[]>("select count(*)::int as n from package_distribution where business_id = ? and status = 'created'", [b.business.id]);
-  if (moved[0]!.n < WARM_UP + 2 * INGEST_ROUNDS * INGEST_EVENTS) throw new Error(`only ${moved[0]!.n} packages were received`);
+  const moved = await em.execute<{ n: number }[]>(
+    "select count(*)::int as n from package_distribution where business_id = ? and status = 'created'",
+    [b.business.id],
+  );
+  if (moved[0]!.n < WARM_UP + 2 * INGEST_ROUNDS * INGEST_EVENTS)
+    throw new Error(`only ${moved[0]!.n} packages were received`);
   return { received, loaded, signals, epcisMs, nativeMs };
 }

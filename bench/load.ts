@@ -12,14 +12,16 @@ export async function load(total: number, concurrency: number, task: (i: number)
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < total) {
-      const i = next++;
-      const t = performance.now();
-      await task(i);
-      latencies.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t = performance.now();
+        await task(i);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
   return { latencies, perSecond: total / ((performance.now() - started) / 1000) };
 }
 
@@ -41,9 +43,18 @@ const keepAlive = new http.Agent({ keepAlive: true });
  */
 export function postKeepAlive(url: string, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent: keepAlive, signal: AbortSignal.timeout(3000), headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      res.resume().on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent: keepAlive,
+        signal: AbortSignal.timeout(3000),
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        res.resume().on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -52,7 +63,9 @@ export function postKeepAlive(url: string, headers: Record<string, string>, body
 /** The baseline of the read benchmarks: a bare Koa app in this process answering `body` as JSON. */
 export function bareKoaJson(body: unknown): { url: string; close: () => void } {
   const app = new Koa();
-  app.use((ctx) => { ctx.body = body; });
+  app.use((ctx) => {
+    ctx.body = body;
+  });
   const server = http.createServer(app.callback()).listen(0);
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => server.close() };
 }

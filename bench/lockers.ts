@@ -24,9 +24,17 @@ export interface LockerBenchRun {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function lockerBench(appUrl: string, em: Em, opts: { opened: number; expiring: number }): Promise<LockerBenchRun> {
+export async function lockerBench(
+  appUrl: string,
+  em: Em,
+  opts: { opened: number; expiring: number },
+): Promise<LockerBenchRun> {
   const b = await makeBusiness(em);
-  await addCompartments(em, b.device.id, Array.from({ length: opts.opened + opts.expiring }, (_, i) => `PL${i}`));
+  await addCompartments(
+    em,
+    b.device.id,
+    Array.from({ length: opts.opened + opts.expiring }, (_, i) => `PL${i}`),
+  );
   const provider = await makeProvider(em, 'locker_provider');
   await grantLockerPartner(em, b.business.id, provider.business.id);
   await em.execute('insert into locker_settings (business_id, delivery_code_ttl_hours) values (?, 1)', [b.business.id]);
@@ -34,24 +42,48 @@ export async function lockerBench(appUrl: string, em: Em, opts: { opened: number
   // The provider's receiver: when each event (by event_id) arrived.
   const arrivals = new Map<string, number>();
   const opened = new Map<string, number>();
-  const receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => { body += c.toString(); }).on('end', () => {
-      const at = performance.now();
-      const e = JSON.parse(body) as { event_id: string; event: string; data: { delivery_id: string } };
-      arrivals.set(e.event_id, at);
-      if (e.event === 'partner_locker.delivery.doors_opened') opened.set(e.data.delivery_id, at);
-      res.end();
-    });
-  }).listen(0, '127.0.0.1');
+  const receiver = http
+    .createServer((req, res) => {
+      let body = '';
+      req
+        .on('data', (c: Buffer) => {
+          body += c.toString();
+        })
+        .on('end', () => {
+          const at = performance.now();
+          const e = JSON.parse(body) as { event_id: string; event: string; data: { delivery_id: string } };
+          arrivals.set(e.event_id, at);
+          if (e.event === 'partner_locker.delivery.doors_opened') opened.set(e.data.delivery_id, at);
+          res.end();
+        });
+    })
+    .listen(0, '127.0.0.1');
   await new Promise((r) => receiver.once('listening', r));
-  const login = await fetch(`${appUrl}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: provider.user.email, password: PASSWORD }) });
-  const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' };
-  const put = await fetch(`${appUrl}/api/v1/provider/webhook-settings`, { method: 'PUT', headers, body: JSON.stringify({ url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/locker` }) });
+  const login = await fetch(`${appUrl}/api/v1/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: provider.user.email, password: PASSWORD }),
+  });
+  const headers = {
+    authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+    'content-type': 'application/json',
+  };
+  const put = await fetch(`${appUrl}/api/v1/provider/webhook-settings`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({ url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/locker` }),
+  });
   if (put.status !== 200) throw new Error(`provider settings ${put.status}`);
   const create = async (openMode: string, i: number): Promise<number> => {
     const res = await fetch(`${appUrl}/api/v1/partner-locker/deliveries`, {
-      method: 'POST', headers, body: JSON.stringify({ device_id: b.device.code, parcels: [{ reference: `B-${i}`, size: 'M' }], recipient: { name: 'Bench' }, open_mode: openMode }),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        device_id: b.device.code,
+        parcels: [{ reference: `B-${i}`, size: 'M' }],
+        recipient: { name: 'Bench' },
+        open_mode: openMode,
+      }),
     });
     if (res.status !== 201) throw new Error(`create ${res.status} ${await res.text()}`);
     return ((await res.json()) as { delivery: { id: number } }).delivery.id;
@@ -61,13 +93,15 @@ export async function lockerBench(appUrl: string, em: Em, opts: { opened: number
   const started = new Map<string, number>();
   const runs: Promise<void>[] = [];
   for (let i = 0; i < opts.opened; i++) {
-    runs.push((async () => {
-      const t = performance.now();
-      const id = await create('remote_open', i);
-      started.set(String(id), t);
-      const res = await fetch(`${appUrl}/api/v1/partner-locker/deliveries/${id}/open`, { method: 'POST', headers });
-      if (res.status !== 200) throw new Error(`open ${res.status}`);
-    })());
+    runs.push(
+      (async () => {
+        const t = performance.now();
+        const id = await create('remote_open', i);
+        started.set(String(id), t);
+        const res = await fetch(`${appUrl}/api/v1/partner-locker/deliveries/${id}/open`, { method: 'POST', headers });
+        if (res.status !== 200) throw new Error(`open ${res.status}`);
+      })(),
+    );
     await pause(50);
   }
   await Promise.all(runs);
@@ -79,8 +113,19 @@ export async function lockerBench(appUrl: string, em: Em, opts: { opened: number
   for (let i = 0; i < opts.opened; i++) {
     const eventId = `PLE-BENCH-${i}`;
     await insertOutboxEvent(em, {
-      businessId: b.business.id, providerId: provider.business.id, eventId, eventType: 'partner_locker.delivery.cancelled', referenceType: 'locker_delivery', referenceId: '0',
-      payload: { event_id: eventId, event: 'partner_locker.delivery.cancelled', livemode: true, occurred_at: new Date().toISOString(), data: { delivery_id: `bench-${i}`, cancelled_at: new Date().toISOString(), reason: null } },
+      businessId: b.business.id,
+      providerId: provider.business.id,
+      eventId,
+      eventType: 'partner_locker.delivery.cancelled',
+      referenceType: 'locker_delivery',
+      referenceId: '0',
+      payload: {
+        event_id: eventId,
+        event: 'partner_locker.delivery.cancelled',
+        livemode: true,
+        occurred_at: new Date().toISOString(),
+        data: { delivery_id: `bench-${i}`, cancelled_at: new Date().toISOString(), reason: null },
+      },
     });
     committed.set(eventId, performance.now());
     await pause(50);
@@ -94,19 +139,31 @@ export async function lockerBench(appUrl: string, em: Em, opts: { opened: number
   const gap = 60_000 / opts.expiring;
   const t0 = performance.now();
   for (let i = 0; i < opts.expiring; i++) {
-    creating.push(create('screen_code', opts.opened + i).then((id) => { ids.push(id); }));
+    creating.push(
+      create('screen_code', opts.opened + i).then((id) => {
+        ids.push(id);
+      }),
+    );
     const wait = t0 + (i + 1) * gap - performance.now();
     if (wait > 0) await pause(wait);
   }
   await Promise.all(creating);
   for (;;) {
-    const [row] = await em.execute<{ n: number }[]>(`select count(*)::int as n from locker_delivery where id in (${ids.join(',')}) and status = 'expired'`);
+    const [row] = await em.execute<{ n: number }[]>(
+      `select count(*)::int as n from locker_delivery where id in (${ids.join(',')}) and status = 'expired'`,
+    );
     if (row!.n === ids.length) break;
     await pause(500);
   }
-  const expiryLateness = (await em.execute<{ ms: number }[]>(
-    `select extract(epoch from (ended_at - delivery_code_expires_at)) * 1000 as ms from locker_delivery where id in (${ids.join(',')})`)).map((r) => Number(r.ms));
-  const timerLate = await new Promise<number>((resolve) => { const at = Date.now() + 50; setTimeout(() => resolve(Date.now() - at), 50); });
+  const expiryLateness = (
+    await em.execute<{ ms: number }[]>(
+      `select extract(epoch from (ended_at - delivery_code_expires_at)) * 1000 as ms from locker_delivery where id in (${ids.join(',')})`,
+    )
+  ).map((r) => Number(r.ms));
+  const timerLate = await new Promise<number>((resolve) => {
+    const at = Date.now() + 50;
+    setTimeout(() => resolve(Date.now() - at), 50);
+  });
   receiver.close();
   return { openLatency, engineLatency, expiryLateness, timerLate };
 }

@@ -11,7 +11,6 @@ export const MCP_IN_FLIGHT = 64;
 const WARMUP = 300;
 const ROUNDS = 3;
 
-
 export async function mcpBench(appUrl: string, token: string, calls: number): Promise<{ rest: LoadRun; mcp: LoadRun }> {
   const rest = async () => {
     const res = await fetch(`${appUrl}/api/v1/orders?per_page=50`, { headers: { authorization: `Bearer ${token}` } });
@@ -21,11 +20,22 @@ export async function mcpBench(appUrl: string, token: string, calls: number): Pr
   const mcp = async (i: number) => {
     const res = await fetch(`${appUrl}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-mcp-profile': 'ops-readonly' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'get_orders', arguments: { per_page: 50 } } }),
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-mcp-profile': 'ops-readonly',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'tools/call',
+        params: { name: 'get_orders', arguments: { per_page: 50 } },
+      }),
     });
     const text = await res.text();
-    if (!res.ok || !text.includes('"result"') || text.includes('"isError":true')) throw new Error(`tools/call get_orders ${res.status}: ${text.slice(0, 200)}`);
+    if (!res.ok || !text.includes('"result"') || text.includes('"isError":true'))
+      throw new Error(`tools/call get_orders ${res.status}: ${text.slice(0, 200)}`);
   };
   for (const task of [rest, mcp]) await load(WARMUP, MCP_IN_FLIGHT, task);
   const runs: Record<'rest' | 'mcp', LoadRun[]> = { rest: [], mcp: [] };

@@ -49,7 +49,8 @@ export function merged(runs: LoadRun[]): LoadRun {
 /** Captures each path's statements one request at a time, then measures the service, the constant body and the SQL. */
 export async function compareRead(c: ReadCase): Promise<ReadRun> {
   const statementsOf = new Map<string, Statement[]>();
-  for (const path of new Set(c.paths)) statementsOf.set(path, await captureSql(() => getter(c.appUrl, { ...c, paths: [path] })(0), c.keep));
+  for (const path of new Set(c.paths))
+    statementsOf.set(path, await captureSql(() => getter(c.appUrl, { ...c, paths: [path] })(0), c.keep));
   const sample = await (await fetch(`${c.appUrl}${c.paths[0]}`, { headers: c.headers })).text();
   const constant = bareKoaJson(JSON.parse(sample));
   const sql = bareKoaSql(c.databaseUrl, POOL_MAX, (url) => statementsOf.get(url)!);
@@ -58,10 +59,17 @@ export async function compareRead(c: ReadCase): Promise<ReadRun> {
     for (const base of bases) await load(WARMUP, READ_CONCURRENCY, getter(base, c));
     const runs: LoadRun[][] = bases.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, base] of bases.entries()) runs[i]!.push(await load(Math.ceil(c.gets / ROUNDS), READ_CONCURRENCY, getter(base, c)));
+      for (const [i, base] of bases.entries())
+        runs[i]!.push(await load(Math.ceil(c.gets / ROUNDS), READ_CONCURRENCY, getter(base, c)));
     }
     const [ours, constantRun, sqlRun] = runs.map(merged);
-    return { ours: ours!, constant: constantRun!, sql: sqlRun!, statements: statementsOf.get(c.paths[0]!)!.length, bodyBytes: Buffer.byteLength(sample) };
+    return {
+      ours: ours!,
+      constant: constantRun!,
+      sql: sqlRun!,
+      statements: statementsOf.get(c.paths[0]!)!.length,
+      bodyBytes: Buffer.byteLength(sample),
+    };
   } finally {
     constant.close();
     await sql.close();

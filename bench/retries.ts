@@ -50,7 +50,12 @@ export interface RetryCase {
   spreadMs: number;
 }
 
-export async function retryLateness(appUrl: string, config: Config, em: Em, { count, failures, spreadMs }: RetryCase): Promise<RetryRun> {
+export async function retryLateness(
+  appUrl: string,
+  config: Config,
+  em: Em,
+  { count, failures, spreadMs }: RetryCase,
+): Promise<RetryRun> {
   const delayMs = delayBeforeAttemptMs('tenant', failures + 1, config.webhookRetryScale);
   const secret = 'bench-retry-secret-0123456789';
   const attempts = new Map<string, number[]>();
@@ -59,44 +64,77 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, { co
   let baselineSettled = 0;
   let baselineFailed = 0;
   let firstArrival: (() => void) | undefined;
-  const receiver = http.createServer((req, res) => {
-    const at = performance.now();
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-      const planned = Number(req.headers['x-bench-planned']);
-      if (planned) {
-        baseline.push(at - planned);
-        res.end();
-        return;
-      }
-      const key = String(req.headers['x-webhook-event-id'] ?? '');
-      const seen = attempts.get(key) ?? [];
-      attempts.set(key, seen);
-      seen.push(at);
-      res.statusCode = seen.length <= failures ? 500 : 200;
-      res.end();
-      if (seen.length !== failures) return;
-      firstArrival?.();
-      const body = Buffer.concat(chunks).toString();
-      const due = at + delayMs;
-      setTimeout(() => {
-        const headers = { ...signTenant({ secret, body, timestamp: Math.floor(Date.now() / 1000), eventId: `BASE-${key}` }), 'x-bench-planned': String(due) };
-        postKeepAlive(hookUrl, headers, body).catch(() => { baselineFailed++; }).finally(() => { baselineSettled++; });
-      }, delayMs);
-    });
-  }).listen(0, '127.0.0.1');
+  const receiver = http
+    .createServer((req, res) => {
+      const at = performance.now();
+      const chunks: Buffer[] = [];
+      req
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on('end', () => {
+          const planned = Number(req.headers['x-bench-planned']);
+          if (planned) {
+            baseline.push(at - planned);
+            res.end();
+            return;
+          }
+          const key = String(req.headers['x-webhook-event-id'] ?? '');
+          const seen = attempts.get(key) ?? [];
+          attempts.set(key, seen);
+          seen.push(at);
+          res.statusCode = seen.length <= failures ? 500 : 200;
+          res.end();
+          if (seen.length !== failures) return;
+          firstArrival?.();
+          const body = Buffer.concat(chunks).toString();
+          const due = at + delayMs;
+          setTimeout(() => {
+            const headers = {
+              ...signTenant({ secret, body, timestamp: Math.floor(Date.now() / 1000), eventId: `BASE-${key}` }),
+              'x-bench-planned': String(due),
+            };
+            postKeepAlive(hookUrl, headers, body)
+              .catch(() => {
+                baselineFailed++;
+              })
+              .finally(() => {
+                baselineSettled++;
+              });
+          }, delayMs);
+        });
+    })
+    .listen(0, '127.0.0.1');
   await new Promise((r) => receiver.once('listening', r));
   const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks/retries`;
 
   // A tenant of its own, so that the counts never mix with other sections.
   const t = await makeBusiness(em);
-  await addCompartments(em, t.device.id, Array.from({ length: count }, (_, i) => `R${i}`));
-  const login = await fetch(`${appUrl}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: t.users.admin.email, password: PASSWORD }) });
+  await addCompartments(
+    em,
+    t.device.id,
+    Array.from({ length: count }, (_, i) => `R${i}`),
+  );
+  const login = await fetch(`${appUrl}/api/v1/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: t.users.admin.email, password: PASSWORD }),
+  });
   const token = ((await login.json()) as { access_token: string }).access_token;
-  const put = await fetch(`${appUrl}/api/v1/webhook-settings`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ webhook_sign_secret: secret, device_order_webhook_url: hookUrl }) });
+  const put = await fetch(`${appUrl}/api/v1/webhook-settings`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ webhook_sign_secret: secret, device_order_webhook_url: hookUrl }),
+  });
   if (!put.ok) throw new Error(`webhook settings ${put.status} ${await put.text()}`);
 
-  const pending = async () => Number((await em.execute<{ n: string }[]>("select count(*) as n from webhook_delivery where business_id = ? and status = 'retrying'", [t.business.id]))[0]!.n);
+  const pending = async () =>
+    Number(
+      (
+        await em.execute<{ n: string }[]>(
+          "select count(*) as n from webhook_delivery where business_id = ? and status = 'retrying'",
+          [t.business.id],
+        )
+      )[0]!.n,
+    );
   let pendingPeak = 0;
   let polling = true;
   const poller = (async () => {
@@ -111,13 +149,33 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, { co
 
   const storedAt = new Date();
   const draft = presentDeviceOrder({
-    id: 0, kind: 'delivery', status: 'stored', next_actor: 'recipient', device_id: t.device.id, device_code: t.device.code, device_name: t.device.name,
-    device_type: t.device.deviceType, grid_code: '', reference_number: '', order_id: null, external_order_id: null,
-    due_at: new Date(storedAt.getTime() + 7 * 86_400_000), overdue_at: null, stored_at: storedAt, ended_at: null, removal_reason: null,
+    id: 0,
+    kind: 'delivery',
+    status: 'stored',
+    next_actor: 'recipient',
+    device_id: t.device.id,
+    device_code: t.device.code,
+    device_name: t.device.name,
+    device_type: t.device.deviceType,
+    grid_code: '',
+    reference_number: '',
+    order_id: null,
+    external_order_id: null,
+    due_at: new Date(storedAt.getTime() + 7 * 86_400_000),
+    overdue_at: null,
+    stored_at: storedAt,
+    ended_at: null,
+    removal_reason: null,
   });
-  const envelope = JSON.stringify({ event: 'device_order.stored', business_id: t.business.id, occurred_at: storedAt.toISOString(), data: { device_order: draft } });
-  const insertEvents = (from: number, to: number) => em.execute(
-    `with o as (
+  const envelope = JSON.stringify({
+    event: 'device_order.stored',
+    business_id: t.business.id,
+    occurred_at: storedAt.toISOString(),
+    data: { device_order: draft },
+  });
+  const insertEvents = (from: number, to: number) =>
+    em.execute(
+      `with o as (
        insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, compartment_id, reference_number, due_at, stored_at, pickup_code_hash)
        select ?, 'delivery', 'stored', 'recipient', c.device_id, c.grid_code, c.id, 'RETRY-' || n, ?, ?, 'bench'
        from generate_series(?, ?) n join compartment c on c.device_id = ? and c.grid_code = 'R' || n
@@ -131,7 +189,19 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, { co
          '{data,device_order,grid_code}', to_jsonb(o.grid_code)), '{data,device_order,reference_number}', to_jsonb(o.reference_number)),
        'device_orders'
      from l join o on o.id = l.device_order_id order by l.id`,
-    [t.business.id, draft.due_at, storedAt, from, to - 1, t.device.id, t.business.id, storedAt, t.business.id, envelope]);
+      [
+        t.business.id,
+        draft.due_at,
+        storedAt,
+        from,
+        to - 1,
+        t.device.id,
+        t.business.id,
+        storedAt,
+        t.business.id,
+        envelope,
+      ],
+    );
   // One commit a second over the spread (or one commit), each of its share of the events.
   const chunks = spreadMs > 0 ? Math.max(1, Math.round(spreadMs / 1000)) : 1;
   const startedAt = Date.now();
@@ -141,7 +211,11 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, { co
   }
 
   const pendingAtFirstDue = await firstDue;
-  const retried = () => { let n = 0; for (const a of attempts.values()) if (a.length > failures) n++; return n; };
+  const retried = () => {
+    let n = 0;
+    for (const a of attempts.values()) if (a.length > failures) n++;
+    return n;
+  };
   const deadline = Date.now() + Math.max(120_000, count * 40);
   while ((retried() < count || baselineSettled < attempts.size) && Date.now() < deadline) await sleep(250);
   polling = false;
@@ -155,6 +229,23 @@ export async function retryLateness(appUrl: string, config: Config, em: Em, { co
     firstMax = Math.max(firstMax, seen[0]!);
     if (seen[failures] !== undefined) lateness.push(seen[failures] - seen[failures - 1]! - delayMs);
   }
-  const engineRetriesFailed = Number((await em.execute<{ n: string }[]>('select count(*) as n from webhook_delivery where business_id = ? and attempts > ?', [t.business.id, failures + 1]))[0]!.n);
-  return { engineRetriesFailed, delayMs, lateness, baseline, pendingAtFirstDue, pendingPeak: Math.max(pendingPeak, pendingAtFirstDue), firstAttemptsSpanMs: firstMax - firstMin, missing: count - lateness.length, baselineFailed };
+  const engineRetriesFailed = Number(
+    (
+      await em.execute<{ n: string }[]>(
+        'select count(*) as n from webhook_delivery where business_id = ? and attempts > ?',
+        [t.business.id, failures + 1],
+      )
+    )[0]!.n,
+  );
+  return {
+    engineRetriesFailed,
+    delayMs,
+    lateness,
+    baseline,
+    pendingAtFirstDue,
+    pendingPeak: Math.max(pendingPeak, pendingAtFirstDue),
+    firstAttemptsSpanMs: firstMax - firstMin,
+    missing: count - lateness.length,
+    baselineFailed,
+  };
 }

@@ -62,25 +62,40 @@ const log = createLogger('warn');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tms-bench-'));
 fs.chmodSync(dir, 0o755);
 const pg = await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort(), log, false);
-const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: 0, namespace: 'default', headless: true }, log);
-const line = (label: string, ours: string, base: string, ratio: number) => console.log(`${label.padEnd(34)} ${ours.padEnd(30)} baseline ${base.padEnd(30)} ratio ${ratio.toFixed(2)}`);
+const temporal = await startTemporalDevServer(
+  { port: await freePort(), uiPort: 0, namespace: 'default', headless: true },
+  log,
+);
+const line = (label: string, ours: string, base: string, ratio: number) =>
+  console.log(`${label.padEnd(34)} ${ours.padEnd(30)} baseline ${base.padEnd(30)} ratio ${ratio.toFixed(2)}`);
 /** Retry lateness against the setTimeout baseline, and how many retries were waiting. */
 const retryLines = (label: string, rl: RetryRun) => {
-  for (const [name, p] of [['p50', 50], ['p99', 99], ['max', 100]] as const) {
+  for (const [name, p] of [
+    ['p50', 50],
+    ['p99', 99],
+    ['max', 100],
+  ] as const) {
     const ours = percentile(rl.lateness, p);
     const base = percentile(rl.baseline, p);
     line(`retry lateness ${name} (ms, ${label})`, fmt(ours), `setTimeout+POST ${fmt(base)}`, ours / Math.max(1, base));
   }
   const count = rl.lateness.length + rl.missing;
-  console.log(`retries pending (status retrying): ${rl.pendingAtFirstDue} when the first fell due (${rl.delayMs / 1000} s after the attempt before it), ${rl.pendingPeak} at the peak; `
-    + `first attempts failed at ${fmt(count / (rl.firstAttemptsSpanMs / 1000))}/s${rl.missing ? `; ${rl.missing} retries never arrived` : ''}`
-    + `${rl.baselineFailed ? `; ${rl.baselineFailed} baseline POSTs failed` : ''}${rl.engineRetriesFailed ? `; ${rl.engineRetriesFailed} engine retries got no answer within 3 s and needed another attempt` : ''}`);
+  console.log(
+    `retries pending (status retrying): ${rl.pendingAtFirstDue} when the first fell due (${rl.delayMs / 1000} s after the attempt before it), ${rl.pendingPeak} at the peak; ` +
+      `first attempts failed at ${fmt(count / (rl.firstAttemptsSpanMs / 1000))}/s${rl.missing ? `; ${rl.missing} retries never arrived` : ''}` +
+      `${rl.baselineFailed ? `; ${rl.baselineFailed} baseline POSTs failed` : ''}${rl.engineRetriesFailed ? `; ${rl.engineRetriesFailed} engine retries got no answer within 3 s and needed another attempt` : ''}`,
+  );
 };
 /** A read's throughput and p99 against the constant body and against the same SQL through pg. */
 const readLines = (label: string, r: ReadRun) => {
-  console.log(`${label}: ${READ_CONCURRENCY} in flight, body ${r.bodyBytes} bytes, the SQL baseline sends ${r.statements} statement(s) per request`);
+  console.log(
+    `${label}: ${READ_CONCURRENCY} in flight, body ${r.bodyBytes} bytes, the SQL baseline sends ${r.statements} statement(s) per request`,
+  );
   const p99 = (run: LoadRun) => percentile(run.latencies, 99);
-  for (const [name, base] of [['bare Koa constant', r.constant], ['bare Koa + pg', r.sql]] as const) {
+  for (const [name, base] of [
+    ['bare Koa constant', r.constant],
+    ['bare Koa + pg', r.sql],
+  ] as const) {
     line('  per s', fmt(r.ours.perSecond), `${name} ${fmt(base.perSecond)}`, r.ours.perSecond / base.perSecond);
     line('  p99 (ms)', fmt(p99(r.ours)), `${name} ${fmt(p99(base))}`, p99(r.ours) / p99(base));
   }
@@ -92,31 +107,67 @@ try {
   await seedDemo(orm.em.fork());
   await orm.close();
   // The rate limits stay on, so that their cost is measured, with quotas no bench section reaches from its one address.
-  const config = loadConfig({ ...UNREACHED_RATE_LIMITS, DATABASE_URL: pg.url, TEMPORAL_ADDRESS: temporal.address, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', METRICS_PORT: '0', SECRETS_KEY: randomBytes(32).toString('base64'),
+  const config = loadConfig({
+    ...UNREACHED_RATE_LIMITS,
+    DATABASE_URL: pg.url,
+    TEMPORAL_ADDRESS: temporal.address,
+    LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+    METRICS_PORT: '0',
+    SECRETS_KEY: randomBytes(32).toString('base64'),
     // Section 8's delivery codes live one hour, which this makes 30 s.
-    LOCKER_TIMER_SCALE: String(LOCKER_BENCH_TTL_SECONDS / 3600) });
+    LOCKER_TIMER_SCALE: String(LOCKER_BENCH_TTL_SECONDS / 3600),
+  });
   const app = await bootstrap(config, createLogger('silent'), { port: 0 });
   const em = app.orm.em.fork();
   const b = await makeBusiness(em);
   const grids = Array.from({ length: STORE_GRIDS + N }, (_, i) => `G${i}`);
   await addCompartments(em, b.device.id, grids);
-  const login = await fetch(`${app.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: b.users.admin.email, password: PASSWORD }) });
+  const login = await fetch(`${app.url}/api/v1/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: b.users.admin.email, password: PASSWORD }),
+  });
   const token = ((await login.json()) as { access_token: string }).access_token;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  console.log(`machine: ${os.cpus().length} cores, Node ${process.version}; Temporal dev server (SQLite), embedded PostgreSQL\n`);
+  console.log(
+    `machine: ${os.cpus().length} cores, Node ${process.version}; Temporal dev server (SQLite), embedded PostgreSQL\n`,
+  );
 
   // 1. store latency and throughput
   if (section(1)) {
-    const st = await storeBench({ appUrl: app.url!, headers, temporal: app.temporal, config, businessId: b.business.id, deviceCode: b.device.code, grids: grids.slice(0, STORE_GRIDS) });
-    console.log(`device-order store: ${STORE_IN_FLIGHT} in flight, the median of ${STORE_ROUNDS} alternating rounds of ${STORE_CALLS}`);
+    const st = await storeBench({
+      appUrl: app.url!,
+      headers,
+      temporal: app.temporal,
+      config,
+      businessId: b.business.id,
+      deviceCode: b.device.code,
+      grids: grids.slice(0, STORE_GRIDS),
+    });
+    console.log(
+      `device-order store: ${STORE_IN_FLIGHT} in flight, the median of ${STORE_ROUNDS} alternating rounds of ${STORE_CALLS}`,
+    );
     const at = (m: Measured, p: number) => median(m.runs.map((r) => percentile(r.latencies, p)));
     const rate = (m: Measured) => median(m.runs.map((r) => r.perSecond));
-    for (const [name, base] of [['empty start', st.emptyStart], ['same start', st.sameStart]] as const) {
-      for (const p of [50, 99]) line(`  p${p} (ms)`, fmt(at(st.store, p)), `${name} ${fmt(at(base, p))}`, at(st.store, p) / at(base, p));
+    for (const [name, base] of [
+      ['empty start', st.emptyStart],
+      ['same start', st.sameStart],
+    ] as const) {
+      for (const p of [50, 99])
+        line(`  p${p} (ms)`, fmt(at(st.store, p)), `${name} ${fmt(at(base, p))}`, at(st.store, p) / at(base, p));
       line('  per s', fmt(rate(st.store)), `${name} ${fmt(rate(base))}`, rate(st.store) / rate(base));
     }
-    const cpu = (m: Measured) => (['service', 'postgres', 'temporal'] as const).map((part) => `${part} ${fmt(median(m.cpu.map((c) => c[part] ?? 0)))}`).join(', ');
-    for (const [name, m] of [['store', st.store], ['empty start', st.emptyStart], ['same start', st.sameStart]] as const) console.log(`  CPU ms per call, ${name}: ${cpu(m)}`);
+    const cpu = (m: Measured) =>
+      (['service', 'postgres', 'temporal'] as const)
+        .map((part) => `${part} ${fmt(median(m.cpu.map((c) => c[part] ?? 0)))}`)
+        .join(', ');
+    for (const [name, m] of [
+      ['store', st.store],
+      ['empty start', st.emptyStart],
+      ['same start', st.sameStart],
+    ] as const)
+      console.log(`  CPU ms per call, ${name}: ${cpu(m)}`);
   }
 
   // 2. overdue lateness: N orders due within one minute, starting once they are all stored
@@ -126,31 +177,78 @@ try {
     const dueStart = Date.now() + storeWindowMs;
     const ids: number[] = [];
     await load(N, 8, async (i) => {
-      const res = await fetch(`${app.url}/api/v1/device-orders`, { method: 'POST', headers, body: JSON.stringify({ kind: 'delivery', device_id: b.device.code, grid_code: grids[grid++], reference_number: 'L', due_at: new Date(dueStart + (i * 60_000) / N).toISOString() }) });
+      const res = await fetch(`${app.url}/api/v1/device-orders`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          kind: 'delivery',
+          device_id: b.device.code,
+          grid_code: grids[grid++],
+          reference_number: 'L',
+          due_at: new Date(dueStart + (i * 60_000) / N).toISOString(),
+        }),
+      });
       ids.push(((await res.json()) as { device_order: { id: number } }).device_order.id);
     });
     if (Date.now() > dueStart) console.log('warning: storing took longer than the window; lateness includes it');
     const idList = ids.join(',');
     for (;;) {
-      const [row] = await em.execute<{ n: number }[]>(`select count(*)::int as n from device_order where id in (${idList}) and status = 'overdue'`);
+      const [row] = await em.execute<{ n: number }[]>(
+        `select count(*)::int as n from device_order where id in (${idList}) and status = 'overdue'`,
+      );
       if (row!.n === ids.length) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    const lateness = (await em.execute<{ ms: number }[]>(`select extract(epoch from (overdue_at - due_at)) * 1000 as ms from device_order where id in (${idList})`)).map((r) => Number(r.ms));
+    const lateness = (
+      await em.execute<{ ms: number }[]>(
+        `select extract(epoch from (overdue_at - due_at)) * 1000 as ms from device_order where id in (${idList})`,
+      )
+    ).map((r) => Number(r.ms));
     // Baseline: a bare timer set for the same instant in this process.
-    const timerLate = await new Promise<number>((resolve) => { const at = Date.now() + 50; setTimeout(() => resolve(Date.now() - at), 50); });
-    line(`overdue lateness p50 (ms, ${N} in 1 min)`, fmt(percentile(lateness, 50)), `setTimeout ${fmt(timerLate)}`, percentile(lateness, 50) / Math.max(1, timerLate));
-    line(`overdue lateness p99 (ms, ${N} in 1 min)`, fmt(percentile(lateness, 99)), `setTimeout ${fmt(timerLate)}`, percentile(lateness, 99) / Math.max(1, timerLate));
+    const timerLate = await new Promise<number>((resolve) => {
+      const at = Date.now() + 50;
+      setTimeout(() => resolve(Date.now() - at), 50);
+    });
+    line(
+      `overdue lateness p50 (ms, ${N} in 1 min)`,
+      fmt(percentile(lateness, 50)),
+      `setTimeout ${fmt(timerLate)}`,
+      percentile(lateness, 50) / Math.max(1, timerLate),
+    );
+    line(
+      `overdue lateness p99 (ms, ${N} in 1 min)`,
+      fmt(percentile(lateness, 99)),
+      `setTimeout ${fmt(timerLate)}`,
+      percentile(lateness, 99) / Math.max(1, timerLate),
+    );
   }
 
   // 3. GET assignments (50 rows) and GET orders (a page of 50) at 64 in flight, against both baselines
   if (section(3)) {
     const orders = [];
     for (let i = 0; i < 50; i++) orders.push((await makeOrder(em, b.business.id)).id);
-    await fetch(`${app.url}/api/v1/broker-order-assignments`, { method: 'POST', headers, body: JSON.stringify({ order_ids: orders, broker_id: b.users.broker.id }) });
+    await fetch(`${app.url}/api/v1/broker-order-assignments`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ order_ids: orders, broker_id: b.users.broker.id }),
+    });
     const readCase = { databaseUrl: pg.url, appUrl: app.url!, headers, gets: READ_GETS };
-    readLines('GET assignments (50 rows)', await compareRead({ ...readCase, paths: ['/api/v1/broker-order-assignments?per_page=50'], keep: (sql) => sql.includes('broker_order_assignment') }));
-    readLines('GET orders (50 rows)', await compareRead({ ...readCase, paths: ['/api/v1/orders?per_page=50'], keep: (sql) => sql.includes('delivery_order') }));
+    readLines(
+      'GET assignments (50 rows)',
+      await compareRead({
+        ...readCase,
+        paths: ['/api/v1/broker-order-assignments?per_page=50'],
+        keep: (sql) => sql.includes('broker_order_assignment'),
+      }),
+    );
+    readLines(
+      'GET orders (50 rows)',
+      await compareRead({
+        ...readCase,
+        paths: ['/api/v1/orders?per_page=50'],
+        keep: (sql) => sql.includes('delivery_order'),
+      }),
+    );
   }
 
   // 4. webhooks: outbox commit -> relay -> signed POST -> 2xx, against signing and POSTing the same bodies directly
@@ -162,36 +260,66 @@ try {
     // Engine deliveries received (the loop's requests carry x-bench-loop): the rate is measured at the receiver.
     let engineReceived = 0;
     let lastEngineArrival = 0;
-    const receiver = http.createServer((req, res) => {
-      const id = String(req.headers['x-webhook-event-id'] ?? '');
-      req.resume().on('end', () => {
-        const at = performance.now();
-        if (!req.headers['x-bench-loop']) {
-          engineReceived++;
-          lastEngineArrival = at;
-        }
-        arrivals.set(`${req.headers['x-bench-loop'] ?? ''}${id}`, at);
-        res.end();
-      });
-    }).listen(0, '127.0.0.1');
+    const receiver = http
+      .createServer((req, res) => {
+        const id = String(req.headers['x-webhook-event-id'] ?? '');
+        req.resume().on('end', () => {
+          const at = performance.now();
+          if (!req.headers['x-bench-loop']) {
+            engineReceived++;
+            lastEngineArrival = at;
+          }
+          arrivals.set(`${req.headers['x-bench-loop'] ?? ''}${id}`, at);
+          res.end();
+        });
+      })
+      .listen(0, '127.0.0.1');
     await new Promise((r) => receiver.once('listening', r));
     const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
     const secret = 'bench-secret-0123456789';
-    await fetch(`${app.url}/api/v1/webhook-settings`, { method: 'PUT', headers, body: JSON.stringify({ webhook_sign_secret: secret, device_order_webhook_url: hookUrl }) });
-    const payload = (i: number) => ({ event: 'device_order.stored', business_id: b.business.id, occurred_at: new Date().toISOString(), data: { device_order: { id: i, status: 'stored' } } });
-    const enqueue = (prefix: string, ids: number[]) => em.execute(
-      `insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload)
+    await fetch(`${app.url}/api/v1/webhook-settings`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ webhook_sign_secret: secret, device_order_webhook_url: hookUrl }),
+    });
+    const payload = (i: number) => ({
+      event: 'device_order.stored',
+      business_id: b.business.id,
+      occurred_at: new Date().toISOString(),
+      data: { device_order: { id: i, status: 'stored' } },
+    });
+    const enqueue = (prefix: string, ids: number[]) =>
+      em.execute(
+        `insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload)
        select ?, ? || n, 'device_order.stored', 'device_order', n::text, ?::jsonb from unnest(?::int[]) n`,
-      [b.business.id, prefix, JSON.stringify(payload(0)), `{${ids.join(',')}}`]);
-    const deliveredCount = async () => Number((await em.execute<{ n: string }[]>("select count(*) as n from webhook_delivery where status = 'delivered' and event_id like 'BENCH-%'"))[0]!.n);
+        [b.business.id, prefix, JSON.stringify(payload(0)), `{${ids.join(',')}}`],
+      );
+    const deliveredCount = async () =>
+      Number(
+        (
+          await em.execute<{ n: string }[]>(
+            "select count(*) as n from webhook_delivery where status = 'delivered' and event_id like 'BENCH-%'",
+          )
+        )[0]!.n,
+      );
     const { signTenant } = await import('../src/modules/webhooks/signing.ts');
     const bodies = Array.from({ length: W }, (_, i) => JSON.stringify({ event_id: `LOOP-${i}`, ...payload(i) }));
     const loopPost = (i: number, extra: Record<string, string> = {}) =>
-      postKeepAlive(hookUrl, { ...signTenant({ secret, body: bodies[i]!, timestamp: Math.floor(Date.now() / 1000), eventId: `LOOP-${i}` }), ...extra }, bodies[i]!);
+      postKeepAlive(
+        hookUrl,
+        {
+          ...signTenant({ secret, body: bodies[i]!, timestamp: Math.floor(Date.now() / 1000), eventId: `LOOP-${i}` }),
+          ...extra,
+        },
+        bodies[i]!,
+      );
     /** W events committed in one insert; the rate from their commit to the receiver's last arrival. */
     const engineRound = async (prefix: string) => {
       const want = engineReceived + W;
-      await enqueue(prefix, Array.from({ length: W }, (_, i) => i));
+      await enqueue(
+        prefix,
+        Array.from({ length: W }, (_, i) => i),
+      );
       const t0 = performance.now();
       while (engineReceived < want) await new Promise((r) => setTimeout(r, 5));
       return W / ((lastEngineArrival - t0) / 1000);
@@ -213,10 +341,16 @@ try {
       loopRates.push(await loopRound());
     }
     // Every delivery the receiver saw is also recorded delivered in the log (checked outside the clock).
-    while ((await deliveredCount()) < (WEBHOOK_WARMUP_ROUNDS + WEBHOOK_ROUNDS) * W) await new Promise((r) => setTimeout(r, 50));
+    while ((await deliveredCount()) < (WEBHOOK_WARMUP_ROUNDS + WEBHOOK_ROUNDS) * W)
+      await new Promise((r) => setTimeout(r, 50));
     const oursRate = median(engineRates);
     const loopRate = median(loopRates);
-    line(`webhook deliveries (per s, median of ${WEBHOOK_ROUNDS})`, fmt(oursRate), `sign+POST loop ${fmt(loopRate)}`, oursRate / loopRate);
+    line(
+      `webhook deliveries (per s, median of ${WEBHOOK_ROUNDS})`,
+      fmt(oursRate),
+      `sign+POST loop ${fmt(loopRate)}`,
+      oursRate / loopRate,
+    );
     console.log(`  rounds of ${W}: engine ${engineRates.map(fmt).join(', ')}; loop ${loopRates.map(fmt).join(', ')}`);
     // First-attempt latency at half our measured rate: one event per commit, paced.
     const paced = Math.min(1000, W / 2);
@@ -228,8 +362,12 @@ try {
       committed.set(`BENCH-P-${i}`, performance.now());
       await new Promise((r) => setTimeout(r, gapMs));
     }
-    while ((await deliveredCount()) < (WEBHOOK_WARMUP_ROUNDS + WEBHOOK_ROUNDS) * W + paced) await new Promise((r) => setTimeout(r, 50));
-    for (const r of await em.execute<{ event_id: string; delivery_key: string }[]>("select event_id, delivery_key from webhook_delivery where event_id like 'BENCH-P-%'")) keyOf.set(r.event_id, r.delivery_key);
+    while ((await deliveredCount()) < (WEBHOOK_WARMUP_ROUNDS + WEBHOOK_ROUNDS) * W + paced)
+      await new Promise((r) => setTimeout(r, 50));
+    for (const r of await em.execute<{ event_id: string; delivery_key: string }[]>(
+      "select event_id, delivery_key from webhook_delivery where event_id like 'BENCH-P-%'",
+    ))
+      keyOf.set(r.event_id, r.delivery_key);
     const firstLatency = [...committed].map(([eventId, at]) => arrivals.get(keyOf.get(eventId)!)! - at);
     // Baseline at the same pace: sign and POST directly, latency to the receiver's 2xx.
     const loopLatency: Promise<number>[] = [];
@@ -239,62 +377,144 @@ try {
       await new Promise((r) => setTimeout(r, gapMs));
     }
     const loopLat = await Promise.all(loopLatency);
-    line(`webhook first attempt p50 (ms, ${fmt(oursRate / 2)}/s)`, fmt(percentile(firstLatency, 50)), `sign+POST ${fmt(percentile(loopLat, 50))}`, percentile(firstLatency, 50) / percentile(loopLat, 50));
-    line(`webhook first attempt p99 (ms, ${fmt(oursRate / 2)}/s)`, fmt(percentile(firstLatency, 99)), `sign+POST ${fmt(percentile(loopLat, 99))}`, percentile(firstLatency, 99) / percentile(loopLat, 99));
+    line(
+      `webhook first attempt p50 (ms, ${fmt(oursRate / 2)}/s)`,
+      fmt(percentile(firstLatency, 50)),
+      `sign+POST ${fmt(percentile(loopLat, 50))}`,
+      percentile(firstLatency, 50) / percentile(loopLat, 50),
+    );
+    line(
+      `webhook first attempt p99 (ms, ${fmt(oursRate / 2)}/s)`,
+      fmt(percentile(firstLatency, 99)),
+      `sign+POST ${fmt(percentile(loopLat, 99))}`,
+      percentile(firstLatency, 99) / percentile(loopLat, 99),
+    );
     receiver.close();
   }
 
   // 5. retry lateness with R retries falling due within seconds: every first attempt fails, every retry succeeds (bench/retries.ts)
   const R = Number(process.env.BENCH_RETRIES ?? 10000);
-  if (section(5)) retryLines(`${R} retries`, await retryLateness(app.url!, config, em, { count: R, failures: 1, spreadMs: 0 }));
+  if (section(5))
+    retryLines(`${R} retries`, await retryLateness(app.url!, config, em, { count: R, failures: 1, spreadMs: 0 }));
 
   // 6. OTEP timeline reads and ingest (bench/otep.ts)
   if (section(6)) {
-    const ot = await otepBench({ appUrl: app.url!, databaseUrl: pg.url, gets: READ_GETS }, em, Number(process.env.BENCH_OTEP_BATCHES ?? 200));
+    const ot = await otepBench(
+      { appUrl: app.url!, databaseUrl: pg.url, gets: READ_GETS },
+      em,
+      Number(process.env.BENCH_OTEP_BATCHES ?? 200),
+    );
     readLines('OTEP timeline GET (11 events)', ot.timeline);
-    line('OTEP ingest, no receiver (ev/s)', fmt(ot.ingestPerSecond), `multi-row INSERT ${fmt(ot.insertPerSecond)}`, ot.ingestPerSecond / ot.insertPerSecond);
-    line('OTEP ingest, a receiver (ev/s)', fmt(ot.ingestReceivedPerSecond), `multi-row INSERT ${fmt(ot.insertPerSecond)}`, ot.ingestReceivedPerSecond / ot.insertPerSecond);
-    line('OTEP ingest, a receiver (ev/s)', fmt(ot.ingestReceivedPerSecond), `INSERT + outbox INSERT ${fmt(ot.insertWithOutboxPerSecond)}`, ot.ingestReceivedPerSecond / ot.insertWithOutboxPerSecond);
-    console.log(`OTEP: ${ot.events} events in documents of ${EVENTS_PER_BATCH}, ingested twice; with a receiver, their tracking.event outbox rows were all published ${fmt(ot.outboxDrainMs)} ms after the last document`);
+    line(
+      'OTEP ingest, no receiver (ev/s)',
+      fmt(ot.ingestPerSecond),
+      `multi-row INSERT ${fmt(ot.insertPerSecond)}`,
+      ot.ingestPerSecond / ot.insertPerSecond,
+    );
+    line(
+      'OTEP ingest, a receiver (ev/s)',
+      fmt(ot.ingestReceivedPerSecond),
+      `multi-row INSERT ${fmt(ot.insertPerSecond)}`,
+      ot.ingestReceivedPerSecond / ot.insertPerSecond,
+    );
+    line(
+      'OTEP ingest, a receiver (ev/s)',
+      fmt(ot.ingestReceivedPerSecond),
+      `INSERT + outbox INSERT ${fmt(ot.insertWithOutboxPerSecond)}`,
+      ot.ingestReceivedPerSecond / ot.insertWithOutboxPerSecond,
+    );
+    console.log(
+      `OTEP: ${ot.events} events in documents of ${EVENTS_PER_BATCH}, ingested twice; with a receiver, their tracking.event outbox rows were all published ${fmt(ot.outboxDrainMs)} ms after the last document`,
+    );
   }
 
   // 7. a real backlog: R retries pending at once, due spread over one minute, at a receiver that answers (bench/retries.ts)
-  if (section(7)) retryLines(`${R} due over 1 min`, await retryLateness(app.url!, config, em, { count: R, failures: 2, spreadMs: 60_000 }));
+  if (section(7))
+    retryLines(
+      `${R} due over 1 min`,
+      await retryLateness(app.url!, config, em, { count: R, failures: 2, spreadMs: 60_000 }),
+    );
 
   // 8. partner locker deliveries (bench/lockers.ts)
   if (section(8)) {
     const E = Number(process.env.BENCH_LOCKER_EXPIRIES ?? 1000);
     const lk = await lockerBench(app.url!, em, { opened: 200, expiring: E });
     for (const p of [50, 99] as const) {
-      line(`create->doors_opened p${p} (ms)`, fmt(percentile(lk.openLatency, p)), `engine first attempt ${fmt(percentile(lk.engineLatency, p))}`, percentile(lk.openLatency, p) / percentile(lk.engineLatency, p));
+      line(
+        `create->doors_opened p${p} (ms)`,
+        fmt(percentile(lk.openLatency, p)),
+        `engine first attempt ${fmt(percentile(lk.engineLatency, p))}`,
+        percentile(lk.openLatency, p) / percentile(lk.engineLatency, p),
+      );
     }
     for (const p of [50, 99] as const) {
-      line(`locker expiry lateness p${p} (ms, ${E} in 1 min)`, fmt(percentile(lk.expiryLateness, p)), `setTimeout ${fmt(lk.timerLate)}`, percentile(lk.expiryLateness, p) / Math.max(1, lk.timerLate));
+      line(
+        `locker expiry lateness p${p} (ms, ${E} in 1 min)`,
+        fmt(percentile(lk.expiryLateness, p)),
+        `setTimeout ${fmt(lk.timerLate)}`,
+        percentile(lk.expiryLateness, p) / Math.max(1, lk.timerLate),
+      );
     }
   }
 
   // 9. package distribution: scans and carrier ingest (bench/distribution.ts)
   if (section(9)) {
     const signIn = async (email: string) => {
-      const res = await fetch(`${app.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+      const res = await fetch(`${app.url}/api/v1/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
       return ((await res.json()) as { access_token: string }).access_token;
     };
     const d = await distributionBench(app.url!, em, app.temporal, signIn);
     console.log(`distribution: ${SCANS_PACKAGES} packages, ${SCANS_IN_FLIGHT} in flight`);
-    line('received scans (per s, starts)', fmt(d.received.perSecond), `bare signals ${fmt(d.signals.perSecond)}`, d.received.perSecond / d.signals.perSecond);
-    line('loaded scans (per s)', fmt(d.loaded.perSecond), `bare signals ${fmt(d.signals.perSecond)}`, d.loaded.perSecond / d.signals.perSecond);
-    line('loaded scan p50 (ms)', fmt(median(d.loaded.latencies)), `bare signal ${fmt(median(d.signals.latencies))}`, median(d.loaded.latencies) / median(d.signals.latencies));
-    line('EPCIS 500 receiving (ms/doc)', fmt(median(d.epcisMs)), `native OTEP ${fmt(median(d.nativeMs))}`, median(d.epcisMs) / median(d.nativeMs));
+    line(
+      'received scans (per s, starts)',
+      fmt(d.received.perSecond),
+      `bare signals ${fmt(d.signals.perSecond)}`,
+      d.received.perSecond / d.signals.perSecond,
+    );
+    line(
+      'loaded scans (per s)',
+      fmt(d.loaded.perSecond),
+      `bare signals ${fmt(d.signals.perSecond)}`,
+      d.loaded.perSecond / d.signals.perSecond,
+    );
+    line(
+      'loaded scan p50 (ms)',
+      fmt(median(d.loaded.latencies)),
+      `bare signal ${fmt(median(d.signals.latencies))}`,
+      median(d.loaded.latencies) / median(d.signals.latencies),
+    );
+    line(
+      'EPCIS 500 receiving (ms/doc)',
+      fmt(median(d.epcisMs)),
+      `native OTEP ${fmt(median(d.nativeMs))}`,
+      median(d.epcisMs) / median(d.nativeMs),
+    );
   }
 
   // 10. an MCP tools/call of a read tool against the same read over REST
   if (section(10)) {
     if (!section(3)) for (let i = 0; i < 50; i++) await makeOrder(em, b.business.id);
     const m = await mcpBench(app.url!, token, READ_GETS);
-    console.log(`MCP tools/call get_orders (a page of 50): ${MCP_IN_FLIGHT} in flight, BENCH_READS calls each side in 3 alternating rounds`);
+    console.log(
+      `MCP tools/call get_orders (a page of 50): ${MCP_IN_FLIGHT} in flight, BENCH_READS calls each side in 3 alternating rounds`,
+    );
     line('  per s', fmt(m.mcp.perSecond), `REST GET ${fmt(m.rest.perSecond)}`, m.mcp.perSecond / m.rest.perSecond);
-    line('  p50 (ms)', fmt(percentile(m.mcp.latencies, 50)), `REST GET ${fmt(percentile(m.rest.latencies, 50))}`, percentile(m.mcp.latencies, 50) / percentile(m.rest.latencies, 50));
-    line('  p99 (ms)', fmt(percentile(m.mcp.latencies, 99)), `REST GET ${fmt(percentile(m.rest.latencies, 99))}`, percentile(m.mcp.latencies, 99) / percentile(m.rest.latencies, 99));
+    line(
+      '  p50 (ms)',
+      fmt(percentile(m.mcp.latencies, 50)),
+      `REST GET ${fmt(percentile(m.rest.latencies, 50))}`,
+      percentile(m.mcp.latencies, 50) / percentile(m.rest.latencies, 50),
+    );
+    line(
+      '  p99 (ms)',
+      fmt(percentile(m.mcp.latencies, 99)),
+      `REST GET ${fmt(percentile(m.rest.latencies, 99))}`,
+      percentile(m.mcp.latencies, 99) / percentile(m.rest.latencies, 99),
+    );
   }
 
   await app.close();

@@ -40,32 +40,54 @@ const COMPARTMENTS = 100;
 const TASK_QUEUE_TYPE_WORKFLOW = 1;
 
 const log = createLogger(process.env.SCALE_LOG_LEVEL ?? 'warn');
-const line = (label: string, ours: string, base: string, ratio: number) => console.log(`${label.padEnd(40)} ${ours.padEnd(16)} baseline ${base.padEnd(28)} ratio ${ratio.toFixed(2)}`);
+const line = (label: string, ours: string, base: string, ratio: number) =>
+  console.log(`${label.padEnd(40)} ${ours.padEnd(16)} baseline ${base.padEnd(28)} ratio ${ratio.toFixed(2)}`);
 const dir = makePostgresTempDir('tms-scale-');
 // Temporal's four services keep pools of their own (20 + 10 each); the service adds its own.
-const pgServer = await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort(), log, false, ['max_connections=400', 'shared_buffers=1GB']);
+const pgServer = await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort(), log, false, [
+  'max_connections=400',
+  'shared_buffers=1GB',
+]);
 const url = new URL(pgServer.url);
-const access = { host: url.hostname, port: Number(url.port), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+const access = {
+  host: url.hostname,
+  port: Number(url.port),
+  user: decodeURIComponent(url.username),
+  password: decodeURIComponent(url.password),
+};
 const admin = new pg.Client({ ...access, database: 'postgres' });
 await admin.connect();
-const bytesOf = async (db: string) => Number((await admin.query<{ n: string }>('select pg_database_size($1) as n', [db])).rows[0]!.n);
+const bytesOf = async (db: string) =>
+  Number((await admin.query<{ n: string }>('select pg_database_size($1) as n', [db])).rows[0]!.n);
 
 let stopTemporal: (() => Promise<void>) | undefined;
 const workers = new Set<ChildProcess>();
 // A bench stopped half-way (Ctrl-C) takes its worker along.
-process.once('exit', () => { for (const w of workers) w.kill('SIGKILL'); });
+process.once('exit', () => {
+  for (const w of workers) w.kill('SIGKILL');
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 try {
   const started = performance.now();
-  const temporal = await startTemporalOnPostgres({ pg: access, dir: path.join(dir, 'temporal'), namespace: 'default' }, log);
+  const temporal = await startTemporalOnPostgres(
+    { pg: access, dir: path.join(dir, 'temporal'), namespace: 'default' },
+    log,
+  );
   stopTemporal = temporal.stop;
-  console.log(`machine: ${os.cpus().length} cores, Node ${process.version}; Temporal server on PostgreSQL (ready in ${fmt((performance.now() - started) / 1000)} s)`);
+  console.log(
+    `machine: ${os.cpus().length} cores, Node ${process.version}; Temporal server on PostgreSQL (ready in ${fmt((performance.now() - started) / 1000)} s)`,
+  );
 
   const orm = await createOrm(pgServer.url, ENTITIES);
   await migrate(orm);
   await seedDemo(orm.em.fork());
   await orm.close();
-  const shared = { DATABASE_URL: pgServer.url, TEMPORAL_ADDRESS: temporal.address, METRICS_PORT: '0', SECRETS_KEY: randomBytes(32).toString('base64') };
+  const shared = {
+    DATABASE_URL: pgServer.url,
+    TEMPORAL_ADDRESS: temporal.address,
+    METRICS_PORT: '0',
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+  };
   const config = loadConfig({ ...UNREACHED_RATE_LIMITS, ...shared, LOG_LEVEL: 'silent' });
   // The API in this process, the worker in its own (`npm run worker`), as docker-compose runs them: the API's
   // requests would otherwise starve the worker's workflow tasks on the same event loop.
@@ -77,17 +99,36 @@ try {
     // A locker network: lockers of 100 compartments, as many as the open orders need.
     const devices = Math.ceil(OPEN / COMPARTMENTS);
     const grids = Array.from({ length: COMPARTMENTS }, (_, i) => `C${i}`);
-    for (let d = 0; d < devices; d++) await insertDevice(em, { businessId: b.business.id, code: `SCALE-${b.tag}-${d}`, name: `Scale ${d}`, compartments: compartmentsOf(grids) });
-    const target = (i: number) => ({ device_id: `SCALE-${b.tag}-${i % devices}`, grid_code: grids[Math.floor(i / devices)] });
-    const login = await fetch(`${app.url}/api/v1/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: b.users.admin.email, password: PASSWORD }) });
-    const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' };
+    for (let d = 0; d < devices; d++)
+      await insertDevice(em, {
+        businessId: b.business.id,
+        code: `SCALE-${b.tag}-${d}`,
+        name: `Scale ${d}`,
+        compartments: compartmentsOf(grids),
+      });
+    const target = (i: number) => ({
+      device_id: `SCALE-${b.tag}-${i % devices}`,
+      grid_code: grids[Math.floor(i / devices)],
+    });
+    const login = await fetch(`${app.url}/api/v1/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: b.users.admin.email, password: PASSWORD }),
+    });
+    const headers = {
+      authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+      'content-type': 'application/json',
+    };
     /** Waits until no workflow task waits on the worker's task queue; answers how long that took and how many waited. */
     const drain = async (): Promise<{ seconds: number; backlog: number }> => {
       const started = Date.now();
       let first: number | undefined;
       for (;;) {
         const { stats } = await app.temporal.workflowService.describeTaskQueue({
-          namespace: config.temporalNamespace, taskQueue: { name: config.taskQueue }, taskQueueType: TASK_QUEUE_TYPE_WORKFLOW, reportStats: true,
+          namespace: config.temporalNamespace,
+          taskQueue: { name: config.taskQueue },
+          taskQueueType: TASK_QUEUE_TYPE_WORKFLOW,
+          reportStats: true,
         });
         const waiting = Number(stats?.approximateBacklogCount ?? 0);
         first ??= waiting;
@@ -96,16 +137,27 @@ try {
       }
     };
     const store = async (i: number, dueAt: string): Promise<number> => {
-      const res = await fetch(`${app.url}/api/v1/device-orders`, { method: 'POST', headers, body: JSON.stringify({ kind: 'delivery', ...target(i), reference_number: `S${i}`, due_at: dueAt }) });
+      const res = await fetch(`${app.url}/api/v1/device-orders`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ kind: 'delivery', ...target(i), reference_number: `S${i}`, due_at: dueAt }),
+      });
       if (res.status !== 201) throw new Error(`store ${i}: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { device_order: { id: number } }).device_order.id;
     };
 
     // 1. The baseline: bare starts of an empty workflow nobody runs, on the same server, at the same concurrency.
     const bare = await load(BARE_STARTS, CONCURRENCY, async (i) => {
-      await app.temporal.workflow.start('scaleEmptyWorkflow', { workflowId: `scale-bare-${i}`, taskQueue: 'scale-no-worker', args: [] });
+      await app.temporal.workflow.start('scaleEmptyWorkflow', {
+        workflowId: `scale-bare-${i}`,
+        taskQueue: 'scale-no-worker',
+        args: [],
+      });
     });
-    const before = { temporal: await bytesOf('temporal') + await bytesOf('temporal_visibility'), app: await bytesOf('tms') };
+    const before = {
+      temporal: (await bytesOf('temporal')) + (await bytesOf('temporal_visibility')),
+      app: await bytesOf('tms'),
+    };
     const far = new Date(Date.now() + 30 * 24 * 3600_000).toISOString();
     const fill = OPEN - DUE;
     const tenth = Math.max(1, Math.ceil(fill / 10));
@@ -116,11 +168,23 @@ try {
     const sustained: number[] = [];
     for (let from = 0; from < fill; from += tenth) {
       const n = Math.min(tenth, fill - from);
-      const run = await load(n, CONCURRENCY, async (i) => { await store(from + i, far); });
+      const run = await load(n, CONCURRENCY, async (i) => {
+        await store(from + i, far);
+      });
       const drained = await drain();
       sustained.push(n / (n / run.perSecond + drained.seconds));
-      line(`store rate, open ${from + n} (per s)`, fmt(run.perSecond), `workflow.start ${fmt(bare.perSecond)}`, run.perSecond / bare.perSecond);
-      line('  sustained, first tasks run (per s)', fmt(sustained.at(-1)!), `workflow.start ${fmt(bare.perSecond)}`, sustained.at(-1)! / bare.perSecond);
+      line(
+        `store rate, open ${from + n} (per s)`,
+        fmt(run.perSecond),
+        `workflow.start ${fmt(bare.perSecond)}`,
+        run.perSecond / bare.perSecond,
+      );
+      line(
+        '  sustained, first tasks run (per s)',
+        fmt(sustained.at(-1)!),
+        `workflow.start ${fmt(bare.perSecond)}`,
+        sustained.at(-1)! / bare.perSecond,
+      );
       const [p50, bareP50] = [percentile(run.latencies, 50), percentile(bare.latencies, 50)];
       line('  store p50 (ms)', fmt(p50), `workflow.start ${fmt(bareP50)}`, p50 / bareP50);
     }
@@ -129,31 +193,66 @@ try {
     const rate = sustained.length ? Math.min(...sustained.slice(-3)) : bare.perSecond / 4;
     const dueStart = Date.now() + Math.ceil((DUE / rate) * 1.5 * 1000) + 60_000;
     const ids: number[] = [];
-    const dueRun = await load(DUE, CONCURRENCY, async (i) => { ids.push(await store(fill + i, new Date(dueStart + (i * 60_000) / DUE).toISOString())); });
-    line(`store rate, open ${OPEN} (per s)`, fmt(dueRun.perSecond), `workflow.start ${fmt(bare.perSecond)}`, dueRun.perSecond / bare.perSecond);
+    const dueRun = await load(DUE, CONCURRENCY, async (i) => {
+      ids.push(await store(fill + i, new Date(dueStart + (i * 60_000) / DUE).toISOString()));
+    });
+    line(
+      `store rate, open ${OPEN} (per s)`,
+      fmt(dueRun.perSecond),
+      `workflow.start ${fmt(bare.perSecond)}`,
+      dueRun.perSecond / bare.perSecond,
+    );
     await drain();
-    if (Date.now() > dueStart) console.log('warning: storing the due ones and their first tasks took longer than planned: their lateness includes it');
+    if (Date.now() > dueStart)
+      console.log(
+        'warning: storing the due ones and their first tasks took longer than planned: their lateness includes it',
+      );
 
     // 2. Bytes per open workflow, measured while all of them are open (the due ones wait on their timers still).
-    const after = { temporal: await bytesOf('temporal') + await bytesOf('temporal_visibility'), app: await bytesOf('tms') };
-    const { count: open } = await app.temporal.workflow.count('WorkflowType = "deviceOrderWorkflow" AND ExecutionStatus = "Running"');
+    const after = {
+      temporal: (await bytesOf('temporal')) + (await bytesOf('temporal_visibility')),
+      app: await bytesOf('tms'),
+    };
+    const { count: open } = await app.temporal.workflow.count(
+      'WorkflowType = "deviceOrderWorkflow" AND ExecutionStatus = "Running"',
+    );
     console.log(`open device-order workflows (visibility): ${open}`);
-    console.log(`bytes per open workflow: Temporal ${fmt((after.temporal - before.temporal) / OPEN)} (its databases ${fmt(before.temporal / 1e6)} -> ${fmt(after.temporal / 1e6)} MB); `
-      + `the service ${fmt((after.app - before.app) / OPEN)} per device order`);
+    console.log(
+      `bytes per open workflow: Temporal ${fmt((after.temporal - before.temporal) / OPEN)} (its databases ${fmt(before.temporal / 1e6)} -> ${fmt(after.temporal / 1e6)} MB); ` +
+        `the service ${fmt((after.app - before.app) / OPEN)} per device order`,
+    );
 
     const wait = dueStart + 60_000 - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const idList = ids.join(',');
     for (let polls = 0; ; polls++) {
-      const [row] = await em.execute<{ n: number }[]>(`select count(*)::int as n from device_order where id in (${idList}) and status = 'overdue'`);
+      const [row] = await em.execute<{ n: number }[]>(
+        `select count(*)::int as n from device_order where id in (${idList}) and status = 'overdue'`,
+      );
       if (row!.n === ids.length) break;
       if (polls % 20 === 0) console.log(`  overdue so far: ${row!.n} of ${ids.length}`);
       await new Promise((r) => setTimeout(r, 500));
     }
-    const lateness = (await em.execute<{ ms: number }[]>(`select extract(epoch from (overdue_at - due_at)) * 1000 as ms from device_order where id in (${idList})`)).map((r) => Number(r.ms));
-    const timerLate = await new Promise<number>((resolve) => { const at = Date.now() + 50; setTimeout(() => resolve(Date.now() - at), 50); });
-    for (const [name, p] of [['p50', 50], ['p99', 99], ['max', 100]] as const) {
-      line(`overdue lateness ${name} (ms, ${DUE} in 1 min)`, fmt(percentile(lateness, p)), `setTimeout ${fmt(timerLate)}`, percentile(lateness, p) / Math.max(1, timerLate));
+    const lateness = (
+      await em.execute<{ ms: number }[]>(
+        `select extract(epoch from (overdue_at - due_at)) * 1000 as ms from device_order where id in (${idList})`,
+      )
+    ).map((r) => Number(r.ms));
+    const timerLate = await new Promise<number>((resolve) => {
+      const at = Date.now() + 50;
+      setTimeout(() => resolve(Date.now() - at), 50);
+    });
+    for (const [name, p] of [
+      ['p50', 50],
+      ['p99', 99],
+      ['max', 100],
+    ] as const) {
+      line(
+        `overdue lateness ${name} (ms, ${DUE} in 1 min)`,
+        fmt(percentile(lateness, p)),
+        `setTimeout ${fmt(timerLate)}`,
+        percentile(lateness, p) / Math.max(1, timerLate),
+      );
     }
   } finally {
     await app.close();

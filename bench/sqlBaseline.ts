@@ -25,9 +25,10 @@ export async function captureSql(task: () => Promise<unknown>, keep: (text: stri
   const seen: Statement[] = [];
   proto.query = function capture(this: unknown, ...args: unknown[]) {
     const [first, second] = args;
-    const statement = typeof first === 'string'
-      ? { text: first, values: Array.isArray(second) ? second : [] }
-      : { text: String((first as { text?: string }).text), values: (first as { values?: unknown[] }).values ?? [] };
+    const statement =
+      typeof first === 'string'
+        ? { text: first, values: Array.isArray(second) ? second : [] }
+        : { text: String((first as { text?: string }).text), values: (first as { values?: unknown[] }).values ?? [] };
     if (keep(statement.text)) seen.push(statement);
     return original.apply(this, args);
   };
@@ -41,7 +42,11 @@ export async function captureSql(task: () => Promise<unknown>, keep: (text: stri
 }
 
 /** A bare Koa app in this process that runs `statementsFor(url)` (path and query) one after another and answers their rows. */
-export function bareKoaSql(databaseUrl: string, poolMax: number, statementsFor: (url: string) => Statement[]): { url: string; close: () => Promise<void> } {
+export function bareKoaSql(
+  databaseUrl: string,
+  poolMax: number,
+  statementsFor: (url: string) => Statement[],
+): { url: string; close: () => Promise<void> } {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolMax });
   const app = new Koa();
   app.use(async (ctx) => {

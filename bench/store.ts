@@ -33,8 +33,15 @@ export interface StoreTarget {
   grids: string[];
 }
 
-export interface Measured { runs: LoadRun[]; cpu: CpuTimes[] }
-export interface StoreRun { store: Measured; emptyStart: Measured; sameStart: Measured }
+export interface Measured {
+  runs: LoadRun[];
+  cpu: CpuTimes[];
+}
+export interface StoreRun {
+  store: Measured;
+  emptyStart: Measured;
+  sameStart: Measured;
+}
 
 export async function storeBench(t: StoreTarget): Promise<StoreRun> {
   const far = new Date(Date.now() + 24 * 3600_000).toISOString();
@@ -42,27 +49,47 @@ export async function storeBench(t: StoreTarget): Promise<StoreRun> {
   // Sent as the webhook baselines send (node's http client, kept alive): fetch's own work in this process would
   // count against the store.
   const store = async () => {
-    const body = JSON.stringify({ kind: 'delivery', device_id: t.deviceCode, grid_code: t.grids[grid++], reference_number: 'B', due_at: far });
+    const body = JSON.stringify({
+      kind: 'delivery',
+      device_id: t.deviceCode,
+      grid_code: t.grids[grid++],
+      reference_number: 'B',
+      due_at: far,
+    });
     const status = await postKeepAlive(`${t.appUrl}/api/v1/device-orders`, t.headers, body);
     if (status !== 201) throw new Error(`store answered ${status}`);
   };
   let started = 0;
   const emptyStart = async () => {
-    await t.temporal.workflow.start('benchEmptyWorkflow', { workflowId: `bench-empty-${started++}-${Date.now()}`, taskQueue: 'bench-no-worker', args: [] });
+    await t.temporal.workflow.start('benchEmptyWorkflow', {
+      workflowId: `bench-empty-${started++}-${Date.now()}`,
+      taskQueue: 'bench-no-worker',
+      args: [],
+    });
   };
   const sameStart = async () => {
     const id = 1_000_000_000 + started++;
     await t.temporal.workflow.start(DEVICE_ORDER_WORKFLOW, {
-      workflowId: `bench-same-${id}-${Date.now()}`, taskQueue: t.config.taskQueue, ...NO_DUPLICATES,
+      workflowId: `bench-same-${id}-${Date.now()}`,
+      taskQueue: t.config.taskQueue,
+      ...NO_DUPLICATES,
       args: [{ id, businessId: t.businessId, dueAt: far, ...doorTimings(t.config.lockerTimerScale) }],
       typedSearchAttributes: deviceOrderSearchAttributes(t.businessId, t.deviceCode, null),
     });
   };
   await load(WARM_UP, STORE_IN_FLIGHT, store);
   await load(WARM_UP, STORE_IN_FLIGHT, sameStart);
-  const out: StoreRun = { store: { runs: [], cpu: [] }, emptyStart: { runs: [], cpu: [] }, sameStart: { runs: [], cpu: [] } };
+  const out: StoreRun = {
+    store: { runs: [], cpu: [] },
+    emptyStart: { runs: [], cpu: [] },
+    sameStart: { runs: [], cpu: [] },
+  };
   for (let round = 0; round < STORE_ROUNDS; round++) {
-    for (const [m, task] of [[out.store, store], [out.emptyStart, emptyStart], [out.sameStart, sameStart]] as const) {
+    for (const [m, task] of [
+      [out.store, store],
+      [out.emptyStart, emptyStart],
+      [out.sameStart, sameStart],
+    ] as const) {
       const before = cpuTimes();
       m.runs.push(await load(STORE_CALLS, STORE_IN_FLIGHT, task));
       m.cpu.push(cpuPerCall(before, cpuTimes(), STORE_CALLS));

@@ -16,7 +16,9 @@ export class Migration20261124000000ReadCacheNotify extends Migration {
       end $$;
     `);
     for (const table of ['auth_token', 'app_user', 'business']) {
-      this.addSql(`create trigger ${table}_read_cache after update or delete or truncate on ${table} for each statement execute function notify_read_cache();`);
+      this.addSql(
+        `create trigger ${table}_read_cache after update or delete or truncate on ${table} for each statement execute function notify_read_cache();`,
+      );
     }
   }
 }

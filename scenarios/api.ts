@@ -12,20 +12,33 @@ export class ScenarioError extends Error {}
 
 export interface Api {
   readonly base: string;
-  call<T = any>(method: string, path: string, opts?: { token?: string; body?: unknown; expect?: number | number[] }): Promise<{ status: number; body: T }>;
+  call<T = any>(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; expect?: number | number[] },
+  ): Promise<{ status: number; body: T }>;
   login(who: Credentials): Promise<string>;
 }
 
 export function api(base: string): Api {
-  async function call(method: string, path: string, opts: { token?: string; body?: unknown; expect?: number | number[] } = {}) {
+  async function call(
+    method: string,
+    path: string,
+    opts: { token?: string; body?: unknown; expect?: number | number[] } = {},
+  ) {
     const headers: Record<string, string> = { 'accept-language': 'en' };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base}/api${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const res = await fetch(`${base}/api${path}`, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
     const text = await res.text();
     const body = text ? JSON.parse(text) : undefined;
     const expected = [opts.expect ?? (method === 'POST' ? [200, 201, 202] : 200)].flat();
-    if (!expected.includes(res.status)) throw new ScenarioError(`${method} /api${path} answered ${res.status}: ${text.slice(0, 500)}`);
+    if (!expected.includes(res.status))
+      throw new ScenarioError(`${method} /api${path} answered ${res.status}: ${text.slice(0, 500)}`);
     return { status: res.status, body };
   }
   return {

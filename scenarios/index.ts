@@ -14,19 +14,31 @@ export interface Scenario {
 
 export const SCENARIOS: readonly Scenario[] = [
   {
-    name: 'epcis-locker', sandbox: false, play: epcisLocker,
-    summary: "a carrier's EPCIS documents take a package from receiving at the warehouse to shelved in a locker; the recipient collects it with the mailed code",
+    name: 'epcis-locker',
+    sandbox: false,
+    play: epcisLocker,
+    summary:
+      "a carrier's EPCIS documents take a package from receiving at the warehouse to shelved in a locker; the recipient collects it with the mailed code",
   },
   {
-    name: 'partner-locker', sandbox: true, play: partnerLocker,
-    summary: 'a partner locker provider opens a door remotely, the courier deposits, the recipient picks up with the code (--sandbox: against the simulated locker)',
+    name: 'partner-locker',
+    sandbox: true,
+    play: partnerLocker,
+    summary:
+      'a partner locker provider opens a door remotely, the courier deposits, the recipient picks up with the code (--sandbox: against the simulated locker)',
   },
   {
-    name: 'third-party-late', sandbox: false, play: twoPackagesOneLate,
-    summary: 'an order of two packages handed to a delivery provider: one delivered (partial_delivered), the other later (delivered)',
+    name: 'third-party-late',
+    sandbox: false,
+    play: twoPackagesOneLate,
+    summary:
+      'an order of two packages handed to a delivery provider: one delivered (partial_delivered), the other later (delivered)',
   },
   {
-    name: 'fallback', sandbox: false, play: fallbackToSelfDelivery,
-    summary: 'the provider does not take the parcel before the handover deadline: the order falls back to self delivery',
+    name: 'fallback',
+    sandbox: false,
+    play: fallbackToSelfDelivery,
+    summary:
+      'the provider does not take the parcel before the handover deadline: the order falls back to self delivery',
   },
 ];

@@ -10,12 +10,16 @@ export interface Played {
 }
 
 export async function play(scenario: Scenario, opts: WorldOptions & { sandbox?: boolean }): Promise<Played> {
-  if (opts.sandbox && !scenario.sandbox) return { journal: new Journal(), error: new ScenarioError(`${scenario.name} has no sandbox mode`) };
+  if (opts.sandbox && !scenario.sandbox)
+    return { journal: new Journal(), error: new ScenarioError(`${scenario.name} has no sandbox mode`) };
   const w = await openWorld(opts);
   try {
     await scenario.play(w, { sandbox: opts.sandbox ?? false });
     const refused = w.receiver.refused();
-    if (refused.length > 0) throw new ScenarioError(`${refused.length} webhook(s) failed the signature check: ${refused.map((r) => r.event).join(', ')}`);
+    if (refused.length > 0)
+      throw new ScenarioError(
+        `${refused.length} webhook(s) failed the signature check: ${refused.map((r) => r.event).join(', ')}`,
+      );
     return { journal: w.journal };
   } catch (err) {
     return { journal: w.journal, error: err as Error };

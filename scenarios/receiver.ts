@@ -52,7 +52,10 @@ export async function startReceiver(journal: Journal) {
     if (shown.has(w) || !followed.some((token) => w.raw.includes(token))) return;
     shown.add(w);
     const said = gist(w.body);
-    journal.add('webhook', `${w.endpoint.padEnd(8)} ${w.event}  ${w.id}${said && `  ${said}`}  ${w.verified ? 'signature verified' : `SIGNATURE REFUSED: ${w.failure}`}`);
+    journal.add(
+      'webhook',
+      `${w.endpoint.padEnd(8)} ${w.event}  ${w.id}${said && `  ${said}`}  ${w.verified ? 'signature verified' : `SIGNATURE REFUSED: ${w.failure}`}`,
+    );
   };
 
   const server = http.createServer((req, res) => {
@@ -64,9 +67,23 @@ export async function startReceiver(journal: Journal) {
       const name = (req.url ?? '').split('/')[1] ?? '';
       const endpoint = endpoints.get(name);
       let body: unknown;
-      try { body = JSON.parse(raw); } catch { body = undefined; }
-      const check = endpoint ? verifyWebhook({ sender: endpoint.sender, secret: endpoint.secret, headers, rawBody: raw }) : { valid: false as const, message: 'no such endpoint' };
-      const webhook: Webhook = { endpoint: name, ...nameOf(body, headers), body, raw, headers, verified: check.valid, ...(!check.valid && { failure: check.message }) };
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        body = undefined;
+      }
+      const check = endpoint
+        ? verifyWebhook({ sender: endpoint.sender, secret: endpoint.secret, headers, rawBody: raw })
+        : { valid: false as const, message: 'no such endpoint' };
+      const webhook: Webhook = {
+        endpoint: name,
+        ...nameOf(body, headers),
+        body,
+        raw,
+        headers,
+        verified: check.valid,
+        ...(!check.valid && { failure: check.message }),
+      };
       received.push(webhook);
       show(webhook);
       // Answered 200 even when refused: the scenario reports it, and a retry would only repeat it.

@@ -10,15 +10,21 @@ import { answers, startService, type Service } from './service.ts';
 import { DEMO_ACCOUNTS } from './world.ts';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const USAGE = 'usage: npm run scenario -- <name>...|all [--url URL] [--mail-url URL] [--temporal-ui URL] [--sandbox] [--keep]\n       npm run scenario -- --list';
+const USAGE =
+  'usage: npm run scenario -- <name>...|all [--url URL] [--mail-url URL] [--temporal-ui URL] [--sandbox] [--keep]\n       npm run scenario -- --list';
 
 let args;
 try {
   args = parseArgs({
     allowPositionals: true,
     options: {
-      list: { type: 'boolean' }, url: { type: 'string' }, 'mail-url': { type: 'string' }, 'temporal-ui': { type: 'string' },
-      sandbox: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      list: { type: 'boolean' },
+      url: { type: 'string' },
+      'mail-url': { type: 'string' },
+      'temporal-ui': { type: 'string' },
+      sandbox: { type: 'boolean' },
+      keep: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
 } catch (err) {
@@ -37,11 +43,15 @@ if (unknown.length > 0) {
   process.stderr.write(`unknown scenario: ${unknown.join(', ')} (npm run scenario -- --list names them)\n`);
   process.exit(2);
 }
-const chosen = positionals.includes('all') ? SCENARIOS.filter((s) => !values.sandbox || s.sandbox) : SCENARIOS.filter((s) => positionals.includes(s.name));
+const chosen = positionals.includes('all')
+  ? SCENARIOS.filter((s) => !values.sandbox || s.sandbox)
+  : SCENARIOS.filter((s) => positionals.includes(s.name));
 
 const url = (values.url ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
 let service: Service = {
-  url, started: false, stop: async () => {},
+  url,
+  started: false,
+  stop: async () => {},
   mailUrl: values['mail-url'] ?? `http://localhost:${process.env.MAIL_WEB_PORT ?? 8025}`,
   temporalUi: values['temporal-ui'] ?? `http://localhost:${process.env.TEMPORAL_UI_PORT ?? 8233}`,
 };
@@ -56,10 +66,19 @@ try {
 let failed = 0;
 for (const scenario of chosen) {
   say(`\n${scenario.name}${values.sandbox ? ' (sandbox)' : ''}: ${scenario.summary}`);
-  const played = await play(scenario, { url, mailUrl: service.mailUrl, accounts: DEMO_ACCOUNTS, sandbox: values.sandbox, write: say });
+  const played = await play(scenario, {
+    url,
+    mailUrl: service.mailUrl,
+    accounts: DEMO_ACCOUNTS,
+    sandbox: values.sandbox,
+    write: say,
+  });
   if (played.journal.workflows.length > 0) {
     say('  Open in the Temporal UI:');
-    for (const id of played.journal.workflows) say(`    ${service.temporalUi}/namespaces/${process.env.TEMPORAL_NAMESPACE ?? 'default'}/workflows/${encodeURIComponent(id)}`);
+    for (const id of played.journal.workflows)
+      say(
+        `    ${service.temporalUi}/namespaces/${process.env.TEMPORAL_NAMESPACE ?? 'default'}/workflows/${encodeURIComponent(id)}`,
+      );
   }
   if (played.error) {
     failed++;
@@ -68,8 +87,13 @@ for (const scenario of chosen) {
 }
 
 if (service.started && values.keep) {
-  say(`\nThe service keeps running at ${url} (Temporal UI ${service.temporalUi}, mail ${service.mailUrl}); Ctrl-C stops it.`);
-  await new Promise((resolve) => { process.once('SIGINT', resolve); process.once('SIGTERM', resolve); });
+  say(
+    `\nThe service keeps running at ${url} (Temporal UI ${service.temporalUi}, mail ${service.mailUrl}); Ctrl-C stops it.`,
+  );
+  await new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
 }
 await service.stop();
 process.exit(failed > 0 ? 1 : 0);

@@ -11,7 +11,12 @@ import { freePort } from '../src/platform/launchers/startup.ts';
 import { ScenarioError } from './api.ts';
 
 /** Multipliers of the business timers of a service the runner starts: an hour lasts 3.6 s, a locker's five-second door 50 ms. */
-export const COMPRESSED_TIMERS = { HANDOVER_TIMER_SCALE: '0.001', LOCKER_TIMER_SCALE: '0.01', NOTIFY_RETRY_SCALE: '0.01', WEBHOOK_RETRY_SCALE: '0.01' };
+export const COMPRESSED_TIMERS = {
+  HANDOVER_TIMER_SCALE: '0.001',
+  LOCKER_TIMER_SCALE: '0.01',
+  NOTIFY_RETRY_SCALE: '0.01',
+  WEBHOOK_RETRY_SCALE: '0.01',
+};
 
 export interface Service {
   url: string;
@@ -37,21 +42,39 @@ async function healthy(url: string, child: ChildProcess, log: string, timeoutMs:
     await new Promise((r) => setTimeout(r, 500));
   }
   const tail = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').slice(-15).join('\n') : '';
-  throw new ScenarioError(`the service the runner started at ${url} did not become healthy; the end of ${log}:\n${tail}`);
+  throw new ScenarioError(
+    `the service the runner started at ${url} did not become healthy; the end of ${log}:\n${tail}`,
+  );
 }
 
 /** Starts the whole service (PostgreSQL, Temporal, the mail catcher, worker and API) on the URL's port. */
 export async function startService(url: string, say: (line: string) => void): Promise<Service> {
   const { hostname, port } = new URL(url);
-  if (!['localhost', '127.0.0.1', '[::1]'].includes(hostname)) throw new ScenarioError(`nothing answers at ${url}, and the runner starts a service only on this machine`);
+  if (!['localhost', '127.0.0.1', '[::1]'].includes(hostname))
+    throw new ScenarioError(`nothing answers at ${url}, and the runner starts a service only on this machine`);
   const dataDir = makePostgresTempDir('tms-scenario-');
   const log = path.join(dataDir, 'service.log');
-  const ports = { PG_PORT: await freePort(), TEMPORAL_PORT: await freePort(), TEMPORAL_UI_PORT: await freePort(), MAIL_SMTP_PORT: await freePort(), MAIL_WEB_PORT: await freePort() };
+  const ports = {
+    PG_PORT: await freePort(),
+    TEMPORAL_PORT: await freePort(),
+    TEMPORAL_UI_PORT: await freePort(),
+    MAIL_SMTP_PORT: await freePort(),
+    MAIL_WEB_PORT: await freePort(),
+  };
   const out = fs.openSync(log, 'a');
-  say(`Nothing answers at ${url}: starting a service there with compressed business timers (data and log in ${dataDir}).`);
+  say(
+    `Nothing answers at ${url}: starting a service there with compressed business timers (data and log in ${dataDir}).`,
+  );
   const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../src/main/start.ts')], {
     stdio: ['ignore', out, out],
-    env: { ...process.env, PORT: port || '80', DATA_DIR: dataDir, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])), METRICS_PORT: '0', ...COMPRESSED_TIMERS },
+    env: {
+      ...process.env,
+      PORT: port || '80',
+      DATA_DIR: dataDir,
+      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+      METRICS_PORT: '0',
+      ...COMPRESSED_TIMERS,
+    },
   });
   const stop = async () => {
     if (child.exitCode === null) {
@@ -70,5 +93,11 @@ export async function startService(url: string, say: (line: string) => void): Pr
     await stop();
     throw err;
   }
-  return { url, mailUrl: `http://localhost:${ports.MAIL_WEB_PORT}`, temporalUi: `http://localhost:${ports.TEMPORAL_UI_PORT}`, started: true, stop };
+  return {
+    url,
+    mailUrl: `http://localhost:${ports.MAIL_WEB_PORT}`,
+    temporalUi: `http://localhost:${ports.TEMPORAL_UI_PORT}`,
+    started: true,
+    stop,
+  };
 }

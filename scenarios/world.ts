@@ -45,7 +45,11 @@ export interface WorldOptions {
 type Role = 'admin' | 'carrier' | 'lockerProvider';
 
 /** The business's settings fields a scenario's receiver takes over. */
-const BUSINESS_FIELDS = ['order_status_change_webhook_url', 'tracking_event_webhook_url', 'device_order_webhook_url'] as const;
+const BUSINESS_FIELDS = [
+  'order_status_change_webhook_url',
+  'tracking_event_webhook_url',
+  'device_order_webhook_url',
+] as const;
 
 export async function openWorld(opts: WorldOptions) {
   const journal = new Journal(opts.write);
@@ -94,8 +98,16 @@ export async function openWorld(opts: WorldOptions) {
       const before = (await service.call('GET', '/v1/webhook-settings', { token: admin })).body.settings;
       const key = secret();
       const url = receiver.endpoint('business', 'tenant', key);
-      await service.call('PUT', '/v1/webhook-settings', { token: admin, body: { webhook_sign_secret: key, ...Object.fromEntries(BUSINESS_FIELDS.map((f) => [f, url])) } });
-      undo.push(() => service.call('PUT', '/v1/webhook-settings', { token: admin, body: Object.fromEntries(BUSINESS_FIELDS.map((f) => [f, before[f] ?? null])) }));
+      await service.call('PUT', '/v1/webhook-settings', {
+        token: admin,
+        body: { webhook_sign_secret: key, ...Object.fromEntries(BUSINESS_FIELDS.map((f) => [f, url])) },
+      });
+      undo.push(() =>
+        service.call('PUT', '/v1/webhook-settings', {
+          token: admin,
+          body: Object.fromEntries(BUSINESS_FIELDS.map((f) => [f, before[f] ?? null])),
+        }),
+      );
     },
 
     /**
@@ -106,19 +118,36 @@ export async function openWorld(opts: WorldOptions) {
       const provider = await token(role);
       const before = (await service.call('GET', '/v1/provider/webhook-settings', { token: provider })).body.settings;
       const key = secret();
-      const url = receiver.endpoint(role === 'carrier' ? 'carrier' : 'lockers', role === 'carrier' ? 'third_party' : 'partner_locker', key);
+      const url = receiver.endpoint(
+        role === 'carrier' ? 'carrier' : 'lockers',
+        role === 'carrier' ? 'third_party' : 'partner_locker',
+        key,
+      );
       const target = opt.sandbox ? { sandbox_url: url, sandbox_enabled: true, ...(!before && { url }) } : { url };
-      await service.call('PUT', '/v1/provider/webhook-settings', { token: provider, body: { ...target, events: [], format: 'native', standard_webhooks: false, secret: key } });
+      await service.call('PUT', '/v1/provider/webhook-settings', {
+        token: provider,
+        body: { ...target, events: [], format: 'native', standard_webhooks: false, secret: key },
+      });
       if (before) {
         const { url: liveUrl, sandbox_url, sandbox_enabled, events, format, standard_webhooks } = before;
-        undo.push(() => service.call('PUT', '/v1/provider/webhook-settings', { token: provider, body: { url: liveUrl, sandbox_url, sandbox_enabled, events, format, standard_webhooks } }));
+        undo.push(() =>
+          service.call('PUT', '/v1/provider/webhook-settings', {
+            token: provider,
+            body: { url: liveUrl, sandbox_url, sandbox_enabled, events, format, standard_webhooks },
+          }),
+        );
       }
     },
 
     /** Waits for a webhook of this event that names `about` (and of which `also` holds), received and followed. */
     webhook(event: string, about: string, opt: { ms?: number; also?: (body: any) => boolean } = {}): Promise<Webhook> {
       receiver.follow(about);
-      return until(`webhook ${event} about ${about}`, async () => receiver.received.find((w) => w.event === event && w.raw.includes(about) && (opt.also?.(w.body) ?? true)), opt.ms);
+      return until(
+        `webhook ${event} about ${about}`,
+        async () =>
+          receiver.received.find((w) => w.event === event && w.raw.includes(about) && (opt.also?.(w.body) ?? true)),
+        opt.ms,
+      );
     },
 
     /**
@@ -128,7 +157,10 @@ export async function openWorld(opts: WorldOptions) {
     async pickupCode(to: string): Promise<string> {
       const found = await until(`a mail to ${to}`, async () => {
         const res = await fetch(`${opts.mailUrl}/api/messages`).catch(() => null);
-        if (!res?.ok) throw new ScenarioError(`no mail catcher answers at ${opts.mailUrl} (set --mail-url): the recipient's notice cannot be read`);
+        if (!res?.ok)
+          throw new ScenarioError(
+            `no mail catcher answers at ${opts.mailUrl} (set --mail-url): the recipient's notice cannot be read`,
+          );
         const mails = (await res.json()) as { to: string[]; subject: string; text: string }[];
         return mails.findLast((m) => m.to.includes(to));
       });
@@ -140,7 +172,8 @@ export async function openWorld(opts: WorldOptions) {
 
     /** Puts back what the scenario changed, and stops the receiver. */
     async close(): Promise<void> {
-      for (const step of undo.reverse()) await step().catch((err: unknown) => journal.step(`could not put back: ${(err as Error).message}`));
+      for (const step of undo.reverse())
+        await step().catch((err: unknown) => journal.step(`could not put back: ${(err as Error).message}`));
       await receiver.close();
     },
   };

@@ -10,9 +10,14 @@ const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
-    const keep = (b: Buffer) => { output = (output + b.toString()).slice(-4000); };
+    const keep = (b: Buffer) => {
+      output = (output + b.toString()).slice(-4000);
+    };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     child.once('error', (err) => resolve({ code: null, output: err.message }));
@@ -28,11 +33,14 @@ export async function findOrInstallChromium(): Promise<string> {
     return given;
   }
   if (fs.existsSync(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM;
-  console.log('Installing Debian\'s chromium for the page tests (once) ...');
+  console.log("Installing Debian's chromium for the page tests (once) ...");
   const update = await run('apt-get', ['update', '-qq']);
-  const install = update.code === 0 ? await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium']) : update;
+  const install =
+    update.code === 0 ? await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium']) : update;
   if (install.code !== 0 || !fs.existsSync(DEBIAN_CHROMIUM)) {
-    throw new Error(`Could not install Debian's chromium with apt-get (${install.output.trim().split('\n').pop() ?? 'no output'}): install it (apt-get install chromium) or set CHROMIUM_PATH to a Chromium executable.`);
+    throw new Error(
+      `Could not install Debian's chromium with apt-get (${install.output.trim().split('\n').pop() ?? 'no output'}): install it (apt-get install chromium) or set CHROMIUM_PATH to a Chromium executable.`,
+    );
   }
   return DEBIAN_CHROMIUM;
 }

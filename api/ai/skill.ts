@@ -7,8 +7,15 @@ import type { Operation } from '../../src/platform/catalog/types.ts';
 import { PROFILES } from '../mcp/grant.ts';
 import { toolsOf } from '../mcp/tools.ts';
 
-export function skillFile(catalog: readonly Operation[], base: string, version: string): { text: string; version: string; hash: string } {
-  const high = (['user', 'developer'] as const).flatMap((s) => toolsOf(catalog, s)).filter((t) => t.op.mcp.risk === 'high').map((t) => t.name);
+export function skillFile(
+  catalog: readonly Operation[],
+  base: string,
+  version: string,
+): { text: string; version: string; hash: string } {
+  const high = (['user', 'developer'] as const)
+    .flatMap((s) => toolsOf(catalog, s))
+    .filter((t) => t.op.mcp.risk === 'high')
+    .map((t) => t.name);
   const text = [
     '---',
     'name: transport-management-service',
@@ -24,7 +31,9 @@ export function skillFile(catalog: readonly Operation[], base: string, version: 
     '',
     '## Pick the narrowest profile',
     'Send `X-MCP-Profile` with one of these, or `X-MCP-Scopes` with the exact scopes (it overrides the profile):',
-    ...Object.entries(PROFILES).map(([name, scopes]) => `- ${name}: ${scopes === '*' ? 'every tool (not for unattended agents)' : scopes.join(', ')}`),
+    ...Object.entries(PROFILES).map(
+      ([name, scopes]) => `- ${name}: ${scopes === '*' ? 'every tool (not for unattended agents)' : scopes.join(', ')}`,
+    ),
     'A tool outside your scopes answers MISSING_SCOPE naming the scope you lack: ask for it, do not work around it.',
     '',
     '## Confirm, preview, or ask a person',
@@ -36,7 +45,7 @@ export function skillFile(catalog: readonly Operation[], base: string, version: 
     'A failed tool call is a result with isError true whose text is {"result": false, "code", "message", "errors"?}; `errors` names each bad argument. Fix the named fields; do not retry unchanged.',
     '',
     '## Verify webhooks',
-    'Every webhook is signed with your endpoint\'s secret. Verify the raw body before trusting it: the verify_webhook_signature tool, or POST /api/v1/webhooks/verify, names the check that failed (digest, timestamp, signature). Deduplicate on the event id.',
+    "Every webhook is signed with your endpoint's secret. Verify the raw body before trusting it: the verify_webhook_signature tool, or POST /api/v1/webhooks/verify, names the check that failed (digest, timestamp, signature). Deduplicate on the event id.",
     '',
     '## Stay current',
     `This file is version ${version}; GET ${base}/api/ai-skill/version answers its hash, and check_skill_update compares yours.`,

@@ -9,14 +9,19 @@ import type { State } from '../middleware/context.ts';
 import { checkDocument, checkQuerySize, checkResponseSize } from './limits.ts';
 import { graphQLErrorOf } from './schema.ts';
 
-const stateOf = (req: Request<unknown, { res: unknown }>) => (req.context.res as { ctx: Koa.Context }).ctx.state as State;
+const stateOf = (req: Request<unknown, { res: unknown }>) =>
+  (req.context.res as { ctx: Koa.Context }).ctx.state as State;
 
 /**
  * POST /api/graphql through graphql-http; the context is the same one REST handlers get. A query over the limits
  * (limits.ts) is answered with one translated error instead of being run: its size before parsing, its shape and
  * cost in place of the validation rules, its answer's size after execution.
  */
-export function graphqlMiddleware(schema: GraphQLSchema, makeContext: ContextFactory, limits: GraphQLLimits): Koa.Middleware<State> {
+export function graphqlMiddleware(
+  schema: GraphQLSchema,
+  makeContext: ContextFactory,
+  limits: GraphQLLimits,
+): Koa.Middleware<State> {
   const handler = createHandler({
     schema,
     context: (req) => makeContext(stateOf(req)) as never,
@@ -25,11 +30,22 @@ export function graphqlMiddleware(schema: GraphQLSchema, makeContext: ContextFac
       return refused ? [graphQLErrorOf(refused, stateOf(req).lang)] : undefined;
     },
     validationRules: (_req, args, specifiedRules) => {
-      const refused = checkDocument(args.schema, args.document, args.operationName ?? undefined, args.variableValues ?? undefined, limits);
+      const refused = checkDocument(
+        args.schema,
+        args.document,
+        args.operationName ?? undefined,
+        args.variableValues ?? undefined,
+        limits,
+      );
       if (!refused) return specifiedRules;
       // The only rule left reports the refusal, so nothing else walks a document this large.
       const error = graphQLErrorOf(refused, (args.contextValue as unknown as OperationContext).lang);
-      return [(context) => { context.reportError(error); return {}; }];
+      return [
+        (context) => {
+          context.reportError(error);
+          return {};
+        },
+      ];
     },
     onOperation: (_req, args, result) => {
       const refused = checkResponseSize(result, limits);

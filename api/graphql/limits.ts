@@ -1,6 +1,13 @@
 import {
-  GraphQLError, Kind, getOperationAST, validate, type DocumentNode, type ExecutionResult, type FragmentDefinitionNode,
-  type GraphQLSchema, type SelectionSetNode,
+  GraphQLError,
+  Kind,
+  getOperationAST,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type SelectionSetNode,
 } from 'graphql';
 import { createComplexityRule, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { GraphQLLimits } from '../../src/platform/config.ts';
@@ -14,32 +21,56 @@ import type { PageSize } from './schema.ts';
 export function checkQuerySize(query: unknown, limits: GraphQLLimits): AppError | null {
   if (typeof query !== 'string') return null;
   const bytes = Buffer.byteLength(query);
-  return bytes > limits.maxQueryBytes ? new AppError(413, 'QUERY_TOO_LARGE', 'error.query_too_large', { params: { limit: limits.maxQueryBytes } }) : null;
+  return bytes > limits.maxQueryBytes
+    ? new AppError(413, 'QUERY_TOO_LARGE', 'error.query_too_large', { params: { limit: limits.maxQueryBytes } })
+    : null;
 }
 
 /** Mutations, aliases, depth, then cost, for the operation that would run; null when within every limit. */
 export function checkDocument(
-  schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined, limits: GraphQLLimits,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown> | undefined,
+  limits: GraphQLLimits,
 ): AppError | null {
   // No single operation to run: the handler answers that itself, after the ordinary validation.
   const operation = getOperationAST(document, operationName);
   if (!operation) return null;
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
   const shape = measure(operation.selectionSet, fragments, new Map(), new Set());
   if (operation.operation === 'mutation' && shape.fields > limits.maxMutations) {
-    return errors.badRequest('TOO_MANY_MUTATIONS', 'error.too_many_mutations', { count: shape.fields, limit: limits.maxMutations });
+    return errors.badRequest('TOO_MANY_MUTATIONS', 'error.too_many_mutations', {
+      count: shape.fields,
+      limit: limits.maxMutations,
+    });
   }
-  if (shape.aliases > limits.maxAliases) return errors.badRequest('TOO_MANY_ALIASES', 'error.too_many_aliases', { count: shape.aliases, limit: limits.maxAliases });
-  if (shape.depth > limits.maxDepth) return errors.badRequest('QUERY_TOO_DEEP', 'error.query_too_deep', { depth: shape.depth, limit: limits.maxDepth });
+  if (shape.aliases > limits.maxAliases)
+    return errors.badRequest('TOO_MANY_ALIASES', 'error.too_many_aliases', {
+      count: shape.aliases,
+      limit: limits.maxAliases,
+    });
+  if (shape.depth > limits.maxDepth)
+    return errors.badRequest('QUERY_TOO_DEEP', 'error.query_too_deep', { depth: shape.depth, limit: limits.maxDepth });
   const cost = costOf(schema, { kind: Kind.DOCUMENT, definitions: [operation, ...fragments.values()] }, variables);
-  if (cost > limits.maxCost) return errors.badRequest('QUERY_TOO_COMPLEX', 'error.query_too_complex', { cost: Number.isFinite(cost) ? cost : '∞', limit: limits.maxCost });
+  if (cost > limits.maxCost)
+    return errors.badRequest('QUERY_TOO_COMPLEX', 'error.query_too_complex', {
+      cost: Number.isFinite(cost) ? cost : '∞',
+      limit: limits.maxCost,
+    });
   return null;
 }
 
 /** An error to send in place of the answer when the answer, serialised, is larger than the limit. */
 export function checkResponseSize(result: ExecutionResult, limits: GraphQLLimits): AppError | null {
   const bytes = Buffer.byteLength(JSON.stringify(result));
-  return bytes > limits.maxResponseBytes ? errors.badRequest('RESPONSE_TOO_LARGE', 'error.response_too_large', { limit: limits.maxResponseBytes }) : null;
+  return bytes > limits.maxResponseBytes
+    ? errors.badRequest('RESPONSE_TOO_LARGE', 'error.response_too_large', { limit: limits.maxResponseBytes })
+    : null;
 }
 
 interface Shape {
@@ -55,11 +86,18 @@ interface Shape {
  * again, as execution would run it again) and measured once each, so that spreading a fragment many times stays
  * cheap to measure. A fragment cycle counts as nothing here; the ordinary validation refuses it.
  */
-function measure(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, measured: Map<string, Shape>, active: Set<string>): Shape {
+function measure(
+  set: SelectionSetNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+  measured: Map<string, Shape>,
+  active: Set<string>,
+): Shape {
   const shape: Shape = { fields: 0, aliases: 0, depth: 0 };
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {
-      const inner = sel.selectionSet ? measure(sel.selectionSet, fragments, measured, active) : { aliases: 0, depth: 0 };
+      const inner = sel.selectionSet
+        ? measure(sel.selectionSet, fragments, measured, active)
+        : { aliases: 0, depth: 0 };
       shape.fields += 1;
       shape.aliases += (sel.alias ? 1 : 0) + inner.aliases;
       shape.depth = Math.max(shape.depth, 1 + inner.depth);
@@ -108,7 +146,9 @@ function costOf(schema: GraphQLSchema, document: DocumentNode, variables: Record
     maximumComplexity: Number.MAX_SAFE_INTEGER,
     estimators: [pagedEstimator, simpleEstimator({ defaultComplexity: 1 })],
     variables: variables ?? {},
-    onComplete: (c) => { cost = c; },
+    onComplete: (c) => {
+      cost = c;
+    },
   });
   try {
     // Other problems it reports (a bad argument, a bad variable) are the ordinary validation's or execution's to answer.

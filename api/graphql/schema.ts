@@ -9,14 +9,17 @@ import { errorBody, toAppError } from '../middleware/errors.ts';
 import { TypeBuilder, type JsonSchema } from './types.ts';
 
 /** Whether an operation is a GraphQL query or mutation: as it says, else a REST GET is a query. */
-export const graphqlKind = (op: Operation): 'query' | 'mutation' => op.graphql?.kind ?? (op.rest?.method === 'GET' ? 'query' : 'mutation');
+export const graphqlKind = (op: Operation): 'query' | 'mutation' =>
+  op.graphql?.kind ?? (op.rest?.method === 'GET' ? 'query' : 'mutation');
 
 /**
  * An operation's input as JSON Schema, with the text rule every input is held to (see platform/catalog/text.ts);
  * `anyJsonRef` names the schema of any JSON value under that rule, for the places that take any value.
  */
-export const inputJsonSchema = (op: Operation, anyJsonRef?: string) => withTextRule(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }), anyJsonRef) as JsonSchema;
-export const outputJsonSchema = (op: Operation) => z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+export const inputJsonSchema = (op: Operation, anyJsonRef?: string) =>
+  withTextRule(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }), anyJsonRef) as JsonSchema;
+export const outputJsonSchema = (op: Operation) =>
+  z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
 
 /** An AppError as a GraphQL error: the REST body's code, translated message and field errors under extensions. */
 export function graphQLErrorOf(err: AppError, lang: Language): GraphQLError {
@@ -63,7 +66,12 @@ export function buildSchema(catalog: readonly Operation[]): GraphQLSchema {
     const input = inputJsonSchema(op);
     const required = new Set(input.required ?? []);
     const pageSize = pageSizeOf(input);
-    const args = Object.fromEntries(Object.entries(input.properties ?? {}).map(([k, v]) => [k, { type: types.input(v, `${name}_${k}`, required.has(k) && v.default === undefined) }]));
+    const args = Object.fromEntries(
+      Object.entries(input.properties ?? {}).map(([k, v]) => [
+        k,
+        { type: types.input(v, `${name}_${k}`, required.has(k) && v.default === undefined) },
+      ]),
+    );
     (kind === 'query' ? query : mutation)[name] = {
       type: types.output(outputJsonSchema(op), `${name}Result`),
       description: op.summary,

@@ -1,6 +1,15 @@
 import {
-  GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType,
-  GraphQLScalarType, GraphQLString, type GraphQLInputType, type GraphQLOutputType,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  GraphQLString,
+  type GraphQLInputType,
+  type GraphQLOutputType,
 } from 'graphql';
 
 /** A JSON Schema fragment as zod's toJSONSchema writes it. */
@@ -39,11 +48,16 @@ function unwrapNull(s: JsonSchema): { schema: JsonSchema; nullable: boolean } {
 function scalarOf(s: JsonSchema): GraphQLScalarType | null {
   const type = s.type ?? (s.const !== undefined ? typeof s.const : undefined);
   switch (type) {
-    case 'string': return GraphQLString;
-    case 'integer': return GraphQLInt;
-    case 'number': return GraphQLFloat;
-    case 'boolean': return GraphQLBoolean;
-    default: return s.enum?.every((v) => typeof v === 'string') ? GraphQLString : null;
+    case 'string':
+      return GraphQLString;
+    case 'integer':
+      return GraphQLInt;
+    case 'number':
+      return GraphQLFloat;
+    case 'boolean':
+      return GraphQLBoolean;
+    default:
+      return s.enum?.every((v) => typeof v === 'string') ? GraphQLString : null;
   }
 }
 
@@ -59,7 +73,10 @@ export class TypeBuilder {
       const req = new Set(schema.required ?? []);
       type = new GraphQLObjectType({
         name: pascal(name),
-        fields: () => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, { type: this.output(v, `${name}_${k}`, req.has(k)) }])),
+        fields: () =>
+          Object.fromEntries(
+            Object.entries(props).map(([k, v]) => [k, { type: this.output(v, `${name}_${k}`, req.has(k)) }]),
+          ),
       });
     } else {
       type = scalarOf(schema) ?? JSONScalar;
@@ -77,7 +94,13 @@ export class TypeBuilder {
       const req = new Set(schema.required ?? []);
       type = new GraphQLInputObjectType({
         name: `${pascal(name)}Input`,
-        fields: () => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, { type: this.input(v, `${name}_${k}`, req.has(k) && v.default === undefined) }])),
+        fields: () =>
+          Object.fromEntries(
+            Object.entries(props).map(([k, v]) => [
+              k,
+              { type: this.input(v, `${name}_${k}`, req.has(k) && v.default === undefined) },
+            ]),
+          ),
       });
     } else {
       type = scalarOf(schema) ?? JSONScalar;

@@ -17,8 +17,19 @@ import { aiToolNames } from '../../src/platform/catalog/tools.ts';
 
 const TAG = 'Developer';
 const DEVELOPER = { scope: null, risk: 'low', servers: ['developer'] } as const;
-const query = z.string().trim().min(1).max(100).optional().describe('Words to look for (any case) in the name, path and summary; every entry when absent');
-const matches = (q: string | undefined, ...texts: string[]) => q === undefined || q.toLowerCase().split(/\s+/).every((w) => texts.some((t) => t.toLowerCase().includes(w)));
+const query = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe('Words to look for (any case) in the name, path and summary; every entry when absent');
+const matches = (q: string | undefined, ...texts: string[]) =>
+  q === undefined ||
+  q
+    .toLowerCase()
+    .split(/\s+/)
+    .every((w) => texts.some((t) => t.toLowerCase().includes(w)));
 
 /** The guides, each a document of docs/ read once at start. */
 const GUIDES = { get_otep_guide: 'otep.md', get_webhook_guide: 'webhooks.md' } as const;
@@ -30,56 +41,99 @@ const formatted = (e: GraphQLError) => ({ ...e.toJSON() });
  * `everything` answers every operation agents reach once they are all built (get_capabilities lists itself too).
  */
 export function developerOperations(
-  catalog: readonly Operation[], skill: { text: string; version: string; hash: string }, base: string, schema: GraphQLSchema, everything: () => readonly Operation[],
+  catalog: readonly Operation[],
+  skill: { text: string; version: string; hash: string },
+  base: string,
+  schema: GraphQLSchema,
+  everything: () => readonly Operation[],
 ): Operation[] {
   const apiEndpoints = defineOperation({
     name: 'get_api_endpoints',
-    summary: 'Search the REST API: each endpoint\'s method, path, operation, summary, who may call it and its tool names.',
+    summary:
+      "Search the REST API: each endpoint's method, path, operation, summary, who may call it and its tool names.",
     tag: TAG,
     roles: 'public',
     mcp: DEVELOPER,
     input: z.object({ query }).strict(),
-    output: z.object({ base_url: z.string(), endpoints: z.array(z.object({
-      method: z.string(), path: z.string(), operation: z.string(), summary: z.string(), tag: z.string(),
-      roles: z.union([z.literal('public'), z.array(z.string())]), tools: z.record(z.string(), z.string()),
-    })) }),
+    output: z.object({
+      base_url: z.string(),
+      endpoints: z.array(
+        z.object({
+          method: z.string(),
+          path: z.string(),
+          operation: z.string(),
+          summary: z.string(),
+          tag: z.string(),
+          roles: z.union([z.literal('public'), z.array(z.string())]),
+          tools: z.record(z.string(), z.string()),
+        }),
+      ),
+    }),
     async handler(input) {
-      const endpoints = catalog.filter((op) => op.rest && matches(input.query, op.name, op.rest.path, op.summary, op.tag)).map((op) => ({
-        method: op.rest!.method, path: `/api${op.rest!.path}`, operation: op.name, summary: op.summary, tag: op.tag,
-        roles: op.roles === 'public' ? 'public' as const : [...op.roles], tools: aiToolNames(op),
-      }));
+      const endpoints = catalog
+        .filter((op) => op.rest && matches(input.query, op.name, op.rest.path, op.summary, op.tag))
+        .map((op) => ({
+          method: op.rest!.method,
+          path: `/api${op.rest!.path}`,
+          operation: op.name,
+          summary: op.summary,
+          tag: op.tag,
+          roles: op.roles === 'public' ? ('public' as const) : [...op.roles],
+          tools: aiToolNames(op),
+        }));
       return { base_url: base, endpoints };
     },
   });
 
   const graphqlOperations = defineOperation({
     name: 'get_graphql_operations',
-    summary: 'Search the GraphQL operations: each one\'s name, kind (query or mutation), summary and tool names.',
+    summary: "Search the GraphQL operations: each one's name, kind (query or mutation), summary and tool names.",
     tag: TAG,
     roles: 'public',
     mcp: DEVELOPER,
     input: z.object({ query }).strict(),
-    output: z.object({ endpoint: z.string(), operations: z.array(z.object({ name: z.string(), kind: z.enum(['query', 'mutation']), summary: z.string(), tools: z.record(z.string(), z.string()) })) }),
+    output: z.object({
+      endpoint: z.string(),
+      operations: z.array(
+        z.object({
+          name: z.string(),
+          kind: z.enum(['query', 'mutation']),
+          summary: z.string(),
+          tools: z.record(z.string(), z.string()),
+        }),
+      ),
+    }),
     async handler(input) {
-      const operations = catalog.filter((op) => op.graphql && matches(input.query, op.graphql.name, op.name, op.summary)).map((op) => ({
-        name: op.graphql!.name, kind: graphqlKind(op), summary: op.summary, tools: aiToolNames(op),
-      }));
+      const operations = catalog
+        .filter((op) => op.graphql && matches(input.query, op.graphql.name, op.name, op.summary))
+        .map((op) => ({
+          name: op.graphql!.name,
+          kind: graphqlKind(op),
+          summary: op.summary,
+          tools: aiToolNames(op),
+        }));
       return { endpoint: `${base}/api/graphql`, operations };
     },
   });
 
   const graphqlQuery = defineOperation({
     name: 'run_graphql_query',
-    summary: 'Run a GraphQL document as POST /api/graphql runs it, with the same limits (size, depth, aliases, cost, answer size), as the connection\'s caller: each operation it reaches checks its own role, scope and confirmation. Answers {data, errors}.',
+    summary:
+      "Run a GraphQL document as POST /api/graphql runs it, with the same limits (size, depth, aliases, cost, answer size), as the connection's caller: each operation it reaches checks its own role, scope and confirmation. Answers {data, errors}.",
     tag: TAG,
     roles: ROLES,
     mcp: { scope: null, risk: 'medium', servers: ['developer'] },
-    input: z.object({
-      query: z.string().min(1).describe('The GraphQL document'),
-      variables: z.record(z.string(), z.unknown()).optional(),
-      operation_name: z.string().min(1).max(100).optional(),
-    }).strict(),
-    output: z.object({ data: z.unknown(), errors: z.array(z.object({ message: z.string() }).passthrough()).optional() }),
+    input: z
+      .object({
+        query: z.string().min(1).describe('The GraphQL document'),
+        variables: z.record(z.string(), z.unknown()).optional(),
+        operation_name: z.string().min(1).max(100).optional(),
+      })
+      .strict(),
+    output: z.object({
+      data: z.unknown(),
+      errors: z.array(z.object({ message: z.string() }).passthrough()).optional(),
+    }),
     async handler(input, ctx) {
       const limits = ctx.config.graphqlLimits;
       const tooLarge = checkQuerySize(input.query, limits);
@@ -95,7 +149,13 @@ export function developerOperations(
       const invalid = validate(schema, document);
       if (invalid.length > 0) return { data: null, errors: invalid.map(formatted) };
       // The resolvers run their operations through the runner with this context, the agent's grant included.
-      const result = await execute({ schema, document, contextValue: ctx, variableValues: input.variables, operationName: input.operation_name });
+      const result = await execute({
+        schema,
+        document,
+        contextValue: ctx,
+        variableValues: input.variables,
+        operationName: input.operation_name,
+      });
       const tooBig = checkResponseSize(result, limits);
       if (tooBig) throw tooBig;
       return { data: result.data ?? null, ...(result.errors && { errors: result.errors.map(formatted) }) };
@@ -105,12 +165,21 @@ export function developerOperations(
   let capabilities: ReturnType<typeof aiDocuments>['capabilities'] | undefined;
   const getCapabilities = defineOperation({
     name: 'get_capabilities',
-    summary: 'What agents can do here: each MCP server with its URL and its tools by the scope they need (public first), as GET /api/ai/capabilities answers.',
+    summary:
+      'What agents can do here: each MCP server with its URL and its tools by the scope they need (public first), as GET /api/ai/capabilities answers.',
     tag: TAG,
     roles: 'public',
     mcp: { scope: null, risk: 'low', servers: ['user'] },
     input: z.object({}).strict(),
-    output: z.object({ servers: z.array(z.object({ name: z.string(), url: z.string(), categories: z.array(z.object({ scope: z.string(), tools: z.array(z.string()) })) })) }),
+    output: z.object({
+      servers: z.array(
+        z.object({
+          name: z.string(),
+          url: z.string(),
+          categories: z.array(z.object({ scope: z.string(), tools: z.array(z.string()) })),
+        }),
+      ),
+    }),
     async handler() {
       capabilities ??= aiDocuments(everything(), base).capabilities;
       return capabilities;
@@ -119,35 +188,81 @@ export function developerOperations(
 
   const skillUpdate = defineOperation({
     name: 'check_skill_update',
-    summary: 'Compare the hash of the integration skill file an agent holds with the one served: whether to download it again.',
+    summary:
+      'Compare the hash of the integration skill file an agent holds with the one served: whether to download it again.',
     tag: TAG,
     roles: 'public',
     mcp: DEVELOPER,
-    input: z.object({ current_hash: z.string().trim().min(1).max(100).describe('The hash the agent\'s copy came with (sha256:...)') }).strict(),
-    output: z.object({ update_available: z.boolean(), version: z.string(), hash: z.string(), download_url: z.string() }),
+    input: z
+      .object({
+        current_hash: z.string().trim().min(1).max(100).describe("The hash the agent's copy came with (sha256:...)"),
+      })
+      .strict(),
+    output: z.object({
+      update_available: z.boolean(),
+      version: z.string(),
+      hash: z.string(),
+      download_url: z.string(),
+    }),
     async handler(input) {
-      return { update_available: input.current_hash !== skill.hash, version: skill.version, hash: skill.hash, download_url: `${base}/api/ai-skill` };
+      return {
+        update_available: input.current_hash !== skill.hash,
+        version: skill.version,
+        hash: skill.hash,
+        download_url: `${base}/api/ai-skill`,
+      };
     },
   });
 
-  const guide = (name: string, summary: string, text: () => string) => defineOperation({
-    name, summary, tag: TAG, roles: 'public', mcp: DEVELOPER,
-    input: z.object({}).strict(),
-    output: z.object({ format: z.literal('markdown'), text: z.string() }),
-    async handler() { return { format: 'markdown' as const, text: text() }; },
-  });
-  const doc = (file: string) => { const text = fs.readFileSync(path.join(DOCS, file), 'utf8'); return () => text; };
+  const guide = (name: string, summary: string, text: () => string) =>
+    defineOperation({
+      name,
+      summary,
+      tag: TAG,
+      roles: 'public',
+      mcp: DEVELOPER,
+      input: z.object({}).strict(),
+      output: z.object({ format: z.literal('markdown'), text: z.string() }),
+      async handler() {
+        return { format: 'markdown' as const, text: text() };
+      },
+    });
+  const doc = (file: string) => {
+    const text = fs.readFileSync(path.join(DOCS, file), 'utf8');
+    return () => text;
+  };
 
   return [
-    apiEndpoints, graphqlOperations, graphqlQuery, getCapabilities, skillUpdate,
-    guide('get_integration_guide', 'How an agent or integration signs in, picks its scopes, confirms risky writes, reads errors and verifies webhooks.', () => skill.text),
-    guide('get_otep_guide', 'The OTEP tracking guide: events, status codes, ingest formats and timelines (docs/otep.md).', doc(GUIDES.get_otep_guide)),
-    guide('get_webhook_guide', 'The webhook guide: events, endpoints, signatures per sender, retries and dead letters (docs/webhooks.md).', doc(GUIDES.get_webhook_guide)),
+    apiEndpoints,
+    graphqlOperations,
+    graphqlQuery,
+    getCapabilities,
+    skillUpdate,
+    guide(
+      'get_integration_guide',
+      'How an agent or integration signs in, picks its scopes, confirms risky writes, reads errors and verifies webhooks.',
+      () => skill.text,
+    ),
+    guide(
+      'get_otep_guide',
+      'The OTEP tracking guide: events, status codes, ingest formats and timelines (docs/otep.md).',
+      doc(GUIDES.get_otep_guide),
+    ),
+    guide(
+      'get_webhook_guide',
+      'The webhook guide: events, endpoints, signatures per sender, retries and dead letters (docs/webhooks.md).',
+      doc(GUIDES.get_webhook_guide),
+    ),
   ];
 }
 
 /** Every operation an agent can reach: the modules' catalog and the developer server's own tools. */
-export function agentCatalog(catalog: readonly Operation[], base: string, version: string, schema: GraphQLSchema): { operations: Operation[]; skill: ReturnType<typeof skillFile> } {
+export function agentCatalog(
+  catalog: readonly Operation[],
+  base: string,
+  version: string,
+  schema: GraphQLSchema,
+): { operations: Operation[]; skill: ReturnType<typeof skillFile> } {
   const skill = skillFile(catalog, base, version);
   const operations: Operation[] = [...catalog, ...developerOperations(catalog, skill, base, schema, () => operations)];
   return { operations, skill };

@@ -4,7 +4,15 @@
  */
 import type { AgentGrant } from '../../src/platform/catalog/types.ts';
 
-const OPS_READ = ['orders:read', 'labels:read', 'routes:read', 'drivers:read', 'analytics:read', 'address:read', 'approvals:read'];
+const OPS_READ = [
+  'orders:read',
+  'labels:read',
+  'routes:read',
+  'drivers:read',
+  'analytics:read',
+  'address:read',
+  'approvals:read',
+];
 
 /** The specification's profiles and their scopes (Authentication 5). */
 export const PROFILES: Record<string, '*' | readonly string[]> = {
@@ -20,16 +28,25 @@ export const PROFILES: Record<string, '*' | readonly string[]> = {
 const SCOPE = /^[a-z_]+:(read|write)$/;
 
 /** The scopes of a connection, or why its headers name none. */
-export function scopesOf(headers: { profile?: string; scopes?: string }): { scopes: AgentGrant['scopes'] } | { invalid: string } {
+export function scopesOf(headers: {
+  profile?: string;
+  scopes?: string;
+}): { scopes: AgentGrant['scopes'] } | { invalid: string } {
   if (headers.scopes !== undefined) {
-    const scopes = headers.scopes.split(',').map((s) => s.trim()).filter(Boolean);
+    const scopes = headers.scopes
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = scopes.find((s) => s !== '*' && !SCOPE.test(s));
-    if (bad !== undefined) return { invalid: `X-MCP-Scopes names "${bad.slice(0, 40)}", not a scope such as orders:read` };
+    if (bad !== undefined)
+      return { invalid: `X-MCP-Scopes names "${bad.slice(0, 40)}", not a scope such as orders:read` };
     return { scopes: scopes.includes('*') ? '*' : scopes };
   }
   if (headers.profile !== undefined) {
     const name = headers.profile.trim();
-    return Object.hasOwn(PROFILES, name) ? { scopes: PROFILES[name]! } : { invalid: `X-MCP-Profile names no profile; the profiles are ${Object.keys(PROFILES).join(', ')}` };
+    return Object.hasOwn(PROFILES, name)
+      ? { scopes: PROFILES[name]! }
+      : { invalid: `X-MCP-Profile names no profile; the profiles are ${Object.keys(PROFILES).join(', ')}` };
   }
   return { scopes: '*' };
 }

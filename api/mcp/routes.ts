@@ -11,10 +11,19 @@ import type { ContextFactory } from '../rest.ts';
 import { scopesOf } from './grant.ts';
 import { mcpHandlers, type Connection } from './server.ts';
 
-const SERVER_OF_PATH: Record<string, McpServerName> = { '/mcp': 'user', '/api/mcp': 'user', '/mcp/developer': 'developer', '/api/mcp/developer': 'developer' };
+const SERVER_OF_PATH: Record<string, McpServerName> = {
+  '/mcp': 'user',
+  '/api/mcp': 'user',
+  '/mcp/developer': 'developer',
+  '/api/mcp/developer': 'developer',
+};
 
 const hostnameOf = (value: string): string | null => {
-  try { return new URL(value.includes('://') ? value : `http://${value}`).hostname; } catch { return null; }
+  try {
+    return new URL(value.includes('://') ? value : `http://${value}`).hostname;
+  } catch {
+    return null;
+  }
 };
 
 /** A JSON-RPC error the transport answers before any server reads the request. */
@@ -31,7 +40,12 @@ export interface McpDeps {
   clock(): Date;
 }
 
-export function mcpRoutes(catalog: readonly Operation[], makeContext: ContextFactory, config: Config, deps: McpDeps): Koa.Middleware<State> {
+export function mcpRoutes(
+  catalog: readonly Operation[],
+  makeContext: ContextFactory,
+  config: Config,
+  deps: McpDeps,
+): Koa.Middleware<State> {
   const handlers = mcpHandlers(catalog, deps.version);
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', hostnameOf(config.publicBaseUrl)]);
   return async (ctx, next) => {
@@ -43,18 +57,34 @@ export function mcpRoutes(catalog: readonly Operation[], makeContext: ContextFac
     if (origin && !allowedHosts.has(hostnameOf(origin))) return refuse(ctx, 403, 'Origin not allowed');
     // A token that is no live token answers 401 at once, pointing to the metadata (RFC 9728); no token is anonymous.
     if (ctx.get('authorization') && !ctx.state.caller) {
-      ctx.set('WWW-Authenticate', `Bearer error="invalid_token", resource_metadata="${config.publicBaseUrl}/.well-known/oauth-protected-resource${ctx.path.replace(/\/+$/, '')}"`);
-      return refuse(ctx, 401, 'The bearer token is missing, expired or revoked; sign in again (POST /api/v1/user/login)');
+      ctx.set(
+        'WWW-Authenticate',
+        `Bearer error="invalid_token", resource_metadata="${config.publicBaseUrl}/.well-known/oauth-protected-resource${ctx.path.replace(/\/+$/, '')}"`,
+      );
+      return refuse(
+        ctx,
+        401,
+        'The bearer token is missing, expired or revoked; sign in again (POST /api/v1/user/login)',
+      );
     }
-    const grant = scopesOf({ profile: ctx.get('x-mcp-profile') || undefined, scopes: ctx.get('x-mcp-scopes') || undefined });
+    const grant = scopesOf({
+      profile: ctx.get('x-mcp-profile') || undefined,
+      scopes: ctx.get('x-mcp-scopes') || undefined,
+    });
     if ('invalid' in grant) return refuse(ctx, 400, grant.invalid);
     const approval = ctx.get('x-mcp-require-approval');
-    if (approval && approval !== '1' && approval !== '0') return refuse(ctx, 400, 'X-MCP-Require-Approval is 1 (queue high-risk writes for approval) or 0');
+    if (approval && approval !== '1' && approval !== '0')
+      return refuse(ctx, 400, 'X-MCP-Require-Approval is 1 (queue high-risk writes for approval) or 0');
     const dryRun = ctx.get('x-mcp-dry-run');
-    if (dryRun && dryRun !== '1' && dryRun !== '0') return refuse(ctx, 400, 'X-MCP-Dry-Run is 1 (preview write tools without carrying them out) or 0');
+    if (dryRun && dryRun !== '1' && dryRun !== '0')
+      return refuse(ctx, 400, 'X-MCP-Dry-Run is 1 (preview write tools without carrying them out) or 0');
     const state = ctx.state;
     const connection: Connection = {
-      scopes: grant.scopes, callerOf: deps.callerOf, now: deps.clock, requireApproval: approval === '1', dryRun: dryRun === '1',
+      scopes: grant.scopes,
+      callerOf: deps.callerOf,
+      now: deps.clock,
+      requireApproval: approval === '1',
+      dryRun: dryRun === '1',
       context: (agent, caller) => ({ ...makeContext(state), ...(caller !== undefined && { caller }), agent }),
     };
     const direct = handlers[server].direct(ctx.headers, ctx.request.body, connection);
@@ -63,7 +93,9 @@ export function mcpRoutes(catalog: readonly Operation[], makeContext: ContextFac
       ctx.type = 'application/json';
       return;
     }
-    Object.assign(ctx.req, { auth: { token: '', clientId: String(state.caller?.id ?? 'anonymous'), scopes: [], extra: { connection } } });
+    Object.assign(ctx.req, {
+      auth: { token: '', clientId: String(state.caller?.id ?? 'anonymous'), scopes: [], extra: { connection } },
+    });
     ctx.respond = false;
     await handlers[server].handle(ctx.req, ctx.res, ctx.request.body);
   };

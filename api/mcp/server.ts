@@ -5,8 +5,20 @@
  * connection's scopes and the call's confirmation: every check happens there.
  */
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, fromJsonSchema, McpServer, type jsonSchemaValidator, type JsonSchemaValidatorResult } from '@modelcontextprotocol/server';
-import type { AgentGrant, Caller, McpServerName, Operation, OperationContext } from '../../src/platform/catalog/types.ts';
+import {
+  createMcpHandler,
+  fromJsonSchema,
+  McpServer,
+  type jsonSchemaValidator,
+  type JsonSchemaValidatorResult,
+} from '@modelcontextprotocol/server';
+import type {
+  AgentGrant,
+  Caller,
+  McpServerName,
+  Operation,
+  OperationContext,
+} from '../../src/platform/catalog/types.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { translate } from '../../src/platform/i18n/messages.ts';
 import { dryRunOperation } from '../../src/platform/catalog/dryRun.ts';
@@ -44,11 +56,21 @@ function answersInstead(connection: Connection | undefined, tool: Tool): 'previe
 /** The developer server's deprecated per-tool token argument, accepted with a notice until the end of 2026. */
 export const API_TOKEN_ENDS = Date.UTC(2027, 0, 1);
 
-type Result = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+type Result = {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 const failed = (body: unknown): Result => ({ content: [{ type: 'text', text: JSON.stringify(body) }], isError: true });
 
-async function callTool(server: McpServerName, tool: Tool, args: unknown, connection: Connection, propose: Operation | undefined): Promise<Result> {
+async function callTool(
+  server: McpServerName,
+  tool: Tool,
+  args: unknown,
+  connection: Connection,
+  propose: Operation | undefined,
+): Promise<Result> {
   const { [CONFIRM]: confirm, ...given } = isObject(args) ? args : {};
   const grant = { scopes: connection.scopes, confirmed: confirm === true };
   // Only the developer server ever took a token argument; on the user server it stays an unknown field (422).
@@ -57,7 +79,8 @@ async function callTool(server: McpServerName, tool: Tool, args: unknown, connec
   const input = deprecated ? withoutToken : given;
   let ctx = connection.context(grant);
   if (deprecated) {
-    if (connection.now().getTime() >= API_TOKEN_ENDS) return failed(errorBody(new AppError(400, 'API_TOKEN_ARGUMENT_REMOVED', 'error.api_token_removed'), ctx.lang));
+    if (connection.now().getTime() >= API_TOKEN_ENDS)
+      return failed(errorBody(new AppError(400, 'API_TOKEN_ARGUMENT_REMOVED', 'error.api_token_removed'), ctx.lang));
     if (!ctx.caller) ctx = connection.context(grant, await connection.callerOf(String(apiToken)));
   }
   const instead = answersInstead(connection, tool);
@@ -69,10 +92,14 @@ async function callTool(server: McpServerName, tool: Tool, args: unknown, connec
   // A high-risk call the connection asked to have approved is proposed with the same arguments (docs/mcp.md, Approvals).
   const call = queued ? { op: propose, input: { tool: tool.name, server, arguments: input } } : { op: tool.op, input };
   try {
-    const result = instead === 'preview' ? await dryRunOperation(tool.op, input, ctx) : await runOperation(call.op, call.input, ctx);
+    const result =
+      instead === 'preview' ? await dryRunOperation(tool.op, input, ctx) : await runOperation(call.op, call.input, ctx);
     // A proposal's or a preview's answer is not the tool's: it has no structured content in the tool's output schema.
     // Where there is structured content, the first text block is exactly its JSON (the direct path relies on it).
-    return { content: [{ type: 'text', text: JSON.stringify(result) }, ...notice], ...(!instead && tool.outputSchema && isObject(result) && { structuredContent: result }) };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(result) }, ...notice],
+      ...(!instead && tool.outputSchema && isObject(result) && { structuredContent: result }),
+    };
   } catch (err) {
     const failure = toAppError(err);
     if (failure.status >= 500) ctx.log.error({ err, tool: tool.name }, 'tool call failed');
@@ -85,7 +112,9 @@ async function callTool(server: McpServerName, tool: Tool, args: unknown, connec
  * REST body is: the failure comes in the caller's language and names each field. The SDK passes them through.
  */
 const RUNNER_CHECKS_INPUT: jsonSchemaValidator = {
-  getValidator: <T>() => (input: unknown): JsonSchemaValidatorResult<T> => ({ valid: true, data: input as T, errorMessage: undefined }),
+  getValidator:
+    <T>() =>
+    (input: unknown): JsonSchemaValidatorResult<T> => ({ valid: true, data: input as T, errorMessage: undefined }),
 };
 
 /** The 2025-era revisions, which the SDK serves statelessly; a tools/call of theirs may take the direct path. */
@@ -93,15 +122,29 @@ const LEGACY_REVISIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26', '202
 
 type JsonRpcId = string | number;
 /** A single 2025-era `tools/call` of a known tool, as the direct path takes it; anything else goes to the SDK. */
-function directCall(headers: Record<string, string | string[] | undefined>, body: unknown): { id: JsonRpcId; name: string; args: unknown } | undefined {
+function directCall(
+  headers: Record<string, string | string[] | undefined>,
+  body: unknown,
+): { id: JsonRpcId; name: string; args: unknown } | undefined {
   const accept = String(headers.accept ?? '');
   const revision = headers['mcp-protocol-version'];
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !String(headers['content-type'] ?? '').startsWith('application/json')) return undefined;
+  if (
+    !accept.includes('application/json') ||
+    !accept.includes('text/event-stream') ||
+    !String(headers['content-type'] ?? '').startsWith('application/json')
+  )
+    return undefined;
   if (revision !== undefined && !LEGACY_REVISIONS.has(String(revision))) return undefined;
-  if (!isObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || Object.keys(body).length !== 4) return undefined;
+  if (!isObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || Object.keys(body).length !== 4)
+    return undefined;
   const { id, params } = body;
   if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
-  if (!isObject(params) || typeof params.name !== 'string' || Object.keys(params).some((k) => k !== 'name' && k !== 'arguments')) return undefined;
+  if (
+    !isObject(params) ||
+    typeof params.name !== 'string' ||
+    Object.keys(params).some((k) => k !== 'name' && k !== 'arguments')
+  )
+    return undefined;
   if (params.arguments !== undefined && !isObject(params.arguments)) return undefined;
   return { id, name: params.name, args: params.arguments ?? {} };
 }
@@ -114,47 +157,69 @@ export interface McpEndpoint {
    * (its cost is most of an MCP call's, docs/performance.md): the same call, the same output check, the JSON-RPC
    * response as `application/json`, which the protocol allows for a single request. Undefined otherwise.
    */
-  direct(headers: Record<string, string | string[] | undefined>, body: unknown, connection: Connection): Promise<string> | undefined;
+  direct(
+    headers: Record<string, string | string[] | undefined>,
+    body: unknown,
+    connection: Connection,
+  ): Promise<string> | undefined;
 }
 
 /** A handler per server; the connection rides on the request as `auth.extra.connection`. */
 export function mcpHandlers(catalog: readonly Operation[], version: string): Record<McpServerName, McpEndpoint> {
-  return Object.fromEntries((Object.keys(SERVER_NAMES) as McpServerName[]).map((server): [McpServerName, McpEndpoint] => {
-    // Each schema is compiled once; every request's server instance registers the same ones.
-    const propose = catalog.find((op) => op.name === PROPOSE_WRITE);
-    const tools = toolsOf(catalog, server).map((tool) => ({
-      tool, input: fromJsonSchema(tool.inputSchema as never, RUNNER_CHECKS_INPUT), output: tool.outputSchema && fromJsonSchema(tool.outputSchema as never),
-    }));
-    const byName = new Map(tools.map((t) => [t.tool.name, t]));
-    const handler = createMcpHandler((request) => {
-      const connection = request.authInfo?.extra?.connection as Connection;
-      const mcp = new McpServer({ name: SERVER_NAMES[server], version }, { capabilities: { tools: {} } });
-      for (const { tool, input, output } of tools) {
-        // Where the connection gets a preview or a proposal from a tool instead of its answer, it has no output schema.
-        const config = { description: tool.description, inputSchema: input, ...(output && !answersInstead(connection, tool) && { outputSchema: output }), annotations: tool.annotations };
-        mcp.registerTool(tool.name, config, (args: unknown) => callTool(server, tool, args, connection, propose));
-      }
-      return mcp;
-    }, { legacy: 'stateless' });
-    const direct: McpEndpoint['direct'] = (headers, body, connection) => {
-      const call = directCall(headers, body);
-      const entry = call && byName.get(call.name);
-      if (!call || !entry) return undefined;
-      return (async () => {
-        let result = await callTool(server, entry.tool, call.args, connection, propose);
-        // The SDK's own check of an answer against the tool's output schema, with its words.
-        if (!result.isError && entry.output && !answersInstead(connection, entry.tool)) {
-          const checked = await entry.output['~standard'].validate(result.structuredContent);
-          if (checked.issues) result = { content: [{ type: 'text', text: `Output validation error: ${checked.issues.map((i) => i.message).join('; ')}` }], isError: true };
-        }
-        // callTool's structured answer is its first text block's JSON: that text is written as it is, not serialised again.
-        const [first] = result.content;
-        const reuse = result.structuredContent !== undefined && first !== undefined;
-        const { structuredContent: _answer, ...rest } = result;
-        const body = JSON.stringify({ jsonrpc: '2.0', id: call.id, result: rest });
-        return reuse ? `${body.slice(0, -2)},"structuredContent":${first.text}}}` : body;
-      })();
-    };
-    return [server, { handle: toNodeHandler(handler), direct }];
-  })) as Record<McpServerName, McpEndpoint>;
+  return Object.fromEntries(
+    (Object.keys(SERVER_NAMES) as McpServerName[]).map((server): [McpServerName, McpEndpoint] => {
+      // Each schema is compiled once; every request's server instance registers the same ones.
+      const propose = catalog.find((op) => op.name === PROPOSE_WRITE);
+      const tools = toolsOf(catalog, server).map((tool) => ({
+        tool,
+        input: fromJsonSchema(tool.inputSchema as never, RUNNER_CHECKS_INPUT),
+        output: tool.outputSchema && fromJsonSchema(tool.outputSchema as never),
+      }));
+      const byName = new Map(tools.map((t) => [t.tool.name, t]));
+      const handler = createMcpHandler(
+        (request) => {
+          const connection = request.authInfo?.extra?.connection as Connection;
+          const mcp = new McpServer({ name: SERVER_NAMES[server], version }, { capabilities: { tools: {} } });
+          for (const { tool, input, output } of tools) {
+            // Where the connection gets a preview or a proposal from a tool instead of its answer, it has no output schema.
+            const config = {
+              description: tool.description,
+              inputSchema: input,
+              ...(output && !answersInstead(connection, tool) && { outputSchema: output }),
+              annotations: tool.annotations,
+            };
+            mcp.registerTool(tool.name, config, (args: unknown) => callTool(server, tool, args, connection, propose));
+          }
+          return mcp;
+        },
+        { legacy: 'stateless' },
+      );
+      const direct: McpEndpoint['direct'] = (headers, body, connection) => {
+        const call = directCall(headers, body);
+        const entry = call && byName.get(call.name);
+        if (!call || !entry) return undefined;
+        return (async () => {
+          let result = await callTool(server, entry.tool, call.args, connection, propose);
+          // The SDK's own check of an answer against the tool's output schema, with its words.
+          if (!result.isError && entry.output && !answersInstead(connection, entry.tool)) {
+            const checked = await entry.output['~standard'].validate(result.structuredContent);
+            if (checked.issues)
+              result = {
+                content: [
+                  { type: 'text', text: `Output validation error: ${checked.issues.map((i) => i.message).join('; ')}` },
+                ],
+                isError: true,
+              };
+          }
+          // callTool's structured answer is its first text block's JSON: that text is written as it is, not serialised again.
+          const [first] = result.content;
+          const reuse = result.structuredContent !== undefined && first !== undefined;
+          const { structuredContent: _answer, ...rest } = result;
+          const body = JSON.stringify({ jsonrpc: '2.0', id: call.id, result: rest });
+          return reuse ? `${body.slice(0, -2)},"structuredContent":${first.text}}}` : body;
+        })();
+      };
+      return [server, { handle: toNodeHandler(handler), direct }];
+    }),
+  ) as Record<McpServerName, McpEndpoint>;
 }

@@ -25,9 +25,11 @@ export const API_TOKEN = 'api_token';
 
 const withoutDialect = ({ $schema: _dialect, ...schema }: Record<string, unknown>) => schema;
 
-
 function toolOf(op: Tool['op'], server: McpServerName): Tool {
-  const input = withoutDialect(inputJsonSchema(op) as Record<string, unknown>) as { properties?: Record<string, unknown>; required?: string[] };
+  const input = withoutDialect(inputJsonSchema(op) as Record<string, unknown>) as {
+    properties?: Record<string, unknown>;
+    required?: string[];
+  };
   const high = op.mcp.risk === 'high';
   // Tool arguments are always an object: an operation that takes any JSON (a document to validate) takes an object here.
   const inputSchema = {
@@ -35,15 +37,29 @@ function toolOf(op: Tool['op'], server: McpServerName): Tool {
     ...input,
     properties: {
       ...input.properties,
-      ...(high && { [CONFIRM]: { type: 'boolean', description: 'true to carry out this high-risk tool; without it nothing is done' } }),
-      ...(server === 'developer' && op.mcp.scope !== null && {
-        [API_TOKEN]: { type: 'string', deprecated: true, description: 'Deprecated, accepted until 2026-12-31: send the token in the Authorization header instead' },
+      ...(high && {
+        [CONFIRM]: {
+          type: 'boolean',
+          description: 'true to carry out this high-risk tool; without it nothing is done',
+        },
       }),
+      ...(server === 'developer' &&
+        op.mcp.scope !== null && {
+          [API_TOKEN]: {
+            type: 'string',
+            deprecated: true,
+            description: 'Deprecated, accepted until 2026-12-31: send the token in the Authorization header instead',
+          },
+        }),
     },
   };
   const output = withoutDialect(outputJsonSchema(op) as Record<string, unknown>);
   const read = isRead(op);
-  const scope = op.mcp.scope ? ` Scope: ${op.mcp.scope}.` : op.roles === 'public' ? ' Public: no token needed.' : ' Needs a token; what it runs checks its own scopes.';
+  const scope = op.mcp.scope
+    ? ` Scope: ${op.mcp.scope}.`
+    : op.roles === 'public'
+      ? ' Public: no token needed.'
+      : ' Needs a token; what it runs checks its own scopes.';
   return {
     op,
     name: aiToolNames(op)[server]!,
@@ -58,7 +74,6 @@ function toolOf(op: Tool['op'], server: McpServerName): Tool {
     },
   };
 }
-
 
 /** The tools of one server, in catalog order. */
 export function toolsOf(catalog: readonly Operation[], server: McpServerName): Tool[] {

@@ -22,13 +22,19 @@ export function authenticate(orm: Orm, kinds: readonly CredentialKind[], reads: 
 }
 
 /** Who a bearer token belongs to, null for anything that is not a live token of some kind. */
-export function tokenResolver(orm: Orm, kinds: readonly CredentialKind[], reads: ReadCache): (token: string | undefined) => Promise<Caller | null> {
+export function tokenResolver(
+  orm: Orm,
+  kinds: readonly CredentialKind[],
+  reads: ReadCache,
+): (token: string | undefined) => Promise<Caller | null> {
   return async (token) => {
     if (token === undefined || !/^[A-Za-z0-9_-]{16,128}$/.test(token)) return null;
     // Each kind of credential is told apart by its prefix, so a token is looked up in one table only.
     const kind = kinds.find((k) => token.startsWith(k.prefix));
     if (!kind) return null;
     const resolve = () => kind.resolve(orm.em.fork(), token);
-    return kind.cached ? reads.get(`caller:${sha256Hex(token)}`, resolve, (c) => c.expiresAt?.getTime() ?? Infinity) : resolve();
+    return kind.cached
+      ? reads.get(`caller:${sha256Hex(token)}`, resolve, (c) => c.expiresAt?.getTime() ?? Infinity)
+      : resolve();
   };
 }

@@ -20,7 +20,8 @@ export function jsonBody(): Koa.Middleware<State> {
       ctx.request.body = {};
       return next();
     }
-    if (!ctx.is('application/json', '+json')) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'error.unsupported_media_type');
+    if (!ctx.is('application/json', '+json'))
+      throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'error.unsupported_media_type');
     if (length > LIMIT) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'error.payload_too_large');
     const chunks: Buffer[] = [];
     let size = 0;

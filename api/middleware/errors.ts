@@ -10,9 +10,11 @@ export function errorHandler(): Koa.Middleware<State> {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new AppError(404, 'ROUTE_NOT_FOUND', 'error.route_not_found');
+      if (ctx.status === 404 && ctx.body === undefined)
+        throw new AppError(404, 'ROUTE_NOT_FOUND', 'error.route_not_found');
       // The router answered a method the path lacks (405) or one it does not know (501), with its Allow header.
-      if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) throw new AppError(405, 'METHOD_NOT_ALLOWED', 'error.method_not_allowed');
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined)
+        throw new AppError(405, 'METHOD_NOT_ALLOWED', 'error.method_not_allowed');
     } catch (caught) {
       const err = toAppError(caught);
       if (err.status >= 500) ctx.state.log.error({ err: caught }, 'request failed');

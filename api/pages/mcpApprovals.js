@@ -2,12 +2,18 @@
 // Everything an agent wrote (tool names, arguments, reasons) is shown as text, never as HTML.
 const TOKEN = 'tms.approvals.token';
 const $ = (id) => document.getElementById(id);
-const say = (text) => { $('message').textContent = text; };
+const say = (text) => {
+  $('message').textContent = text;
+};
 
 async function api(method, path, body) {
   const headers = { authorization: `Bearer ${sessionStorage.getItem(TOKEN) ?? ''}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`/api${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const answer = await res.json().catch(() => ({}));
   if (res.status === 401) showSignIn();
   return { ok: res.ok, answer };
@@ -28,7 +34,11 @@ function render(approval) {
     (approval.status === 'pending' ? ` · expires ${new Date(approval.expires_at).toLocaleString()}` : '');
   item.querySelector('.reason').textContent = approval.reason ?? '';
   item.querySelector('.arguments').textContent = JSON.stringify(approval.arguments, null, 2);
-  const outcome = approval.error ? `Failed: ${approval.error.message}` : approval.reviewed_by ? `${approval.status} by ${approval.reviewed_by.name}` : '';
+  const outcome = approval.error
+    ? `Failed: ${approval.error.message}`
+    : approval.reviewed_by
+      ? `${approval.status} by ${approval.reviewed_by.name}`
+      : '';
   item.querySelector('.outcome').textContent = outcome;
   if (approval.status !== 'pending') item.querySelector('.actions').remove();
   else {
@@ -72,7 +82,8 @@ $('sign-in').addEventListener('submit', async (event) => {
   event.preventDefault();
   const form = new FormData(event.target);
   const res = await fetch('/api/v1/user/login', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: form.get('email'), password: form.get('password') }),
   });
   const answer = await res.json().catch(() => ({}));
@@ -89,4 +100,5 @@ $('sign-out').addEventListener('click', async () => {
   say('Signed out.');
 });
 
-if (sessionStorage.getItem(TOKEN)) showQueue(); else showSignIn();
+if (sessionStorage.getItem(TOKEN)) showQueue();
+else showSignIn();

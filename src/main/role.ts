@@ -11,12 +11,17 @@ export async function runRole(name: string, opts: BootstrapOptions): Promise<voi
     process.exit(1);
   }
   if (config.secretsKeys.length === 0) {
-    log.fatal('set SECRETS_KEY to 32 random bytes in base64 (`openssl rand -base64 32`), the same for every API and worker process; it keeps stored secrets and codes unreadable from a database dump');
+    log.fatal(
+      'set SECRETS_KEY to 32 random bytes in base64 (`openssl rand -base64 32`), the same for every API and worker process; it keeps stored secrets and codes unreadable from a database dump',
+    );
     process.exit(1);
   }
   const running = await bootstrap(config, log, opts);
   log.info({ url: running.url }, `${name} running`);
-  const stop = async () => { await running.close(); process.exit(0); };
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
   await running.workerRun;

@@ -17,15 +17,27 @@ try {
   const client = new Client({ connection, namespace: config.temporalNamespace });
   // A rotation under way is followed, not started twice; a finished one may run again (the next rotation).
   const handle = await client.workflow.start<typeof secretsRotationWorkflow>(SECRETS_ROTATION_WORKFLOW, {
-    workflowId: SECRETS_ROTATION_ID, taskQueue: config.taskQueue, args: [{}], workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowId: SECRETS_ROTATION_ID,
+    taskQueue: config.taskQueue,
+    args: [{}],
+    workflowIdConflictPolicy: 'USE_EXISTING',
   });
-  log.info({ workflowId: SECRETS_ROTATION_ID, runId: handle.firstExecutionRunId }, 'key rotation running; pause and resume it from the Temporal UI');
+  log.info(
+    { workflowId: SECRETS_ROTATION_ID, runId: handle.firstExecutionRunId },
+    'key rotation running; pause and resume it from the Temporal UI',
+  );
   const timer = setInterval(() => {
-    handle.query(progressQuery).then((p) => log.info({ ...p, columns: p.columns.length }, 'rotation progress'), () => undefined);
+    handle.query(progressQuery).then(
+      (p) => log.info({ ...p, columns: p.columns.length }, 'rotation progress'),
+      () => undefined,
+    );
   }, 2_000);
   try {
     const done = await handle.result();
-    log.info({ keyId: done.keyId, scanned: done.scanned, resealed: done.resealed, unreadable: done.unreadable }, 'key rotation done');
+    log.info(
+      { keyId: done.keyId, scanned: done.scanned, resealed: done.resealed, unreadable: done.unreadable },
+      'key rotation done',
+    );
     if (done.unreadable.length) process.exitCode = 1;
   } finally {
     clearInterval(timer);

@@ -8,7 +8,12 @@ import { hashPassword } from '../platform/secrets.ts';
 
 export const DEMO_PASSWORD = 'demo-password';
 
-export const DEMO_ACCOUNTS: { email: string; name: string; role: Role; business: 'demo' | 'other' | 'carrier' | 'lockers' | null }[] = [
+export const DEMO_ACCOUNTS: {
+  email: string;
+  name: string;
+  role: Role;
+  business: 'demo' | 'other' | 'carrier' | 'lockers' | null;
+}[] = [
   { email: 'admin@demo.example', name: 'Demo Admin', role: 'client_admin', business: 'demo' },
   { email: 'employee@demo.example', name: 'Demo Employee', role: 'employee', business: 'demo' },
   { email: 'broker@demo.example', name: 'Demo Broker', role: 'contractor', business: 'demo' },
@@ -27,7 +32,8 @@ const address = { line1: '1 Demo Street', city: 'Springfield', postal_code: '123
 export async function seedDemo(em: Em): Promise<void> {
   await em.transactional(async (tx) => {
     const business = async (code: string, name: string, assignmentModuleEnabled: boolean) =>
-      (await tx.findOne(Business, { code })) ?? tx.create(Business, { code, name, timezone: 'UTC', assignmentModuleEnabled });
+      (await tx.findOne(Business, { code })) ??
+      tx.create(Business, { code, name, timezone: 'UTC', assignmentModuleEnabled });
     const demo = await business('DEMO', 'Demo', true);
     const other = await business('OTHER', 'Other', false);
     const carrier = await business('DEMO-CARRIER', 'Demo Carrier', false);
@@ -43,39 +49,88 @@ export async function seedDemo(em: Em): Promise<void> {
 
     if (!(await tx.count(Device, { code: 'DEMO-LOCKER-1' }))) {
       const gridCodes = Array.from({ length: 24 }, (_, i) => `A${String(i + 1).padStart(2, '0')}`);
-      await insertDevice(tx, { businessId: demo.id, code: 'DEMO-LOCKER-1', name: 'Demo Locker 1', compartments: compartmentsOf(gridCodes) });
+      await insertDevice(tx, {
+        businessId: demo.id,
+        code: 'DEMO-LOCKER-1',
+        name: 'Demo Locker 1',
+        compartments: compartmentsOf(gridCodes),
+      });
     }
     if (!(await tx.count(Device, { code: 'DEMO-SANDBOX-1' }))) {
       // A simulated locker: partner deliveries into it are sandbox deliveries (docs/locker-deliveries.md, Sandbox).
-      const compartments = [...compartmentsOf(['S01', 'S02'], 'S', 1), ...compartmentsOf(['M01', 'M02', 'M03', 'M04'], 'M', 3), ...compartmentsOf(['L01', 'L02'], 'L', 7)];
-      await insertDevice(tx, { businessId: demo.id, code: 'DEMO-SANDBOX-1', name: 'Demo Sandbox Locker', sandbox: true, compartments });
+      const compartments = [
+        ...compartmentsOf(['S01', 'S02'], 'S', 1),
+        ...compartmentsOf(['M01', 'M02', 'M03', 'M04'], 'M', 3),
+        ...compartmentsOf(['L01', 'L02'], 'L', 7),
+      ];
+      await insertDevice(tx, {
+        businessId: demo.id,
+        code: 'DEMO-SANDBOX-1',
+        name: 'Demo Sandbox Locker',
+        sandbox: true,
+        compartments,
+      });
     }
     await grantLockerPartner(tx, demo.id, lockers.id);
 
     const today = new Date().toISOString().slice(0, 10);
-    const orders: { ref: string; tracking: string; statusId: number; selfDelivery?: boolean; carrier?: boolean; routeId?: number }[] = [
+    const orders: {
+      ref: string;
+      tracking: string;
+      statusId: number;
+      selfDelivery?: boolean;
+      carrier?: boolean;
+      routeId?: number;
+    }[] = [
       { ref: 'DEMO-NEW-1', tracking: 'TMSDEMO000001', statusId: ORDER_STATUS.NEW_ORDER },
       { ref: 'DEMO-NEW-2', tracking: 'TMSDEMO000002', statusId: ORDER_STATUS.NEW_ORDER },
       { ref: 'DEMO-NEW-3', tracking: 'TMSDEMO000003', statusId: ORDER_STATUS.AT_WAREHOUSE },
       { ref: 'DEMO-ON-ROUTE', tracking: 'TMSDEMO000004', statusId: ORDER_STATUS.NEW_ORDER, routeId: 1001 },
-      { ref: 'DEMO-THIRD-PARTY', tracking: 'TMSDEMO000005', statusId: ORDER_STATUS.NEW_ORDER, selfDelivery: false, carrier: true },
+      {
+        ref: 'DEMO-THIRD-PARTY',
+        tracking: 'TMSDEMO000005',
+        statusId: ORDER_STATUS.NEW_ORDER,
+        selfDelivery: false,
+        carrier: true,
+      },
       { ref: 'DEMO-DELIVERED', tracking: 'TMSDEMO000006', statusId: ORDER_STATUS.DELIVERED },
       { ref: 'DEMO-CARRIER-HELD', tracking: 'TMSDEMO000007', statusId: ORDER_STATUS.NEW_ORDER, carrier: true },
     ];
     const created: Order[] = [];
     for (const o of orders) {
       if (await tx.count(Order, { businessId: demo.id, orderRef: o.ref })) continue;
-      created.push(tx.create(Order, {
-        businessId: demo.id, type: 'D', orderRef: o.ref, trackingNumber: o.tracking, statusId: o.statusId, scheduledDate: today,
-        recipient: { name: `Recipient of ${o.ref}`, phone: '+1 555 0100', email: null, address }, note: null,
-        selfDelivery: o.selfDelivery ?? true, carrierProviderId: o.carrier ? carrier.id : null, routeId: o.routeId ?? null,
-      }));
+      created.push(
+        tx.create(Order, {
+          businessId: demo.id,
+          type: 'D',
+          orderRef: o.ref,
+          trackingNumber: o.tracking,
+          statusId: o.statusId,
+          scheduledDate: today,
+          recipient: { name: `Recipient of ${o.ref}`, phone: '+1 555 0100', email: null, address },
+          note: null,
+          selfDelivery: o.selfDelivery ?? true,
+          carrierProviderId: o.carrier ? carrier.id : null,
+          routeId: o.routeId ?? null,
+        }),
+      );
     }
     if (!(await tx.count(Order, { businessId: other.id, orderRef: 'OTHER-NEW-1' }))) {
-      created.push(tx.create(Order, {
-        businessId: other.id, type: 'D', orderRef: 'OTHER-NEW-1', trackingNumber: 'TMSOTHER00001', statusId: ORDER_STATUS.NEW_ORDER,
-        scheduledDate: today, recipient: { name: 'Other recipient', address }, note: null, selfDelivery: true, carrierProviderId: null, routeId: null,
-      }));
+      created.push(
+        tx.create(Order, {
+          businessId: other.id,
+          type: 'D',
+          orderRef: 'OTHER-NEW-1',
+          trackingNumber: 'TMSOTHER00001',
+          statusId: ORDER_STATUS.NEW_ORDER,
+          scheduledDate: today,
+          recipient: { name: 'Other recipient', address },
+          note: null,
+          selfDelivery: true,
+          carrierProviderId: null,
+          routeId: null,
+        }),
+      );
     }
     await tx.flush();
     for (const o of created) await recordOrderCreated(tx, o);

@@ -26,7 +26,9 @@ async function shutdown(code: number, lastLine?: string): Promise<never> {
     // Log lines pino still buffers go out first, so that this line stays the last one.
     try {
       (Reflect.get(log, pino.symbols.streamSym) as { flushSync?(): void } | undefined)?.flushSync?.();
-    } catch { /* nothing buffered to write */ }
+    } catch {
+      /* nothing buffered to write */
+    }
     process.stderr.write(`${lastLine}\n`);
   }
   process.exit(code);
@@ -37,7 +39,10 @@ async function main(): Promise<void> {
     const file = path.join(config.dataDir, 'secrets.key');
     const { key, created } = loadOrCreateSecretsKey(file);
     config.secretsKeys = [key];
-    log.info({ file }, created ? 'created the secrets key (keep it with the data; SECRETS_KEY overrides it)' : 'using the secrets key');
+    log.info(
+      { file },
+      created ? 'created the secrets key (keep it with the data; SECRETS_KEY overrides it)' : 'using the secrets key',
+    );
   }
   let pg: LocalPostgres | undefined;
   if (!config.databaseUrl) {
@@ -49,13 +54,21 @@ async function main(): Promise<void> {
   let temporal: DevServer | undefined;
   if (!config.temporalAddress) {
     log.info({ port: config.temporalPort }, 'starting the Temporal dev server');
-    temporal = await startTemporalDevServer({
-      port: config.temporalPort, uiPort: config.temporalUiPort, namespace: config.temporalNamespace,
-      dbFile: path.join(config.dataDir, 'temporal.sqlite'),
-    }, log);
+    temporal = await startTemporalDevServer(
+      {
+        port: config.temporalPort,
+        uiPort: config.temporalUiPort,
+        namespace: config.temporalNamespace,
+        dbFile: path.join(config.dataDir, 'temporal.sqlite'),
+      },
+      log,
+    );
     stops.push(() => temporal!.stop());
     config.temporalAddress = temporal.address;
-    temporal.process.once('exit', (code) => { log.error({ code }, 'the Temporal dev server exited'); void shutdown(1); });
+    temporal.process.once('exit', (code) => {
+      log.error({ code }, 'the Temporal dev server exited');
+      void shutdown(1);
+    });
   }
   let mail: MailCatcher | undefined;
   if (!config.smtpUrl) {
@@ -79,9 +92,19 @@ async function main(): Promise<void> {
     `  OpenAPI      ${base}/api/openapi.json`,
     `  MCP          ${base}/mcp and ${base}/mcp/developer   approvals ${base}/mcp-approvals`,
     `  Temporal     ${config.temporalAddress}` + (temporal ? `   UI http://localhost:${config.temporalUiPort}` : ''),
-    mail ? `  Mail         ${mail.webUrl}   (what the service sent recipients; SMTP ${mail.smtpUrl})` : `  Mail         sent through ${config.smtpUrl!.replace(/\/\/[^@/]*@/, '//')}`,
-    ...(config.webhookAllowPrivateTargets ? ['', 'Webhooks may go to local and private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=0 refuses them).'] : []),
-    ...(config.demoMode ? ['', `Demo accounts (password: ${DEMO_PASSWORD})`, ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(30)} ${a.role}`)] : []),
+    mail
+      ? `  Mail         ${mail.webUrl}   (what the service sent recipients; SMTP ${mail.smtpUrl})`
+      : `  Mail         sent through ${config.smtpUrl!.replace(/\/\/[^@/]*@/, '//')}`,
+    ...(config.webhookAllowPrivateTargets
+      ? ['', 'Webhooks may go to local and private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=0 refuses them).']
+      : []),
+    ...(config.demoMode
+      ? [
+          '',
+          `Demo accounts (password: ${DEMO_PASSWORD})`,
+          ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(30)} ${a.role}`),
+        ]
+      : []),
     '',
     'Press Ctrl-C to stop.',
     '',
@@ -94,7 +117,8 @@ async function waitHealthy(url: string): Promise<void> {
   for (;;) {
     const res = await fetch(`${url}/api/health`).catch(() => null);
     if (res?.ok) return;
-    if (Date.now() > deadline) throw new Error(`the API did not become healthy: ${res ? await res.text() : 'no answer'}`);
+    if (Date.now() > deadline)
+      throw new Error(`the API did not become healthy: ${res ? await res.text() : 'no answer'}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

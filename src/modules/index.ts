@@ -55,4 +55,6 @@ export const ENTITIES = MODULES.flatMap((m) => m.entities ?? []);
 export const SEARCH_ATTRIBUTES = [BUSINESS_ID, ORDER_ID, ...MODULES.flatMap((m) => m.searchAttributes ?? [])];
 
 /** Longest prefix first, so the session token (no prefix) is the last resort. */
-export const CREDENTIALS: readonly CredentialKind[] = MODULES.flatMap((m) => m.credentials ?? []).sort((a, b) => b.prefix.length - a.prefix.length);
+export const CREDENTIALS: readonly CredentialKind[] = MODULES.flatMap((m) => m.credentials ?? []).sort(
+  (a, b) => b.prefix.length - a.prefix.length,
+);

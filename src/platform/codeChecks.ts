@@ -36,8 +36,16 @@ export interface CodeCheck {
  * the subject or the caller; a check during a lock answers 429 without looking at the code.
  */
 export async function checkCode(em: Em, check: CodeCheck): Promise<boolean> {
-  const subject: AttemptSubject = { kind: check.kind, subject: check.subject, rule: check.subjectRule ?? CODE_RULES.subject };
-  const caller: AttemptSubject = { kind: check.kind, subject: check.callerSubject ?? `caller:${check.callerId}`, rule: CODE_RULES.caller };
+  const subject: AttemptSubject = {
+    kind: check.kind,
+    subject: check.subject,
+    rule: check.subjectRule ?? CODE_RULES.subject,
+  };
+  const caller: AttemptSubject = {
+    kind: check.kind,
+    subject: check.callerSubject ?? `caller:${check.callerId}`,
+    rule: CODE_RULES.caller,
+  };
   // One transaction holds both rows from the lock check to the count; the 429 is thrown after it commits.
   const outcome = await em.transactional(async (tx): Promise<{ right: boolean; wait: number }> => {
     const wait = await holdSubjects(tx, [subject, caller]);

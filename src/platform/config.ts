@@ -4,13 +4,23 @@ import { z } from 'zod';
 const flag = z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 const port = z.coerce.number().int().min(1).max(65535);
 /** A rate limit written `requests/seconds`, such as `600/60`; `off` turns it off. */
-const quota = z.string().trim().regex(/^(off|[1-9]\d{0,8}\/[1-9]\d{0,5})$/, 'must be requests/seconds, such as 600/60, or off')
-  .transform((v): Quota | null => (v === 'off' ? null : { limit: Number(v.split('/')[0]), windowSeconds: Number(v.split('/')[1]) }));
+const quota = z
+  .string()
+  .trim()
+  .regex(/^(off|[1-9]\d{0,8}\/[1-9]\d{0,5})$/, 'must be requests/seconds, such as 600/60, or off')
+  .transform((v): Quota | null =>
+    v === 'off' ? null : { limit: Number(v.split('/')[0]), windowSeconds: Number(v.split('/')[1]) },
+  );
 
 const EnvSchema = z.object({
   PORT: port.default(3000),
-  METRICS_PORT: z.string().trim().regex(/^(off|\d{1,5})$/, 'must be a port number, 0 for any free port, or off').refine((v) => v === 'off' || Number(v) <= 65535, 'must be at most 65535')
-    .default('9464').transform((v) => (v === 'off' ? null : Number(v))),
+  METRICS_PORT: z
+    .string()
+    .trim()
+    .regex(/^(off|\d{1,5})$/, 'must be a port number, 0 for any free port, or off')
+    .refine((v) => v === 'off' || Number(v) <= 65535, 'must be at most 65535')
+    .default('9464')
+    .transform((v) => (v === 'off' ? null : Number(v))),
   DATA_DIR: z.string().min(1).default('.data'),
   PG_PORT: port.default(5433),
   TEMPORAL_PORT: port.default(7233),
@@ -24,7 +34,12 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_MODE: flag.default(false),
   ASSIGNMENT_MODULE_AVAILABLE: flag.default(true),
-  TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24),
+  TOKEN_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24),
   PUBLIC_BASE_URL: z.string().url().optional(),
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
@@ -33,25 +48,47 @@ const EnvSchema = z.object({
   LOCKER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   HANDOVER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   APPROVAL_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
-  SMTP_URL: z.string().refine((v) => /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .refine((v) => /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL')
+    .optional(),
   MAIL_FROM: z.string().min(3).default('TMS <no-reply@tms.localhost>'),
   NOTIFY_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
-  SECRETS_KEY: z.string().refine((v) => v.split(',').every((k) => Buffer.from(k.trim(), 'base64').length >= 32), 'must be one or more keys of at least 32 random bytes in base64, separated by commas').optional(),
+  SECRETS_KEY: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((k) => Buffer.from(k.trim(), 'base64').length >= 32),
+      'must be one or more keys of at least 32 random bytes in base64, separated by commas',
+    )
+    .optional(),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RATE_LIMIT_PUBLIC_READ: quota.prefault('600/60'),
   RATE_LIMIT_SIGN_IN: quota.prefault('30/60'),
   RATE_LIMIT_INGEST: quota.prefault('1200/60'),
   RATE_LIMIT_WEBHOOK_TEST: quota.prefault('10/60'),
   SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(10),
-  SIGN_IN_LOCK_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(900),
-  GRAPHQL_MAX_QUERY_BYTES: z.coerce.number().int().min(1).default(32 * 1024),
+  SIGN_IN_LOCK_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600)
+    .default(900),
+  GRAPHQL_MAX_QUERY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(32 * 1024),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(15_000),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(15),
   GRAPHQL_MAX_MUTATIONS: z.coerce.number().int().min(1).default(5),
-  GRAPHQL_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1).default(8 * 1024 * 1024),
+  GRAPHQL_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(8 * 1024 * 1024),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -189,9 +226,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     notifyRetryScale: e.NOTIFY_RETRY_SCALE,
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
-    secretsKeys: e.SECRETS_KEY === undefined ? [] : e.SECRETS_KEY.split(',').map((k) => Buffer.from(k.trim(), 'base64')),
+    secretsKeys:
+      e.SECRETS_KEY === undefined ? [] : e.SECRETS_KEY.split(',').map((k) => Buffer.from(k.trim(), 'base64')),
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
-    rateLimits: { public_read: e.RATE_LIMIT_PUBLIC_READ, sign_in: e.RATE_LIMIT_SIGN_IN, ingest: e.RATE_LIMIT_INGEST, webhook_test: e.RATE_LIMIT_WEBHOOK_TEST },
+    rateLimits: {
+      public_read: e.RATE_LIMIT_PUBLIC_READ,
+      sign_in: e.RATE_LIMIT_SIGN_IN,
+      ingest: e.RATE_LIMIT_INGEST,
+      webhook_test: e.RATE_LIMIT_WEBHOOK_TEST,
+    },
     signIn: { maxFailures: e.SIGN_IN_MAX_FAILURES, lockSeconds: e.SIGN_IN_LOCK_SECONDS },
     graphqlLimits: {
       maxQueryBytes: e.GRAPHQL_MAX_QUERY_BYTES,

@@ -8,7 +8,9 @@ export function errorBody(err: AppError, lang: Language) {
     result: false as const,
     code: err.code,
     message: translate(err.key, lang, err.params),
-    ...(err.fields && { errors: err.fields.map((f) => ({ field: f.field, message: translate(f.key, lang, f.params) })) }),
+    ...(err.fields && {
+      errors: err.fields.map((f) => ({ field: f.field, message: translate(f.key, lang, f.params) })),
+    }),
     ...err.extra,
   };
 }

@@ -22,7 +22,17 @@ export class AppError extends Error {
   /** HTTP headers the answer carries, such as Retry-After. */
   readonly headers: Record<string, string>;
 
-  constructor(status: number, code: string, key: MessageKey, opts: { params?: MessageParams; fields?: FieldError[]; extra?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
+  constructor(
+    status: number,
+    code: string,
+    key: MessageKey,
+    opts: {
+      params?: MessageParams;
+      fields?: FieldError[];
+      extra?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
     super(`${code}: ${key}`);
     this.status = status;
     this.code = code;
@@ -44,10 +54,25 @@ export const errors = {
   badRequest: (code: string, key: MessageKey, params?: MessageParams) => new AppError(400, code, key, { params }),
   conflict: (code: string, key: MessageKey, params?: MessageParams) => new AppError(409, code, key, { params }),
   /** A lock after repeated wrong codes: the body and Retry-After say when to try again. */
-  tooManyAttempts: (seconds: number) => new AppError(429, 'TOO_MANY_ATTEMPTS', 'error.too_many_attempts', { params: { seconds }, extra: { retry_after: seconds }, headers: { 'Retry-After': String(seconds) } }),
+  tooManyAttempts: (seconds: number) =>
+    new AppError(429, 'TOO_MANY_ATTEMPTS', 'error.too_many_attempts', {
+      params: { seconds },
+      extra: { retry_after: seconds },
+      headers: { 'Retry-After': String(seconds) },
+    }),
   /** A rate limit spent: Retry-After and the RateLimit headers say when the window starts afresh. */
-  rateLimited: (seconds: number, headers: Record<string, string>) => new AppError(429, 'RATE_LIMITED', 'error.rate_limited', { params: { seconds }, extra: { retry_after: seconds }, headers: { 'Retry-After': String(seconds), ...headers } }),
+  rateLimited: (seconds: number, headers: Record<string, string>) =>
+    new AppError(429, 'RATE_LIMITED', 'error.rate_limited', {
+      params: { seconds },
+      extra: { retry_after: seconds },
+      headers: { 'Retry-After': String(seconds), ...headers },
+    }),
   /** Sign-in refused for an email after repeated wrong passwords, whether or not an account has that email. */
-  signInLocked: (seconds: number) => new AppError(429, 'TOO_MANY_ATTEMPTS', 'error.sign_in_locked', { params: { seconds }, extra: { retry_after: seconds }, headers: { 'Retry-After': String(seconds) } }),
+  signInLocked: (seconds: number) =>
+    new AppError(429, 'TOO_MANY_ATTEMPTS', 'error.sign_in_locked', {
+      params: { seconds },
+      extra: { retry_after: seconds },
+      headers: { 'Retry-After': String(seconds) },
+    }),
   unavailable: (key: MessageKey = 'error.unavailable', code = 'UNAVAILABLE') => new AppError(503, code, key),
 };

@@ -10,7 +10,8 @@ export const int = (description: string, extra: Schema = {}): Schema => ({ type:
 export const num = (description: string, extra: Schema = {}): Schema => ({ type: 'number', description, ...extra });
 export const bool = (description: string): Schema => ({ type: 'boolean', description });
 export const time = (description: string): Schema => str(description, { format: 'date-time' });
-export const enumOf = (values: readonly string[], description: string): Schema => str(description, { enum: [...values] });
+export const enumOf = (values: readonly string[], description: string): Schema =>
+  str(description, { enum: [...values] });
 export const list = (items: Schema, description: string): Schema => ({ type: 'array', description, items });
 
 export function orNull(s: Schema): Schema {
@@ -32,7 +33,8 @@ export function obj(props: Record<string, Schema>, extra: Schema = {}): Schema {
 }
 
 /** Closed object: a field not listed (a pickup code, say) makes the payload invalid. */
-export const strict = (props: Record<string, Schema>, extra: Schema = {}): Schema => obj(props, { ...extra, additionalProperties: false });
+export const strict = (props: Record<string, Schema>, extra: Schema = {}): Schema =>
+  obj(props, { ...extra, additionalProperties: false });
 
 /**
  * The envelope of tenant events as the outbox writes them: the event name travels in `event`.
@@ -41,10 +43,15 @@ export const strict = (props: Record<string, Schema>, extra: Schema = {}): Schem
  */
 export function tenantEnvelope(name: string, data: Schema, opts: { eventId?: Schema; strict?: boolean } = {}): Schema {
   // The webhooks module adds this for a receiver whose account hides the event's price family.
-  const priceHidden = { type: 'boolean', const: true, description: 'Present when price fields were left out for this receiver' };
+  const priceHidden = {
+    type: 'boolean',
+    const: true,
+    description: 'Present when price fields were left out for this receiver',
+  };
   const shown = { ...data, properties: { ...(data.properties as Record<string, Schema>), price_hidden: priceHidden } };
   const props = {
-    [opts.eventId ? 'event_id' : 'event_id?']: opts.eventId ?? str('Event id when the event has its own; otherwise use X-Webhook-Event-Id'),
+    [opts.eventId ? 'event_id' : 'event_id?']:
+      opts.eventId ?? str('Event id when the event has its own; otherwise use X-Webhook-Event-Id'),
     event: str('Event name', { const: name }),
     business_id: int('Merchant (business) the event belongs to'),
     occurred_at: time('When the change happened'),

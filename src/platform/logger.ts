@@ -6,7 +6,19 @@ export function createLogger(level: string) {
     level,
     base: { service: 'tms' },
     redact: {
-      paths: ['password', 'pickup_code', 'access_token', 'secret', 'webhook_sign_secret', '*.password', '*.pickup_code', '*.access_token', '*.secret', '*.webhook_sign_secret', 'req.headers.authorization'],
+      paths: [
+        'password',
+        'pickup_code',
+        'access_token',
+        'secret',
+        'webhook_sign_secret',
+        '*.password',
+        '*.pickup_code',
+        '*.access_token',
+        '*.secret',
+        '*.webhook_sign_secret',
+        'req.headers.authorization',
+      ],
       censor: '[redacted]',
     },
   });

@@ -45,7 +45,12 @@ export class QuotaCounter {
   }
 
   /** Counts one request of `subject` against `policy`; the answer counts it too. */
-  async count(em: Em, policy: string, subject: string, quota: Quota): Promise<Omit<WindowCount, 'subject' | 'startedMs'>> {
+  async count(
+    em: Em,
+    policy: string,
+    subject: string,
+    quota: Quota,
+  ): Promise<Omit<WindowCount, 'subject' | 'startedMs'>> {
     const key = `${policy}\n${subject}`;
     const t = this.tallies.get(key);
     const now = Date.now();
@@ -85,7 +90,13 @@ export class QuotaCounter {
     }
     if (!t && isNew && this.tallies.size >= MAX_SUBJECTS) return;
     this.tallies.set(key, {
-      policy, subject: row.subject, windowSeconds, known: row.hits, pending: t?.pending ?? 0, startedMs: row.startedMs, endsAt: Date.now() + row.resetSeconds * 1000,
+      policy,
+      subject: row.subject,
+      windowSeconds,
+      known: row.hits,
+      pending: t?.pending ?? 0,
+      startedMs: row.startedMs,
+      endsAt: Date.now() + row.resetSeconds * 1000,
     });
   }
 
@@ -93,7 +104,9 @@ export class QuotaCounter {
     if (this.timer || this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.flushing = this.flush().finally(() => { this.flushing = undefined; });
+      this.flushing = this.flush().finally(() => {
+        this.flushing = undefined;
+      });
     }, FLUSH_MS);
     this.timer.unref();
   }
@@ -115,11 +128,22 @@ export class QuotaCounter {
       const counts = tallies.map((t) => t.pending);
       for (const t of tallies) t.pending = 0;
       try {
-        const rows = await addHits(this.orm.em.fork(), policy, windowSeconds, tallies.map((t) => t.subject), counts);
+        const rows = await addHits(
+          this.orm.em.fork(),
+          policy,
+          windowSeconds,
+          tallies.map((t) => t.subject),
+          counts,
+        );
         for (const row of rows) this.learn(`${policy}\n${row.subject}`, policy, windowSeconds, row, false);
       } catch (err) {
-        tallies.forEach((t, i) => { t.pending += counts[i]!; });
-        this.log.warn({ err: { message: (err as Error).message } }, 'rate limit counts not added; trying again shortly');
+        tallies.forEach((t, i) => {
+          t.pending += counts[i]!;
+        });
+        this.log.warn(
+          { err: { message: (err as Error).message } },
+          'rate limit counts not added; trying again shortly',
+        );
         this.schedule();
       }
     }

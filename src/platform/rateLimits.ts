@@ -42,17 +42,25 @@ export function addressSubject(ip: string): string {
   const [head = '', tail = ''] = ip.split('%')[0]!.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = ip.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16)).join(':')}::/64`;
+  const groups = ip.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** Counts this call against its limit; over the limit it answers 429 with Retry-After and the RateLimit headers. */
 export async function spendQuota(ctx: OperationContext, policy: RateLimitName): Promise<void> {
   const quota = ctx.config.rateLimits[policy];
   if (!quota) return;
-  const subject = RATE_LIMIT_SUBJECT[policy] === 'address'
-    ? `ip:${addressSubject(ctx.clientAddress)}`
-    : ctx.caller!.via !== 'session' ? `key:${ctx.caller!.tokenHash}` : `user:${ctx.caller!.id}`;
+  const subject =
+    RATE_LIMIT_SUBJECT[policy] === 'address'
+      ? `ip:${addressSubject(ctx.clientAddress)}`
+      : ctx.caller!.via !== 'session'
+        ? `key:${ctx.caller!.tokenHash}`
+        : `user:${ctx.caller!.id}`;
   const { hits, resetSeconds } = await ctx.quotas.count(ctx.em, policy, subject, quota);
   const state: QuotaState = { policy, ...quota, remaining: Math.max(0, quota.limit - hits), resetSeconds };
   if (hits > quota.limit) throw errors.rateLimited(resetSeconds, rateLimitHeaders(state));

@@ -1,4 +1,13 @@
-export const ROLES = ['client_admin', 'employee', 'contractor', 'driver', 'customer', 'platform_admin', 'locker_provider', 'delivery_provider'] as const;
+export const ROLES = [
+  'client_admin',
+  'employee',
+  'contractor',
+  'driver',
+  'customer',
+  'platform_admin',
+  'locker_provider',
+  'delivery_provider',
+] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Roles that act for a business: they can read the business's orders. */

@@ -53,7 +53,8 @@ export function sealSecret(purpose: string, plain: string): string {
 export const isSealed = (stored: string): boolean => stored.startsWith(PREFIX);
 
 /** The id of the key a value is sealed under; null for a value stored before sealing (plain text). */
-export const sealedKeyId = (stored: string): string | null => (isSealed(stored) ? stored.slice(PREFIX.length).split('.')[0]! : null);
+export const sealedKeyId = (stored: string): string | null =>
+  isSealed(stored) ? stored.slice(PREFIX.length).split('.')[0]! : null;
 
 /**
  * The secret in a stored value. A value written before sealing existed passes through as it is, until the start-up
@@ -63,7 +64,8 @@ export function openSecret(purpose: string, stored: string): string {
   if (!isSealed(stored)) return stored;
   const [id, iv, body] = stored.slice(PREFIX.length).split('.');
   const key = keys().find((k) => k.id === id);
-  if (!key || !iv || !body) throw new Error(`a ${purpose} value is sealed under key ${id}, which SECRETS_KEY does not hold`);
+  if (!key || !iv || !body)
+    throw new Error(`a ${purpose} value is sealed under key ${id}, which SECRETS_KEY does not hold`);
   const data = Buffer.from(body, 'base64url');
   const decipher = createDecipheriv('aes-256-gcm', key.aes, Buffer.from(iv, 'base64url')).setAAD(Buffer.from(purpose));
   decipher.setAuthTag(data.subarray(data.length - 16));

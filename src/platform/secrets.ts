@@ -1,4 +1,14 @@
-import { createHash, createHmac, createSecretKey, hkdfSync, randomBytes, randomInt, scrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+  randomInt,
+  scrypt,
+  timingSafeEqual,
+  type KeyObject,
+} from 'node:crypto';
 
 // scrypt with N=2^15, r=8: 32 MiB per hash, a memory-hard cost that slows offline guessing.
 const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
@@ -6,7 +16,9 @@ const KEY_LENGTH = 32;
 
 function scryptAsync(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, KEY_LENGTH, { ...params, maxmem: SCRYPT.maxmem }, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password, salt, KEY_LENGTH, { ...params, maxmem: SCRYPT.maxmem }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 
@@ -26,7 +38,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** A hash to compare against when the email is unknown, so timing does not tell which emails exist. */
-export const DUMMY_PASSWORD_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+export const DUMMY_PASSWORD_HASH =
+  'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
@@ -56,7 +69,8 @@ export function codeHashKey(secretsKey: Buffer): KeyObject {
   return key;
 }
 
-const codeMac = (key: KeyObject, salt: string, code: string): Buffer => createHmac('sha256', key).update(`${salt}:${code}`).digest();
+const codeMac = (key: KeyObject, salt: string, code: string): Buffer =>
+  createHmac('sha256', key).update(`${salt}:${code}`).digest();
 
 /** `hmac$<salt>$<mac>`. */
 export function hashPickupCode(code: string, key: KeyObject): string {

@@ -17,22 +17,45 @@ let passwordHash: string | undefined;
 export async function makeBusiness(em: Em, opts: { assignmentModule?: boolean } = {}) {
   const tag = randomUUID().slice(0, 8);
   passwordHash ??= await hashPassword(PASSWORD);
-  const business = em.create(Business, { code: `T-${tag}`, name: `Test ${tag}`, timezone: 'UTC', assignmentModuleEnabled: opts.assignmentModule ?? true });
+  const business = em.create(Business, {
+    code: `T-${tag}`,
+    name: `Test ${tag}`,
+    timezone: 'UTC',
+    assignmentModuleEnabled: opts.assignmentModule ?? true,
+  });
   await em.flush();
   const user = (role: Role, n = '') =>
-    em.create(User, { businessId: business.id, email: `${role}${n}-${tag}@test.example`, name: `${role}${n} ${tag}`, role, passwordHash: passwordHash! });
+    em.create(User, {
+      businessId: business.id,
+      email: `${role}${n}-${tag}@test.example`,
+      name: `${role}${n} ${tag}`,
+      role,
+      passwordHash: passwordHash!,
+    });
   const users = {
-    admin: user('client_admin'), employee: user('employee'), broker: user('contractor'), broker2: user('contractor', '2'),
-    driver: user('driver'), customer: user('customer'),
+    admin: user('client_admin'),
+    employee: user('employee'),
+    broker: user('contractor'),
+    broker2: user('contractor', '2'),
+    driver: user('driver'),
+    customer: user('customer'),
   };
   await em.flush();
-  const device = await insertDevice(em, { businessId: business.id, code: `LOCKER-${tag}`, name: `Locker ${tag}`, compartments: compartmentsOf(['A01', 'A02', 'A03', 'A04']) });
+  const device = await insertDevice(em, {
+    businessId: business.id,
+    code: `LOCKER-${tag}`,
+    name: `Locker ${tag}`,
+    compartments: compartmentsOf(['A01', 'A02', 'A03', 'A04']),
+  });
   return { business, users, device, tag };
 }
 
 /** Adds compartments with these grid codes after the device's last door. */
 export async function addCompartments(em: Em, deviceId: number, gridCodes: readonly string[]): Promise<void> {
-  const [{ last }] = await em.execute<{ last: number }[]>('select coalesce(max(compartment_number), 0)::int as last from compartment where device_id = ?', [deviceId]) as [{ last: number }];
+  const [{ last }] = (await em.execute<{ last: number }[]>(
+    'select coalesce(max(compartment_number), 0)::int as last from compartment where device_id = ?',
+    [deviceId],
+  )) as [{ last: number }];
   await insertCompartments(em, deviceId, compartmentsOf(gridCodes, 'M', last + 1));
 }
 
@@ -48,19 +71,50 @@ export async function keepEvents(em: Em, businessId: number): Promise<void> {
 export async function makeProvider(em: Em, role: 'locker_provider' | 'delivery_provider') {
   const tag = randomUUID().slice(0, 8);
   passwordHash ??= await hashPassword(PASSWORD);
-  const business = em.create(Business, { code: `P-${tag}`, name: `Provider ${tag}`, timezone: 'UTC', assignmentModuleEnabled: false });
+  const business = em.create(Business, {
+    code: `P-${tag}`,
+    name: `Provider ${tag}`,
+    timezone: 'UTC',
+    assignmentModuleEnabled: false,
+  });
   await em.flush();
-  const user = em.create(User, { businessId: business.id, email: `${role}-${tag}@test.example`, name: `${role} ${tag}`, role, passwordHash });
+  const user = em.create(User, {
+    businessId: business.id,
+    email: `${role}-${tag}@test.example`,
+    name: `${role} ${tag}`,
+    role,
+    passwordHash,
+  });
   await em.flush();
   return { business, user };
 }
 
-export async function makeOrder(em: Em, businessId: number, over: Partial<{ statusId: number; routeId: number | null; selfDelivery: boolean; carrierProviderId: number | null; orderRef: string }> = {}) {
+export async function makeOrder(
+  em: Em,
+  businessId: number,
+  over: Partial<{
+    statusId: number;
+    routeId: number | null;
+    selfDelivery: boolean;
+    carrierProviderId: number | null;
+    orderRef: string;
+  }> = {},
+) {
   const order = em.create(Order, {
-    businessId, type: 'D', orderRef: over.orderRef ?? `REF-${randomUUID().slice(0, 8)}`, trackingNumber: newTrackingNumber(),
-    statusId: over.statusId ?? ORDER_STATUS.NEW_ORDER, scheduledDate: '2026-12-01',
-    recipient: { name: 'Ada Recipient', address: { line1: '1 Main St', city: 'Paris', postal_code: '75001', country: 'FR' } },
-    note: null, selfDelivery: over.selfDelivery ?? true, carrierProviderId: over.carrierProviderId ?? null, routeId: over.routeId ?? null,
+    businessId,
+    type: 'D',
+    orderRef: over.orderRef ?? `REF-${randomUUID().slice(0, 8)}`,
+    trackingNumber: newTrackingNumber(),
+    statusId: over.statusId ?? ORDER_STATUS.NEW_ORDER,
+    scheduledDate: '2026-12-01',
+    recipient: {
+      name: 'Ada Recipient',
+      address: { line1: '1 Main St', city: 'Paris', postal_code: '75001', country: 'FR' },
+    },
+    note: null,
+    selfDelivery: over.selfDelivery ?? true,
+    carrierProviderId: over.carrierProviderId ?? null,
+    routeId: over.routeId ?? null,
   });
   await em.flush();
   await recordOrderCreated(em, order);

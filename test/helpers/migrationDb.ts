@@ -7,7 +7,10 @@ import { createOrm, type Orm } from '../../src/platform/db/orm.ts';
  * A database of its own, migrated up to `lastApplied`, for a test of the migration after it: write rows as they
  * stood then, run `orm.migrator.up()`, read what became of them. `drop()` removes it.
  */
-export async function databaseMigratedTo(lastApplied: string, prefix: string): Promise<{ orm: Orm; drop: () => Promise<void> }> {
+export async function databaseMigratedTo(
+  lastApplied: string,
+  prefix: string,
+): Promise<{ orm: Orm; drop: () => Promise<void> }> {
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await admin.connect();
   const database = `${prefix}_${randomUUID().slice(0, 8)}`;

@@ -22,7 +22,13 @@ export async function withMockedWorker<T>(activities: object, run: (w: MockedWor
   await awaitSearchAttributes(client, await registerSearchAttributes(connection, 'default', SEARCH_ATTRIBUTES));
   const native = await NativeConnection.connect({ address });
   const taskQueue = `mocked-${randomUUID()}`;
-  const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! }, activities, sinks: workerMetrics.sinks });
+  const worker = await Worker.create({
+    connection: native,
+    taskQueue,
+    workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
+    activities,
+    sinks: workerMetrics.sinks,
+  });
   try {
     return await worker.runUntil(run({ client, taskQueue }));
   } finally {

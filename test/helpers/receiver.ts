@@ -19,10 +19,17 @@ export async function startReceiver(behaviour: Behaviour = () => 200, port = 0) 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const entry: Received = { url: req.url ?? '', headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const entry: Received = {
+        url: req.url ?? '',
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       const n = received.push(entry) - 1;
       const answer = behave(n, entry);
-      const reply = (status: number) => { if (!res.writableEnded) res.writeHead(status, { 'content-type': 'text/plain' }).end('ok'); };
+      const reply = (status: number) => {
+        if (!res.writableEnded) res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      };
       if (answer === 'hang') setTimeout(() => reply(200), 5_000).unref();
       else if (typeof answer === 'number') reply(answer);
       else res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
@@ -32,7 +39,12 @@ export async function startReceiver(behaviour: Behaviour = () => 200, port = 0) 
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     received,
-    behave(b: Behaviour) { behave = b; },
-    async close() { server.closeAllConnections(); await new Promise((r) => server.close(r)); },
+    behave(b: Behaviour) {
+      behave = b;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
   };
 }

@@ -15,14 +15,23 @@ export interface RoleProcess {
  * `npm run api` or `npm run worker` as a child process against the suite's PostgreSQL and Temporal (the test's
  * environment plus `env`), so that a test can run several and SIGKILL one. Resolves once the role logs that it runs.
  */
-export async function spawnRole(role: keyof typeof entries, env: Record<string, string>, children: Set<ChildProcess>): Promise<RoleProcess> {
+export async function spawnRole(
+  role: keyof typeof entries,
+  env: Record<string, string>,
+  children: Set<ChildProcess>,
+): Promise<RoleProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', ...env };
   delete childEnv.NODE_TEST_CONTEXT; // the child is a service, not a test file reporting to the runner
-  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, entries[role])], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, entries[role])], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   child.once('exit', () => children.delete(child));
   let output = '';
-  const keep = (d: Buffer) => { output = (output + d.toString()).slice(-20_000); };
+  const keep = (d: Buffer) => {
+    output = (output + d.toString()).slice(-20_000);
+  };
   child.stderr.on('data', keep);
   const url = await new Promise<string | undefined>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
@@ -30,7 +39,9 @@ export async function spawnRole(role: keyof typeof entries, env: Record<string, 
       const running = output.split('\n').find((l) => l.includes(`"msg":"${role} running"`));
       if (running) resolve((JSON.parse(running) as { url?: string }).url);
     });
-    child.once('exit', (code, signal) => reject(new Error(`the ${role} exited (${code ?? signal}) before running:\n${output}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the ${role} exited (${code ?? signal}) before running:\n${output}`)),
+    );
   });
   return { child, url, output: () => output };
 }

@@ -1,5 +1,9 @@
 /** Polls until `probe` returns something truthy; fails after `timeoutMs`. */
-export async function waitFor<T>(probe: () => Promise<T | null | false | undefined>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | null | false | undefined>,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -14,9 +14,22 @@ import { ROLES, type Role } from '../../src/platform/roles.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../helpers/factories.ts';
 
-interface JsonSchema { type?: string; enum?: unknown[]; format?: string; maxLength?: number; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[]; default?: unknown; items?: JsonSchema }
+interface JsonSchema {
+  type?: string;
+  enum?: unknown[];
+  format?: string;
+  maxLength?: number;
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  default?: unknown;
+  items?: JsonSchema;
+}
 
-const restOps = CATALOG.filter((op) => op.rest && op.roles !== 'public') as (Operation & { rest: NonNullable<Operation['rest']>; roles: readonly Role[] })[];
+const restOps = CATALOG.filter((op) => op.rest && op.roles !== 'public') as (Operation & {
+  rest: NonNullable<Operation['rest']>;
+  roles: readonly Role[];
+})[];
 const pathParams = (op: Operation) => [...op.rest!.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 /** The schema without its null branch, so an optional field is judged by its real type. */
 const nonNull = (s: JsonSchema): JsonSchema => s.anyOf?.find((b) => b.type !== 'null') ?? s;
@@ -55,15 +68,28 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
 
   async function rowCounts(): Promise<Record<string, number>> {
     // The rate limits count every request, refused ones first of all: their windows are not state a request wrote.
-    const tables = await app.em().execute<{ t: string }[]>(
-      "select tablename as t from pg_tables where schemaname = 'public' and tablename not in ('mikro_orm_migrations', 'rate_limit_window') order by 1");
-    const [row] = await app.em().execute<Record<string, string>[]>(`select ${tables.map(({ t }) => `(select count(*) from ${t}) as ${t}`).join(', ')}`);
+    const tables = await app
+      .em()
+      .execute<{ t: string }[]>(
+        "select tablename as t from pg_tables where schemaname = 'public' and tablename not in ('mikro_orm_migrations', 'rate_limit_window') order by 1",
+      );
+    const [row] = await app
+      .em()
+      .execute<Record<string, string>[]>(
+        `select ${tables.map(({ t }) => `(select count(*) from ${t}) as ${t}`).join(', ')}`,
+      );
     return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
   }
 
-  async function call(op: Operation, input: Record<string, unknown>, role: Role | 'otep_key' | 'device_key' | null, pathValues: Record<string, unknown> = {}) {
+  async function call(
+    op: Operation,
+    input: Record<string, unknown>,
+    role: Role | 'otep_key' | 'device_key' | null,
+    pathValues: Record<string, unknown> = {},
+  ) {
     let path = op.rest!.path;
-    for (const p of pathParams(op)) path = path.replace(`{${p}}`, encodeURIComponent(String(pathValues[p] ?? 2_000_000_000)));
+    for (const p of pathParams(op))
+      path = path.replace(`{${p}}`, encodeURIComponent(String(pathValues[p] ?? 2_000_000_000)));
     const headers: Record<string, string> = role ? { authorization: `Bearer ${tokens[role]}` } : {};
     if (op.rest!.method === 'GET' || op.rest!.method === 'DELETE') {
       const qs = new URLSearchParams(Object.entries(input).map(([k, v]): [string, string] => [k, String(v)]));
@@ -76,7 +102,9 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
   /** A credential the operation accepts: an ingest key for ingest, otherwise a session of a role it allows. */
   const allowedRole = (op: (typeof restOps)[number]): Role | 'otep_key' | 'device_key' => {
     const kinds = [op.auth ?? 'session'].flat();
-    return kinds.includes('session') ? op.roles.find((r) => r !== 'platform_admin')! : kinds[0] as 'otep_key' | 'device_key';
+    return kinds.includes('session')
+      ? op.roles.find((r) => r !== 'platform_admin')!
+      : (kinds[0] as 'otep_key' | 'device_key');
   };
   const fieldsNamed = (body: { errors?: { field: string }[] }) => (body.errors ?? []).map((e) => e.field);
 
@@ -84,19 +112,31 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
     app = await startApp({}, { worker: false });
     const b = await makeBusiness(app.em());
     const accounts: Record<Role, string> = {
-      client_admin: b.users.admin.email, employee: b.users.employee.email, contractor: b.users.broker.email,
-      driver: b.users.driver.email, customer: b.users.customer.email, platform_admin: 'platform@demo.example',
-      locker_provider: (await makeProvider(app.em(), 'locker_provider')).user.email, delivery_provider: (await makeProvider(app.em(), 'delivery_provider')).user.email,
+      client_admin: b.users.admin.email,
+      employee: b.users.employee.email,
+      contractor: b.users.broker.email,
+      driver: b.users.driver.email,
+      customer: b.users.customer.email,
+      platform_admin: 'platform@demo.example',
+      locker_provider: (await makeProvider(app.em(), 'locker_provider')).user.email,
+      delivery_provider: (await makeProvider(app.em(), 'delivery_provider')).user.email,
     };
-    for (const role of ROLES) tokens[role] = await app.login(accounts[role], role === 'platform_admin' ? 'demo-password' : PASSWORD);
-    tokens.otep_key = (await app.http.post('/v1/otep/credentials', { name: 'bad input' }, { token: tokens.delivery_provider })).body.credential.secret;
-    tokens.device_key = (await app.http.post(`/v1/devices/${b.device.code}/keys`, { name: 'bad input' }, { token: tokens.client_admin })).body.key.secret;
+    for (const role of ROLES)
+      tokens[role] = await app.login(accounts[role], role === 'platform_admin' ? 'demo-password' : PASSWORD);
+    tokens.otep_key = (
+      await app.http.post('/v1/otep/credentials', { name: 'bad input' }, { token: tokens.delivery_provider })
+    ).body.credential.secret;
+    tokens.device_key = (
+      await app.http.post(`/v1/devices/${b.device.code}/keys`, { name: 'bad input' }, { token: tokens.client_admin })
+    ).body.key.secret;
     const other = await makeBusiness(app.em());
     const order = await makeOrder(app.em(), other.business.id);
     const [dor] = await app.em().execute<{ id: number }[]>(
       `insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, compartment_id, reference_number, due_at, pickup_code_hash)
        select ?, 'delivery', 'stored', 'recipient', device_id, grid_code, id, 'FOREIGN', now() + interval '1 day', 'x' from compartment where device_id = ? and grid_code = 'A01'
-       returning id`, [other.business.id, other.device.id]);
+       returning id`,
+      [other.business.id, other.device.id],
+    );
     foreign = { orderId: order.id, deviceOrderId: dor!.id };
     before_ = await rowCounts();
   });
@@ -127,9 +167,14 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
         const isPath = pathParams(op).includes(field);
         const value = wrongType(s, isPath || op.rest.method === 'GET');
         if (value === undefined) continue;
-        const res = isPath ? await call(op, {}, allowedRole(op), { [field]: value }) : await call(op, { [field]: value }, allowedRole(op));
+        const res = isPath
+          ? await call(op, {}, allowedRole(op), { [field]: value })
+          : await call(op, { [field]: value }, allowedRole(op));
         assert.equal(res.status, 422, `${op.name}.${field} = ${JSON.stringify(value)}`);
-        assert.ok(fieldsNamed(res.body).includes(field), `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`);
+        assert.ok(
+          fieldsNamed(res.body).includes(field),
+          `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`,
+        );
         checked++;
       }
     }
@@ -143,11 +188,15 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
       for (const [field, s] of Object.entries((inputJsonSchema(op) as JsonSchema).properties ?? {})) {
         if (pathParams(op).includes(field)) continue;
         const t = nonNull(s);
-        const values = t.type === 'integer' ? [true, [5]] : t.type === 'array' && t.items?.type === 'integer' ? [[true]] : [];
+        const values =
+          t.type === 'integer' ? [true, [5]] : t.type === 'array' && t.items?.type === 'integer' ? [[true]] : [];
         for (const value of values) {
           const res = await call(op, { [field]: value }, allowedRole(op));
           assert.equal(res.status, 422, `${op.name}.${field} = ${JSON.stringify(value)}`);
-          assert.ok(fieldsNamed(res.body).some((f) => f === field || f.startsWith(`${field}.`)), `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`);
+          assert.ok(
+            fieldsNamed(res.body).some((f) => f === field || f.startsWith(`${field}.`)),
+            `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`,
+          );
           checked++;
         }
       }
@@ -159,9 +208,14 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
     let checked = 0;
     for (const op of restOps) {
       for (const [field, value] of overLong((inputJsonSchema(op) as JsonSchema).properties ?? {})) {
-        const res = pathParams(op).includes(field) ? await call(op, {}, allowedRole(op), { [field]: value }) : await call(op, nest(field, value), allowedRole(op));
+        const res = pathParams(op).includes(field)
+          ? await call(op, {}, allowedRole(op), { [field]: value })
+          : await call(op, nest(field, value), allowedRole(op));
         assert.equal(res.status, 422, `${op.name}.${field}`);
-        assert.ok(fieldsNamed(res.body).includes(field), `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`);
+        assert.ok(
+          fieldsNamed(res.body).includes(field),
+          `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`,
+        );
         checked++;
       }
     }
@@ -177,16 +231,21 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
       assert.equal(res.status, 422, op.name);
       // A document judged by its own parser (OTEP and EPCIS ingest) names the first field it misses.
       const named = op.input instanceof z.ZodObject ? required : required.slice(0, 1);
-      for (const f of named) assert.ok(fieldsNamed(res.body).includes(f), `${op.name}: ${f} named in ${JSON.stringify(res.body.errors)}`);
+      for (const f of named)
+        assert.ok(fieldsNamed(res.body).includes(f), `${op.name}: ${f} named in ${JSON.stringify(res.body.errors)}`);
     }
   });
 
-  test('an unknown id and another business\'s id: 404, never the other row', async () => {
-    const foreignId = (op: Operation) => (op.rest!.path.startsWith('/v1/device-orders') ? foreign.deviceOrderId : foreign.orderId);
+  test("an unknown id and another business's id: 404, never the other row", async () => {
+    const foreignId = (op: Operation) =>
+      op.rest!.path.startsWith('/v1/device-orders') ? foreign.deviceOrderId : foreign.orderId;
     const validBody: Record<string, Record<string, unknown>> = {
-      device_order_collect: { pickup_code: '123456' }, device_order_remove: { removal_reason: 'anomaly' },
-      locker_delivery_fail: { parcels: [{ reference: 'P-1', code: 'other' }] }, locker_delivery_correction: { compartment_numbers: [1] },
-      locker_delivery_rotate_code: { code: 'pickup' }, device_order_exception_open: { type: 'other' },
+      device_order_collect: { pickup_code: '123456' },
+      device_order_remove: { removal_reason: 'anomaly' },
+      locker_delivery_fail: { parcels: [{ reference: 'P-1', code: 'other' }] },
+      locker_delivery_correction: { compartment_numbers: [1] },
+      locker_delivery_rotate_code: { code: 'pickup' },
+      device_order_exception_open: { type: 'other' },
       device_order_exception_resolve: { status: 'resolved', resolution_action: 'other' },
     };
     let checked = 0;
@@ -202,9 +261,14 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
   });
 
   /** Every operation with a REST route, anonymous ones included, called as a role it allows. */
-  const everyRestOp = CATALOG.filter((op) => op.rest).map((op) => ({ op, role: op.roles === 'public' ? null : allowedRole(op as (typeof restOps)[number]) }));
+  const everyRestOp = CATALOG.filter((op) => op.rest).map((op) => ({
+    op,
+    role: op.roles === 'public' ? null : allowedRole(op as (typeof restOps)[number]),
+  }));
   const topFields = (op: Operation, pick: (s: JsonSchema) => boolean): [string, JsonSchema][] =>
-    Object.entries((inputJsonSchema(op) as JsonSchema).properties ?? {}).map(([field, s]): [string, JsonSchema] => [field, nonNull(s)]).filter(([, s]) => pick(s));
+    Object.entries((inputJsonSchema(op) as JsonSchema).properties ?? {})
+      .map(([field, s]): [string, JsonSchema] => [field, nonNull(s)])
+      .filter(([, s]) => pick(s));
   const ODD_TEXT = { nul: 'A\u0000B', bell: 'A\u0007B', 'lone surrogate': 'A\ud800B' };
 
   test('every text field with a NUL, a control character or a lone surrogate: 422 naming it, anonymous operations too', async () => {
@@ -215,9 +279,14 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
         for (const [name, value] of Object.entries(ODD_TEXT)) {
           // A URL cannot carry a lone surrogate: percent-encoding is of UTF-8.
           if (inUrl && name === 'lone surrogate') continue;
-          const res = pathParams(op).includes(field) ? await call(op, {}, role, { [field]: value }) : await call(op, { [field]: value }, role);
+          const res = pathParams(op).includes(field)
+            ? await call(op, {}, role, { [field]: value })
+            : await call(op, { [field]: value }, role);
           assert.equal(res.status, 422, `${op.name}.${field} with a ${name}: ${JSON.stringify(res.body)}`);
-          assert.ok(fieldsNamed(res.body).includes(field), `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`);
+          assert.ok(
+            fieldsNamed(res.body).includes(field),
+            `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`,
+          );
           checked++;
         }
       }
@@ -249,7 +318,10 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
       for (const [field, { format }] of topFields(op, (s) => s.format !== undefined && s.format in yearZero)) {
         const res = await call(op, { [field]: yearZero[format!] }, role);
         assert.equal(res.status, 422, `${op.name}.${field}`);
-        assert.ok(fieldsNamed(res.body).includes(field), `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`);
+        assert.ok(
+          fieldsNamed(res.body).includes(field),
+          `${op.name}.${field} named in ${JSON.stringify(res.body.errors)}`,
+        );
         checked++;
       }
     }

@@ -35,14 +35,21 @@ const moduleOf = (file: string): string | null => {
 };
 
 /** Every import from one module into another that is not through the other's index.ts or contract.ts. */
-function crossModuleViolations(files: string[], read: (file: string) => string = (f) => fs.readFileSync(f, 'utf8')): string[] {
+function crossModuleViolations(
+  files: string[],
+  read: (file: string) => string = (f) => fs.readFileSync(f, 'utf8'),
+): string[] {
   return files.flatMap((file) => {
     const own = moduleOf(file);
     if (own === null) return [];
     return relativeImports(file, read(file))
       .filter((target) => {
         const other = moduleOf(target);
-        return other !== null && other !== own && !['index.ts', 'contract.ts'].includes(path.relative(path.join(modulesDir, other), target));
+        return (
+          other !== null &&
+          other !== own &&
+          !['index.ts', 'contract.ts'].includes(path.relative(path.join(modulesDir, other), target))
+        );
       })
       .map((target) => `${path.relative(root, file)} -> ${path.relative(root, target)}`);
   });
@@ -52,22 +59,29 @@ test('a module reaches another module only through its index.ts or contract.ts',
   assert.deepEqual(crossModuleViolations(tsFiles(modulesDir)), []);
 });
 
-test('the boundary check fails on an import of another module\'s inner file', () => {
+test("the boundary check fails on an import of another module's inner file", () => {
   const file = path.join(modulesDir, 'tracking/repo/ingest.ts');
-  const text = "import { recordOrderStatusChange } from '../../orders/repo.ts';\nimport { Order } from '../../orders/index.ts';\n";
-  assert.deepEqual(crossModuleViolations([file], () => text), ['src/modules/tracking/repo/ingest.ts -> src/modules/orders/repo.ts']);
+  const text =
+    "import { recordOrderStatusChange } from '../../orders/repo.ts';\nimport { Order } from '../../orders/index.ts';\n";
+  assert.deepEqual(
+    crossModuleViolations([file], () => text),
+    ['src/modules/tracking/repo/ingest.ts -> src/modules/orders/repo.ts'],
+  );
 });
 
 test('the platform imports no module and no surface', () => {
-  const bad = tsFiles(path.join(root, 'src/platform')).flatMap((file) => relativeImports(file)
-    .filter((t) => t.startsWith(modulesDir + path.sep) || t.startsWith(path.join(root, 'api') + path.sep))
-    .map((t) => `${path.relative(root, file)} -> ${path.relative(root, t)}`));
+  const bad = tsFiles(path.join(root, 'src/platform')).flatMap((file) =>
+    relativeImports(file)
+      .filter((t) => t.startsWith(modulesDir + path.sep) || t.startsWith(path.join(root, 'api') + path.sep))
+      .map((t) => `${path.relative(root, file)} -> ${path.relative(root, t)}`),
+  );
   assert.deepEqual(bad, []);
 });
 
 // An operation may still open a transaction and flush its unit of work; the queries and the writes are in repo files.
 test('SQL and ORM queries live only in repo files', () => {
-  const query = /\.execute\s*[<(]|executeBound\s*[<(]|\bem\.(find|findOne|findOneOrFail|findAndCount|count|create|persist|nativeUpdate|nativeDelete|getKysely)\b/;
+  const query =
+    /\.execute\s*[<(]|executeBound\s*[<(]|\bem\.(find|findOne|findOneOrFail|findAndCount|count|create|persist|nativeUpdate|nativeDelete|getKysely)\b/;
   const bad = tsFiles(modulesDir)
     .filter((f) => !/[/\\]repo(\.ts$|[/\\])/.test(f))
     .filter((f) => query.test(fs.readFileSync(f, 'utf8')))

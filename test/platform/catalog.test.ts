@@ -41,17 +41,22 @@ describe('the operation catalog is reachable on every surface it names', () => {
       if (!op.rest) continue;
       const res = await fetch(`${app.url}/api${concrete(op.rest.path)}`, {
         method: op.rest.method,
-        headers: { authorization: `Bearer ${token}`, ...(op.rest.method !== 'GET' && { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(op.rest.method !== 'GET' && { 'content-type': 'application/json' }),
+        },
         body: op.rest.method === 'GET' ? undefined : '{"__probe": true}',
       });
-      const body = await res.json() as { code?: string };
+      const body = (await res.json()) as { code?: string };
       assert.notEqual(body.code, 'ROUTE_NOT_FOUND', op.name);
       assert.notEqual(body.code, 'METHOD_NOT_ALLOWED', op.name);
     }
   });
 
   test('every GraphQL field exists in the schema with its kind', async () => {
-    const res = await app.http.graphql('{ __schema { queryType { fields { name } } mutationType { fields { name } } } }');
+    const res = await app.http.graphql(
+      '{ __schema { queryType { fields { name } } mutationType { fields { name } } } }',
+    );
     const queries = new Set(res.body.data.__schema.queryType.fields.map((f: { name: string }) => f.name));
     const mutations = new Set(res.body.data.__schema.mutationType.fields.map((f: { name: string }) => f.name));
     for (const op of CATALOG) {
@@ -63,12 +68,17 @@ describe('the operation catalog is reachable on every surface it names', () => {
 
   // Introspection is open to anonymous callers because of this (docs/graphql-limits.md).
   test('anonymous introspection shows no field that the public OpenAPI document does not describe', async () => {
-    const res = await app.http.graphql('{ __schema { queryType { fields { name description } } mutationType { fields { name description } } } }');
+    const res = await app.http.graphql(
+      '{ __schema { queryType { fields { name description } } mutationType { fields { name description } } } }',
+    );
     const openapi = (await app.http.get('/openapi.json')).body;
-    const entries = Object.values(openapi.paths as Record<string, Record<string, any>>).flatMap((methods) => Object.values(methods));
+    const entries = Object.values(openapi.paths as Record<string, Record<string, any>>).flatMap((methods) =>
+      Object.values(methods),
+    );
     const described = new Map(entries.filter((e) => e['x-graphql']).map((e) => [e['x-graphql'], e.summary]));
     for (const root of ['queryType', 'mutationType']) {
-      for (const field of res.body.data.__schema[root].fields) assert.equal(described.get(field.name), field.description, field.name);
+      for (const field of res.body.data.__schema[root].fields)
+        assert.equal(described.get(field.name), field.description, field.name);
     }
   });
 
@@ -117,6 +127,9 @@ describe('the operation catalog is reachable on every surface it names', () => {
     assert.match(res.headers.get('content-type') ?? '', /application\/json/);
     assert.deepEqual(res.body, buildAsyncApiDocument(app.config.publicBaseUrl));
     const { diagnostics } = await new Parser().parse(JSON.stringify(res.body));
-    assert.deepEqual(diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error), []);
+    assert.deepEqual(
+      diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error),
+      [],
+    );
   });
 });

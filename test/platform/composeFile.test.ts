@@ -17,7 +17,11 @@ const COMPOSE_GO = 'github.com/compose-spec/compose-go/v2@v2.16.2';
 
 function composeValidator() {
   // Outside any module, so no go.mod is needed; the module cache keeps it for the next run.
-  const got = spawnSync('go', ['mod', 'download', '-json', COMPOSE_GO], { cwd: os.tmpdir(), encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' } });
+  const got = spawnSync('go', ['mod', 'download', '-json', COMPOSE_GO], {
+    cwd: os.tmpdir(),
+    encoding: 'utf8',
+    env: { ...process.env, GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' },
+  });
   assert.equal(got.status, 0, `go mod download ${COMPOSE_GO} failed: ${got.stderr || got.error}`);
   const dir = (JSON.parse(got.stdout) as { Dir: string }).Dir;
   const schema = JSON.parse(fs.readFileSync(path.join(dir, 'schema', 'compose-spec.json'), 'utf8')) as object;
@@ -26,7 +30,10 @@ function composeValidator() {
   return ajv.compile(schema);
 }
 
-const composeFile = () => YAML.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }) as Record<string, any>;
+const composeFile = () =>
+  YAML.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../docker-compose.yml'), 'utf8'), {
+    merge: true,
+  }) as Record<string, any>;
 
 test('docker-compose.yml is a valid Compose file, and the check refuses a broken one', () => {
   const validate = composeValidator();

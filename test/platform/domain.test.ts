@@ -4,7 +4,13 @@ import { assignRefusal } from '../../src/modules/assignments/domain.ts';
 import { isTerminal, nextStatus } from '../../src/modules/device-orders/domain.ts';
 import { ORDER_STATUS } from '../../src/modules/orders/domain.ts';
 import { createHash, randomBytes } from 'node:crypto';
-import { codeHashKey, hashPassword, hashPickupCode, verifyPassword, verifyPickupCode } from '../../src/platform/secrets.ts';
+import {
+  codeHashKey,
+  hashPassword,
+  hashPickupCode,
+  verifyPassword,
+  verifyPickupCode,
+} from '../../src/platform/secrets.ts';
 
 const base = { routeId: null, selfDelivery: true, statusId: ORDER_STATUS.NEW_ORDER, carrierProviderId: null };
 
@@ -50,7 +56,11 @@ test('a pickup code hash gives nothing away without the key: a dump cannot be se
   const sha = (code: string) => createHash('sha256').update(`${salt}:${code}`).digest();
   const mac = Buffer.from(stored.split('$')[2]!, 'base64url');
   assert.ok(!sha('042137').equals(mac), 'not the salted digest an attacker can recompute');
-  assert.equal(verifyPickupCode('042137', stored, codeHashKey(randomBytes(32))), false, 'another key does not verify it');
+  assert.equal(
+    verifyPickupCode('042137', stored, codeHashKey(randomBytes(32))),
+    false,
+    'another key does not verify it',
+  );
   // Rows written before the key are still honoured until their orders end.
   const legacy = `abc$${createHash('sha256').update('abc:123456').digest('hex')}`;
   assert.equal(verifyPickupCode('123456', legacy, key), true);

@@ -4,7 +4,9 @@ import { translate } from '../../src/platform/i18n/messages.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
-before(async () => { app = await startApp({}, { worker: false }); });
+before(async () => {
+  app = await startApp({}, { worker: false });
+});
 after(() => app.running.close());
 
 test('an unexpected failure under GraphQL answers like REST: a stable code, a translated message, no internal text', async () => {
@@ -24,9 +26,15 @@ test('an unexpected failure under GraphQL answers like REST: a stable code, a tr
 
 test('a year-0 bound is refused at the boundary under GraphQL too, naming the field', async () => {
   const token = await app.login('admin@demo.example');
-  const res = await app.http.graphql('{ webhookDeliveries(from: "0000-01-01T00:00:00Z") { total } }', undefined, { token, lang: 'de' });
+  const res = await app.http.graphql('{ webhookDeliveries(from: "0000-01-01T00:00:00Z") { total } }', undefined, {
+    token,
+    lang: 'de',
+  });
   const [error] = res.body.errors;
   assert.equal(error.extensions.code, 'VALIDATION_FAILED');
-  assert.deepEqual(error.extensions.errors.map((e: { field: string }) => e.field), ['from']);
+  assert.deepEqual(
+    error.extensions.errors.map((e: { field: string }) => e.field),
+    ['from'],
+  );
   assert.equal(error.extensions.errors[0].message, translate('field.time_out_of_range', 'de'));
 });

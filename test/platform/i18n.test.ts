@@ -5,14 +5,26 @@ import { allMessages, translate } from '../../src/platform/i18n/messages.ts';
 import { MODULES } from '../../src/modules/index.ts';
 
 test('every message key has a non-empty text in all six languages', () => {
-  assert.ok(MODULES.length > 0 && allMessages().has('device_order.wrong_pickup_code'), 'the modules registered their messages');
+  assert.ok(
+    MODULES.length > 0 && allMessages().has('device_order.wrong_pickup_code'),
+    'the modules registered their messages',
+  );
   for (const [key, texts] of allMessages()) {
     for (const lang of LANGUAGES) {
       const text = texts[lang];
       assert.ok(typeof text === 'string' && text.trim().length > 0, `${key} lacks ${lang}`);
     }
-    const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(',');
-    for (const lang of LANGUAGES) assert.equal(placeholders(texts[lang]), placeholders(texts.en), `${key} ${lang} placeholders differ from English`);
+    const placeholders = (s: string) =>
+      [...s.matchAll(/\{(\w+)\}/g)]
+        .map((m) => m[1])
+        .sort()
+        .join(',');
+    for (const lang of LANGUAGES)
+      assert.equal(
+        placeholders(texts[lang]),
+        placeholders(texts.en),
+        `${key} ${lang} placeholders differ from English`,
+      );
   }
 });
 

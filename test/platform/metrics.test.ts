@@ -40,15 +40,32 @@ describe('GET /metrics (Prometheus text)', () => {
 
     const text = await waitFor(async () => {
       const t = await scrape();
-      return sample(t, 'tms_webhook_attempts_total', { outcome: 'delivered', kind: 'first' }) > sample(before, 'tms_webhook_attempts_total', { outcome: 'delivered', kind: 'first' }) ? t : null;
+      return sample(t, 'tms_webhook_attempts_total', { outcome: 'delivered', kind: 'first' }) >
+        sample(before, 'tms_webhook_attempts_total', { outcome: 'delivered', kind: 'first' })
+        ? t
+        : null;
     });
-    const count = (t: string, labels: Record<string, string>) => sample(t, 'tms_http_request_duration_seconds_count', labels);
-    assert.equal(count(text, { operation: 'device_order_store', method: 'POST', status: '201' }) - count(before, { operation: 'device_order_store', method: 'POST', status: '201' }), 1);
-    assert.ok(count(text, { operation: 'user_login', method: 'POST', status: '200' }) >= 1, 'sign-in is counted under its operation');
-    assert.ok(count(text, { operation: 'unmatched', method: 'GET', status: '404' }) >= 1, 'an unknown path is counted without its path as a label');
-    const starts = (t: string) => sample(t, 'tms_workflow_starts_total', { workflow_type: 'deviceOrderWorkflow', result: 'started' });
+    const count = (t: string, labels: Record<string, string>) =>
+      sample(t, 'tms_http_request_duration_seconds_count', labels);
+    assert.equal(
+      count(text, { operation: 'device_order_store', method: 'POST', status: '201' }) -
+        count(before, { operation: 'device_order_store', method: 'POST', status: '201' }),
+      1,
+    );
+    assert.ok(
+      count(text, { operation: 'user_login', method: 'POST', status: '200' }) >= 1,
+      'sign-in is counted under its operation',
+    );
+    assert.ok(
+      count(text, { operation: 'unmatched', method: 'GET', status: '404' }) >= 1,
+      'an unknown path is counted without its path as a label',
+    );
+    const starts = (t: string) =>
+      sample(t, 'tms_workflow_starts_total', { workflow_type: 'deviceOrderWorkflow', result: 'started' });
     assert.equal(starts(text) - starts(before), 1);
-    assert.ok(sample(text, 'tms_outbox_relay_lag_seconds_count') > sample(before, 'tms_outbox_relay_lag_seconds_count'));
+    assert.ok(
+      sample(text, 'tms_outbox_relay_lag_seconds_count') > sample(before, 'tms_outbox_relay_lag_seconds_count'),
+    );
     assert.match(text, /^tms_outbox_backlog_events \d+$/m);
     assert.match(text, /^tms_outbox_oldest_pending_seconds [\d.e+-]+$/m);
     assert.match(text, /^tms_webhook_deliveries_undriven \d+$/m);
@@ -66,10 +83,24 @@ describe('GET /metrics (Prometheus text)', () => {
     after(() => tenant.receiver.close());
     const before = await scrape();
     const { deviceOrderId } = await tenant.store();
-    assert.equal((await app.http.post(`/v1/device-orders/${deviceOrderId}/remove`, { removal_reason: 'handover' }, { token: tenant.admin })).status, 200);
-    const done = (t: string) => sample(t, 'tms_workflow_results_total', { workflow_type: 'deviceOrderWorkflow', outcome: 'completed' });
-    const activities = (t: string) => sample(t, 'tms_activity_results_total', { activity_type: 'applyDeviceOrderTransition', outcome: 'completed' });
-    const scraped = await waitFor(async () => { const t = await scrape(); return done(t) > done(before) ? t : null; });
+    assert.equal(
+      (
+        await app.http.post(
+          `/v1/device-orders/${deviceOrderId}/remove`,
+          { removal_reason: 'handover' },
+          { token: tenant.admin },
+        )
+      ).status,
+      200,
+    );
+    const done = (t: string) =>
+      sample(t, 'tms_workflow_results_total', { workflow_type: 'deviceOrderWorkflow', outcome: 'completed' });
+    const activities = (t: string) =>
+      sample(t, 'tms_activity_results_total', { activity_type: 'applyDeviceOrderTransition', outcome: 'completed' });
+    const scraped = await waitFor(async () => {
+      const t = await scrape();
+      return done(t) > done(before) ? t : null;
+    });
     assert.equal(done(scraped) - done(before), 1);
     assert.ok(activities(scraped) > activities(before));
   });

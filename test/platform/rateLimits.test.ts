@@ -19,7 +19,12 @@ async function signIn(app: TestApp, email: string): Promise<string> {
   return res.body.access_token;
 }
 
-const LIMITS = { RATE_LIMIT_PUBLIC_READ: '3/60', RATE_LIMIT_SIGN_IN: '2/60', RATE_LIMIT_INGEST: '2/60', RATE_LIMIT_WEBHOOK_TEST: '1/60' };
+const LIMITS = {
+  RATE_LIMIT_PUBLIC_READ: '3/60',
+  RATE_LIMIT_SIGN_IN: '2/60',
+  RATE_LIMIT_INGEST: '2/60',
+  RATE_LIMIT_WEBHOOK_TEST: '1/60',
+};
 
 describe('rate limits', () => {
   let app: TestApp;
@@ -35,7 +40,7 @@ describe('rate limits', () => {
     await app.running.close();
   });
 
-  test('a public read answers the RateLimit headers, then 429 with Retry-After in the caller\'s language; another address is not held back', async () => {
+  test("a public read answers the RateLimit headers, then 429 with Retry-After in the caller's language; another address is not held back", async () => {
     const address = freshAddress();
     const remaining: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -60,8 +65,15 @@ describe('rate limits', () => {
 
   test('bad input counts too: a flood of unreadable requests is held back before it is read', async () => {
     const address = freshAddress();
-    for (let i = 0; i < 3; i++) assert.equal((await app.http.post('/v1/otep/validate', undefined, { ...from(address), raw: '{"a":"\\u0000"}' })).status, 422);
-    assert.equal((await app.http.post('/v1/otep/validate', undefined, { ...from(address), raw: '{"a":"\\u0000"}' })).status, 429);
+    for (let i = 0; i < 3; i++)
+      assert.equal(
+        (await app.http.post('/v1/otep/validate', undefined, { ...from(address), raw: '{"a":"\\u0000"}' })).status,
+        422,
+      );
+    assert.equal(
+      (await app.http.post('/v1/otep/validate', undefined, { ...from(address), raw: '{"a":"\\u0000"}' })).status,
+      429,
+    );
   });
 
   test('the count is shared by API processes: what one spent, the other refuses', async () => {
@@ -80,36 +92,57 @@ describe('rate limits', () => {
     assert.notEqual(addressSubject('2001:db8:1:2::1'), addressSubject('2001:db8:1:3::1'));
     assert.equal(addressSubject('::ffff:192.0.2.1'), '192.0.2.1');
     assert.equal(addressSubject('2001:db8::1'), '2001:db8:0:0::/64');
-    for (let i = 1; i <= 3; i++) assert.equal((await app.http.get('/v1/otep/vocabulary', from(`${net}::${i}`))).status, 200);
-    assert.equal((await app.http.get('/v1/otep/vocabulary', from(`${net}::4`))).status, 429, 'a new address of the same /64');
+    for (let i = 1; i <= 3; i++)
+      assert.equal((await app.http.get('/v1/otep/vocabulary', from(`${net}::${i}`))).status, 200);
+    assert.equal(
+      (await app.http.get('/v1/otep/vocabulary', from(`${net}::4`))).status,
+      429,
+      'a new address of the same /64',
+    );
   });
 
   test('sign-in is limited per address, also through GraphQL, where each sign-in of a mutation counts', async () => {
     const b = await makeBusiness(app.em());
     const address = freshAddress();
-    const signIns = (n: number) => Array.from({ length: n }, (_, i) => `s${i}: userLogin(email: "${b.users.employee.email}", password: "${PASSWORD}") { token_type }`).join(' ');
+    const signIns = (n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) => `s${i}: userLogin(email: "${b.users.employee.email}", password: "${PASSWORD}") { token_type }`,
+      ).join(' ');
     const res = await app.http.graphql(`mutation { ${signIns(3)} }`, {}, from(address, 'fr'));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     // The first two signed in; the third was refused (and, its field being non-null, took the data with it).
-    assert.deepEqual(res.body.errors.map((e: { path: string[] }) => e.path[0]), ['s2']);
+    assert.deepEqual(
+      res.body.errors.map((e: { path: string[] }) => e.path[0]),
+      ['s2'],
+    );
     const [refused] = res.body.errors;
     assert.equal(refused.extensions.code, 'RATE_LIMITED');
     assert.equal(refused.extensions.status, 429);
     assert.match(refused.message, /Trop de requêtes/);
-    assert.equal((await app.http.post('/v1/user/login', { email: b.users.employee.email, password: PASSWORD }, from(address))).status, 429);
+    assert.equal(
+      (await app.http.post('/v1/user/login', { email: b.users.employee.email, password: PASSWORD }, from(address)))
+        .status,
+      429,
+    );
   });
 
   test('ingest is limited per key: another key of the same provider has its own count, and the address does not matter', async () => {
     const carrier = await makeProvider(app.em(), 'delivery_provider');
     const token = await signIn(app, carrier.user.email);
-    const keyOf = async (name: string) => (await app.http.post('/v1/otep/credentials', { name }, { token })).body.credential.secret as string;
+    const keyOf = async (name: string) =>
+      (await app.http.post('/v1/otep/credentials', { name }, { token })).body.credential.secret as string;
     const [first, other] = [await keyOf('first'), await keyOf('other')];
     for (let i = 0; i < 2; i++) {
       const res = await app.http.post('/v1/otep/ingest', { events: [] }, { token: first, ...from(freshAddress()) });
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('ratelimit-policy'), '"ingest";q=2;w=60');
     }
-    const refused = await second.http.post('/v1/otep/ingest', { events: [] }, { token: first, ...from(freshAddress()) });
+    const refused = await second.http.post(
+      '/v1/otep/ingest',
+      { events: [] },
+      { token: first, ...from(freshAddress()) },
+    );
     assert.equal(refused.status, 429);
     assert.equal(refused.body.code, 'RATE_LIMITED');
     assert.equal((await app.http.post('/v1/otep/ingest', { events: [] }, { token: other })).status, 200);
@@ -130,24 +163,44 @@ describe('rate limits', () => {
   test('the hourly schedule forgets windows and wrong-code counts untouched for a day, and keeps the rest', async () => {
     const em = app.em();
     const [stale, fresh] = [`ip:${freshAddress()}`, `ip:${freshAddress()}`];
-    await em.execute(`insert into rate_limit_window (policy, subject, window_started_at, hits) values
-      ('public_read', ?, now() - interval '25 hours', 7), ('public_read', ?, now() - interval '23 hours', 7)`, [stale, fresh]);
-    await em.execute(`insert into code_attempt (kind, subject, failures, window_started_at, locked_until) values
-      ('sign_in', ?, 3, now() - interval '3 days', now() - interval '2 days'), ('sign_in', ?, 3, now() - interval '3 days', now() + interval '1 hour')`, [stale, fresh]);
-    const rows = async () => (await em.execute<{ subject: string }[]>(
-      'select subject from rate_limit_window where subject in (?, ?) union all select subject from code_attempt where subject in (?, ?) order by 1', [stale, fresh, stale, fresh])).map((r) => r.subject);
+    await em.execute(
+      `insert into rate_limit_window (policy, subject, window_started_at, hits) values
+      ('public_read', ?, now() - interval '25 hours', 7), ('public_read', ?, now() - interval '23 hours', 7)`,
+      [stale, fresh],
+    );
+    await em.execute(
+      `insert into code_attempt (kind, subject, failures, window_started_at, locked_until) values
+      ('sign_in', ?, 3, now() - interval '3 days', now() - interval '2 days'), ('sign_in', ?, 3, now() - interval '3 days', now() + interval '1 hour')`,
+      [stale, fresh],
+    );
+    const rows = async () =>
+      (
+        await em.execute<{ subject: string }[]>(
+          'select subject from rate_limit_window where subject in (?, ?) union all select subject from code_attempt where subject in (?, ?) order by 1',
+          [stale, fresh, stale, fresh],
+        )
+      ).map((r) => r.subject);
 
     const schedule = app.running.temporal.schedule.getHandle(LIMIT_ROWS_PRUNE_SCHEDULE);
     const { calendars } = (await schedule.describe()).spec;
-    assert.deepEqual([calendars?.[0]?.hour, calendars?.[0]?.minute], [[{ start: 0, end: 23, step: 1 }], [{ start: 17, end: 17, step: 1 }]], 'every hour');
+    assert.deepEqual(
+      [calendars?.[0]?.hour, calendars?.[0]?.minute],
+      [[{ start: 0, end: 23, step: 1 }], [{ start: 17, end: 17, step: 1 }]],
+      'every hour',
+    );
     await schedule.trigger();
     await waitFor(async () => (await rows()).length === 2, 30_000);
     assert.deepEqual(await rows(), [fresh, fresh], 'a young window and a lock still in force stay');
   });
 
-  test('the OpenAPI document lists each limited operation\'s 429 and its headers', async () => {
+  test("the OpenAPI document lists each limited operation's 429 and its headers", async () => {
     const doc = (await app.http.get('/openapi.json')).body;
-    for (const [path, method] of [['/v1/otep/trackings/{tracking_number}', 'get'], ['/v1/user/login', 'post'], ['/v1/otep/ingest', 'post'], ['/v1/webhook-settings/test', 'post']] as const) {
+    for (const [path, method] of [
+      ['/v1/otep/trackings/{tracking_number}', 'get'],
+      ['/v1/user/login', 'post'],
+      ['/v1/otep/ingest', 'post'],
+      ['/v1/webhook-settings/test', 'post'],
+    ] as const) {
       const responses = doc.paths[path][method].responses;
       assert.ok(responses['429'], `${method} ${path}`);
       assert.deepEqual(Object.keys(responses['429'].headers).sort(), ['RateLimit', 'RateLimit-Policy', 'Retry-After']);
@@ -165,7 +218,8 @@ describe('rate limit settings', () => {
     try {
       // The connection's address is the test's own, shared with other files: spend what is left of its window.
       let status = 200;
-      for (let i = 0; i < 5 && status === 200; i++) status = (await app.http.get('/v1/otep/vocabulary', from(freshAddress()))).status;
+      for (let i = 0; i < 5 && status === 200; i++)
+        status = (await app.http.get('/v1/otep/vocabulary', from(freshAddress()))).status;
       assert.equal(status, 429);
       assert.equal((await app.http.get('/v1/otep/vocabulary', from(freshAddress()))).status, 429);
     } finally {
@@ -182,7 +236,10 @@ describe('rate limit settings', () => {
     } finally {
       await app.running.close();
     }
-    assert.throws(() => loadConfig({ RATE_LIMIT_SIGN_IN: '30 per minute' }), /RATE_LIMIT_SIGN_IN: must be requests\/seconds/);
+    assert.throws(
+      () => loadConfig({ RATE_LIMIT_SIGN_IN: '30 per minute' }),
+      /RATE_LIMIT_SIGN_IN: must be requests\/seconds/,
+    );
     assert.throws(() => loadConfig({ TRUSTED_PROXY_HOPS: '-1' }), /TRUSTED_PROXY_HOPS/);
   });
 });

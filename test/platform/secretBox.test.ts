@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { installSecretKeys, isSealed, openSecret, sealedKeyId, sealingKeyId, sealSecret } from '../../src/platform/secretBox.ts';
+import {
+  installSecretKeys,
+  isSealed,
+  openSecret,
+  sealedKeyId,
+  sealingKeyId,
+  sealSecret,
+} from '../../src/platform/secretBox.ts';
 
 const SECRET = 'whsec-like-secret-0123456789';
 

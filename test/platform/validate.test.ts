@@ -21,39 +21,76 @@ test('a value of the wrong type is reported as such, not as missing', () => {
   assert.deepEqual(fieldsOf(list, { page: 'abc' }), [['page', 'field.invalid_type']]);
   assert.deepEqual(fieldsOf(list, { page: '1.5' }), [['page', 'field.invalid_type']]);
   assert.deepEqual(fieldsOf(list, { per_page: ['1', '2'] }), [['per_page', 'field.invalid_type']]);
-  assert.deepEqual(fieldsOf(z.object({ scheduled_date: z.string() }), { scheduled_date: true }), [['scheduled_date', 'field.invalid_type']]);
+  assert.deepEqual(fieldsOf(z.object({ scheduled_date: z.string() }), { scheduled_date: true }), [
+    ['scheduled_date', 'field.invalid_type'],
+  ]);
   assert.deepEqual(fieldsOf(z.object({ scheduled_date: z.string() }), {}), [['scheduled_date', 'field.required']]);
 });
 
 test('the text rule and its published pattern agree on every Unicode string; a lone surrogate, which is no Unicode text, the runner refuses', () => {
-  const schema = z.object({ name: z.string().max(50), code: z.string().regex(/^[A-Z\u0000]+$/), tags: z.record(z.string(), z.string()), when: timeParam() }).strict();
+  const schema = z
+    .object({
+      name: z.string().max(50),
+      code: z.string().regex(/^[A-Z\u0000]+$/),
+      tags: z.record(z.string(), z.string()),
+      when: timeParam(),
+    })
+    .strict();
   const published = withTextRule(z.toJSONSchema(schema, { io: 'input' }));
   const validate = new Ajv2020({ strict: false }).compile(published);
   const cases: [string, boolean][] = [
-    ['plain', true], ['tab\there, line\r\nbreaks', true], ['📦 parcel', true], ['', true],
-    ['A\u0000B', false], ['bell\u0007', false], ['del\u007f', false],
+    ['plain', true],
+    ['tab\there, line\r\nbreaks', true],
+    ['📦 parcel', true],
+    ['', true],
+    ['A\u0000B', false],
+    ['bell\u0007', false],
+    ['del\u007f', false],
   ];
   for (const text of ['lone \ud800', 'lone \udc00 low', '📦'.slice(0, 1)]) {
     assert.equal(text.isWellFormed(), false);
     assert.equal(isSafeText(text), false, JSON.stringify(text));
-    assert.deepEqual(unsafeTextFields({ name: text }).map((f) => f.field), ['name']);
+    assert.deepEqual(
+      unsafeTextFields({ name: text }).map((f) => f.field),
+      ['name'],
+    );
   }
   for (const [text, ok] of cases) {
     assert.equal(isSafeText(text), ok, JSON.stringify(text));
-    assert.equal(validate({ name: text, code: 'A', tags: {}, when: '2026-01-01T00:00:00Z' }), ok, `value ${JSON.stringify(text)}`);
-    assert.equal(validate({ name: 'x', code: 'A', tags: { [text]: 'x' }, when: '2026-01-01T00:00:00Z' }), ok, `key ${JSON.stringify(text)}`);
-    assert.deepEqual(unsafeTextFields({ name: text, tags: { [text]: 'x' } }).map((f) => f.field), ok ? [] : ['name', `tags.${text}`]);
+    assert.equal(
+      validate({ name: text, code: 'A', tags: {}, when: '2026-01-01T00:00:00Z' }),
+      ok,
+      `value ${JSON.stringify(text)}`,
+    );
+    assert.equal(
+      validate({ name: 'x', code: 'A', tags: { [text]: 'x' }, when: '2026-01-01T00:00:00Z' }),
+      ok,
+      `key ${JSON.stringify(text)}`,
+    );
+    assert.deepEqual(
+      unsafeTextFields({ name: text, tags: { [text]: 'x' } }).map((f) => f.field),
+      ok ? [] : ['name', `tags.${text}`],
+    );
   }
   // A field's own pattern is kept beside the rule: a NUL its pattern allows is still refused.
   assert.equal(validate({ name: 'x', code: 'A\u0000', tags: {}, when: '2026-01-01T00:00:00Z' }), false);
-  assert.equal(validate({ name: 'x', code: 'A', tags: {}, when: '0000-01-01T00:00:00Z' }), false, 'year 0 is outside the published bound');
-  assert.deepEqual(fieldsOf(schema, { name: 'x', code: 'A', tags: {}, when: '0000-01-01T00:00:00Z' }), [['when', 'field.time_out_of_range']]);
+  assert.equal(
+    validate({ name: 'x', code: 'A', tags: {}, when: '0000-01-01T00:00:00Z' }),
+    false,
+    'year 0 is outside the published bound',
+  );
+  assert.deepEqual(fieldsOf(schema, { name: 'x', code: 'A', tags: {}, when: '0000-01-01T00:00:00Z' }), [
+    ['when', 'field.time_out_of_range'],
+  ]);
 });
 
 test('where a schema takes any JSON, the published schema states the text rule at every depth, as the runner applies it', () => {
   const schema = z.object({ events: z.array(z.unknown()).max(10), extra: z.record(z.string(), z.unknown()) });
   const ref = '#/components/schemas/SafeJson';
-  const published = { ...withTextRule(z.toJSONSchema(schema, { io: 'input' }), ref), components: { schemas: { SafeJson: safeJsonSchema(ref) } } };
+  const published = {
+    ...withTextRule(z.toJSONSchema(schema, { io: 'input' }), ref),
+    components: { schemas: { SafeJson: safeJsonSchema(ref) } },
+  };
   const validate = new Ajv2020({ strict: false }).compile(published);
   const bodies: unknown[] = [
     { events: [{ a: [1, 'two', { deep: ['x'] }] }], extra: { k: null }, unknown: { nested: true } },

@@ -25,8 +25,13 @@ describe('locker delivery timers survive a killed worker and a restarted Tempora
   let port: number;
   let server: DevServer;
   let app: TestApp;
-  const startServer = () => startTemporalDevServer({ port, uiPort: 0, namespace: 'default', headless: true, dbFile: path.join(dir, 'temporal.db') }, log);
-  const spawnWorker = async () => (await spawnRole('worker', { TEMPORAL_ADDRESS: server.address, LOCKER_TIMER_SCALE: SCALE }, children)).child;
+  const startServer = () =>
+    startTemporalDevServer(
+      { port, uiPort: 0, namespace: 'default', headless: true, dbFile: path.join(dir, 'temporal.db') },
+      log,
+    );
+  const spawnWorker = async () =>
+    (await spawnRole('worker', { TEMPORAL_ADDRESS: server.address, LOCKER_TIMER_SCALE: SCALE }, children)).child;
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tms-locker-restart-'));
@@ -60,17 +65,37 @@ describe('locker delivery timers survive a killed worker and a restarted Tempora
       // Past every expiry while nothing runs; then the server comes back with its timers, and a new worker.
       await new Promise((r) => setTimeout(r, 4_000));
       const ids = [...unused, ...deposited];
-      const statuses = async () => (await app.em().execute<{ status: string }[]>(`select status from locker_delivery where id in (${ids.join(',')}) order by id`)).map((r) => r.status);
-      assert.deepEqual(await statuses(), ['awaiting_deposit', 'awaiting_deposit', 'delivered', 'delivered'], 'nothing moved while nothing ran');
+      const statuses = async () =>
+        (
+          await app
+            .em()
+            .execute<{ status: string }[]>(
+              `select status from locker_delivery where id in (${ids.join(',')}) order by id`,
+            )
+        ).map((r) => r.status);
+      assert.deepEqual(
+        await statuses(),
+        ['awaiting_deposit', 'awaiting_deposit', 'delivered', 'delivered'],
+        'nothing moved while nothing ran',
+      );
       server = await startServer();
       const second = await spawnWorker();
       try {
         await waitFor(async () => (await statuses()).every((s) => s === 'expired'), 90_000, 250);
-        const expiries = await app.em().execute<{ delivery_id: number; n: number }[]>(
-          `select delivery_id, count(*)::int as n from locker_delivery_event where event_type = 'partner_locker.delivery.expired' and delivery_id in (${ids.join(',')}) group by delivery_id order by delivery_id`);
-        assert.deepEqual(expiries.map((e) => e.n), [1, 1, 1, 1], 'one expiry each');
-        for (const id of unused) assert.equal((await w.event(id, 'partner_locker.delivery.expired')).data.expired, 'delivery_code');
-        for (const id of deposited) assert.equal((await w.event(id, 'partner_locker.delivery.expired')).data.expired, 'deposit');
+        const expiries = await app
+          .em()
+          .execute<{ delivery_id: number; n: number }[]>(
+            `select delivery_id, count(*)::int as n from locker_delivery_event where event_type = 'partner_locker.delivery.expired' and delivery_id in (${ids.join(',')}) group by delivery_id order by delivery_id`,
+          );
+        assert.deepEqual(
+          expiries.map((e) => e.n),
+          [1, 1, 1, 1],
+          'one expiry each',
+        );
+        for (const id of unused)
+          assert.equal((await w.event(id, 'partner_locker.delivery.expired')).data.expired, 'delivery_code');
+        for (const id of deposited)
+          assert.equal((await w.event(id, 'partner_locker.delivery.expired')).data.expired, 'deposit');
         for (const id of ids) assert.equal(await w.held(id), 0, 'the compartments are free');
       } finally {
         await stopChild(second, 'SIGTERM');

@@ -17,18 +17,35 @@ import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
 import { deviceOrderWorkflowId } from '../../src/modules/device-orders/contract.ts';
 import { distributionWorkflowId } from '../../src/modules/distribution/contract.ts';
 import { lockerDeliveryWorkflowId } from '../../src/modules/locker-deliveries/contract.ts';
-import { pauseSignal, progressQuery, resumeSignal, SECRETS_ROTATION_WORKFLOW } from '../../src/modules/secrets/contract.ts';
+import {
+  pauseSignal,
+  progressQuery,
+  resumeSignal,
+  SECRETS_ROTATION_WORKFLOW,
+} from '../../src/modules/secrets/contract.ts';
 import { WEBHOOK_LOG_PRUNE_WORKFLOW } from '../../src/modules/webhooks/contract.ts';
 import { LIMIT_ROWS_PRUNE_WORKFLOW } from '../../src/modules/abuse-limits/contract.ts';
 import { MODULES } from '../../src/modules/index.ts';
 import type { secretsRotationWorkflow } from '../../src/modules/secrets/workflows.ts';
 
 const historiesDir = path.resolve(import.meta.dirname, 'histories');
-const replayOptions = () => ({ sinks: workerMetrics.sinks, ...(process.env.WORKFLOW_BUNDLE_PATH ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH } } : { workflowsPath }) });
+const replayOptions = () => ({
+  sinks: workerMetrics.sinks,
+  ...(process.env.WORKFLOW_BUNDLE_PATH
+    ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH } }
+    : { workflowsPath }),
+});
 
 describe('determinism: recorded histories replay against the current workflow code', () => {
   let app: TestApp;
-  before(async () => { app = await startApp({ WEBHOOK_RETRY_SCALE: '0.01', LOCKER_TIMER_SCALE: '0.0005', HANDOVER_TIMER_SCALE: '0.0005', APPROVAL_TIMER_SCALE: '0.0005' }); });
+  before(async () => {
+    app = await startApp({
+      WEBHOOK_RETRY_SCALE: '0.01',
+      LOCKER_TIMER_SCALE: '0.0005',
+      HANDOVER_TIMER_SCALE: '0.0005',
+      APPROVAL_TIMER_SCALE: '0.0005',
+    });
+  });
   after(() => app.running.close());
 
   test('every committed history replays', async () => {
@@ -41,16 +58,36 @@ describe('determinism: recorded histories replay against the current workflow co
   });
 
   test('every workflow type the modules declare has a recorded history', () => {
-    const recorded = new Set(fs.readdirSync(historiesDir).filter((f) => f.endsWith('.json')).map((f) =>
-      (JSON.parse(fs.readFileSync(path.join(historiesDir, f), 'utf8')) as { events: { workflowExecutionStartedEventAttributes?: { workflowType: { name: string } } }[] })
-        .events[0]!.workflowExecutionStartedEventAttributes!.workflowType.name));
-    assert.deepEqual(MODULES.flatMap((m) => m.workflows ?? []).filter((type) => !recorded.has(type)), []);
+    const recorded = new Set(
+      fs
+        .readdirSync(historiesDir)
+        .filter((f) => f.endsWith('.json'))
+        .map(
+          (f) =>
+            (
+              JSON.parse(fs.readFileSync(path.join(historiesDir, f), 'utf8')) as {
+                events: { workflowExecutionStartedEventAttributes?: { workflowType: { name: string } } }[];
+              }
+            ).events[0]!.workflowExecutionStartedEventAttributes!.workflowType.name,
+        ),
+    );
+    assert.deepEqual(
+      MODULES.flatMap((m) => m.workflows ?? []).filter((type) => !recorded.has(type)),
+      [],
+    );
   });
 
   test('fresh histories of the scheduled prunes (webhook log, limit rows) replay', async () => {
-    for (const [type, args, file] of [[WEBHOOK_LOG_PRUNE_WORKFLOW, [90], 'webhook-log-prune.json'], [LIMIT_ROWS_PRUNE_WORKFLOW, [], 'limit-rows-prune.json']] as const) {
+    for (const [type, args, file] of [
+      [WEBHOOK_LOG_PRUNE_WORKFLOW, [90], 'webhook-log-prune.json'],
+      [LIMIT_ROWS_PRUNE_WORKFLOW, [], 'limit-rows-prune.json'],
+    ] as const) {
       const workflowId = `${type}-replay-${Date.now()}`;
-      await app.running.temporal.workflow.execute(type, { workflowId, taskQueue: app.config.taskQueue, args: [...args] });
+      await app.running.temporal.workflow.execute(type, {
+        workflowId,
+        taskQueue: app.config.taskQueue,
+        args: [...args],
+      });
       await replayAndMaybeRecord(app, workflowId, file);
     }
   });
@@ -58,31 +95,92 @@ describe('determinism: recorded histories replay against the current workflow co
   test('a fresh stored -> overdue -> collected history replays (set RECORD_HISTORY=1 to commit it)', async () => {
     const b = await makeBusiness(app.em());
     const admin = await app.login(b.users.admin.email, PASSWORD);
-    const res = await app.http.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: 'A01', reference_number: 'R', due_at: new Date(Date.now() + 1000).toISOString() }, { token: admin });
+    const res = await app.http.post(
+      '/v1/device-orders',
+      {
+        kind: 'delivery',
+        device_id: b.device.code,
+        grid_code: 'A01',
+        reference_number: 'R',
+        due_at: new Date(Date.now() + 1000).toISOString(),
+      },
+      { token: admin },
+    );
     const id = res.body.device_order.id;
-    await waitFor(async () => (await app.http.get(`/v1/device-orders/${id}`, { token: admin })).body.device_order.status === 'overdue');
+    await waitFor(
+      async () =>
+        (await app.http.get(`/v1/device-orders/${id}`, { token: admin })).body.device_order.status === 'overdue',
+    );
     await app.http.post(`/v1/device-orders/${id}/collect`, { pickup_code: res.body.pickup_code }, { token: admin });
     const handle = app.running.temporal.workflow.getHandle(deviceOrderWorkflowId(id));
     assert.equal(await handle.result(), 'collected');
     await replayAndMaybeRecord(app, handle.workflowId, 'device-order-overdue-collected.json');
   });
 
-  test('a fresh device order history with exceptions (overdue raised and settled, staff\'s own, a door left open) replays', async () => {
+  test("a fresh device order history with exceptions (overdue raised and settled, staff's own, a door left open) replays", async () => {
     const b = await makeBusiness(app.em());
     const admin = await app.login(b.users.admin.email, PASSWORD);
-    const key: string = (await app.http.post(`/v1/devices/${b.device.code}/keys`, { name: 'replay' }, { token: admin })).body.key.secret;
-    const res = await app.http.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: 'A02', reference_number: 'R', due_at: new Date(Date.now() + 1000).toISOString() }, { token: admin });
+    const key: string = (await app.http.post(`/v1/devices/${b.device.code}/keys`, { name: 'replay' }, { token: admin }))
+      .body.key.secret;
+    const res = await app.http.post(
+      '/v1/device-orders',
+      {
+        kind: 'delivery',
+        device_id: b.device.code,
+        grid_code: 'A02',
+        reference_number: 'R',
+        due_at: new Date(Date.now() + 1000).toISOString(),
+      },
+      { token: admin },
+    );
     const id = res.body.device_order.id;
-    const exceptions = async () => (await app.http.get(`/v1/device-orders/${id}/exceptions`, { token: admin })).body.exceptions as { id: number; type: string }[];
+    const exceptions = async () =>
+      (await app.http.get(`/v1/device-orders/${id}/exceptions`, { token: admin })).body.exceptions as {
+        id: number;
+        type: string;
+      }[];
     await waitFor(async () => (await exceptions()).some((e) => e.type === 'overdue'));
-    const damaged = await app.http.post(`/v1/device-orders/${id}/exceptions`, { type: 'item_damaged' }, { token: admin });
+    const damaged = await app.http.post(
+      `/v1/device-orders/${id}/exceptions`,
+      { type: 'item_damaged' },
+      { token: admin },
+    );
     assert.equal(damaged.status, 201);
-    assert.equal((await app.http.post(`/v1/device-orders/${id}/collect`, { pickup_code: res.body.pickup_code }, { token: admin })).status, 200);
-    assert.equal((await app.http.post(`/v1/lockers/${b.device.code}/doors`, { compartment_number: 2, state: 'opened', at: new Date().toISOString() }, { token: key })).status, 200);
+    assert.equal(
+      (await app.http.post(`/v1/device-orders/${id}/collect`, { pickup_code: res.body.pickup_code }, { token: admin }))
+        .status,
+      200,
+    );
+    assert.equal(
+      (
+        await app.http.post(
+          `/v1/lockers/${b.device.code}/doors`,
+          { compartment_number: 2, state: 'opened', at: new Date().toISOString() },
+          { token: key },
+        )
+      ).status,
+      200,
+    );
     await waitFor(async () => (await exceptions()).some((e) => e.type === 'door_left_open'));
-    assert.equal((await app.http.post(`/v1/lockers/${b.device.code}/doors`, { compartment_number: 2, state: 'closed', at: new Date().toISOString() }, { token: key })).status, 200);
+    assert.equal(
+      (
+        await app.http.post(
+          `/v1/lockers/${b.device.code}/doors`,
+          { compartment_number: 2, state: 'closed', at: new Date().toISOString() },
+          { token: key },
+        )
+      ).status,
+      200,
+    );
     const resolve = { status: 'resolved', resolution_action: 'parcel_replaced' };
-    assert.equal((await app.http.post(`/v1/device-orders/${id}/exceptions/${damaged.body.exception.id}/resolve`, resolve, { token: admin })).status, 200);
+    assert.equal(
+      (
+        await app.http.post(`/v1/device-orders/${id}/exceptions/${damaged.body.exception.id}/resolve`, resolve, {
+          token: admin,
+        })
+      ).status,
+      200,
+    );
     const handle = app.running.temporal.workflow.getHandle(deviceOrderWorkflowId(id));
     assert.equal(await handle.result(), 'collected');
     await replayAndMaybeRecord(app, handle.workflowId, 'device-order-exceptions-door-left-open.json');
@@ -124,7 +222,11 @@ describe('determinism: recorded histories replay against the current workflow co
   test('a fresh webhook retry history (start delay, refused attempt, timer, delivered attempt) replays', async () => {
     const { receiver, store } = await tenantWithReceiver(app, (n) => (n < 2 ? 500 : 200), 'replay-secret-0123456789');
     try {
-      const delivery = await awaitDeviceOrderDelivery(app, (await store()).deviceOrderId, (d) => d.status === 'delivered');
+      const delivery = await awaitDeviceOrderDelivery(
+        app,
+        (await store()).deviceOrderId,
+        (d) => d.status === 'delivered',
+      );
       const handle = await retryWorkflowOf(app, delivery.id);
       assert.deepEqual(await handle.result(), { delivered: 1, dead: 0 });
       await replayAndMaybeRecord(app, handle.workflowId, 'webhook-retries-refused-then-delivered.json');
@@ -136,15 +238,32 @@ describe('determinism: recorded histories replay against the current workflow co
   test('a fresh package distribution history (received, a flagged scan, loaded, delivered, shelved into a locker) replays', async () => {
     const b = await makeBusiness(app.em());
     const admin = await app.login(b.users.admin.email, PASSWORD);
-    for (const place of [{ kind: 'warehouse', code: 'WH' }, { kind: 'locker', code: 'L1', device_id: b.device.code }]) {
+    for (const place of [
+      { kind: 'warehouse', code: 'WH' },
+      { kind: 'locker', code: 'L1', device_id: b.device.code },
+    ]) {
       assert.equal((await app.http.post('/v1/places', { name: place.code, ...place }, { token: admin })).status, 201);
     }
     const number = (await makeOrder(app.em(), b.business.id)).trackingNumber;
-    const steps = [['received', 'WH', 'applied'], ['delivered', 'L1', 'flagged'], ['loaded', 'WH', 'applied'], ['delivered', 'L1', 'applied'], ['shelved', 'L1', 'applied']];
+    const steps = [
+      ['received', 'WH', 'applied'],
+      ['delivered', 'L1', 'flagged'],
+      ['loaded', 'WH', 'applied'],
+      ['delivered', 'L1', 'applied'],
+      ['shelved', 'L1', 'applied'],
+    ];
     for (const [i, [action, location, outcome]] of steps.entries()) {
-      const res = await app.http.post('/v1/distribution/scans', {
-        package_number: number, action, location, ...(action === 'shelved' ? { grid_code: 'A03' } : {}), scanned_at: new Date(Date.UTC(2026, 10, 24, 9, i)).toISOString(),
-      }, { token: admin });
+      const res = await app.http.post(
+        '/v1/distribution/scans',
+        {
+          package_number: number,
+          action,
+          location,
+          ...(action === 'shelved' ? { grid_code: 'A03' } : {}),
+          scanned_at: new Date(Date.UTC(2026, 10, 24, 9, i)).toISOString(),
+        },
+        { token: admin },
+      );
       assert.equal(res.body.scan?.outcome, outcome, JSON.stringify(res.body));
     }
     const handle = app.running.temporal.workflow.getHandle(distributionWorkflowId(number));
@@ -157,11 +276,25 @@ describe('determinism: recorded histories replay against the current workflow co
     const admin = await app.login(b.users.admin.email, PASSWORD);
     const provider = await makeProvider(app.em(), 'delivery_provider');
     const order = await makeOrder(app.em(), b.business.id);
-    await app.em().execute("insert into order_package (order_id, business_id, position, package_number) values (?, ?, 2, ?)", [order.id, b.business.id, `${order.trackingNumber}-2`]);
-    const res = await app.http.post('/v1/third-party-assignments', { order_id: order.id, provider_code: provider.business.code, handover_deadline_hours: 1 }, { token: admin });
+    await app
+      .em()
+      .execute('insert into order_package (order_id, business_id, position, package_number) values (?, ?, 2, ?)', [
+        order.id,
+        b.business.id,
+        `${order.trackingNumber}-2`,
+      ]);
+    const res = await app.http.post(
+      '/v1/third-party-assignments',
+      { order_id: order.id, provider_code: provider.business.code, handover_deadline_hours: 1 },
+      { token: admin },
+    );
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const a = res.body.assignment;
-    const handover = await app.http.post(`/v1/third-party-assignments/${a.number}/handovers`, { package_number: order.trackingNumber, scanned_at: new Date().toISOString() }, { token: admin });
+    const handover = await app.http.post(
+      `/v1/third-party-assignments/${a.number}/handovers`,
+      { package_number: order.trackingNumber, scanned_at: new Date().toISOString() },
+      { token: admin },
+    );
     assert.equal(handover.status, 200, JSON.stringify(handover.body));
     const handle = app.running.temporal.workflow.getHandle(a.workflow_id);
     assert.equal(await handle.result(), 'cancelled');
@@ -170,11 +303,27 @@ describe('determinism: recorded histories replay against the current workflow co
 
   test('fresh approval histories (approved and run, expired) replay', async () => {
     const b = await makeBusiness(app.em());
-    const [admin, employee] = await Promise.all([app.login(b.users.admin.email, PASSWORD), app.login(b.users.employee.email, PASSWORD)]);
-    const args = { type: 'D', scheduled_date: '2026-12-24', recipient: { name: 'R', phone: '+1 555 0100', address: { line1: '1 Main St', city: 'X', postal_code: '1', country: 'us' } } };
-    const propose = async () => (await app.http.post('/v1/mcp/approvals', { tool: 'create_order', arguments: args }, { token: employee })).body.approval;
+    const [admin, employee] = await Promise.all([
+      app.login(b.users.admin.email, PASSWORD),
+      app.login(b.users.employee.email, PASSWORD),
+    ]);
+    const args = {
+      type: 'D',
+      scheduled_date: '2026-12-24',
+      recipient: {
+        name: 'R',
+        phone: '+1 555 0100',
+        address: { line1: '1 Main St', city: 'X', postal_code: '1', country: 'us' },
+      },
+    };
+    const propose = async () =>
+      (await app.http.post('/v1/mcp/approvals', { tool: 'create_order', arguments: args }, { token: employee })).body
+        .approval;
     const approved = await propose();
-    assert.equal((await app.http.post(`/v1/mcp/approvals/${approved.id}/approve`, {}, { token: admin })).body.approval.status, 'done');
+    assert.equal(
+      (await app.http.post(`/v1/mcp/approvals/${approved.id}/approve`, {}, { token: admin })).body.approval.status,
+      'done',
+    );
     assert.equal(await app.running.temporal.workflow.getHandle(approved.workflow_id).result(), 'done');
     await replayAndMaybeRecord(app, approved.workflow_id, 'approval-approved-done.json');
     // 24 hours at 0.0005: 43 s. One hour: under 2 s.
@@ -184,20 +333,53 @@ describe('determinism: recorded histories replay against the current workflow co
     await replayAndMaybeRecord(app, expired.workflow_id, 'approval-expired.json');
   });
 
-  test('a fresh third-party delivery history (handed over, partial_delivered, delivered by the provider\'s tracking) replays', async () => {
+  test("a fresh third-party delivery history (handed over, partial_delivered, delivered by the provider's tracking) replays", async () => {
     const b = await makeBusiness(app.em());
     const admin = await app.login(b.users.admin.email, PASSWORD);
     const provider = await makeProvider(app.em(), 'delivery_provider');
     const providerToken = await app.login(provider.user.email, PASSWORD);
-    const key = (await app.http.post('/v1/otep/credentials', { name: 'replay' }, { token: providerToken })).body.credential.secret;
+    const key = (await app.http.post('/v1/otep/credentials', { name: 'replay' }, { token: providerToken })).body
+      .credential.secret;
     const order = await makeOrder(app.em(), b.business.id);
     const packages = [order.trackingNumber, `${order.trackingNumber}-2`];
-    await app.em().execute('insert into order_package (order_id, business_id, position, package_number) values (?, ?, 2, ?)', [order.id, b.business.id, packages[1]]);
-    const a = (await app.http.post('/v1/third-party-assignments', { order_id: order.id, provider_code: provider.business.code, handover_deadline_hours: 100 }, { token: admin })).body.assignment;
-    for (const p of packages) await app.http.post(`/v1/third-party-assignments/${a.number}/handovers`, { package_number: p, scanned_at: new Date().toISOString() }, { token: admin });
-    const status = async () => (await app.http.get(`/v1/third-party-assignments/${a.number}`, { token: admin })).body.assignment.status;
+    await app
+      .em()
+      .execute('insert into order_package (order_id, business_id, position, package_number) values (?, ?, 2, ?)', [
+        order.id,
+        b.business.id,
+        packages[1],
+      ]);
+    const a = (
+      await app.http.post(
+        '/v1/third-party-assignments',
+        { order_id: order.id, provider_code: provider.business.code, handover_deadline_hours: 100 },
+        { token: admin },
+      )
+    ).body.assignment;
+    for (const p of packages)
+      await app.http.post(
+        `/v1/third-party-assignments/${a.number}/handovers`,
+        { package_number: p, scanned_at: new Date().toISOString() },
+        { token: admin },
+      );
+    const status = async () =>
+      (await app.http.get(`/v1/third-party-assignments/${a.number}`, { token: admin })).body.assignment.status;
     for (const [i, p] of packages.entries()) {
-      await app.http.post('/v1/otep/ingest', { events: [{ id: `d${i}`, subject: p, occurred_at: new Date().toISOString(), status_code: 'otep:core:delivered', otep_version: '1.0.0' }] }, { token: key });
+      await app.http.post(
+        '/v1/otep/ingest',
+        {
+          events: [
+            {
+              id: `d${i}`,
+              subject: p,
+              occurred_at: new Date().toISOString(),
+              status_code: 'otep:core:delivered',
+              otep_version: '1.0.0',
+            },
+          ],
+        },
+        { token: key },
+      );
       if (i === 0) await waitFor(async () => (await status()) === 'partial_delivered');
     }
     const handle = app.running.temporal.workflow.getHandle(a.workflow_id);
@@ -208,9 +390,16 @@ describe('determinism: recorded histories replay against the current workflow co
   test('a fresh key rotation history (paused, resumed, batches over every column) replays', async () => {
     const { receiver } = await tenantWithReceiver(app, () => 200, 'replay-secret-0123456789');
     try {
-      const handle = await app.running.temporal.workflow.signalWithStart<typeof secretsRotationWorkflow, []>(SECRETS_ROTATION_WORKFLOW, {
-        workflowId: `secrets-rotation-replay-${Date.now()}`, taskQueue: app.config.taskQueue, args: [{ batchSize: 100 }], signal: pauseSignal, signalArgs: [],
-      });
+      const handle = await app.running.temporal.workflow.signalWithStart<typeof secretsRotationWorkflow, []>(
+        SECRETS_ROTATION_WORKFLOW,
+        {
+          workflowId: `secrets-rotation-replay-${Date.now()}`,
+          taskQueue: app.config.taskQueue,
+          args: [{ batchSize: 100 }],
+          signal: pauseSignal,
+          signalArgs: [],
+        },
+      );
       await waitFor(async () => (await handle.query(progressQuery).catch(() => null))?.paused);
       await handle.signal(resumeSignal);
       const done = await handle.result();
@@ -227,7 +416,11 @@ async function replayAndMaybeRecord(app: TestApp, workflowId: string, file: stri
   const history = await app.running.temporal.workflow.getHandle(workflowId).fetchHistory();
   if (process.env.RECORD_HISTORY) {
     // The CLI writes the canonical protobuf JSON that historyFromJSON reads.
-    const shown = spawnSync(findOrBuildTemporalCli(createLogger('silent')), ['workflow', 'show', '-w', workflowId, '--address', app.config.temporalAddress!, '--output', 'json'], { encoding: 'utf8' });
+    const shown = spawnSync(
+      findOrBuildTemporalCli(createLogger('silent')),
+      ['workflow', 'show', '-w', workflowId, '--address', app.config.temporalAddress!, '--output', 'json'],
+      { encoding: 'utf8' },
+    );
     assert.equal(shown.status, 0, shown.stderr);
     fs.writeFileSync(path.join(historiesDir, file), shown.stdout);
   }

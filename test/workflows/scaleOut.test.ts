@@ -29,16 +29,28 @@ describe('two APIs and two workers, one worker killed mid-load', () => {
   before(async () => {
     orm = await createOrm(process.env.DATABASE_URL!, ENTITIES, 2);
     // Retries 1,000 times sooner than in production, so that a failed first attempt is retried within the test.
-    const env = async () => ({ PORT: String(await freePort()), METRICS_PORT: String(await freePort()), WEBHOOK_RETRY_SCALE: '0.001' });
-    roles.push(...await Promise.all([spawnRole('worker', await env(), children), spawnRole('worker', await env(), children)]));
-    roles.push(...await Promise.all([spawnRole('api', await env(), children), spawnRole('api', await env(), children)]));
+    const env = async () => ({
+      PORT: String(await freePort()),
+      METRICS_PORT: String(await freePort()),
+      WEBHOOK_RETRY_SCALE: '0.001',
+    });
+    roles.push(
+      ...(await Promise.all([spawnRole('worker', await env(), children), spawnRole('worker', await env(), children)])),
+    );
+    roles.push(
+      ...(await Promise.all([spawnRole('api', await env(), children), spawnRole('api', await env(), children)])),
+    );
   });
 
   test('every timer fires once and every event is delivered, through both APIs, with a worker SIGKILLed', async () => {
     const [workerA, , apiA, apiB] = roles as [RoleProcess, RoleProcess, RoleProcess, RoleProcess];
     const em = orm.em.fork();
     const b = await makeBusiness(em);
-    await addCompartments(em, b.device.id, Array.from({ length: ORDERS }, (_, i) => `S${i}`));
+    await addCompartments(
+      em,
+      b.device.id,
+      Array.from({ length: ORDERS }, (_, i) => `S${i}`),
+    );
     // The first copy of every event fails, so that each one also goes through a retry workflow.
     const seen = new Set<string>();
     const receiver = await startReceiver((_n, r) => {
@@ -50,7 +62,15 @@ describe('two APIs and two workers, one worker killed mid-load', () => {
     const apis = [httpClient(apiA.url!), httpClient(apiB.url!)];
     const login = await apis[0]!.post('/v1/user/login', { email: b.users.admin.email, password: PASSWORD });
     const token = login.body.access_token as string;
-    const put = await apis[1]!.put('/v1/webhook-settings', { webhook_sign_secret: SECRET, device_order_webhook_url: receiver.url, device_order_events: 'device_order.stored,device_order.overdue' }, { token });
+    const put = await apis[1]!.put(
+      '/v1/webhook-settings',
+      {
+        webhook_sign_secret: SECRET,
+        device_order_webhook_url: receiver.url,
+        device_order_events: 'device_order.stored,device_order.overdue',
+      },
+      { token },
+    );
     assert.equal(put.status, 200, JSON.stringify(put.body));
 
     // Due 20 s after the last store at the latest: the killed worker's timers must fire on the other one.
@@ -58,30 +78,66 @@ describe('two APIs and two workers, one worker killed mid-load', () => {
     const ids: number[] = [];
     for (let i = 0; i < ORDERS; i++) {
       if (i === ORDERS / 2) await stopChild(workerA.child, 'SIGKILL');
-      const res = await apis[i % 2]!.post('/v1/device-orders', { kind: 'delivery', device_id: b.device.code, grid_code: `S${i}`, reference_number: `SO-${i}`, due_at: dueAt }, { token });
+      const res = await apis[i % 2]!.post(
+        '/v1/device-orders',
+        { kind: 'delivery', device_id: b.device.code, grid_code: `S${i}`, reference_number: `SO-${i}`, due_at: dueAt },
+        { token },
+      );
       assert.equal(res.status, 201, JSON.stringify(res.body));
       ids.push(res.body.device_order.id as number);
     }
 
-    const overdue = async () => (await orm.em.fork().execute<{ n: number }[]>(
-      "select count(*)::int as n from device_order where id in (?) and status = 'overdue'", [ids]))[0]!.n;
+    const overdue = async () =>
+      (
+        await orm.em
+          .fork()
+          .execute<{ n: number }[]>(
+            "select count(*)::int as n from device_order where id in (?) and status = 'overdue'",
+            [ids],
+          )
+      )[0]!.n;
     await waitFor(async () => (await overdue()) === ORDERS, 120_000, 500);
     const events = await orm.em.fork().execute<{ event_id: string; event_type: string; reference_id: string }[]>(
       // The events the settings route (an overdue also opens an exception, whose event they do not ask for).
-      "select event_id, event_type, reference_id from outbox_event where business_id = ? and event_type in ('device_order.stored', 'device_order.overdue')", [b.business.id]);
-    const count = (type: string) => new Map(ids.map((id) => [id, events.filter((e) => e.event_type === type && Number(e.reference_id) === id).length]));
-    assert.deepEqual([...new Set(count('device_order.overdue').values())], [1], 'each due timer fired once: one overdue event per order');
+      "select event_id, event_type, reference_id from outbox_event where business_id = ? and event_type in ('device_order.stored', 'device_order.overdue')",
+      [b.business.id],
+    );
+    const count = (type: string) =>
+      new Map(
+        ids.map((id) => [id, events.filter((e) => e.event_type === type && Number(e.reference_id) === id).length]),
+      );
+    assert.deepEqual(
+      [...new Set(count('device_order.overdue').values())],
+      [1],
+      'each due timer fired once: one overdue event per order',
+    );
     assert.deepEqual([...new Set(count('device_order.stored').values())], [1]);
 
     // Every event delivered: its delivery recorded delivered, and a 2xx copy received; all copies carry one id.
-    const deliveries = () => orm.em.fork().execute<{ event_id: string; status: string; delivery_key: string }[]>(
-      'select event_id, status, delivery_key from webhook_delivery where business_id = ?', [b.business.id]);
-    await waitFor(async () => { const d = await deliveries(); return d.length === events.length && d.every((x) => x.status === 'delivered'); }, 120_000, 500);
+    const deliveries = () =>
+      orm.em
+        .fork()
+        .execute<{ event_id: string; status: string; delivery_key: string }[]>(
+          'select event_id, status, delivery_key from webhook_delivery where business_id = ?',
+          [b.business.id],
+        );
+    await waitFor(
+      async () => {
+        const d = await deliveries();
+        return d.length === events.length && d.every((x) => x.status === 'delivered');
+      },
+      120_000,
+      500,
+    );
     const byKey = new Map((await deliveries()).map((d) => [d.delivery_key, d.event_id]));
     assert.equal(byKey.size, events.length, 'one delivery per event');
     for (const r of receiver.received) {
       const body = JSON.parse(r.body) as { event_id: string };
-      assert.equal(byKey.get(r.headers['x-webhook-event-id']!), body.event_id, 'every copy carries its delivery\'s id and its event');
+      assert.equal(
+        byKey.get(r.headers['x-webhook-event-id']!),
+        body.event_id,
+        "every copy carries its delivery's id and its event",
+      );
     }
     assert.equal(seen.size, events.length, 'every event reached the receiver');
     await receiver.close();

@@ -11,11 +11,13 @@ export const abuseLimits = defineModule({
   name: 'abuse-limits',
   activities: ({ orm }) => createAbuseLimitActivities({ orm }),
   workflows: [LIMIT_ROWS_PRUNE_WORKFLOW],
-  schedules: () => [{
-    id: LIMIT_ROWS_PRUNE_SCHEDULE,
-    workflowType: LIMIT_ROWS_PRUNE_WORKFLOW,
-    args: [],
-    spec: { calendars: [{ hour: '*', minute: 17 }] },
-    purpose: 'Deletes rate-limit windows and wrong-code counts that nobody has touched for a day.',
-  }],
+  schedules: () => [
+    {
+      id: LIMIT_ROWS_PRUNE_SCHEDULE,
+      workflowType: LIMIT_ROWS_PRUNE_WORKFLOW,
+      args: [],
+      spec: { calendars: [{ hour: '*', minute: 17 }] },
+      purpose: 'Deletes rate-limit windows and wrong-code counts that nobody has touched for a day.',
+    },
+  ],
 });

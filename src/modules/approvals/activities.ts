@@ -6,11 +6,27 @@ import { AppError } from '../../platform/errors.ts';
 import type { WorkerDeps } from '../../platform/module.ts';
 import { QuotaCounter } from '../../platform/quotaCounter.ts';
 import type { ApprovalStatus } from './contract.ts';
-import { argumentsToRun, claimApproval, closeApprovalRow, approvalById, proposerAsCaller, type StoredFailure } from './repo.ts';
+import {
+  argumentsToRun,
+  claimApproval,
+  closeApprovalRow,
+  approvalById,
+  proposerAsCaller,
+  type StoredFailure,
+} from './repo.ts';
 
 const stored = (err: AppError): StoredFailure => ({
-  status: err.status, code: err.code, key: err.key, ...(err.params && { params: err.params as Record<string, unknown> }),
-  ...(err.fields && { fields: err.fields.map((f) => ({ field: f.field, key: f.key, ...(f.params && { params: f.params as Record<string, unknown> }) })) }),
+  status: err.status,
+  code: err.code,
+  key: err.key,
+  ...(err.params && { params: err.params as Record<string, unknown> }),
+  ...(err.fields && {
+    fields: err.fields.map((f) => ({
+      field: f.field,
+      key: f.key,
+      ...(f.params && { params: f.params as Record<string, unknown> }),
+    })),
+  }),
 });
 
 export function createApprovalActivities(deps: WorkerDeps, catalog: () => readonly Operation[]) {
@@ -26,18 +42,32 @@ export function createApprovalActivities(deps: WorkerDeps, catalog: () => readon
       if (!claimed) {
         const row = await approvalById(em, id);
         if (row?.status !== 'approved') return row?.status ?? 'failed';
-        return closeApprovalRow(em, id, 'failed', null, { error: stored(new AppError(500, 'OUTCOME_UNKNOWN', 'approval.outcome_unknown')) });
+        return closeApprovalRow(em, id, 'failed', null, {
+          error: stored(new AppError(500, 'OUTCOME_UNKNOWN', 'approval.outcome_unknown')),
+        });
       }
       const op = operationOfTool(catalog(), claimed.server, claimed.tool);
       const caller = await proposerAsCaller(em, claimed.proposed_by, claimed.business_id, id);
-      if (!op || !caller) return closeApprovalRow(em, id, 'failed', null, { error: stored(new AppError(409, 'PROPOSER_GONE', 'approval.proposer_gone')) });
+      if (!op || !caller)
+        return closeApprovalRow(em, id, 'failed', null, {
+          error: stored(new AppError(409, 'PROPOSER_GONE', 'approval.proposer_gone')),
+        });
       const quotas = new QuotaCounter(deps.orm, deps.log);
       let outcome: { result: unknown } | { error: StoredFailure };
       try {
         outcome = {
           result: await runOperation(op, argumentsToRun(claimed), {
-            caller, lang: 'en', em: deps.orm.em.fork(), temporal: deps.temporal, config: deps.config, log: deps.log.child({ approvalId: id }),
-            requestId: `approval-${id}`, dryRun: false, clientAddress: `approval-${id}`, reads: new ReadCache(), quotas,
+            caller,
+            lang: 'en',
+            em: deps.orm.em.fork(),
+            temporal: deps.temporal,
+            config: deps.config,
+            log: deps.log.child({ approvalId: id }),
+            requestId: `approval-${id}`,
+            dryRun: false,
+            clientAddress: `approval-${id}`,
+            reads: new ReadCache(),
+            quotas,
             agent: { scopes: claimed.proposer_scopes ?? '*', confirmed: true },
           }),
         };
@@ -53,7 +83,17 @@ export function createApprovalActivities(deps: WorkerDeps, catalog: () => readon
         ? closeApprovalRow(em, id, 'done', null, { result: outcome.result ?? null })
         : closeApprovalRow(em, id, 'failed', null, { error: outcome.error });
     },
-    async closeApproval({ id, status, reviewerId = null, reason }: { id: number; status: 'rejected' | 'expired'; reviewerId?: number | null; reason?: string }): Promise<ApprovalStatus> {
+    async closeApproval({
+      id,
+      status,
+      reviewerId = null,
+      reason,
+    }: {
+      id: number;
+      status: 'rejected' | 'expired';
+      reviewerId?: number | null;
+      reason?: string;
+    }): Promise<ApprovalStatus> {
       return closeApprovalRow(deps.orm.em.fork(), id, status, reviewerId, { reason });
     },
   };

@@ -11,12 +11,13 @@ import { APPROVAL_MESSAGES } from './messages.ts';
 import { approvalOperations } from './operations.ts';
 import { SEALED_ARGUMENTS } from './repo.ts';
 
-export const approvals = (catalog: () => readonly Operation[]) => defineModule({
-  name: 'approvals',
-  operations: approvalOperations(catalog),
-  activities: (deps) => createApprovalActivities(deps, catalog),
-  workflows: [APPROVAL_WORKFLOW],
-  messages: APPROVAL_MESSAGES,
-  searchAttributes: [MCP_TOOL, APPROVAL_STATUS],
-  sealedColumns: [SEALED_ARGUMENTS],
-});
+export const approvals = (catalog: () => readonly Operation[]) =>
+  defineModule({
+    name: 'approvals',
+    operations: approvalOperations(catalog),
+    activities: (deps) => createApprovalActivities(deps, catalog),
+    workflows: [APPROVAL_WORKFLOW],
+    messages: APPROVAL_MESSAGES,
+    searchAttributes: [MCP_TOOL, APPROVAL_STATUS],
+    sealedColumns: [SEALED_ARGUMENTS],
+  });

@@ -51,8 +51,10 @@ export const APPROVAL_MESSAGES = {
   },
   'notice.queued_for_approval': {
     en: 'Queued for human approval (X-MCP-Require-Approval): nothing was done yet. A person of the business approves or rejects it; follow it with get_approval.',
-    'zh-Hans': '已排队等待人工批准（X-MCP-Require-Approval）：尚未执行任何操作。由企业人员批准或拒绝；可用 get_approval 跟进。',
-    'zh-Hant': '已排隊等待人工核准（X-MCP-Require-Approval）：尚未執行任何操作。由企業人員核准或拒絕；可用 get_approval 追蹤。',
+    'zh-Hans':
+      '已排队等待人工批准（X-MCP-Require-Approval）：尚未执行任何操作。由企业人员批准或拒绝；可用 get_approval 跟进。',
+    'zh-Hant':
+      '已排隊等待人工核准（X-MCP-Require-Approval）：尚未執行任何操作。由企業人員核准或拒絕；可用 get_approval 追蹤。',
     fr: "Mis en file pour approbation humaine (X-MCP-Require-Approval) : rien n'a encore été fait. Une personne de l'entreprise l'approuve ou le rejette ; suivez-le avec get_approval.",
     de: 'Zur Genehmigung durch eine Person eingereiht (X-MCP-Require-Approval): noch wurde nichts ausgeführt. Eine Person des Unternehmens genehmigt oder lehnt ab; verfolgen Sie es mit get_approval.',
     es: 'En cola para aprobación humana (X-MCP-Require-Approval): aún no se hizo nada. Una persona de la empresa la aprueba o rechaza; sígala con get_approval.',

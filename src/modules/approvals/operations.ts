@@ -15,8 +15,24 @@ import { AppError, errors } from '../../platform/errors.ts';
 import type { Role } from '../../platform/roles.ts';
 import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
-import { APPROVAL_DECIDED, APPROVAL_STATUSES, APPROVAL_WORKFLOW, approvalSearchAttributes, approvalWorkflowId, decideUpdate, type ApprovalInput, type Decision } from './contract.ts';
-import { approvalHours, findApproval, insertApproval, listApprovals, nextApprovalId, setApprovalHours } from './repo.ts';
+import {
+  APPROVAL_DECIDED,
+  APPROVAL_STATUSES,
+  APPROVAL_WORKFLOW,
+  approvalSearchAttributes,
+  approvalWorkflowId,
+  decideUpdate,
+  type ApprovalInput,
+  type Decision,
+} from './contract.ts';
+import {
+  approvalHours,
+  findApproval,
+  insertApproval,
+  listApprovals,
+  nextApprovalId,
+  setApprovalHours,
+} from './repo.ts';
 import { approvalView, ApprovalView } from './views.ts';
 import type { approvalWorkflow } from './workflows.ts';
 
@@ -33,7 +49,12 @@ function requireUse(ctx: BusinessContext, op: Operation, refused: () => AppError
 }
 
 /** The write a proposal names, checked as it will run: a write tool of the server, open to the role and scopes given. */
-function writeTool(catalog: readonly Operation[], ctx: BusinessContext, server: 'user' | 'developer', tool: string): Operation {
+function writeTool(
+  catalog: readonly Operation[],
+  ctx: BusinessContext,
+  server: 'user' | 'developer',
+  tool: string,
+): Operation {
   const op = operationOfTool(catalog, server, tool);
   if (!op?.mcp || isRead(op) || op.tag === TAG) throw errors.field('tool', 'approval.unknown_tool');
   requireUse(ctx, op, () => errors.forbidden());
@@ -57,13 +78,16 @@ async function pendingOr409(ctx: BusinessContext, id: number) {
 /** Sends a reviewer's decision to the proposal's process and answers the proposal as it then stands. */
 async function decide(ctx: BusinessContext, id: number, decision: Decision) {
   try {
-    await ctx.temporal.workflow.getHandle<typeof approvalWorkflow>(approvalWorkflowId(id)).executeUpdate(decideUpdate, { args: [decision] });
+    await ctx.temporal.workflow
+      .getHandle<typeof approvalWorkflow>(approvalWorkflowId(id))
+      .executeUpdate(decideUpdate, { args: [decision] });
   } catch (err) {
-    const cause = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;
+    const cause =
+      err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;
     if (cause?.type !== APPROVAL_DECIDED && !(err instanceof WorkflowNotFoundError)) throw err;
     throw decided((await approvalOr404(ctx, id)).status);
   }
-  return { result: true as const, approval: approvalView((await approvalOr404(ctx, id)), ctx.lang) };
+  return { result: true as const, approval: approvalView(await approvalOr404(ctx, id), ctx.lang) };
 }
 
 const answer = z.object({ result: z.literal(true), approval: ApprovalView });
@@ -71,18 +95,24 @@ const answer = z.object({ result: z.literal(true), approval: ApprovalView });
 export function approvalOperations(catalog: () => readonly Operation[]) {
   const proposeWrite = defineOperation({
     name: 'propose_write',
-    summary: 'Queue a write tool call for a person of the business to approve or reject; nothing is done until then. The proposer must be able to call the tool (role and scopes): the approved write runs as the proposer, with the proposer\'s scopes.',
+    summary:
+      "Queue a write tool call for a person of the business to approve or reject; nothing is done until then. The proposer must be able to call the tool (role and scopes): the approved write runs as the proposer, with the proposer's scopes.",
     tag: TAG,
     roles: MEMBERS,
     business: true,
     rest: { method: 'POST', path: '/v1/mcp/approvals', status: 201 },
     mcp: { scope: 'approvals:read', risk: 'low' },
-    input: z.object({
-      tool: z.string().min(1).max(100).describe('The name of a write tool of `server`'),
-      arguments: z.record(z.string(), z.unknown()).default({}).describe("The tool's arguments, checked now as the tool checks them"),
-      server: z.enum(['user', 'developer']).default('user').describe('The server whose tool it is'),
-      reason: reason.optional().describe('Why the agent wants it, for the reviewer'),
-    }).strict(),
+    input: z
+      .object({
+        tool: z.string().min(1).max(100).describe('The name of a write tool of `server`'),
+        arguments: z
+          .record(z.string(), z.unknown())
+          .default({})
+          .describe("The tool's arguments, checked now as the tool checks them"),
+        server: z.enum(['user', 'developer']).default('user').describe('The server whose tool it is'),
+        reason: reason.optional().describe('Why the agent wants it, for the reviewer'),
+      })
+      .strict(),
     output: answer,
     async handler(input, ctx) {
       const op = writeTool(catalog(), ctx, input.server, input.tool);
@@ -92,26 +122,51 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
         if (unsafe.length > 0) throw errors.validation(unsafe);
         parseInput(op.input, input.arguments);
       } catch (err) {
-        if (err instanceof AppError && err.fields) throw errors.validation(err.fields.map((f) => ({ ...f, field: `arguments.${f.field}` })));
+        if (err instanceof AppError && err.fields)
+          throw errors.validation(err.fields.map((f) => ({ ...f, field: `arguments.${f.field}` })));
         throw err;
       }
       const id = await nextApprovalId(ctx.em);
       const hours = await approvalHours(ctx.em, ctx.caller.businessId);
-      const process: ApprovalInput = { id, businessId: ctx.caller.businessId, tool: input.tool, expiresAt: new Date(Date.now() + hours * 3_600_000 * ctx.config.approvalTimerScale).toISOString() };
+      const process: ApprovalInput = {
+        id,
+        businessId: ctx.caller.businessId,
+        tool: input.tool,
+        expiresAt: new Date(Date.now() + hours * 3_600_000 * ctx.config.approvalTimerScale).toISOString(),
+      };
       const started = ctx.temporal.workflow.start<typeof approvalWorkflow>(APPROVAL_WORKFLOW, {
-        workflowId: approvalWorkflowId(id), taskQueue: ctx.config.taskQueue, args: [process], typedSearchAttributes: approvalSearchAttributes(process), ...NO_DUPLICATES,
+        workflowId: approvalWorkflowId(id),
+        taskQueue: ctx.config.taskQueue,
+        args: [process],
+        typedSearchAttributes: approvalSearchAttributes(process),
+        ...NO_DUPLICATES,
       });
-      const row = await writeOnceStarted(ctx.em, started, (tx) => insertApproval(tx, {
-        ...process, server: input.server, arguments: input.arguments, reason: input.reason ?? null, proposedBy: ctx.caller.id,
-        proposerScopes: ctx.agent && ctx.agent.scopes !== '*' ? ctx.agent.scopes : null,
-      }), ctx.log, 'approval');
-      return { result: true as const, approval: approvalView({ ...row, proposer_name: ctx.caller.name, reviewer_name: null }, ctx.lang) };
+      const row = await writeOnceStarted(
+        ctx.em,
+        started,
+        (tx) =>
+          insertApproval(tx, {
+            ...process,
+            server: input.server,
+            arguments: input.arguments,
+            reason: input.reason ?? null,
+            proposedBy: ctx.caller.id,
+            proposerScopes: ctx.agent && ctx.agent.scopes !== '*' ? ctx.agent.scopes : null,
+          }),
+        ctx.log,
+        'approval',
+      );
+      return {
+        result: true as const,
+        approval: approvalView({ ...row, proposer_name: ctx.caller.name, reviewer_name: null }, ctx.lang),
+      };
     },
   });
 
   const listPending = defineOperation({
     name: 'list_pending_approvals',
-    summary: "The business's proposals waiting for a decision, newest first, with their arguments; `status` lists decided ones instead.",
+    summary:
+      "The business's proposals waiting for a decision, newest first, with their arguments; `status` lists decided ones instead.",
     tag: TAG,
     roles: MEMBERS,
     business: true,
@@ -120,14 +175,26 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
     input: z.object({ status: z.enum(APPROVAL_STATUSES).default('pending'), ...pageParams }).strict(),
     output: pageOutput('approvals', ApprovalView),
     async handler(input, ctx) {
-      const { total, rows } = await listApprovals(ctx.em, ctx.caller.businessId, input.status, input.per_page, offsetOf(input));
-      return pageOf(input, 'approvals', total, rows.map((r) => approvalView(r, ctx.lang)));
+      const { total, rows } = await listApprovals(
+        ctx.em,
+        ctx.caller.businessId,
+        input.status,
+        input.per_page,
+        offsetOf(input),
+      );
+      return pageOf(
+        input,
+        'approvals',
+        total,
+        rows.map((r) => approvalView(r, ctx.lang)),
+      );
     },
   });
 
   const getApproval = defineOperation({
     name: 'get_approval',
-    summary: 'One proposal of the business: its tool, arguments, status, history, and once done the tool\'s answer or why it failed.',
+    summary:
+      "One proposal of the business: its tool, arguments, status, history, and once done the tool's answer or why it failed.",
     tag: TAG,
     roles: MEMBERS,
     business: true,
@@ -142,11 +209,16 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
 
   const approve = defineOperation({
     name: 'approve_pending_write',
-    summary: "Approve a pending proposal: its write runs once, now, as the proposer with the proposer's scopes, and the answer says how it went. The reviewer must be another person who may use the tool (role, and an agent's scopes).",
+    summary:
+      "Approve a pending proposal: its write runs once, now, as the proposer with the proposer's scopes, and the answer says how it went. The reviewer must be another person who may use the tool (role, and an agent's scopes).",
     tag: TAG,
     roles: MEMBERS,
     business: true,
-    rest: { method: 'POST', path: '/v1/mcp/approvals/{id}/approve', failures: { 404: 'No such proposal in the business', 409: 'No longer pending (APPROVAL_DECIDED)' } },
+    rest: {
+      method: 'POST',
+      path: '/v1/mcp/approvals/{id}/approve',
+      failures: { 404: 'No such proposal in the business', 409: 'No longer pending (APPROVAL_DECIDED)' },
+    },
     mcp: { scope: 'approvals:write', risk: 'high' },
     input: z.object({ id: pathId }).strict(),
     output: answer,
@@ -166,13 +238,21 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
     tag: TAG,
     roles: MEMBERS,
     business: true,
-    rest: { method: 'POST', path: '/v1/mcp/approvals/{id}/reject', failures: { 404: 'No such proposal in the business', 409: 'No longer pending (APPROVAL_DECIDED)' } },
+    rest: {
+      method: 'POST',
+      path: '/v1/mcp/approvals/{id}/reject',
+      failures: { 404: 'No such proposal in the business', 409: 'No longer pending (APPROVAL_DECIDED)' },
+    },
     mcp: { scope: 'approvals:write', risk: 'medium' },
     input: z.object({ id: pathId, reason: reason.optional() }).strict(),
     output: answer,
     async handler(input, ctx) {
       await pendingOr409(ctx, input.id);
-      return decide(ctx, input.id, { decision: 'reject', reviewerId: ctx.caller.id, ...(input.reason && { reason: input.reason }) });
+      return decide(ctx, input.id, {
+        decision: 'reject',
+        reviewerId: ctx.caller.id,
+        ...(input.reason && { reason: input.reason }),
+      });
     },
   });
 

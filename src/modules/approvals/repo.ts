@@ -49,7 +49,9 @@ export const SECRET_SHOWN = '[secret]';
 function splitSecrets(args: Record<string, unknown>): { shown: Record<string, unknown>; sealed: string | null } {
   const secret = Object.fromEntries(Object.entries(args).filter(([k]) => SECRET_ARGUMENT.test(k)));
   if (Object.keys(secret).length === 0) return { shown: args, sealed: null };
-  const shown = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, SECRET_ARGUMENT.test(k) ? SECRET_SHOWN : v]));
+  const shown = Object.fromEntries(
+    Object.entries(args).map(([k, v]) => [k, SECRET_ARGUMENT.test(k) ? SECRET_SHOWN : v]),
+  );
   return { shown, sealed: sealSecret(purposeOf(SEALED_ARGUMENTS), JSON.stringify(secret)) };
 }
 
@@ -57,20 +59,32 @@ function splitSecrets(args: Record<string, unknown>): { shown: Record<string, un
 function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_ARGUMENT.test(k) && v !== null ? SECRET_SHOWN : withoutSecrets(v)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      SECRET_ARGUMENT.test(k) && v !== null ? SECRET_SHOWN : withoutSecrets(v),
+    ]),
+  );
 }
 
 /** The arguments a proposal's tool runs with: the shown ones with the secrets put back. */
 export function argumentsToRun(row: Pick<ApprovalRow, 'arguments' | 'sealed_arguments'>): Record<string, unknown> {
-  return row.sealed_arguments ? { ...row.arguments, ...JSON.parse(openSecret(purposeOf(SEALED_ARGUMENTS), row.sealed_arguments)) as Record<string, unknown> } : row.arguments;
+  return row.sealed_arguments
+    ? {
+        ...row.arguments,
+        ...(JSON.parse(openSecret(purposeOf(SEALED_ARGUMENTS), row.sealed_arguments)) as Record<string, unknown>),
+      }
+    : row.arguments;
 }
 
-const COLUMNS = 'id, business_id, server, tool, arguments, sealed_arguments, reason, proposed_by, proposer_scopes, status, reviewed_by, result, error, history, created_at, expires_at, decided_at';
+const COLUMNS =
+  'id, business_id, server, tool, arguments, sealed_arguments, reason, proposed_by, proposer_scopes, status, reviewed_by, result, error, history, created_at, expires_at, decided_at';
 /** A proposal with the names of the people it names, for its readers. */
 const NAMED = `select m.*, p.name as proposer_name, r.name as reviewer_name
   from mcp_approval m join app_user p on p.id = m.proposed_by left join app_user r on r.id = m.reviewed_by`;
 export type NamedApprovalRow = ApprovalRow & { proposer_name: string; reviewer_name: string | null };
-const step = (s: HistoryStep['step'], by: number | null, reason?: string) => JSON.stringify([{ at: new Date().toISOString(), step: s, by, ...(reason && { reason }) }]);
+const step = (s: HistoryStep['step'], by: number | null, reason?: string) =>
+  JSON.stringify([{ at: new Date().toISOString(), step: s, by, ...(reason && { reason }) }]);
 
 export async function nextApprovalId(em: Em): Promise<number> {
   const [row] = await em.execute<{ id: number }[]>("select nextval('mcp_approval_id_seq')::int as id");
@@ -79,7 +93,9 @@ export async function nextApprovalId(em: Em): Promise<number> {
 
 /** How long the business lets a proposal wait, in hours. */
 export async function approvalHours(em: Em, businessId: number): Promise<number> {
-  const [row] = await em.execute<{ hours: number }[]>('select mcp_approval_hours as hours from business where id = ?', [businessId]);
+  const [row] = await em.execute<{ hours: number }[]>('select mcp_approval_hours as hours from business where id = ?', [
+    businessId,
+  ]);
   return row!.hours;
 }
 
@@ -104,7 +120,19 @@ export async function insertApproval(em: Em, a: NewApproval): Promise<ApprovalRo
   const [row] = await em.execute<ApprovalRow[]>(
     `insert into mcp_approval (id, business_id, server, tool, arguments, sealed_arguments, reason, proposed_by, proposer_scopes, expires_at, history)
      values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?::text[], ?, ?::jsonb) returning ${COLUMNS}`,
-    [a.id, a.businessId, a.server, a.tool, JSON.stringify(shown), sealed, a.reason, a.proposedBy, a.proposerScopes && `{${a.proposerScopes.join(',')}}`, a.expiresAt, step('proposed', a.proposedBy)],
+    [
+      a.id,
+      a.businessId,
+      a.server,
+      a.tool,
+      JSON.stringify(shown),
+      sealed,
+      a.reason,
+      a.proposedBy,
+      a.proposerScopes && `{${a.proposerScopes.join(',')}}`,
+      a.expiresAt,
+      step('proposed', a.proposedBy),
+    ],
   );
   return row!;
 }
@@ -120,10 +148,22 @@ export async function approvalById(em: Em, id: number): Promise<ApprovalRow | nu
 }
 
 /** A page of the business's proposals in one status, newest first, and how many there are. */
-export async function listApprovals(em: Em, businessId: number, status: ApprovalStatus, limit: number, offset: number): Promise<{ total: number; rows: NamedApprovalRow[] }> {
+export async function listApprovals(
+  em: Em,
+  businessId: number,
+  status: ApprovalStatus,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; rows: NamedApprovalRow[] }> {
   const [rows, [count]] = await Promise.all([
-    em.execute<NamedApprovalRow[]>(`${NAMED} where m.business_id = ? and m.status = ? order by m.id desc limit ? offset ?`, [businessId, status, limit, offset]),
-    em.execute<{ n: number }[]>('select count(*)::int as n from mcp_approval where business_id = ? and status = ?', [businessId, status]),
+    em.execute<NamedApprovalRow[]>(
+      `${NAMED} where m.business_id = ? and m.status = ? order by m.id desc limit ? offset ?`,
+      [businessId, status, limit, offset],
+    ),
+    em.execute<{ n: number }[]>('select count(*)::int as n from mcp_approval where business_id = ? and status = ?', [
+      businessId,
+      status,
+    ]),
   ]);
   return { total: count!.n, rows };
 }
@@ -139,21 +179,52 @@ export async function claimApproval(em: Em, id: number, reviewerId: number): Pro
 }
 
 /** Ends a proposal: rejected or expired while pending, done or failed once approved; its secrets go. Answers the status it has. */
-export async function closeApprovalRow(em: Em, id: number, to: Exclude<ApprovalStatus, 'pending' | 'approved'>, by: number | null, details: { reason?: string; result?: unknown; error?: StoredFailure } = {}): Promise<ApprovalStatus> {
+export async function closeApprovalRow(
+  em: Em,
+  id: number,
+  to: Exclude<ApprovalStatus, 'pending' | 'approved'>,
+  by: number | null,
+  details: { reason?: string; result?: unknown; error?: StoredFailure } = {},
+): Promise<ApprovalStatus> {
   const from = to === 'done' || to === 'failed' ? 'approved' : 'pending';
   const [row] = await em.execute<{ status: ApprovalStatus }[]>(
     `update mcp_approval set status = ?, reviewed_by = coalesce(reviewed_by, ?), decided_at = coalesce(decided_at, now()), result = ?::jsonb, error = ?::jsonb,
        sealed_arguments = null, history = history || ?::jsonb
      where id = ? and status = ? returning status`,
-    [to, by, details.result === undefined ? null : JSON.stringify(withoutSecrets(details.result)), details.error ? JSON.stringify(details.error) : null, step(to, by, details.reason), id, from],
+    [
+      to,
+      by,
+      details.result === undefined ? null : JSON.stringify(withoutSecrets(details.result)),
+      details.error ? JSON.stringify(details.error) : null,
+      step(to, by, details.reason),
+      id,
+      from,
+    ],
   );
   if (row) return row.status;
   return (await approvalById(em, id))!.status;
 }
 
 /** The proposer as the caller of the approved run: the account as it is now, in the proposal's business. */
-export async function proposerAsCaller(em: Em, userId: number, businessId: number, approvalId: number): Promise<Caller | null> {
+export async function proposerAsCaller(
+  em: Em,
+  userId: number,
+  businessId: number,
+  approvalId: number,
+): Promise<Caller | null> {
   const [row] = await em.execute<{ id: number; name: string; email: string; role: Role; business_id: number }[]>(
-    'select id, name, email, role, business_id from app_user where id = ? and business_id = ?', [userId, businessId]);
-  return row ? { id: row.id, name: row.name, email: row.email, role: row.role, businessId: row.business_id, tokenHash: `approval:${approvalId}`, via: 'session' } : null;
+    'select id, name, email, role, business_id from app_user where id = ? and business_id = ?',
+    [userId, businessId],
+  );
+  return row
+    ? {
+        id: row.id,
+        name: row.name,
+        email: row.email,
+        role: row.role,
+        businessId: row.business_id,
+        tokenHash: `approval:${approvalId}`,
+        via: 'session',
+      }
+    : null;
 }

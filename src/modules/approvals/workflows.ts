@@ -1,6 +1,19 @@
-import { allHandlersFinished, ApplicationFailure, condition, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { ApprovalActivities } from './activities.ts';
-import { APPROVAL_DECIDED, APPROVAL_STATUS, decideUpdate, type ApprovalInput, type ApprovalStatus } from './contract.ts';
+import {
+  APPROVAL_DECIDED,
+  APPROVAL_STATUS,
+  decideUpdate,
+  type ApprovalInput,
+  type ApprovalStatus,
+} from './contract.ts';
 
 /**
  * The approved write runs once: its activity claims the proposal before running the tool, and a retry that finds
@@ -25,16 +38,27 @@ export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalSt
     return after;
   };
 
-  setHandler(decideUpdate, async (d) => {
-    decided = true;
-    return settle(d.decision === 'approve'
-      ? await runApprovedWrite({ id: input.id, reviewerId: d.reviewerId })
-      : await closeApproval({ id: input.id, status: 'rejected', reviewerId: d.reviewerId, reason: d.reason }));
-  }, {
-    validator: (_decision) => {
-      if (decided) throw ApplicationFailure.create({ type: APPROVAL_DECIDED, message: `approval ${input.id} is decided`, nonRetryable: true });
+  setHandler(
+    decideUpdate,
+    async (d) => {
+      decided = true;
+      return settle(
+        d.decision === 'approve'
+          ? await runApprovedWrite({ id: input.id, reviewerId: d.reviewerId })
+          : await closeApproval({ id: input.id, status: 'rejected', reviewerId: d.reviewerId, reason: d.reason }),
+      );
     },
-  });
+    {
+      validator: (_decision) => {
+        if (decided)
+          throw ApplicationFailure.create({
+            type: APPROVAL_DECIDED,
+            message: `approval ${input.id} is decided`,
+            nonRetryable: true,
+          });
+      },
+    },
+  );
 
   if (!(await condition(() => decided, Math.max(1, Date.parse(input.expiresAt) - Date.now())))) {
     decided = true;

@@ -85,7 +85,7 @@ export const ASSIGNMENTS_MESSAGES = {
     en: 'The order is not assigned to you.',
     'zh-Hans': '该订单未分配给您。',
     'zh-Hant': '該訂單未指派給您。',
-    fr: "La commande ne vous est pas attribuée.",
+    fr: 'La commande ne vous est pas attribuée.',
     de: 'Der Auftrag ist Ihnen nicht zugewiesen.',
     es: 'El pedido no está asignado a usted.',
   },

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import type { Order } from '../orders/index.ts';
-import { activeAssignments, addAssignment, contractorOf, listAssignments, lockOrders as lockBusinessOrders, moduleEnabledFor, type AssignmentRow } from './repo.ts';
+import {
+  activeAssignments,
+  addAssignment,
+  contractorOf,
+  listAssignments,
+  lockOrders as lockBusinessOrders,
+  moduleEnabledFor,
+  type AssignmentRow,
+} from './repo.ts';
 import { assignRefusal, ASSIGNMENT_STATUSES } from './domain.ts';
 import { errors } from '../../platform/errors.ts';
 import { translate, type MessageKey } from '../../platform/i18n/messages.ts';
@@ -12,12 +20,14 @@ const TAG = 'Broker Order Assignments';
 
 /** 503 while the module is switched off for the whole system. */
 function moduleAvailable(ctx: OperationContext): void {
-  if (!ctx.config.assignmentModuleAvailable) throw errors.unavailable('assignment.module_unavailable', 'MODULE_UNAVAILABLE');
+  if (!ctx.config.assignmentModuleAvailable)
+    throw errors.unavailable('assignment.module_unavailable', 'MODULE_UNAVAILABLE');
 }
 
 /** 403 unless the platform has enabled the module for the caller's business. */
 async function moduleEnabled(ctx: BusinessContext): Promise<void> {
-  if (ctx.caller.businessId === null || !(await moduleEnabledFor(ctx.em, ctx.reads, ctx.caller.businessId))) throw errors.forbidden('assignment.module_disabled', 'MODULE_DISABLED');
+  if (ctx.caller.businessId === null || !(await moduleEnabledFor(ctx.em, ctx.reads, ctx.caller.businessId)))
+    throw errors.forbidden('assignment.module_disabled', 'MODULE_DISABLED');
 }
 
 const Assignment = z.object({
@@ -39,23 +49,44 @@ const Assignment = z.object({
 });
 
 const OrderError = z.object({ order_id: z.number().int(), message: z.string() });
-const orderIds = z.array(intParam()).min(1).max(500).transform((ids) => [...new Set(ids)]);
+const orderIds = z
+  .array(intParam())
+  .min(1)
+  .max(500)
+  .transform((ids) => [...new Set(ids)]);
 
 const common = { tag: TAG, available: moduleAvailable, guard: moduleEnabled } as const;
 
-const date = (d: Date | string | null) => (d === null ? null : typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+const date = (d: Date | string | null) =>
+  d === null ? null : typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10);
 const dateTime = (d: Date | null) => (d === null ? null : formatDateTime(new Date(d)));
 
 function present(r: AssignmentRow): z.input<typeof Assignment> {
   return {
-    id: r.id, order_id: r.order_id, order_ref: r.order_ref, order_status_id: r.status_id, scheduled_date: date(r.scheduled_date),
-    route_id: r.route_id, broker_id: r.broker_id, broker_name: r.broker_name, status: r.status, note: r.note,
-    assigned_by: r.assigned_by, assigned_at: dateTime(r.assigned_at), ended_by: r.ended_by, ended_at: dateTime(r.ended_at), end_reason: r.end_reason,
+    id: r.id,
+    order_id: r.order_id,
+    order_ref: r.order_ref,
+    order_status_id: r.status_id,
+    scheduled_date: date(r.scheduled_date),
+    route_id: r.route_id,
+    broker_id: r.broker_id,
+    broker_name: r.broker_name,
+    status: r.status,
+    note: r.note,
+    assigned_by: r.assigned_by,
+    assigned_at: dateTime(r.assigned_at),
+    ended_by: r.ended_by,
+    ended_at: dateTime(r.ended_at),
+    end_reason: r.end_reason,
   };
 }
 
 /** Locks the caller's orders in id order (so concurrent batches cannot deadlock); unknown ids answer 422 on `field`. */
-async function lockOrders(ctx: BusinessContext, ids: number[], field: 'order_ids' | 'order_id' = 'order_ids'): Promise<Map<number, Order>> {
+async function lockOrders(
+  ctx: BusinessContext,
+  ids: number[],
+  field: 'order_ids' | 'order_id' = 'order_ids',
+): Promise<Map<number, Order>> {
   const found = await lockBusinessOrders(ctx.em, ctx.caller.businessId, ids);
   const unknown = ids.filter((id) => !found.has(id));
   if (unknown.length) throw errors.field(field, 'field.unknown_ids', { ids: unknown.join(', ') });
@@ -65,24 +96,32 @@ async function lockOrders(ctx: BusinessContext, ids: number[], field: 'order_ids
 export const assignmentList = defineOperation({
   ...common,
   name: 'list_broker_order_assignments',
-  summary: 'List contractor order assignments, newest first, with each order\'s current status.',
+  summary: "List contractor order assignments, newest first, with each order's current status.",
   roles: ['client_admin', 'employee', 'contractor'],
   business: true,
   rest: { method: 'GET', path: '/v1/broker-order-assignments' },
   graphql: { name: 'brokerOrderAssignments', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
-  input: z.object({
-    broker_id: intParam().optional(),
-    status: z.enum(ASSIGNMENT_STATUSES).optional(),
-    order_id: intParam().optional(),
-    ...pageParams,
-  }).strict(),
+  input: z
+    .object({
+      broker_id: intParam().optional(),
+      status: z.enum(ASSIGNMENT_STATUSES).optional(),
+      order_id: intParam().optional(),
+      ...pageParams,
+    })
+    .strict(),
   output: pageOutput('assignments', Assignment, z.boolean()),
   async handler(input, ctx) {
     const { caller } = ctx;
     // A contractor sees only its own assignments; broker_id is ignored for it.
     const brokerId = caller.role === 'contractor' ? caller.id : input.broker_id;
-    const { total, rows } = await listAssignments(ctx.em, caller.businessId, { brokerId, status: input.status, orderId: input.order_id }, input.per_page, offsetOf(input));
+    const { total, rows } = await listAssignments(
+      ctx.em,
+      caller.businessId,
+      { brokerId, status: input.status, orderId: input.order_id },
+      input.per_page,
+      offsetOf(input),
+    );
     return pageOf(input, 'assignments', total, rows.map(present));
   },
 });
@@ -97,7 +136,12 @@ export const assignmentAssign = defineOperation({
   graphql: { name: 'assignOrdersToBroker', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
   input: z.object({ order_ids: orderIds, broker_id: intParam(), note: z.string().max(500).nullish() }).strict(),
-  output: z.object({ result: z.boolean(), assigned: z.number().int(), skipped: z.number().int(), errors: z.array(OrderError) }),
+  output: z.object({
+    result: z.boolean(),
+    assigned: z.number().int(),
+    skipped: z.number().int(),
+    errors: z.array(OrderError),
+  }),
   async handler(input, ctx) {
     const { caller } = ctx;
     const broker = await contractorOf(ctx.em, caller.businessId, input.broker_id);
@@ -110,8 +154,12 @@ export const assignmentAssign = defineOperation({
       const accepted: number[] = [];
       for (const id of input.order_ids) {
         const held = activeByOrder.get(id);
-        const refusal: MessageKey | null = held?.brokerId === broker.id ? 'assignment.already_assigned' : assignRefusal(orders.get(id)!);
-        if (refusal) { refused.push({ order_id: id, message: translate(refusal, ctx.lang) }); continue; }
+        const refusal: MessageKey | null =
+          held?.brokerId === broker.id ? 'assignment.already_assigned' : assignRefusal(orders.get(id)!);
+        if (refusal) {
+          refused.push({ order_id: id, message: translate(refusal, ctx.lang) });
+          continue;
+        }
         if (held) Object.assign(held, { status: 'revoked', endedBy: caller.id, endedAt: now, endReason: 'reassigned' });
         accepted.push(id);
       }
@@ -119,8 +167,16 @@ export const assignmentAssign = defineOperation({
       await em.flush();
       for (const id of accepted) {
         addAssignment(em, {
-          businessId: caller.businessId, orderId: id, brokerId: broker.id, status: 'active', note: input.note ?? null,
-          assignedBy: caller.id, assignedAt: now, endedBy: null, endedAt: null, endReason: null,
+          businessId: caller.businessId,
+          orderId: id,
+          brokerId: broker.id,
+          status: 'active',
+          note: input.note ?? null,
+          assignedBy: caller.id,
+          assignedAt: now,
+          endedBy: null,
+          endedAt: null,
+          endReason: null,
         });
       }
       await em.flush();
@@ -140,7 +196,12 @@ export const assignmentRevoke = defineOperation({
   graphql: { name: 'revokeBrokerOrderAssignments', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
   input: z.object({ order_ids: orderIds, reason: z.string().max(255).nullish() }).strict(),
-  output: z.object({ result: z.boolean(), revoked: z.number().int(), skipped: z.number().int(), errors: z.array(OrderError) }),
+  output: z.object({
+    result: z.boolean(),
+    revoked: z.number().int(),
+    skipped: z.number().int(),
+    errors: z.array(OrderError),
+  }),
   async handler(input, ctx) {
     return ctx.em.transactional(async (em) => {
       const orders = await lockOrders({ ...ctx, em }, input.order_ids);
@@ -149,9 +210,18 @@ export const assignmentRevoke = defineOperation({
       const now = new Date();
       for (const id of input.order_ids) {
         const assignment = active.get(id);
-        const refusal: MessageKey | null = orders.get(id)!.routeId !== null ? 'assignment.on_route' : !assignment ? 'assignment.not_active' : null;
-        if (refusal) { refused.push({ order_id: id, message: translate(refusal, ctx.lang) }); continue; }
-        Object.assign(assignment!, { status: 'revoked', endedBy: ctx.caller.id, endedAt: now, endReason: input.reason ?? null });
+        const refusal: MessageKey | null =
+          orders.get(id)!.routeId !== null ? 'assignment.on_route' : !assignment ? 'assignment.not_active' : null;
+        if (refusal) {
+          refused.push({ order_id: id, message: translate(refusal, ctx.lang) });
+          continue;
+        }
+        Object.assign(assignment!, {
+          status: 'revoked',
+          endedBy: ctx.caller.id,
+          endedAt: now,
+          endReason: input.reason ?? null,
+        });
       }
       await em.flush();
       const revoked = input.order_ids.length - refused.length;
@@ -166,7 +236,11 @@ export const assignmentRelease = defineOperation({
   summary: 'The holding contractor gives an order back; it returns to ordinary contractor rules.',
   roles: ['contractor'],
   business: true,
-  rest: { method: 'POST', path: '/v1/broker-order-assignments/release', failures: { 400: 'The order is not held by the caller (NOT_ASSIGNED_TO_YOU) or is on a route (ORDER_ON_ROUTE)' } },
+  rest: {
+    method: 'POST',
+    path: '/v1/broker-order-assignments/release',
+    failures: { 400: 'The order is not held by the caller (NOT_ASSIGNED_TO_YOU) or is on a route (ORDER_ON_ROUTE)' },
+  },
   graphql: { name: 'releaseBrokerOrderAssignment', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
   input: z.object({ order_id: intParam(), reason: z.string().max(255).nullish() }).strict(),
@@ -177,10 +251,14 @@ export const assignmentRelease = defineOperation({
       const assignment = (await activeAssignments(em, [order.id], ctx.caller.id)).get(order.id);
       if (!assignment) throw errors.badRequest('NOT_ASSIGNED_TO_YOU', 'assignment.not_yours');
       if (order.routeId !== null) throw errors.badRequest('ORDER_ON_ROUTE', 'assignment.on_route');
-      Object.assign(assignment, { status: 'released', endedBy: ctx.caller.id, endedAt: new Date(), endReason: input.reason ?? null });
+      Object.assign(assignment, {
+        status: 'released',
+        endedBy: ctx.caller.id,
+        endedAt: new Date(),
+        endReason: input.reason ?? null,
+      });
       await em.flush();
       return { result: true, message: translate('assignment.released', ctx.lang) };
     });
   },
 });
-

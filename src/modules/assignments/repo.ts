@@ -22,12 +22,24 @@ export async function contractorOf(em: Em, businessId: number, userId: number): 
 
 /** Locks the business's orders among `ids` in id order, so that concurrent batches cannot deadlock. */
 export async function lockOrders(em: Em, businessId: number, ids: number[]): Promise<Map<number, Order>> {
-  const orders = await em.find(Order, { id: { $in: ids }, businessId }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
+  const orders = await em.find(
+    Order,
+    { id: { $in: ids }, businessId },
+    { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
   return new Map(orders.map((o) => [o.id, o]));
 }
 
-export async function activeAssignments(em: Em, orderIds: number[], brokerId?: number): Promise<Map<number, BrokerOrderAssignment>> {
-  const rows = await em.find(BrokerOrderAssignment, { orderId: { $in: orderIds }, status: 'active', ...(brokerId !== undefined && { brokerId }) });
+export async function activeAssignments(
+  em: Em,
+  orderIds: number[],
+  brokerId?: number,
+): Promise<Map<number, BrokerOrderAssignment>> {
+  const rows = await em.find(BrokerOrderAssignment, {
+    orderId: { $in: orderIds },
+    status: 'active',
+    ...(brokerId !== undefined && { brokerId }),
+  });
   return new Map(rows.map((a) => [a.orderId, a]));
 }
 
@@ -37,20 +49,50 @@ export function addAssignment(em: Em, fields: RequiredEntityData<BrokerOrderAssi
 }
 
 export interface AssignmentRow {
-  id: number; order_id: number; order_ref: string | null; status_id: number | null; scheduled_date: string | Date | null;
-  route_id: number | null; broker_id: number; broker_name: string | null; status: (typeof ASSIGNMENT_STATUSES)[number];
-  note: string | null; assigned_by: number | null; assigned_at: Date | null; ended_by: number | null; ended_at: Date | null; end_reason: string | null;
+  id: number;
+  order_id: number;
+  order_ref: string | null;
+  status_id: number | null;
+  scheduled_date: string | Date | null;
+  route_id: number | null;
+  broker_id: number;
+  broker_name: string | null;
+  status: (typeof ASSIGNMENT_STATUSES)[number];
+  note: string | null;
+  assigned_by: number | null;
+  assigned_at: Date | null;
+  ended_by: number | null;
+  ended_at: Date | null;
+  end_reason: string | null;
 }
 
 /** A page of the business's assignments, newest first, with each order's current status and the total. */
-export async function listAssignments(em: Em, businessId: number, filter: { brokerId?: number; status?: string; orderId?: number }, limit: number, offset: number): Promise<{ total: number; rows: AssignmentRow[] }> {
+export async function listAssignments(
+  em: Em,
+  businessId: number,
+  filter: { brokerId?: number; status?: string; orderId?: number },
+  limit: number,
+  offset: number,
+): Promise<{ total: number; rows: AssignmentRow[] }> {
   const where = ['a.business_id = ?'];
   const params: unknown[] = [businessId];
-  if (filter.brokerId !== undefined) { where.push('a.broker_id = ?'); params.push(filter.brokerId); }
-  if (filter.status) { where.push('a.status = ?'); params.push(filter.status); }
-  if (filter.orderId !== undefined) { where.push('a.order_id = ?'); params.push(filter.orderId); }
+  if (filter.brokerId !== undefined) {
+    where.push('a.broker_id = ?');
+    params.push(filter.brokerId);
+  }
+  if (filter.status) {
+    where.push('a.status = ?');
+    params.push(filter.status);
+  }
+  if (filter.orderId !== undefined) {
+    where.push('a.order_id = ?');
+    params.push(filter.orderId);
+  }
   const clause = where.join(' and ');
-  const [count] = await em.execute<{ total: string }[]>(`select count(*) as total from broker_order_assignment a where ${clause}`, params);
+  const [count] = await em.execute<{ total: string }[]>(
+    `select count(*) as total from broker_order_assignment a where ${clause}`,
+    params,
+  );
   const rows = await em.execute<AssignmentRow[]>(
     `select a.*, o.order_ref, o.status_id, o.scheduled_date::text as scheduled_date, o.route_id, u.name as broker_name
      from broker_order_assignment a join delivery_order o on o.id = a.order_id join app_user u on u.id = a.broker_id

@@ -5,8 +5,14 @@ import { closeException, openException, openExceptionTypes } from './repo/except
 import type { DeviceOrderAction, RemovalReason } from './domain.ts';
 import type { ExceptionType, ResolutionAction } from './exceptions.ts';
 import {
-  DEVICE_ORDER_MISSING, EXCEPTION_ALREADY_OPEN, EXCEPTION_NOT_OPEN, INVALID_TRANSITION,
-  type DeviceOrderSnapshot, type ExceptionSnapshot, type OpenExceptionArgs, type ResolveExceptionArgs,
+  DEVICE_ORDER_MISSING,
+  EXCEPTION_ALREADY_OPEN,
+  EXCEPTION_NOT_OPEN,
+  INVALID_TRANSITION,
+  type DeviceOrderSnapshot,
+  type ExceptionSnapshot,
+  type OpenExceptionArgs,
+  type ResolveExceptionArgs,
 } from './contract.ts';
 
 export interface TransitionInput {
@@ -26,7 +32,12 @@ export function createDeviceOrderActivities(deps: { orm: Orm }) {
       const result = await transitionDeviceOrder(em(), input.id, input.action, { removalReason: input.removalReason });
       if (result.ok) return result.view;
       if (result.reason === 'missing') throw refuse(DEVICE_ORDER_MISSING, `device order ${input.id} does not exist`);
-      throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: `device order ${input.id} is ${result.status}`, details: [result.status, input.action], nonRetryable: true });
+      throw ApplicationFailure.create({
+        type: INVALID_TRANSITION,
+        message: `device order ${input.id} is ${result.status}`,
+        details: [result.status, input.action],
+        nonRetryable: true,
+      });
     },
 
     /** Staff's open: refused when one of the type is open already. */
@@ -39,7 +50,8 @@ export function createDeviceOrderActivities(deps: { orm: Orm }) {
     /** Staff's resolve or dismiss: refused when the exception is not open. */
     async resolveDeviceOrderException(input: ResolveExceptionArgs & { id: number }): Promise<ExceptionSnapshot> {
       const closed = await closeException(em(), input.id, { exceptionId: input.exceptionId }, input);
-      if (!closed) throw refuse(EXCEPTION_NOT_OPEN, `exception ${input.exceptionId} of device order ${input.id} is not open`);
+      if (!closed)
+        throw refuse(EXCEPTION_NOT_OPEN, `exception ${input.exceptionId} of device order ${input.id} is not open`);
       return closed;
     },
 
@@ -49,8 +61,19 @@ export function createDeviceOrderActivities(deps: { orm: Orm }) {
     },
 
     /** The process's own resolve of the open exception of a type, if there is one; false when there was none. */
-    async settleDeviceOrderException(input: { id: number; type: ExceptionType; resolutionAction: ResolutionAction }): Promise<boolean> {
-      return (await closeException(em(), input.id, { type: input.type }, { status: 'resolved', resolutionAction: input.resolutionAction, actorId: null })) !== null;
+    async settleDeviceOrderException(input: {
+      id: number;
+      type: ExceptionType;
+      resolutionAction: ResolutionAction;
+    }): Promise<boolean> {
+      return (
+        (await closeException(
+          em(),
+          input.id,
+          { type: input.type },
+          { status: 'resolved', resolutionAction: input.resolutionAction, actorId: null },
+        )) !== null
+      );
     },
 
     /** The types of the order's open exceptions, opened by anyone (a pickup lock opens one outside the process). */

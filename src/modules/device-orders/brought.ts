@@ -27,15 +27,32 @@ export type BroughtOutcome =
 
 /** Stores the parcel awaited by its recipient, unless the compartment does not exist or holds another parcel. */
 export async function storeBroughtParcel(tx: Em, p: BroughtParcel): Promise<BroughtOutcome> {
-  const { device, compartmentId, nextId } = await findStoreTarget(tx, p.businessId, p.deviceCode, p.gridCode, p.orderId);
+  const { device, compartmentId, nextId } = await findStoreTarget(
+    tx,
+    p.businessId,
+    p.deviceCode,
+    p.gridCode,
+    p.orderId,
+  );
   if (!device || compartmentId === null) return { stored: false, reason: 'unknown_grid' };
   const pickupCode = newPickupCode();
   try {
     // A savepoint: an occupied compartment refuses the insert without aborting the caller's transaction.
-    await tx.transactional((inner) => insertStoredDeviceOrder(inner, {
-      id: nextId!, businessId: p.businessId, kind: 'delivery', device, gridCode: p.gridCode, compartmentId, referenceNumber: p.referenceNumber,
-      orderId: p.orderId, externalOrderId: null, dueAt: p.dueAt, pickupCodeHash: hashPickupCode(pickupCode, codeHashKey(secretKeys()[0]!)),
-    }));
+    await tx.transactional((inner) =>
+      insertStoredDeviceOrder(inner, {
+        id: nextId!,
+        businessId: p.businessId,
+        kind: 'delivery',
+        device,
+        gridCode: p.gridCode,
+        compartmentId,
+        referenceNumber: p.referenceNumber,
+        orderId: p.orderId,
+        externalOrderId: null,
+        dueAt: p.dueAt,
+        pickupCodeHash: hashPickupCode(pickupCode, codeHashKey(secretKeys()[0]!)),
+      }),
+    );
   } catch (err) {
     if (err instanceof UniqueConstraintViolationException) return { stored: false, reason: 'occupied' };
     throw err;

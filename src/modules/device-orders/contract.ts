@@ -86,9 +86,17 @@ export const DEVICE_ORDER_MISSING = 'DeviceOrderMissing';
 export const DEVICE_ID = defineSearchAttributeKey('DeviceId', SearchAttributeType.KEYWORD);
 export const DEVICE_ORDER_STATUS = defineSearchAttributeKey('DeviceOrderStatus', SearchAttributeType.KEYWORD);
 /** The types of its open exceptions, e.g. `DeviceOrderExceptions = "door_left_open"`. */
-export const DEVICE_ORDER_EXCEPTIONS = defineSearchAttributeKey('DeviceOrderExceptions', SearchAttributeType.KEYWORD_LIST);
+export const DEVICE_ORDER_EXCEPTIONS = defineSearchAttributeKey(
+  'DeviceOrderExceptions',
+  SearchAttributeType.KEYWORD_LIST,
+);
 
-export function deviceOrderSearchAttributes(businessId: number, deviceCode: string, orderId: number | null, status: DeviceOrderStatus = 'stored'): TypedSearchAttributes {
+export function deviceOrderSearchAttributes(
+  businessId: number,
+  deviceCode: string,
+  orderId: number | null,
+  status: DeviceOrderStatus = 'stored',
+): TypedSearchAttributes {
   return new TypedSearchAttributes([
     { key: BUSINESS_ID, value: businessId },
     { key: DEVICE_ID, value: deviceCode },

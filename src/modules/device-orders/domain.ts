@@ -1,7 +1,16 @@
 export const DEVICE_ORDER_KINDS = ['delivery', 'return', 'storage'] as const;
 export const DEVICE_ORDER_STATUSES = ['stored', 'overdue', 'collected', 'removed'] as const;
 export const NEXT_ACTORS = ['recipient', 'courier', 'depositor', 'operator', 'none'] as const;
-export const REMOVAL_REASONS = ['overdue_return', 'handover', 'relay', 'anomaly', 'recovery', 'pending_area', 'deleted', 'destroyed'] as const;
+export const REMOVAL_REASONS = [
+  'overdue_return',
+  'handover',
+  'relay',
+  'anomaly',
+  'recovery',
+  'pending_area',
+  'deleted',
+  'destroyed',
+] as const;
 
 export type DeviceOrderKind = (typeof DEVICE_ORDER_KINDS)[number];
 export type DeviceOrderStatus = (typeof DEVICE_ORDER_STATUSES)[number];
@@ -60,4 +69,7 @@ export const DOOR_WATCH_SECONDS = 600;
 export const DOOR_OPEN_LIMIT_SECONDS = 120;
 
 /** The door timings a process is started with, scaled like every locker timer (LOCKER_TIMER_SCALE). */
-export const doorTimings = (scale: number) => ({ doorWatchMs: DOOR_WATCH_SECONDS * 1000 * scale, doorOpenLimitMs: DOOR_OPEN_LIMIT_SECONDS * 1000 * scale });
+export const doorTimings = (scale: number) => ({
+  doorWatchMs: DOOR_WATCH_SECONDS * 1000 * scale,
+  doorOpenLimitMs: DOOR_OPEN_LIMIT_SECONDS * 1000 * scale,
+});

@@ -11,10 +11,22 @@ import { doorTimings } from './domain.ts';
  * and close within the limit after (with one more limit of margin), and while its door_left_open is open. A
  * process that has ended meanwhile has no use for the report.
  */
-export async function tellDeviceOrderOfDoor(em: Em, temporal: Client, config: { lockerTimerScale: number }, compartment: { id: number; deviceOrderId: number | null }, state: DoorState): Promise<void> {
+export async function tellDeviceOrderOfDoor(
+  em: Em,
+  temporal: Client,
+  config: { lockerTimerScale: number },
+  compartment: { id: number; deviceOrderId: number | null },
+  state: DoorState,
+): Promise<void> {
   const { doorWatchMs, doorOpenLimitMs } = doorTimings(config.lockerTimerScale);
-  const id = compartment.deviceOrderId ?? await lastDeviceOrderOf(em, compartment.id, (doorWatchMs + 2 * doorOpenLimitMs) / 1000);
+  const id =
+    compartment.deviceOrderId ??
+    (await lastDeviceOrderOf(em, compartment.id, (doorWatchMs + 2 * doorOpenLimitMs) / 1000));
   if (id === null) return;
-  await temporal.workflow.getHandle(deviceOrderWorkflowId(id)).signal(doorReportSignal, { state })
-    .catch((err: unknown) => { if (!(err instanceof WorkflowNotFoundError)) throw err; });
+  await temporal.workflow
+    .getHandle(deviceOrderWorkflowId(id))
+    .signal(doorReportSignal, { state })
+    .catch((err: unknown) => {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    });
 }

@@ -10,29 +10,45 @@ import { DeviceOrderView } from './views.ts';
 const DEVICE_ORDER = jsonSchemaOf(DeviceOrderView) as Schema & { properties: Record<string, Schema> };
 
 /** The device order as views.ts defines it, its status narrowed to what the event carries. */
-const deviceOrderOf = (status: Schema): Schema =>
-  ({ ...DEVICE_ORDER, properties: { ...DEVICE_ORDER.properties, status }, description: 'The device order; the pickup code is never included' });
-
-const deviceException = (status: Schema) => strict({
-  id: int('Exception id'),
-  type: str('Exception type, for example door_left_open, deposit_unverified, item_missing, overdue'),
-  severity: str('Severity'),
-  status,
-  resolution_action: orNull(str('What was done to resolve it; null while open')),
+const deviceOrderOf = (status: Schema): Schema => ({
+  ...DEVICE_ORDER,
+  properties: { ...DEVICE_ORDER.properties, status },
+  description: 'The device order; the pickup code is never included',
 });
+
+const deviceException = (status: Schema) =>
+  strict({
+    id: int('Exception id'),
+    type: str('Exception type, for example door_left_open, deposit_unverified, item_missing, overdue'),
+    severity: str('Severity'),
+    status,
+    resolution_action: orNull(str('What was done to resolve it; null while open')),
+  });
 
 /** The status each transition event carries, taken from the domain's own transition table. */
 const TRANSITIONS: readonly DeviceOrderAction[] = ['collect', 'remove', 'overdue'];
-const STATUS_OF_EVENT = new Map<string, string>([[EVENT_OF_ACTION.store, 'stored'], ...TRANSITIONS.map((a) => [EVENT_OF_ACTION[a], outcomeOf(a).status] as [string, string])]);
+const STATUS_OF_EVENT = new Map<string, string>([
+  [EVENT_OF_ACTION.store, 'stored'],
+  ...TRANSITIONS.map((a) => [EVENT_OF_ACTION[a], outcomeOf(a).status] as [string, string]),
+]);
 
 function deviceOrderPayload(name: string): Schema {
   const status = STATUS_OF_EVENT.get(name);
-  const order = deviceOrderOf(status ? str('Device order status', { const: status }) : enumOf(DEVICE_ORDER_STATUSES, 'Device order status'));
-  const exception = deviceException(name === 'device_order.exception_resolved'
-    ? enumOf(['resolved', 'dismissed'], 'How it was closed')
-    : str('Exception status'));
-  const data = name.startsWith('device_order.exception_') ? strict({ device_order: order, exception }) : strict({ device_order: order });
-  return tenantEnvelope(name, data, { strict: true, eventId: str('DOE-<ledger event id>, stable across retries', { pattern: '^DOE-[0-9]+$' }) });
+  const order = deviceOrderOf(
+    status ? str('Device order status', { const: status }) : enumOf(DEVICE_ORDER_STATUSES, 'Device order status'),
+  );
+  const exception = deviceException(
+    name === 'device_order.exception_resolved'
+      ? enumOf(['resolved', 'dismissed'], 'How it was closed')
+      : str('Exception status'),
+  );
+  const data = name.startsWith('device_order.exception_')
+    ? strict({ device_order: order, exception })
+    : strict({ device_order: order });
+  return tenantEnvelope(name, data, {
+    strict: true,
+    eventId: str('DOE-<ledger event id>, stable across retries', { pattern: '^DOE-[0-9]+$' }),
+  });
 }
 
 const SUMMARIES = {
@@ -45,6 +61,9 @@ const SUMMARIES = {
 };
 
 export const DEVICE_ORDER_EVENTS: readonly EventDefinition[] = Object.entries(SUMMARIES).map(([name, summary]) => ({
-  name, sender: 'tenant', summary, payload: deviceOrderPayload(name),
+  name,
+  sender: 'tenant',
+  summary,
+  payload: deviceOrderPayload(name),
   route: { field: 'device_order_webhook_url', restrictedBy: 'device_order_events' },
 }));

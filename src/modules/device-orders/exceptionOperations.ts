@@ -9,11 +9,24 @@ import { errors } from '../../platform/errors.ts';
 import { pathId } from '../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
 import { doorTimings } from './domain.ts';
-import { CLOSED_STATUSES, EXCEPTION_SEVERITIES, ExceptionRecord, ExceptionView, STAFF_EXCEPTION_TYPES, STAFF_RESOLUTION_ACTIONS } from './exceptions.ts';
+import {
+  CLOSED_STATUSES,
+  EXCEPTION_SEVERITIES,
+  ExceptionRecord,
+  ExceptionView,
+  STAFF_EXCEPTION_TYPES,
+  STAFF_RESOLUTION_ACTIONS,
+} from './exceptions.ts';
 import { findException, listExceptions } from './repo/exceptions.ts';
 import {
-  deviceOrderSearchAttributes, deviceOrderWorkflowId, openExceptionUpdate, resolveExceptionUpdate,
-  DEVICE_ORDER_WORKFLOW, EXCEPTION_ALREADY_OPEN, EXCEPTION_NOT_OPEN, type ExceptionSnapshot,
+  deviceOrderSearchAttributes,
+  deviceOrderWorkflowId,
+  openExceptionUpdate,
+  resolveExceptionUpdate,
+  DEVICE_ORDER_WORKFLOW,
+  EXCEPTION_ALREADY_OPEN,
+  EXCEPTION_NOT_OPEN,
+  type ExceptionSnapshot,
 } from './contract.ts';
 import type { deviceOrderWorkflow } from './workflows.ts';
 import { loadOr404 } from './operations.ts';
@@ -27,12 +40,25 @@ const ExceptionOutput = z.object({ result: z.literal(true), device_order: Device
  * Sends an exception update to the order's process. A process that has ended (after its last exception closed)
  * is resumed from the read model: a new run of the same id, started with the update.
  */
-async function sendToProcess<A>(ctx: BusinessContext, order: DeviceOrderView, update: UpdateDefinition<ExceptionSnapshot, [A]>, args: A): Promise<ExceptionSnapshot> {
+async function sendToProcess<A>(
+  ctx: BusinessContext,
+  order: DeviceOrderView,
+  update: UpdateDefinition<ExceptionSnapshot, [A]>,
+  args: A,
+): Promise<ExceptionSnapshot> {
   const { businessId } = ctx.caller;
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, {
     workflowId: deviceOrderWorkflowId(order.id),
     taskQueue: ctx.config.taskQueue,
-    args: [{ id: order.id, businessId, dueAt: order.due_at, status: order.status, ...doorTimings(ctx.config.lockerTimerScale) }],
+    args: [
+      {
+        id: order.id,
+        businessId,
+        dueAt: order.due_at,
+        status: order.status,
+        ...doorTimings(ctx.config.lockerTimerScale),
+      },
+    ],
     typedSearchAttributes: deviceOrderSearchAttributes(businessId, order.device_id, order.order_id, order.status),
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
@@ -40,9 +66,12 @@ async function sendToProcess<A>(ctx: BusinessContext, order: DeviceOrderView, up
   try {
     return await ctx.temporal.workflow.executeUpdateWithStart(update, { args: [args], startWorkflowOperation });
   } catch (err) {
-    const cause = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;
-    if (cause?.type === EXCEPTION_ALREADY_OPEN) throw errors.conflict('EXCEPTION_ALREADY_OPEN', 'device_order.exception_already_open');
-    if (cause?.type === EXCEPTION_NOT_OPEN) throw errors.conflict('EXCEPTION_NOT_OPEN', 'device_order.exception_not_open');
+    const cause =
+      err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;
+    if (cause?.type === EXCEPTION_ALREADY_OPEN)
+      throw errors.conflict('EXCEPTION_ALREADY_OPEN', 'device_order.exception_already_open');
+    if (cause?.type === EXCEPTION_NOT_OPEN)
+      throw errors.conflict('EXCEPTION_NOT_OPEN', 'device_order.exception_not_open');
     // A process started before exceptions went through it has no handler for them.
     if (cause) throw errors.conflict('PROCESS_OUTDATED', 'device_order.process_outdated');
     throw err;
@@ -51,25 +80,39 @@ async function sendToProcess<A>(ctx: BusinessContext, order: DeviceOrderView, up
 
 export const deviceOrderExceptionOpen = defineOperation({
   name: 'device_order_exception_open',
-  summary: 'Staff open an exception on a device order, at any status; its process then stays open until the exception is resolved or dismissed.',
+  summary:
+    'Staff open an exception on a device order, at any status; its process then stays open until the exception is resolved or dismissed.',
   tag: TAG,
   roles: STAFF,
   business: true,
   rest: {
-    method: 'POST', path: '/v1/device-orders/{id}/exceptions', status: 201,
-    failures: { 404: 'No such device order in the business', 409: 'An exception of this type is open already (EXCEPTION_ALREADY_OPEN), or the order\'s process predates exceptions (PROCESS_OUTDATED)' },
+    method: 'POST',
+    path: '/v1/device-orders/{id}/exceptions',
+    status: 201,
+    failures: {
+      404: 'No such device order in the business',
+      409: "An exception of this type is open already (EXCEPTION_ALREADY_OPEN), or the order's process predates exceptions (PROCESS_OUTDATED)",
+    },
   },
   graphql: { name: 'deviceOrderExceptionOpen', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
-  input: z.object({
-    id: pathId,
-    type: z.enum(STAFF_EXCEPTION_TYPES).describe('What went wrong (pickup_code_locked is opened by the code check only)'),
-    severity: z.enum(EXCEPTION_SEVERITIES).optional().describe("The type's default severity when absent"),
-  }).strict(),
+  input: z
+    .object({
+      id: pathId,
+      type: z
+        .enum(STAFF_EXCEPTION_TYPES)
+        .describe('What went wrong (pickup_code_locked is opened by the code check only)'),
+      severity: z.enum(EXCEPTION_SEVERITIES).optional().describe("The type's default severity when absent"),
+    })
+    .strict(),
   output: ExceptionOutput,
   async handler(input, ctx) {
     const order = await loadOr404(ctx, input.id);
-    const opened = await sendToProcess(ctx, order, openExceptionUpdate, { type: input.type, severity: input.severity, actorId: ctx.caller.id });
+    const opened = await sendToProcess(ctx, order, openExceptionUpdate, {
+      type: input.type,
+      severity: input.severity,
+      actorId: ctx.caller.id,
+    });
     return { result: true as const, ...opened };
   },
 });
@@ -81,17 +124,23 @@ export const deviceOrderExceptionResolve = defineOperation({
   roles: STAFF,
   business: true,
   rest: {
-    method: 'POST', path: '/v1/device-orders/{id}/exceptions/{exception_id}/resolve',
-    failures: { 404: 'No such device order in the business, or no such exception of it', 409: 'The exception is closed already (EXCEPTION_NOT_OPEN), or the order\'s process predates exceptions (PROCESS_OUTDATED)' },
+    method: 'POST',
+    path: '/v1/device-orders/{id}/exceptions/{exception_id}/resolve',
+    failures: {
+      404: 'No such device order in the business, or no such exception of it',
+      409: "The exception is closed already (EXCEPTION_NOT_OPEN), or the order's process predates exceptions (PROCESS_OUTDATED)",
+    },
   },
   graphql: { name: 'deviceOrderExceptionResolve', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
-  input: z.object({
-    id: pathId,
-    exception_id: pathId,
-    status: z.enum(CLOSED_STATUSES).describe('resolved: the problem was fixed; dismissed: there was none'),
-    resolution_action: z.enum(STAFF_RESOLUTION_ACTIONS).describe('What was done'),
-  }).strict(),
+  input: z
+    .object({
+      id: pathId,
+      exception_id: pathId,
+      status: z.enum(CLOSED_STATUSES).describe('resolved: the problem was fixed; dismissed: there was none'),
+      resolution_action: z.enum(STAFF_RESOLUTION_ACTIONS).describe('What was done'),
+    })
+    .strict(),
   output: ExceptionOutput,
   async handler(input, ctx) {
     const order = await loadOr404(ctx, input.id);
@@ -99,7 +148,10 @@ export const deviceOrderExceptionResolve = defineOperation({
     if (!exception) throw errors.notFound();
     if (exception.status !== 'open') throw errors.conflict('EXCEPTION_NOT_OPEN', 'device_order.exception_not_open');
     const closed = await sendToProcess(ctx, order, resolveExceptionUpdate, {
-      exceptionId: input.exception_id, status: input.status, resolutionAction: input.resolution_action, actorId: ctx.caller.id,
+      exceptionId: input.exception_id,
+      status: input.status,
+      resolutionAction: input.resolution_action,
+      actorId: ctx.caller.id,
     });
     return { result: true as const, ...closed };
   },
@@ -111,7 +163,11 @@ export const deviceOrderExceptionList = defineOperation({
   tag: TAG,
   roles: STAFF,
   business: true,
-  rest: { method: 'GET', path: '/v1/device-orders/{id}/exceptions', failures: { 404: 'No such device order in the business' } },
+  rest: {
+    method: 'GET',
+    path: '/v1/device-orders/{id}/exceptions',
+    failures: { 404: 'No such device order in the business' },
+  },
   graphql: { name: 'deviceOrderExceptions', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
   input: z.object({ id: pathId }).strict(),

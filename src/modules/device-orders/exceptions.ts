@@ -5,7 +5,16 @@
 import { z } from 'zod';
 import { time } from './views.ts';
 
-export const EXCEPTION_TYPES = ['door_left_open', 'deposit_unverified', 'item_missing', 'item_damaged', 'wrong_compartment', 'overdue', 'pickup_code_locked', 'other'] as const;
+export const EXCEPTION_TYPES = [
+  'door_left_open',
+  'deposit_unverified',
+  'item_missing',
+  'item_damaged',
+  'wrong_compartment',
+  'overdue',
+  'pickup_code_locked',
+  'other',
+] as const;
 export type ExceptionType = (typeof EXCEPTION_TYPES)[number];
 /** Only the code check opens pickup_code_locked; staff may open every other type. */
 export const STAFF_EXCEPTION_TYPES = EXCEPTION_TYPES.filter((t) => t !== 'pickup_code_locked');
@@ -31,20 +40,30 @@ export const EXCEPTION_STATUSES = ['open', ...CLOSED_STATUSES] as const;
 
 /** What staff did about an exception. */
 export const STAFF_RESOLUTION_ACTIONS = [
-  'door_closed', 'parcel_found', 'parcel_removed', 'parcel_replaced', 'recipient_contacted', 'code_reissued', 'returned_to_sender', 'no_action_needed', 'other',
+  'door_closed',
+  'parcel_found',
+  'parcel_removed',
+  'parcel_replaced',
+  'recipient_contacted',
+  'code_reissued',
+  'returned_to_sender',
+  'no_action_needed',
+  'other',
 ] as const;
 /** Staff's actions and the ones the process records when it closes an exception itself: collected, removed, door_closed. */
 export const RESOLUTION_ACTIONS = [...STAFF_RESOLUTION_ACTIONS, 'collected', 'removed'] as const;
 export type ResolutionAction = (typeof RESOLUTION_ACTIONS)[number];
 
 /** data.exception of the exception events, exactly. */
-export const ExceptionView = z.object({
-  id: z.number().int().describe('Exception id'),
-  type: z.enum(EXCEPTION_TYPES).describe('What went wrong'),
-  severity: z.enum(EXCEPTION_SEVERITIES).describe('How urgent it is'),
-  status: z.enum(EXCEPTION_STATUSES).describe('open, resolved or dismissed'),
-  resolution_action: z.enum(RESOLUTION_ACTIONS).nullable().describe('What was done about it; null while open'),
-}).strict();
+export const ExceptionView = z
+  .object({
+    id: z.number().int().describe('Exception id'),
+    type: z.enum(EXCEPTION_TYPES).describe('What went wrong'),
+    severity: z.enum(EXCEPTION_SEVERITIES).describe('How urgent it is'),
+    status: z.enum(EXCEPTION_STATUSES).describe('open, resolved or dismissed'),
+    resolution_action: z.enum(RESOLUTION_ACTIONS).nullable().describe('What was done about it; null while open'),
+  })
+  .strict();
 export type ExceptionView = z.infer<typeof ExceptionView>;
 
 /** An exception as the API lists it: the event's fields and when it opened and closed. */

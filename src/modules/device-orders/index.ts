@@ -5,16 +5,35 @@
 import { defineModule } from '../../platform/module.ts';
 import { createDeviceOrderActivities } from './activities.ts';
 import { DEVICE_ORDER_EXCEPTIONS, DEVICE_ORDER_STATUS, DEVICE_ORDER_WORKFLOW, DEVICE_ID } from './contract.ts';
-import { deviceOrderExceptionList, deviceOrderExceptionOpen, deviceOrderExceptionResolve } from './exceptionOperations.ts';
+import {
+  deviceOrderExceptionList,
+  deviceOrderExceptionOpen,
+  deviceOrderExceptionResolve,
+} from './exceptionOperations.ts';
 import { DEVICE_ORDERS_MESSAGES } from './messages.ts';
-import { deviceOrderCollect, deviceOrderGet, deviceOrderList, deviceOrderRemove, deviceOrderStore } from './operations.ts';
+import {
+  deviceOrderCollect,
+  deviceOrderGet,
+  deviceOrderList,
+  deviceOrderRemove,
+  deviceOrderStore,
+} from './operations.ts';
 
 export { tellDeviceOrderOfDoor } from './doors.ts';
 export { storeBroughtParcel, type BroughtOutcome, type BroughtParcel } from './brought.ts';
 
 export const deviceOrders = defineModule({
   name: 'device-orders',
-  operations: [deviceOrderStore, deviceOrderCollect, deviceOrderRemove, deviceOrderGet, deviceOrderList, deviceOrderExceptionOpen, deviceOrderExceptionResolve, deviceOrderExceptionList],
+  operations: [
+    deviceOrderStore,
+    deviceOrderCollect,
+    deviceOrderRemove,
+    deviceOrderGet,
+    deviceOrderList,
+    deviceOrderExceptionOpen,
+    deviceOrderExceptionResolve,
+    deviceOrderExceptionList,
+  ],
   activities: ({ orm }) => createDeviceOrderActivities({ orm }),
   workflows: [DEVICE_ORDER_WORKFLOW],
   messages: DEVICE_ORDERS_MESSAGES,

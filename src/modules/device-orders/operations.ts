@@ -2,24 +2,52 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { findDeviceId, findDeviceOrder, findPickupCodeHash, findStoreTarget, insertStoredDeviceOrder, listDeviceOrders } from './repo/orders.ts';
+import {
+  findDeviceId,
+  findDeviceOrder,
+  findPickupCodeHash,
+  findStoreTarget,
+  insertStoredDeviceOrder,
+  listDeviceOrders,
+} from './repo/orders.ts';
 import { recordPickupLock } from './repo/exceptions.ts';
-import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, doorTimings, REMOVAL_REASONS, type DeviceOrderStatus } from './domain.ts';
+import {
+  DEVICE_ORDER_KINDS,
+  DEVICE_ORDER_STATUSES,
+  doorTimings,
+  REMOVAL_REASONS,
+  type DeviceOrderStatus,
+} from './domain.ts';
 import { errors } from '../../platform/errors.ts';
 import { codeHashKey, hashPickupCode, newPickupCode, verifyPickupCode } from '../../platform/secrets.ts';
 import { secretKeys } from '../../platform/secretBox.ts';
 import { checkCode } from '../../platform/codeChecks.ts';
-import { collectUpdate, deviceOrderSearchAttributes, deviceOrderWorkflowId, removeUpdate, DEVICE_ORDER_WORKFLOW, INVALID_TRANSITION, type DeviceOrderInput } from './contract.ts';
+import {
+  collectUpdate,
+  deviceOrderSearchAttributes,
+  deviceOrderWorkflowId,
+  removeUpdate,
+  DEVICE_ORDER_WORKFLOW,
+  INVALID_TRANSITION,
+  type DeviceOrderInput,
+} from './contract.ts';
 import type { deviceOrderWorkflow } from './workflows.ts';
 import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
-import { intParam, offsetOf, pageOf, pageOutput, pageParams, pathId, timeParam } from '../../platform/catalog/schemas.ts';
+import {
+  intParam,
+  offsetOf,
+  pageOf,
+  pageOutput,
+  pageParams,
+  pathId,
+  timeParam,
+} from '../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
 import { DeviceOrderView } from './views.ts';
 
 const TAG = 'Device Orders';
 const STAFF_AND_DRIVERS = ['client_admin', 'employee', 'driver'] as const;
-
 
 /** The business's device order, or 404. */
 export async function loadOr404(ctx: BusinessContext, id: number): Promise<DeviceOrderView> {
@@ -32,13 +60,22 @@ const invalidTransition = (status: DeviceOrderStatus, action: string) =>
   errors.conflict('INVALID_TRANSITION', 'device_order.invalid_transition', { status, action });
 
 /** Sends an update to the device order's workflow; a refused or finished process answers 409. */
-async function transition(ctx: BusinessContext, id: number, action: 'collect' | 'remove', send: (handle: ReturnType<typeof ctx.temporal.workflow.getHandle>) => Promise<unknown>): Promise<DeviceOrderView> {
+async function transition(
+  ctx: BusinessContext,
+  id: number,
+  action: 'collect' | 'remove',
+  send: (handle: ReturnType<typeof ctx.temporal.workflow.getHandle>) => Promise<unknown>,
+): Promise<DeviceOrderView> {
   const handle = ctx.temporal.workflow.getHandle<typeof deviceOrderWorkflow>(deviceOrderWorkflowId(id));
   try {
     return (await send(handle)) as DeviceOrderView;
   } catch (err) {
-    const refused = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === INVALID_TRANSITION;
-    if (refused || err instanceof WorkflowNotFoundError) throw invalidTransition((await loadOr404(ctx, id)).status, action);
+    const refused =
+      err instanceof WorkflowUpdateFailedError &&
+      err.cause instanceof ApplicationFailure &&
+      err.cause.type === INVALID_TRANSITION;
+    if (refused || err instanceof WorkflowNotFoundError)
+      throw invalidTransition((await loadOr404(ctx, id)).status, action);
     throw err;
   }
 }
@@ -49,22 +86,35 @@ export const deviceOrderStore = defineOperation({
   tag: TAG,
   roles: STAFF_AND_DRIVERS,
   business: true,
-  rest: { method: 'POST', path: '/v1/device-orders', status: 201, failures: { 409: 'The compartment holds another parcel (COMPARTMENT_OCCUPIED)' } },
+  rest: {
+    method: 'POST',
+    path: '/v1/device-orders',
+    status: 201,
+    failures: { 409: 'The compartment holds another parcel (COMPARTMENT_OCCUPIED)' },
+  },
   graphql: { name: 'deviceOrderStore', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
-  input: z.object({
-    kind: z.enum(DEVICE_ORDER_KINDS),
-    device_id: z.string().trim().min(1).max(64),
-    grid_code: z.string().trim().min(1).max(32),
-    reference_number: z.string().trim().min(1).max(100),
-    order_id: intParam().nullish(),
-    external_order_id: z.string().trim().max(100).nullish(),
-    due_at: timeParam(),
-  }).strict(),
+  input: z
+    .object({
+      kind: z.enum(DEVICE_ORDER_KINDS),
+      device_id: z.string().trim().min(1).max(64),
+      grid_code: z.string().trim().min(1).max(32),
+      reference_number: z.string().trim().min(1).max(100),
+      order_id: intParam().nullish(),
+      external_order_id: z.string().trim().max(100).nullish(),
+      due_at: timeParam(),
+    })
+    .strict(),
   output: z.object({ result: z.literal(true), device_order: DeviceOrderView, pickup_code: z.string() }),
   async handler(input, ctx) {
     const businessId = ctx.caller.businessId;
-    const { device, compartmentId, orderKnown, nextId } = await findStoreTarget(ctx.em, businessId, input.device_id, input.grid_code, input.order_id ?? null);
+    const { device, compartmentId, orderKnown, nextId } = await findStoreTarget(
+      ctx.em,
+      businessId,
+      input.device_id,
+      input.grid_code,
+      input.order_id ?? null,
+    );
     if (!device) throw errors.field('device_id', 'field.unknown_device');
     if (compartmentId === null) throw errors.field('grid_code', 'field.unknown_grid');
     if (input.order_id != null && !orderKnown) throw errors.field('order_id', 'field.unknown_order');
@@ -74,7 +124,12 @@ export const deviceOrderStore = defineOperation({
     const id = nextId!;
     const pickupCode = newPickupCode();
     // The process starts while the rows are written; they commit only once it has (writeOnceStarted).
-    const args: DeviceOrderInput = { id, businessId, dueAt: dueAt.toISOString(), ...doorTimings(ctx.config.lockerTimerScale) };
+    const args: DeviceOrderInput = {
+      id,
+      businessId,
+      dueAt: dueAt.toISOString(),
+      ...doorTimings(ctx.config.lockerTimerScale),
+    };
     const started = ctx.temporal.workflow.start<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, {
       workflowId: deviceOrderWorkflowId(id),
       taskQueue: ctx.config.taskQueue,
@@ -83,13 +138,30 @@ export const deviceOrderStore = defineOperation({
       ...NO_DUPLICATES,
     });
     try {
-      const view = await writeOnceStarted(ctx.em, started, (tx) => insertStoredDeviceOrder(tx, {
-        id, businessId, kind: input.kind, device, gridCode: input.grid_code, compartmentId, referenceNumber: input.reference_number,
-        orderId: input.order_id ?? null, externalOrderId: input.external_order_id ?? null, dueAt, pickupCodeHash: hashPickupCode(pickupCode, codeHashKey(secretKeys()[0]!)),
-      }), ctx.log, 'device order');
+      const view = await writeOnceStarted(
+        ctx.em,
+        started,
+        (tx) =>
+          insertStoredDeviceOrder(tx, {
+            id,
+            businessId,
+            kind: input.kind,
+            device,
+            gridCode: input.grid_code,
+            compartmentId,
+            referenceNumber: input.reference_number,
+            orderId: input.order_id ?? null,
+            externalOrderId: input.external_order_id ?? null,
+            dueAt,
+            pickupCodeHash: hashPickupCode(pickupCode, codeHashKey(secretKeys()[0]!)),
+          }),
+        ctx.log,
+        'device order',
+      );
       return { result: true as const, device_order: view, pickup_code: pickupCode };
     } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) throw errors.conflict('COMPARTMENT_OCCUPIED', 'device_order.compartment_occupied');
+      if (err instanceof UniqueConstraintViolationException)
+        throw errors.conflict('COMPARTMENT_OCCUPIED', 'device_order.compartment_occupied');
       throw err;
     }
   },
@@ -97,13 +169,19 @@ export const deviceOrderStore = defineOperation({
 
 export const deviceOrderCollect = defineOperation({
   name: 'device_order_collect',
-  summary: 'Collect a stored or overdue parcel with its pickup code. Repeated wrong codes lock collection for a while (429 with Retry-After, even for the right code) and open an exception.',
+  summary:
+    'Collect a stored or overdue parcel with its pickup code. Repeated wrong codes lock collection for a while (429 with Retry-After, even for the right code) and open an exception.',
   tag: TAG,
   roles: ['client_admin', 'employee', 'driver', 'customer'],
   business: true,
   rest: {
-    method: 'POST', path: '/v1/device-orders/{id}/collect',
-    failures: { 404: 'No such device order in the business', 409: 'Not stored or overdue', 429: 'Collection locked after repeated wrong codes, even for the right code; see Retry-After' },
+    method: 'POST',
+    path: '/v1/device-orders/{id}/collect',
+    failures: {
+      404: 'No such device order in the business',
+      409: 'Not stored or overdue',
+      429: 'Collection locked after repeated wrong codes, even for the right code; see Retry-After',
+    },
   },
   graphql: { name: 'deviceOrderCollect', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
@@ -114,13 +192,18 @@ export const deviceOrderCollect = defineOperation({
     if (current.status !== 'stored' && current.status !== 'overdue') throw invalidTransition(current.status, 'collect');
     const hash = await findPickupCodeHash(ctx.em, ctx.caller.businessId, input.id);
     const right = await checkCode(ctx.em, {
-      kind: 'pickup_code', subject: `device_order:${input.id}`, callerId: ctx.caller.id,
+      kind: 'pickup_code',
+      subject: `device_order:${input.id}`,
+      callerId: ctx.caller.id,
       // Every configured key: a code stored before a key rotation still opens its parcel.
-      verify: () => hash !== null && secretKeys().some((key) => verifyPickupCode(input.pickup_code, hash, codeHashKey(key))),
+      verify: () =>
+        hash !== null && secretKeys().some((key) => verifyPickupCode(input.pickup_code, hash, codeHashKey(key))),
       onSubjectLocked: (tx) => recordPickupLock(tx, ctx.caller.businessId, input.id),
     });
     if (!right) throw errors.field('pickup_code', 'device_order.wrong_pickup_code');
-    const view = await transition(ctx, input.id, 'collect', (h) => h.executeUpdate(collectUpdate, { args: [{ actorId: ctx.caller.id }] }));
+    const view = await transition(ctx, input.id, 'collect', (h) =>
+      h.executeUpdate(collectUpdate, { args: [{ actorId: ctx.caller.id }] }),
+    );
     return { result: true as const, device_order: view };
   },
 });
@@ -131,14 +214,20 @@ export const deviceOrderRemove = defineOperation({
   tag: TAG,
   roles: ['client_admin', 'employee'],
   business: true,
-  rest: { method: 'POST', path: '/v1/device-orders/{id}/remove', failures: { 404: 'No such device order in the business', 409: 'Its status allows no removal (INVALID_TRANSITION)' } },
+  rest: {
+    method: 'POST',
+    path: '/v1/device-orders/{id}/remove',
+    failures: { 404: 'No such device order in the business', 409: 'Its status allows no removal (INVALID_TRANSITION)' },
+  },
   graphql: { name: 'deviceOrderRemove', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'high' },
   input: z.object({ id: pathId, removal_reason: z.enum(REMOVAL_REASONS) }).strict(),
   output: z.object({ result: z.literal(true), device_order: DeviceOrderView }),
   async handler(input, ctx) {
     await loadOr404(ctx, input.id);
-    const view = await transition(ctx, input.id, 'remove', (h) => h.executeUpdate(removeUpdate, { args: [{ removalReason: input.removal_reason, actorId: ctx.caller.id }] }));
+    const view = await transition(ctx, input.id, 'remove', (h) =>
+      h.executeUpdate(removeUpdate, { args: [{ removalReason: input.removal_reason, actorId: ctx.caller.id }] }),
+    );
     return { result: true as const, device_order: view };
   },
 });
@@ -168,17 +257,27 @@ export const deviceOrderList = defineOperation({
   rest: { method: 'GET', path: '/v1/device-orders' },
   graphql: { name: 'deviceOrders', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
-  input: z.object({ status: z.enum(DEVICE_ORDER_STATUSES).optional(), device_id: z.string().max(64).optional(), ...pageParams }).strict(),
+  input: z
+    .object({
+      status: z.enum(DEVICE_ORDER_STATUSES).optional(),
+      device_id: z.string().max(64).optional(),
+      ...pageParams,
+    })
+    .strict(),
   output: pageOutput('device_orders', DeviceOrderView),
   async handler(input, ctx) {
     const { caller } = ctx;
     let deviceId: number | undefined;
     if (input.device_id !== undefined) {
-      deviceId = await findDeviceId(ctx.em, caller.businessId, input.device_id) ?? undefined;
+      deviceId = (await findDeviceId(ctx.em, caller.businessId, input.device_id)) ?? undefined;
       if (deviceId === undefined) return pageOf(input, 'device_orders', 0, []);
     }
     const { total, items } = await listDeviceOrders(ctx.em, {
-      businessId: caller.businessId, status: input.status, deviceId, limit: input.per_page, offset: offsetOf(input),
+      businessId: caller.businessId,
+      status: input.status,
+      deviceId,
+      limit: input.per_page,
+      offset: offsetOf(input),
     });
     return pageOf(input, 'device_orders', total, items);
   },

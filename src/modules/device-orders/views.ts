@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { DEVICE_ORDER_KINDS, DEVICE_ORDER_STATUSES, NEXT_ACTORS, REMOVAL_REASONS, type DeviceOrderKind, type DeviceOrderStatus, type NextActor, type RemovalReason } from './domain.ts';
+import {
+  DEVICE_ORDER_KINDS,
+  DEVICE_ORDER_STATUSES,
+  NEXT_ACTORS,
+  REMOVAL_REASONS,
+  type DeviceOrderKind,
+  type DeviceOrderStatus,
+  type NextActor,
+  type RemovalReason,
+} from './domain.ts';
 
 /** A device_order row joined with its device, as the database returns it. */
 export interface DeviceOrderRow {
@@ -30,24 +39,26 @@ export const time = (description: string) => z.string().meta({ format: 'date-tim
  * it, and the device order events' payload schema is derived from it. The pickup code is not part of it, and the
  * schema is closed, so a code can never slip into an answer or an event unnoticed.
  */
-export const DeviceOrderView = z.object({
-  id: z.number().int().describe('Device order id'),
-  kind: z.enum(DEVICE_ORDER_KINDS).describe('What the compartment is used for'),
-  status: z.enum(DEVICE_ORDER_STATUSES).describe('Device order status'),
-  next_actor: z.enum(NEXT_ACTORS).describe('Who has to act next'),
-  device_type: z.string().describe('Device type, for example locker'),
-  device_id: z.string().describe('Device code'),
-  device_name: z.string().describe('Device name'),
-  grid_code: z.string().describe('Compartment code'),
-  reference_number: z.string().describe('Parcel reference'),
-  order_id: z.number().int().nullable().describe('Linked order id'),
-  external_order_id: z.string().nullable().describe("Caller's order id"),
-  due_at: time('Pickup deadline'),
-  overdue_at: time('When it became overdue').nullable(),
-  stored_at: time('When the parcel was placed'),
-  ended_at: time('When it was collected or removed').nullable(),
-  removal_reason: z.enum(REMOVAL_REASONS).nullable().describe('Why staff removed it'),
-}).strict();
+export const DeviceOrderView = z
+  .object({
+    id: z.number().int().describe('Device order id'),
+    kind: z.enum(DEVICE_ORDER_KINDS).describe('What the compartment is used for'),
+    status: z.enum(DEVICE_ORDER_STATUSES).describe('Device order status'),
+    next_actor: z.enum(NEXT_ACTORS).describe('Who has to act next'),
+    device_type: z.string().describe('Device type, for example locker'),
+    device_id: z.string().describe('Device code'),
+    device_name: z.string().describe('Device name'),
+    grid_code: z.string().describe('Compartment code'),
+    reference_number: z.string().describe('Parcel reference'),
+    order_id: z.number().int().nullable().describe('Linked order id'),
+    external_order_id: z.string().nullable().describe("Caller's order id"),
+    due_at: time('Pickup deadline'),
+    overdue_at: time('When it became overdue').nullable(),
+    stored_at: time('When the parcel was placed'),
+    ended_at: time('When it was collected or removed').nullable(),
+    removal_reason: z.enum(REMOVAL_REASONS).nullable().describe('Why staff removed it'),
+  })
+  .strict();
 export type DeviceOrderView = z.infer<typeof DeviceOrderView>;
 
 export const iso = (v: Date | string): string => new Date(v).toISOString();

@@ -3,10 +3,22 @@
  * ones the process raises and settles itself, the watch of the door after the parcel has left, and the wait for
  * every open exception before the process ends. Runs in the workflow sandbox.
  */
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  proxyLocalActivities,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { DeviceOrderActivities } from './activities.ts';
 import type { ExceptionType, ResolutionAction } from './exceptions.ts';
-import { DEVICE_ORDER_EXCEPTIONS, type ExceptionSnapshot, type OpenExceptionArgs, type ResolveExceptionArgs } from './contract.ts';
+import {
+  DEVICE_ORDER_EXCEPTIONS,
+  type ExceptionSnapshot,
+  type OpenExceptionArgs,
+  type ResolveExceptionArgs,
+} from './contract.ts';
 
 const local = proxyLocalActivities<DeviceOrderActivities>({
   startToCloseTimeout: '30 seconds',
@@ -109,7 +121,12 @@ export class DoorState {
  * After the parcel has left: waits up to `watchMs` for its door to be open; a door still open `limitMs` later
  * raises door_left_open, which the door's closing resolves (or staff do).
  */
-export async function watchDoor(door: DoorState, exceptions: OrderExceptions, watchMs: number, limitMs: number): Promise<void> {
+export async function watchDoor(
+  door: DoorState,
+  exceptions: OrderExceptions,
+  watchMs: number,
+  limitMs: number,
+): Promise<void> {
   if (watchMs <= 0) return;
   if (door.state !== 'opened' && !(await condition(() => door.state === 'opened', watchMs))) return;
   if (await condition(() => door.state === 'closed', limitMs)) return;

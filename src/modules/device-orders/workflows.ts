@@ -1,15 +1,47 @@
-import { ApplicationFailure, condition, type ActivityOptions, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, allHandlersFinished, log } from '@temporalio/workflow';
-import type { DeviceOrderActivities } from './activities.ts';
-import { DOOR_OPEN_LIMIT_SECONDS, DOOR_WATCH_SECONDS, isTerminal, nextStatus, type DeviceOrderAction, type DeviceOrderStatus, type RemovalReason } from './domain.ts';
 import {
-  collectUpdate, doorReportSignal, openExceptionUpdate, removeUpdate, resolveExceptionUpdate, statusQuery,
-  INVALID_TRANSITION, DEVICE_ORDER_MISSING, DEVICE_ORDER_STATUS, type DeviceOrderInput, type DeviceOrderSnapshot,
+  ApplicationFailure,
+  condition,
+  type ActivityOptions,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+  allHandlersFinished,
+  log,
+} from '@temporalio/workflow';
+import type { DeviceOrderActivities } from './activities.ts';
+import {
+  DOOR_OPEN_LIMIT_SECONDS,
+  DOOR_WATCH_SECONDS,
+  isTerminal,
+  nextStatus,
+  type DeviceOrderAction,
+  type DeviceOrderStatus,
+  type RemovalReason,
+} from './domain.ts';
+import {
+  collectUpdate,
+  doorReportSignal,
+  openExceptionUpdate,
+  removeUpdate,
+  resolveExceptionUpdate,
+  statusQuery,
+  INVALID_TRANSITION,
+  DEVICE_ORDER_MISSING,
+  DEVICE_ORDER_STATUS,
+  type DeviceOrderInput,
+  type DeviceOrderSnapshot,
 } from './contract.ts';
 import { DoorState, OrderExceptions, unwrapRefusal, watchDoor } from './workflowExceptions.ts';
 
 const transitionOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, DEVICE_ORDER_MISSING] },
+  retry: {
+    initialInterval: '1 second',
+    maximumInterval: '1 minute',
+    nonRetryableErrorTypes: [INVALID_TRANSITION, DEVICE_ORDER_MISSING],
+  },
 };
 const remote = proxyActivities<DeviceOrderActivities>(transitionOptions);
 const local = proxyLocalActivities<DeviceOrderActivities>(transitionOptions);
@@ -40,11 +72,19 @@ class DeviceOrderState {
 
   assertAllowed(action: DeviceOrderAction): void {
     if (this.busy || nextStatus(this.status, action) === null) {
-      throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: `device order ${this.id} is ${this.status}`, details: [this.status, action], nonRetryable: true });
+      throw ApplicationFailure.create({
+        type: INVALID_TRANSITION,
+        message: `device order ${this.id} is ${this.status}`,
+        details: [this.status, action],
+        nonRetryable: true,
+      });
     }
   }
 
-  async apply(action: DeviceOrderAction, args: { removalReason?: RemovalReason; actorId?: number | null } = {}): Promise<DeviceOrderSnapshot> {
+  async apply(
+    action: DeviceOrderAction,
+    args: { removalReason?: RemovalReason; actorId?: number | null } = {},
+  ): Promise<DeviceOrderSnapshot> {
     this.assertAllowed(action);
     this.busy = true;
     try {
@@ -64,14 +104,20 @@ export async function deviceOrderWorkflow(input: DeviceOrderInput): Promise<Devi
   // A run resumed after the parcel left only waits for its exceptions.
   const parcelInside = !isTerminal(state.status);
   setHandler(statusQuery, () => state.status);
-  setHandler(collectUpdate, (args) => state.apply('collect', args), { validator: (_args) => state.assertAllowed('collect') });
-  setHandler(removeUpdate, (args) => state.apply('remove', args), { validator: (_args) => state.assertAllowed('remove') });
+  setHandler(collectUpdate, (args) => state.apply('collect', args), {
+    validator: (_args) => state.assertAllowed('collect'),
+  });
+  setHandler(removeUpdate, (args) => state.apply('remove', args), {
+    validator: (_args) => state.assertAllowed('remove'),
+  });
   const exceptions = patched(EXCEPTIONS_PATCH) ? new OrderExceptions(input.id) : null;
   const door = new DoorState();
   if (exceptions) {
     setHandler(openExceptionUpdate, (args) => exceptions.open(args));
     setHandler(resolveExceptionUpdate, (args) => exceptions.resolve(args));
-    setHandler(doorReportSignal, (report) => { door.state = report.state; });
+    setHandler(doorReportSignal, (report) => {
+      door.state = report.state;
+    });
     // A run resumed from the read model learns what is open (an overdue exception to settle on collect).
     if (input.status) await exceptions.load();
   }
@@ -84,7 +130,11 @@ export async function deviceOrderWorkflow(input: DeviceOrderInput): Promise<Devi
         await state.apply('overdue');
       } catch (err) {
         // The row left 'stored' without this workflow (or its store was rolled back): nothing is overdue.
-        if (!(err instanceof ApplicationFailure && (err.type === INVALID_TRANSITION || err.type === DEVICE_ORDER_MISSING))) throw err;
+        if (!(
+          err instanceof ApplicationFailure &&
+          (err.type === INVALID_TRANSITION || err.type === DEVICE_ORDER_MISSING)
+        ))
+          throw err;
         if (err.type === DEVICE_ORDER_MISSING) return state.status;
       }
       log.info('device order overdue', { deviceOrderId: input.id, status: state.status });
@@ -95,7 +145,12 @@ export async function deviceOrderWorkflow(input: DeviceOrderInput): Promise<Devi
   if (exceptions) {
     if (parcelInside) {
       await exceptions.settle('overdue', state.status === 'collected' ? 'collected' : 'removed');
-      await watchDoor(door, exceptions, input.doorWatchMs ?? DOOR_WATCH_SECONDS * 1000, input.doorOpenLimitMs ?? DOOR_OPEN_LIMIT_SECONDS * 1000);
+      await watchDoor(
+        door,
+        exceptions,
+        input.doorWatchMs ?? DOOR_WATCH_SECONDS * 1000,
+        input.doorOpenLimitMs ?? DOOR_OPEN_LIMIT_SECONDS * 1000,
+      );
     }
     await exceptions.untilAllClosed();
   }

@@ -7,13 +7,23 @@ import type { DistributionInput, ScanArgs, ScanOutcome } from './contract.ts';
 import type { DeviceOrderInput } from '../device-orders/contract.ts';
 import { carrierPackageEvent } from './events.ts';
 import { composeShelvedNotice, shelvedNoticeKey, SHELVED_TEMPLATE } from './notices.ts';
-import { countFlagged, findCarrierEventFacts, findScanOutcome, findShelvedNoticeFacts, insertScan, writeStep } from './repo/distributions.ts';
+import {
+  countFlagged,
+  findCarrierEventFacts,
+  findScanOutcome,
+  findShelvedNoticeFacts,
+  insertScan,
+  writeStep,
+} from './repo/distributions.ts';
 import { stateAfter, type Judgement, type PackageState, type ScanFlag } from './domain.ts';
 
 /** How long a parcel shelved into a locker waits for its recipient before it is overdue, at timer scale 1. */
 export const SHELF_PICKUP_DAYS = 7;
 
-export interface RecordScanInput extends Pick<DistributionInput, 'packageId' | 'packageNumber' | 'businessId' | 'orderId' | 'timerScale'> {
+export interface RecordScanInput extends Pick<
+  DistributionInput,
+  'packageId' | 'packageNumber' | 'businessId' | 'orderId' | 'timerScale'
+> {
   scan: ScanArgs;
   state: PackageState;
   judgement: Judgement;
@@ -37,36 +47,73 @@ export function createDistributionActivities(deps: { orm: Orm; config: Config })
       const { scan, judgement } = input;
       return deps.orm.em.fork().transactional(async (tx) => {
         const seen = await findScanOutcome(tx, input.packageId, scan.key);
-        if (seen) return { outcome: { scan_id: seen.id, outcome: 'duplicate', flag: null, status: seen.status }, state: input.state, deviceOrder: null };
+        if (seen)
+          return {
+            outcome: { scan_id: seen.id, outcome: 'duplicate', flag: null, status: seen.status },
+            state: input.state,
+            deviceOrder: null,
+          };
 
         let flag: ScanFlag | null = judgement.applied ? null : judgement.flag;
         let brought = null;
         if (judgement.applied && scan.action === 'shelved' && scan.deviceCode !== null) {
           const dueAt = new Date(Date.now() + SHELF_PICKUP_DAYS * 86_400_000 * input.timerScale);
           brought = await storeBroughtParcel(tx, {
-            businessId: input.businessId, deviceCode: scan.deviceCode, gridCode: scan.gridCode!, referenceNumber: input.packageNumber,
-            orderId: input.orderId, dueAt, timerScale: input.timerScale,
+            businessId: input.businessId,
+            deviceCode: scan.deviceCode,
+            gridCode: scan.gridCode!,
+            referenceNumber: input.packageNumber,
+            orderId: input.orderId,
+            dueAt,
+            timerScale: input.timerScale,
           });
           if (!brought.stored) flag = brought.reason === 'occupied' ? 'compartment_occupied' : 'wrong_place';
         }
-        const state = flag === null && judgement.applied ? stateAfter(input.state, scan, judgement.status) : input.state;
+        const state =
+          flag === null && judgement.applied ? stateAfter(input.state, scan, judgement.status) : input.state;
         const scanId = (await insertScan(tx, {
-          businessId: input.businessId, packageId: input.packageId, key: scan.key, source: scan.source, action: scan.action, placeId: scan.placeId,
-          destinationId: scan.destinationId, gridCode: scan.gridCode, shelfCode: scan.shelfCode, scannedAt: scan.scannedAt, actorId: scan.actorId, flag,
+          businessId: input.businessId,
+          packageId: input.packageId,
+          key: scan.key,
+          source: scan.source,
+          action: scan.action,
+          placeId: scan.placeId,
+          destinationId: scan.destinationId,
+          gridCode: scan.gridCode,
+          shelfCode: scan.shelfCode,
+          scannedAt: scan.scannedAt,
+          actorId: scan.actorId,
+          flag,
           statusAfter: state.status,
         }))!;
         if (flag !== null) {
           await countFlagged(tx, input.packageId);
-          return { outcome: { scan_id: scanId, outcome: 'flagged', flag, status: state.status }, state, deviceOrder: null };
+          return {
+            outcome: { scan_id: scanId, outcome: 'flagged', flag, status: state.status },
+            state,
+            deviceOrder: null,
+          };
         }
         const stored = brought?.stored ? brought : null;
         await writeStep(tx, {
-          businessId: input.businessId, packageId: input.packageId, orderId: input.orderId, action: scan.action, state, at: scan.scannedAt,
-          gridId: stored?.compartmentId ?? null, gridCode: scan.gridCode, shelfCode: scan.shelfCode, deviceOrderId: stored?.input.id ?? null, pickupCode: stored?.pickupCode ?? null,
+          businessId: input.businessId,
+          packageId: input.packageId,
+          orderId: input.orderId,
+          action: scan.action,
+          state,
+          at: scan.scannedAt,
+          gridId: stored?.compartmentId ?? null,
+          gridCode: scan.gridCode,
+          shelfCode: scan.shelfCode,
+          deviceOrderId: stored?.input.id ?? null,
+          pickupCode: stored?.pickupCode ?? null,
           removalReason: scan.reason ?? 'removed',
         });
         const facts = await findCarrierEventFacts(tx, input.packageId);
-        if (facts) await insertOutboxEvents(tx, [carrierPackageEvent(input.businessId, input.orderId, input.packageId, scanId, scan.action, facts)]);
+        if (facts)
+          await insertOutboxEvents(tx, [
+            carrierPackageEvent(input.businessId, input.orderId, input.packageId, scanId, scan.action, facts),
+          ]);
         return {
           outcome: { scan_id: scanId, outcome: 'applied', flag: null, status: state.status },
           state,
@@ -82,8 +129,14 @@ export function createDistributionActivities(deps: { orm: Orm; config: Config })
       if (!facts) return 'skipped';
       const { subject, text } = composeShelvedNotice(facts, facts.pickupCode());
       return sendNotice(em, deps.config, {
-        key: shelvedNoticeKey(input.packageId), businessId: facts.businessId, referenceType: 'package', referenceId: String(input.packageId),
-        template: SHELVED_TEMPLATE, recipient: facts.recipient.email ?? null, subject, text,
+        key: shelvedNoticeKey(input.packageId),
+        businessId: facts.businessId,
+        referenceType: 'package',
+        referenceId: String(input.packageId),
+        template: SHELVED_TEMPLATE,
+        recipient: facts.recipient.email ?? null,
+        subject,
+        text,
       });
     },
 

@@ -62,13 +62,24 @@ export const scanUpdate = defineUpdate<ScanOutcome, [ScanArgs]>('scan');
 /** Operators find a package's process by number, warehouse, destination and status (place codes), or every one with a flagged scan. */
 export const PACKAGE_NUMBER = defineSearchAttributeKey('PackageNumber', SearchAttributeType.KEYWORD);
 export const DISTRIBUTION_WAREHOUSE = defineSearchAttributeKey('DistributionWarehouse', SearchAttributeType.KEYWORD);
-export const DISTRIBUTION_DESTINATION = defineSearchAttributeKey('DistributionDestination', SearchAttributeType.KEYWORD);
+export const DISTRIBUTION_DESTINATION = defineSearchAttributeKey(
+  'DistributionDestination',
+  SearchAttributeType.KEYWORD,
+);
 export const DISTRIBUTION_STATUS = defineSearchAttributeKey('DistributionStatus', SearchAttributeType.KEYWORD);
 export const DISTRIBUTION_FLAGGED = defineSearchAttributeKey('DistributionFlagged', SearchAttributeType.BOOL);
 
-export const DISTRIBUTION_SEARCH_ATTRIBUTES = [PACKAGE_NUMBER, DISTRIBUTION_WAREHOUSE, DISTRIBUTION_DESTINATION, DISTRIBUTION_STATUS, DISTRIBUTION_FLAGGED];
+export const DISTRIBUTION_SEARCH_ATTRIBUTES = [
+  PACKAGE_NUMBER,
+  DISTRIBUTION_WAREHOUSE,
+  DISTRIBUTION_DESTINATION,
+  DISTRIBUTION_STATUS,
+  DISTRIBUTION_FLAGGED,
+];
 
-export function distributionSearchAttributes(input: Pick<DistributionInput, 'businessId' | 'orderId' | 'packageNumber'>): TypedSearchAttributes {
+export function distributionSearchAttributes(
+  input: Pick<DistributionInput, 'businessId' | 'orderId' | 'packageNumber'>,
+): TypedSearchAttributes {
   return new TypedSearchAttributes([
     { key: BUSINESS_ID, value: input.businessId },
     { key: ORDER_ID, value: input.orderId },

@@ -14,7 +14,8 @@ export const CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
  * digits with it, then an extension (`0` for none; here letters and digits only). Written out per prefix length
  * so that the OpenAPI pattern is exactly as strict as this check.
  */
-export const SGLN_PATTERN = /^urn:epc:id:sgln:(?:[0-9]{6}\.[0-9]{6}|[0-9]{7}\.[0-9]{5}|[0-9]{8}\.[0-9]{4}|[0-9]{9}\.[0-9]{3}|[0-9]{10}\.[0-9]{2}|[0-9]{11}\.[0-9]|[0-9]{12}\.)\.[0-9A-Za-z]{1,20}$/;
+export const SGLN_PATTERN =
+  /^urn:epc:id:sgln:(?:[0-9]{6}\.[0-9]{6}|[0-9]{7}\.[0-9]{5}|[0-9]{8}\.[0-9]{4}|[0-9]{9}\.[0-9]{3}|[0-9]{10}\.[0-9]{2}|[0-9]{11}\.[0-9]|[0-9]{12}\.)\.[0-9A-Za-z]{1,20}$/;
 
 /** Our own identifier of a place that has no SGLN. */
 export const ownPlaceUrn = (businessCode: string, placeCode: string) => `urn:tms:place:${businessCode}:${placeCode}`;
@@ -41,7 +42,14 @@ export type ScanSource = (typeof SCAN_SOURCES)[number];
  * - `compartment_occupied`: shelved into a locker compartment that holds another parcel;
  * - `process_ended`: the package's distribution had ended (shelved) when the scan came.
  */
-export const SCAN_FLAGS = ['not_received', 'does_not_fit', 'out_of_order', 'wrong_place', 'compartment_occupied', 'process_ended'] as const;
+export const SCAN_FLAGS = [
+  'not_received',
+  'does_not_fit',
+  'out_of_order',
+  'wrong_place',
+  'compartment_occupied',
+  'process_ended',
+] as const;
 export type ScanFlag = (typeof SCAN_FLAGS)[number];
 
 /** Which kinds of place each action happens at; checked on input, before anything is written. */
@@ -88,8 +96,10 @@ export type Judgement = { applied: true; status: DistributionStatus } | { applie
 export function judgeScan(state: PackageState, scan: ScanFacts): Judgement {
   if (isFinal(state.status)) return { applied: false, flag: 'process_ended' };
   const step = STEPS[scan.action];
-  if (!step.from.includes(state.status)) return { applied: false, flag: state.status === null ? 'not_received' : 'does_not_fit' };
-  if (state.lastStepAt !== null && Date.parse(scan.scannedAt) < Date.parse(state.lastStepAt)) return { applied: false, flag: 'out_of_order' };
+  if (!step.from.includes(state.status))
+    return { applied: false, flag: state.status === null ? 'not_received' : 'does_not_fit' };
+  if (state.lastStepAt !== null && Date.parse(scan.scannedAt) < Date.parse(state.lastStepAt))
+    return { applied: false, flag: 'out_of_order' };
   const atWarehouse = scan.action === 'loaded' || scan.action === 'removed';
   const expected = atWarehouse ? state.warehouseId : scan.action === 'received' ? null : state.destinationId;
   if (expected !== null && expected !== scan.placeId) return { applied: false, flag: 'wrong_place' };
@@ -101,8 +111,12 @@ export function stateAfter(state: PackageState, scan: ScanFacts, status: Distrib
   return {
     status,
     warehouseId: scan.action === 'received' ? scan.placeId : state.warehouseId,
-    destinationId: scan.action === 'received' ? (scan.destinationId ?? state.destinationId)
-      : scan.action === 'delivered' ? scan.placeId : state.destinationId,
+    destinationId:
+      scan.action === 'received'
+        ? (scan.destinationId ?? state.destinationId)
+        : scan.action === 'delivered'
+          ? scan.placeId
+          : state.destinationId,
     lastStepAt: scan.scannedAt,
   };
 }
@@ -131,8 +145,16 @@ export function actionOfStatus(statusCode: string, placeKind: PlaceKind): ScanAc
  */
 export function placeCandidates(locationId: string): { identifier: string; sub: string | null }[] {
   const sgln = /^(urn:epc:id:sgln:[0-9]+\.[0-9]*)\.([0-9A-Za-z]{1,20})$/.exec(locationId);
-  if (sgln && sgln[2] !== '0') return [{ identifier: locationId, sub: null }, { identifier: `${sgln[1]}.0`, sub: sgln[2]! }];
+  if (sgln && sgln[2] !== '0')
+    return [
+      { identifier: locationId, sub: null },
+      { identifier: `${sgln[1]}.0`, sub: sgln[2]! },
+    ];
   const own = /^(urn:tms:place:[^:]+:[^:]+):([^:]+)$/.exec(locationId);
-  if (own) return [{ identifier: locationId, sub: null }, { identifier: own[1]!, sub: own[2]! }];
+  if (own)
+    return [
+      { identifier: locationId, sub: null },
+      { identifier: own[1]!, sub: own[2]! },
+    ];
   return [{ identifier: locationId, sub: null }];
 }

@@ -5,10 +5,20 @@ import { defineOperation } from '../../platform/catalog/types.ts';
 import { STAFF } from '../../platform/roles.ts';
 import { CODE_PATTERN, PLACE_KINDS, SGLN_PATTERN } from './domain.ts';
 import { findPlace, insertPlace, listPlaces, type PlaceRow } from './repo/places.ts';
-import { endSupplierAccount, insertSupplierAccount, listSupplierAccounts, type SupplierAccountRow } from './repo/supplierAccounts.ts';
+import {
+  endSupplierAccount,
+  insertSupplierAccount,
+  listSupplierAccounts,
+  type SupplierAccountRow,
+} from './repo/supplierAccounts.ts';
 
 const TAG = 'Distribution';
-export const code = (what: string) => z.string().trim().regex(CODE_PATTERN, what).transform((c) => c.toUpperCase());
+export const code = (what: string) =>
+  z
+    .string()
+    .trim()
+    .regex(CODE_PATTERN, what)
+    .transform((c) => c.toUpperCase());
 
 const PlaceView = z.object({
   kind: z.enum(PLACE_KINDS),
@@ -16,48 +26,86 @@ const PlaceView = z.object({
   name: z.string(),
   address: addressView.nullable(),
   device_id: z.string().nullable().describe('The locker of a locker place (its device code)'),
-  identifier: z.string().describe('What EPCIS documents name the place by: its SGLN, or urn:tms:place:<business code>:<place code>'),
+  identifier: z
+    .string()
+    .describe('What EPCIS documents name the place by: its SGLN, or urn:tms:place:<business code>:<place code>'),
   created_at: z.string(),
 });
 
 function presentPlace(p: PlaceRow): z.input<typeof PlaceView> {
   const a = p.address;
   return {
-    kind: p.kind, code: p.code, name: p.name, device_id: p.device_id, identifier: p.identifier, created_at: new Date(p.created_at).toISOString(),
-    address: a && { line1: a.line1, line2: a.line2 ?? null, city: a.city, postal_code: a.postal_code, country: a.country, lat: a.lat ?? null, lng: a.lng ?? null },
+    kind: p.kind,
+    code: p.code,
+    name: p.name,
+    device_id: p.device_id,
+    identifier: p.identifier,
+    created_at: new Date(p.created_at).toISOString(),
+    address: a && {
+      line1: a.line1,
+      line2: a.line2 ?? null,
+      city: a.city,
+      postal_code: a.postal_code,
+      country: a.country,
+      lat: a.lat ?? null,
+      lng: a.lng ?? null,
+    },
   };
 }
 
 export const placeCreate = defineOperation({
   name: 'place_create',
-  summary: 'Add a place of the business: a warehouse, a locker or a store where parcels are picked up (docs/distribution.md).',
+  summary:
+    'Add a place of the business: a warehouse, a locker or a store where parcels are picked up (docs/distribution.md).',
   tag: TAG,
   roles: ['client_admin'],
   business: true,
   rest: {
-    method: 'POST', path: '/v1/places', status: 201,
-    failures: { 409: 'The business already has a place with this code (PLACE_CODE_TAKEN), or another place has this SGLN (PLACE_IDENTIFIER_TAKEN)' },
+    method: 'POST',
+    path: '/v1/places',
+    status: 201,
+    failures: {
+      409: 'The business already has a place with this code (PLACE_CODE_TAKEN), or another place has this SGLN (PLACE_IDENTIFIER_TAKEN)',
+    },
   },
   graphql: { name: 'placeCreate', kind: 'mutation' },
-  input: z.object({
-    kind: z.enum(PLACE_KINDS),
-    code: code('place code'),
-    name: z.string().trim().min(1).max(200),
-    address: addressInput().nullish(),
-    device_id: z.string().trim().min(1).max(64).nullish().describe('A device of the business; a locker place needs one, no other kind takes one'),
-    sgln: z.string().regex(SGLN_PATTERN, 'SGLN URN').nullish().describe('The place\'s GS1 SGLN (urn:epc:id:sgln:...); our own URN when absent'),
-  }).strict(),
+  input: z
+    .object({
+      kind: z.enum(PLACE_KINDS),
+      code: code('place code'),
+      name: z.string().trim().min(1).max(200),
+      address: addressInput().nullish(),
+      device_id: z
+        .string()
+        .trim()
+        .min(1)
+        .max(64)
+        .nullish()
+        .describe('A device of the business; a locker place needs one, no other kind takes one'),
+      sgln: z
+        .string()
+        .regex(SGLN_PATTERN, 'SGLN URN')
+        .nullish()
+        .describe("The place's GS1 SGLN (urn:epc:id:sgln:...); our own URN when absent"),
+    })
+    .strict(),
   output: z.object({ result: z.literal(true), place: PlaceView }),
   async handler(input, ctx) {
     const deviceCode = input.device_id ?? null;
     if (input.kind === 'locker' && deviceCode === null) throw errors.field('device_id', 'field.required');
     if (input.kind !== 'locker' && deviceCode !== null) throw errors.field('device_id', 'field.unknown');
     const place = await insertPlace(ctx.em, ctx.caller.businessId, {
-      kind: input.kind, code: input.code, name: input.name, address: input.address ?? null, deviceCode, sgln: input.sgln ?? null,
+      kind: input.kind,
+      code: input.code,
+      name: input.name,
+      address: input.address ?? null,
+      deviceCode,
+      sgln: input.sgln ?? null,
     });
     if (place === 'no_device') throw errors.field('device_id', 'field.unknown_device');
     if (place === 'code_taken') throw errors.conflict('PLACE_CODE_TAKEN', 'distribution.place_code_taken');
-    if (place === 'identifier_taken') throw errors.conflict('PLACE_IDENTIFIER_TAKEN', 'distribution.place_identifier_taken');
+    if (place === 'identifier_taken')
+      throw errors.conflict('PLACE_IDENTIFIER_TAKEN', 'distribution.place_identifier_taken');
     return { result: true as const, place: presentPlace(place) };
   },
 });
@@ -105,27 +153,42 @@ const SupplierAccountView = z.object({
 });
 
 const presentAccount = (a: SupplierAccountRow): z.input<typeof SupplierAccountView> => ({
-  ...a, created_at: new Date(a.created_at).toISOString(), ended_at: a.ended_at && new Date(a.ended_at).toISOString(),
+  ...a,
+  created_at: new Date(a.created_at).toISOString(),
+  ended_at: a.ended_at && new Date(a.ended_at).toISOString(),
 });
 
 export const supplierAccountCreate = defineOperation({
   name: 'carrier_supplier_account_create',
-  summary: 'Open a supplier account for a carrier: its packages then get distribution records and carrier_package.distribution.* events (docs/distribution.md).',
+  summary:
+    'Open a supplier account for a carrier: its packages then get distribution records and carrier_package.distribution.* events (docs/distribution.md).',
   tag: TAG,
   roles: ['client_admin'],
   business: true,
   rest: {
-    method: 'POST', path: '/v1/carrier-supplier-accounts', status: 201,
-    failures: { 409: 'The carrier already has an active account here (SUPPLIER_ACCOUNT_EXISTS), or the member number is in use (MEMBER_NUMBER_TAKEN)' },
+    method: 'POST',
+    path: '/v1/carrier-supplier-accounts',
+    status: 201,
+    failures: {
+      409: 'The carrier already has an active account here (SUPPLIER_ACCOUNT_EXISTS), or the member number is in use (MEMBER_NUMBER_TAKEN)',
+    },
   },
   graphql: { name: 'carrierSupplierAccountCreate', kind: 'mutation' },
-  input: z.object({
-    carrier_code: z.string().trim().min(1).max(64).describe('The carrier\'s business code'),
-    member_number: code('member number').describe('The carrier\'s member number with the business, as they agreed it'),
-  }).strict(),
+  input: z
+    .object({
+      carrier_code: z.string().trim().min(1).max(64).describe("The carrier's business code"),
+      member_number: code('member number').describe("The carrier's member number with the business, as they agreed it"),
+    })
+    .strict(),
   output: z.object({ result: z.literal(true), account: SupplierAccountView }),
   async handler(input, ctx) {
-    const account = await insertSupplierAccount(ctx.em, ctx.caller.businessId, input.carrier_code, input.member_number, ctx.caller.id);
+    const account = await insertSupplierAccount(
+      ctx.em,
+      ctx.caller.businessId,
+      input.carrier_code,
+      input.member_number,
+      ctx.caller.id,
+    );
     if (account === 'no_carrier') throw errors.field('carrier_code', 'field.unknown_carrier');
     if (account === 'exists') throw errors.conflict('SUPPLIER_ACCOUNT_EXISTS', 'distribution.supplier_account_exists');
     if (account === 'member_taken') throw errors.conflict('MEMBER_NUMBER_TAKEN', 'distribution.member_number_taken');
@@ -135,7 +198,7 @@ export const supplierAccountCreate = defineOperation({
 
 export const supplierAccountList = defineOperation({
   name: 'carrier_supplier_account_list',
-  summary: 'List the business\'s carrier supplier accounts, ended ones included.',
+  summary: "List the business's carrier supplier accounts, ended ones included.",
   tag: TAG,
   roles: ['client_admin'],
   business: true,
@@ -151,11 +214,16 @@ export const supplierAccountList = defineOperation({
 
 export const supplierAccountEnd = defineOperation({
   name: 'carrier_supplier_account_end',
-  summary: 'End a carrier supplier account: new packages of the carrier get no distribution records; those under way keep theirs.',
+  summary:
+    'End a carrier supplier account: new packages of the carrier get no distribution records; those under way keep theirs.',
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: { method: 'DELETE', path: '/v1/carrier-supplier-accounts/{id}', failures: { 404: 'No such active account of the business' } },
+  rest: {
+    method: 'DELETE',
+    path: '/v1/carrier-supplier-accounts/{id}',
+    failures: { 404: 'No such active account of the business' },
+  },
   graphql: { name: 'carrierSupplierAccountEnd', kind: 'mutation' },
   input: z.object({ id: pathId }).strict(),
   output: z.object({ result: z.literal(true), account: SupplierAccountView }),

@@ -14,60 +14,104 @@ const TAG = 'Distribution';
 /** How far ahead of this server's clock a scanner's clock may run. */
 const CLOCK_SKEW_MS = 5 * 60_000;
 const packageNumber = z.string().trim().min(1).max(40);
-const placeRef = z.string().trim().min(1).max(200).describe('A place code of the business, or its identifier (SGLN or urn:tms:place:...)');
+const placeRef = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .describe('A place code of the business, or its identifier (SGLN or urn:tms:place:...)');
 
 export const distributionScan = defineOperation({
   name: 'distribution_scan',
-  summary: "A warehouse or driver scan moves a package through its distribution (docs/distribution.md): answers whether it was applied, flagged (kept on the package's history, not applied) or a duplicate. Staff sign in; a scanner sends its place's scanner key.",
+  summary:
+    "A warehouse or driver scan moves a package through its distribution (docs/distribution.md): answers whether it was applied, flagged (kept on the package's history, not applied) or a duplicate. Staff sign in; a scanner sends its place's scanner key.",
   tag: TAG,
   roles: STAFF,
   auth: ['session', 'scanner_key'],
   business: true,
   rest: { method: 'POST', path: '/v1/distribution/scans' },
   graphql: { name: 'distributionScan', kind: 'mutation' },
-  input: z.object({
-    scan_id: z.string().trim().regex(/^[A-Za-z0-9._:-]{1,100}$/, 'scan id').nullish().describe('The scanner\'s id of the scan; a scan sent again with it is a duplicate. Without it, the same content is the same scan'),
-    package_number: packageNumber,
-    action: z.enum(SCAN_ACTIONS),
-    location: placeRef,
-    destination: placeRef.nullish().describe('On a received scan: the locker or store the package goes to'),
-    grid_code: z.string().trim().min(1).max(32).nullish().describe('On a shelved scan at a locker: the compartment'),
-    shelf_code: z.string().trim().regex(CODE_PATTERN, 'shelf code').transform((c) => c.toUpperCase()).nullish().describe('On a shelved scan at a store: the shelf (kept upper-case)'),
-    scanned_at: timeParam(),
-  }).strict(),
+  input: z
+    .object({
+      scan_id: z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'scan id')
+        .nullish()
+        .describe(
+          "The scanner's id of the scan; a scan sent again with it is a duplicate. Without it, the same content is the same scan",
+        ),
+      package_number: packageNumber,
+      action: z.enum(SCAN_ACTIONS),
+      location: placeRef,
+      destination: placeRef.nullish().describe('On a received scan: the locker or store the package goes to'),
+      grid_code: z.string().trim().min(1).max(32).nullish().describe('On a shelved scan at a locker: the compartment'),
+      shelf_code: z
+        .string()
+        .trim()
+        .regex(CODE_PATTERN, 'shelf code')
+        .transform((c) => c.toUpperCase())
+        .nullish()
+        .describe('On a shelved scan at a store: the shelf (kept upper-case)'),
+      scanned_at: timeParam(),
+    })
+    .strict(),
   output: z.object({
     result: z.literal(true),
-    scan: z.object({ id: z.string(), outcome: z.enum(['applied', 'duplicate', 'flagged']), flag: z.enum(SCAN_FLAGS).nullable() }),
+    scan: z.object({
+      id: z.string(),
+      outcome: z.enum(['applied', 'duplicate', 'flagged']),
+      flag: z.enum(SCAN_FLAGS).nullable(),
+    }),
     package: z.object({ package_number: z.string(), status: z.enum(DISTRIBUTION_STATUSES).nullable() }),
   }),
   async handler(input, ctx) {
     const { businessId } = ctx.caller;
     const gridCode = input.grid_code ?? null;
     const shelfCode = input.shelf_code ?? null;
-    if (Date.parse(input.scanned_at) > Date.now() + CLOCK_SKEW_MS) throw errors.field('scanned_at', 'field.recorded_in_future');
+    if (Date.parse(input.scanned_at) > Date.now() + CLOCK_SKEW_MS)
+      throw errors.field('scanned_at', 'field.recorded_in_future');
     const pkg = await findScanPackage(ctx.em, businessId, input.package_number);
     if (!pkg) throw errors.field('package_number', 'field.unknown_package');
     const place = await findScanPlace(ctx.em, businessId, input.location, gridCode);
     if (!place) throw errors.field('location', 'field.unknown_place');
-    if (ctx.caller.place && ctx.caller.place.id !== place.id) throw errors.field('location', 'distribution.scanner_elsewhere', { place: ctx.caller.place.code });
+    if (ctx.caller.place && ctx.caller.place.id !== place.id)
+      throw errors.field('location', 'distribution.scanner_elsewhere', { place: ctx.caller.place.code });
     const kinds = ACTION_PLACE_KINDS[input.action];
-    if (!kinds.includes(place.kind)) throw errors.field('location', 'field.wrong_place_kind', { kinds: kinds.join(', ') });
+    if (!kinds.includes(place.kind))
+      throw errors.field('location', 'field.wrong_place_kind', { kinds: kinds.join(', ') });
     const shelving = input.action === 'shelved';
-    if (input.destination != null && input.action !== 'received') throw errors.field('destination', 'field.not_for_this_step', { step: 'received' });
-    if (gridCode !== null && !(shelving && place.kind === 'locker')) throw errors.field('grid_code', 'field.not_for_this_step', { step: 'shelved at a locker' });
-    if (shelfCode !== null && !(shelving && place.kind === 'store')) throw errors.field('shelf_code', 'field.not_for_this_step', { step: 'shelved at a store' });
+    if (input.destination != null && input.action !== 'received')
+      throw errors.field('destination', 'field.not_for_this_step', { step: 'received' });
+    if (gridCode !== null && !(shelving && place.kind === 'locker'))
+      throw errors.field('grid_code', 'field.not_for_this_step', { step: 'shelved at a locker' });
+    if (shelfCode !== null && !(shelving && place.kind === 'store'))
+      throw errors.field('shelf_code', 'field.not_for_this_step', { step: 'shelved at a store' });
     if (shelving && place.kind === 'locker' && gridCode === null) throw errors.field('grid_code', 'field.required');
     if (shelving && place.kind === 'store' && shelfCode === null) throw errors.field('shelf_code', 'field.required');
     if (gridCode !== null && !place.gridKnown) throw errors.field('grid_code', 'field.unknown_grid');
     const destination = input.destination == null ? null : await findScanPlace(ctx.em, businessId, input.destination);
     if (input.destination != null && !destination) throw errors.field('destination', 'field.unknown_place');
-    if (destination && destination.kind === 'warehouse') throw errors.field('destination', 'field.wrong_place_kind', { kinds: 'locker, store' });
+    if (destination && destination.kind === 'warehouse')
+      throw errors.field('destination', 'field.wrong_place_kind', { kinds: 'locker, store' });
 
     const scannedAt = new Date(input.scanned_at).toISOString();
-    const facts = { action: input.action, placeCode: place.code, destinationCode: destination?.code ?? null, gridCode, shelfCode, scannedAt };
+    const facts = {
+      action: input.action,
+      placeCode: place.code,
+      destinationCode: destination?.code ?? null,
+      gridCode,
+      shelfCode,
+      scannedAt,
+    };
     const outcome = await sendScan(ctx, businessId, pkg, {
-      ...facts, key: input.scan_id ?? contentKey(facts), source: 'scanner', placeId: place.id, deviceCode: place.deviceCode,
-      destinationId: destination?.id ?? null, actorId: ctx.caller.id,
+      ...facts,
+      key: input.scan_id ?? contentKey(facts),
+      source: 'scanner',
+      placeId: place.id,
+      deviceCode: place.deviceCode,
+      destinationId: destination?.id ?? null,
+      actorId: ctx.caller.id,
     });
     return {
       result: true as const,
@@ -83,29 +127,61 @@ export const distributionPackageGet = defineOperation({
   tag: TAG,
   roles: STAFF,
   business: true,
-  rest: { method: 'GET', path: '/v1/distribution/packages/{package_number}', failures: { 404: 'No package of the business has this number' } },
+  rest: {
+    method: 'GET',
+    path: '/v1/distribution/packages/{package_number}',
+    failures: { 404: 'No package of the business has this number' },
+  },
   graphql: { name: 'distributionPackage', kind: 'query' },
   input: z.object({ package_number: packageNumber }).strict(),
-  output: z.object({ result: z.literal(true), distribution: DistributionView.nullable().describe('Null until its first applied scan'), scans: z.array(ScanView) }),
+  output: z.object({
+    result: z.literal(true),
+    distribution: DistributionView.nullable().describe('Null until its first applied scan'),
+    scans: z.array(ScanView),
+  }),
   async handler(input, ctx) {
     const found = await findDistribution(ctx.em, ctx.caller.businessId, input.package_number);
     if (!found) throw errors.notFound();
-    return { result: true as const, distribution: found.distribution && presentDistribution(found.distribution), scans: found.scans.map(presentScan) };
+    return {
+      result: true as const,
+      distribution: found.distribution && presentDistribution(found.distribution),
+      scans: found.scans.map(presentScan),
+    };
   },
 });
 
 export const warehouseDistributionList = defineOperation({
   name: 'warehouse_distribution_list',
-  summary: "A warehouse's distribution list: the packages waiting there to be loaded (received, or removed from a truck), oldest first.",
+  summary:
+    "A warehouse's distribution list: the packages waiting there to be loaded (received, or removed from a truck), oldest first.",
   tag: TAG,
   roles: STAFF,
   business: true,
-  rest: { method: 'GET', path: '/v1/places/{code}/distribution-list', failures: { 404: 'No warehouse of the business has this code' } },
+  rest: {
+    method: 'GET',
+    path: '/v1/places/{code}/distribution-list',
+    failures: { 404: 'No warehouse of the business has this code' },
+  },
   graphql: { name: 'warehouseDistributionList', kind: 'query' },
-  input: z.object({ code: z.string().trim().regex(CODE_PATTERN, 'place code').transform((c) => c.toUpperCase()), ...pageParams }).strict(),
+  input: z
+    .object({
+      code: z
+        .string()
+        .trim()
+        .regex(CODE_PATTERN, 'place code')
+        .transform((c) => c.toUpperCase()),
+      ...pageParams,
+    })
+    .strict(),
   output: pageOutput('packages', DistributionView),
   async handler(input, ctx) {
-    const page = await listWarehousePackages(ctx.em, ctx.caller.businessId, input.code, input.per_page, offsetOf(input));
+    const page = await listWarehousePackages(
+      ctx.em,
+      ctx.caller.businessId,
+      input.code,
+      input.per_page,
+      offsetOf(input),
+    );
     if (!page) throw errors.notFound();
     return pageOf(input, 'packages', page.total, page.items.map(presentDistribution));
   },
@@ -113,7 +189,8 @@ export const warehouseDistributionList = defineOperation({
 
 export const flaggedScanList = defineOperation({
   name: 'distribution_flagged_scans',
-  summary: 'Scans kept without moving their package (out of order, not fitting its status, at the wrong place), newest first: for the operator to look at.',
+  summary:
+    'Scans kept without moving their package (out of order, not fitting its status, at the wrong place), newest first: for the operator to look at.',
   tag: TAG,
   roles: STAFF,
   business: true,

@@ -27,14 +27,28 @@ export const scannerKeyCreate = defineOperation({
   roles: ADMIN,
   business: true,
   rest: {
-    method: 'POST', path: '/v1/places/{code}/scanner-keys', status: 201,
-    failures: { 404: 'No such place of the business', 409: 'The place already holds its most active keys (TOO_MANY_KEYS)' },
+    method: 'POST',
+    path: '/v1/places/{code}/scanner-keys',
+    status: 201,
+    failures: {
+      404: 'No such place of the business',
+      409: 'The place already holds its most active keys (TOO_MANY_KEYS)',
+    },
   },
   input: z.object({ code: placeCode, name: z.string().trim().min(1).max(100).default('scanner key') }).strict(),
   output: z.object({ result: z.literal(true), key: keyView.extend({ secret: z.string() }) }),
   async handler(input, ctx) {
-    const key = await createScannerKey(ctx.em, ctx.caller.businessId, await placeIdOr404(ctx, input.code), ctx.caller.id, input.name);
-    if (!key) throw new AppError(409, 'TOO_MANY_KEYS', 'distribution.too_many_scanner_keys', { params: { max: MAX_SCANNER_KEYS } });
+    const key = await createScannerKey(
+      ctx.em,
+      ctx.caller.businessId,
+      await placeIdOr404(ctx, input.code),
+      ctx.caller.id,
+      input.name,
+    );
+    if (!key)
+      throw new AppError(409, 'TOO_MANY_KEYS', 'distribution.too_many_scanner_keys', {
+        params: { max: MAX_SCANNER_KEYS },
+      });
     return { result: true as const, key };
   },
 });
@@ -49,7 +63,10 @@ export const scannerKeyList = defineOperation({
   input: z.object({ code: placeCode }).strict(),
   output: z.object({ result: z.literal(true), keys: z.array(keyView) }),
   async handler(input, ctx) {
-    return { result: true as const, keys: await listScannerKeys(ctx.em, ctx.caller.businessId, await placeIdOr404(ctx, input.code)) };
+    return {
+      result: true as const,
+      keys: await listScannerKeys(ctx.em, ctx.caller.businessId, await placeIdOr404(ctx, input.code)),
+    };
   },
 });
 
@@ -59,11 +76,16 @@ export const scannerKeyRevoke = defineOperation({
   tag: TAG,
   roles: ADMIN,
   business: true,
-  rest: { method: 'DELETE', path: '/v1/places/{code}/scanner-keys/{key_id}', failures: { 404: 'No such key of this place' } },
+  rest: {
+    method: 'DELETE',
+    path: '/v1/places/{code}/scanner-keys/{key_id}',
+    failures: { 404: 'No such key of this place' },
+  },
   input: z.object({ code: placeCode, key_id: pathCode(40) }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {
-    if (!(await revokeScannerKey(ctx.em, ctx.caller.businessId, await placeIdOr404(ctx, input.code), input.key_id))) throw errors.notFound();
+    if (!(await revokeScannerKey(ctx.em, ctx.caller.businessId, await placeIdOr404(ctx, input.code), input.key_id)))
+      throw errors.notFound();
     return { result: true as const };
   },
 });

@@ -26,8 +26,18 @@ const eventScanKey = (key: string) => `e-${createHash('sha256').update(key).dige
 const PACKAGES_IN_FLIGHT = 8;
 
 export async function moveByTrackedEvents(ctx: ScanSender & { em: Em }, moves: readonly TrackedMove[]): Promise<void> {
-  const candidates = moves.flatMap((m, index) => placeCandidates(m.locationId).map((c, rank) => ({ index, rank, ...c })));
-  const found = await findIngestTargets(ctx.em, candidates.map((c, i) => ({ i, packageNumber: moves[c.index]!.packageNumber, identifier: c.identifier, sub: c.sub })));
+  const candidates = moves.flatMap((m, index) =>
+    placeCandidates(m.locationId).map((c, rank) => ({ index, rank, ...c })),
+  );
+  const found = await findIngestTargets(
+    ctx.em,
+    candidates.map((c, i) => ({
+      i,
+      packageNumber: moves[c.index]!.packageNumber,
+      identifier: c.identifier,
+      sub: c.sub,
+    })),
+  );
   // Per move, the most exact identifier that names a place of its package's business.
   const best = new Map<number, { rank: number; target: NonNullable<ReturnType<typeof found.get>> }>();
   candidates.forEach((c, i) => {
@@ -36,20 +46,35 @@ export async function moveByTrackedEvents(ctx: ScanSender & { em: Em }, moves: r
   });
 
   const byPackage = new Map<number, (() => Promise<unknown>)[]>();
-  const ordered = [...best.entries()].sort(([a], [b]) => moves[a]!.occurredAt.getTime() - moves[b]!.occurredAt.getTime());
+  const ordered = [...best.entries()].sort(
+    ([a], [b]) => moves[a]!.occurredAt.getTime() - moves[b]!.occurredAt.getTime(),
+  );
   for (const [index, { target }] of ordered) {
     const move = moves[index]!;
     const action = actionOfStatus(move.statusCode, target.place.kind);
     if (action === null) continue;
     const gridCode = action === 'shelved' && target.place.kind === 'locker' ? target.sub : null;
-    const shelfCode = action === 'shelved' && target.place.kind === 'store' && target.sub !== null && CODE_PATTERN.test(target.sub) ? target.sub.toUpperCase() : null;
+    const shelfCode =
+      action === 'shelved' && target.place.kind === 'store' && target.sub !== null && CODE_PATTERN.test(target.sub)
+        ? target.sub.toUpperCase()
+        : null;
     // Shelving names its compartment or shelf by the location's sub-location; without one it cannot be applied.
     if (action === 'shelved' && gridCode === null && shelfCode === null) continue;
-    const send = () => sendScan(ctx, target.businessId, target.pkg, {
-      key: eventScanKey(move.key), source: move.source, action, placeId: target.place.id,
-      placeCode: target.place.code, deviceCode: target.place.deviceCode, destinationId: null, destinationCode: null, gridCode, shelfCode,
-      scannedAt: move.occurredAt.toISOString(), actorId: null,
-    });
+    const send = () =>
+      sendScan(ctx, target.businessId, target.pkg, {
+        key: eventScanKey(move.key),
+        source: move.source,
+        action,
+        placeId: target.place.id,
+        placeCode: target.place.code,
+        deviceCode: target.place.deviceCode,
+        destinationId: null,
+        destinationCode: null,
+        gridCode,
+        shelfCode,
+        scannedAt: move.occurredAt.toISOString(),
+        actorId: null,
+      });
     byPackage.set(target.pkg.id, [...(byPackage.get(target.pkg.id) ?? []), send]);
   }
   const queues = [...byPackage.values()];
@@ -64,15 +89,32 @@ export async function moveByTrackedEvents(ctx: ScanSender & { em: Em }, moves: r
  * warehouse with reason `cancelled`, which puts it back on that warehouse's list. Judged like any scan, so a package
  * already shelved keeps its compartment and the cancellation stays on its history, flagged.
  */
-export async function removeCancelledPackages(ctx: ScanSender & { em: Em }, cancels: readonly Omit<TrackedMove, 'statusCode' | 'locationId'>[]): Promise<void> {
-  const found = await findDistributedPackages(ctx.em, cancels.map((c) => c.packageNumber));
+export async function removeCancelledPackages(
+  ctx: ScanSender & { em: Em },
+  cancels: readonly Omit<TrackedMove, 'statusCode' | 'locationId'>[],
+): Promise<void> {
+  const found = await findDistributedPackages(
+    ctx.em,
+    cancels.map((c) => c.packageNumber),
+  );
   for (const c of cancels) {
     const target = found.get(c.packageNumber);
     if (!target) continue;
     const { pkg } = target;
     await sendScan(ctx, target.businessId, pkg, {
-      key: eventScanKey(c.key), source: c.source, action: 'removed', placeId: pkg.state.warehouseId!, placeCode: pkg.places.warehouse!, deviceCode: null,
-      destinationId: null, destinationCode: null, gridCode: null, shelfCode: null, scannedAt: c.occurredAt.toISOString(), actorId: null, reason: 'cancelled',
+      key: eventScanKey(c.key),
+      source: c.source,
+      action: 'removed',
+      placeId: pkg.state.warehouseId!,
+      placeCode: pkg.places.warehouse!,
+      deviceCode: null,
+      destinationId: null,
+      destinationCode: null,
+      gridCode: null,
+      shelfCode: null,
+      scannedAt: c.occurredAt.toISOString(),
+      actorId: null,
+      reason: 'cancelled',
     });
   }
 }

@@ -1,9 +1,30 @@
-import { ActivityFailure, condition, ParentClosePolicy, proxyActivities, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes, allHandlersFinished, log } from '@temporalio/workflow';
-import { deviceOrderSearchAttributes, deviceOrderWorkflowId, DEVICE_ORDER_WORKFLOW } from '../device-orders/contract.ts';
+import {
+  ActivityFailure,
+  condition,
+  ParentClosePolicy,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+  allHandlersFinished,
+  log,
+} from '@temporalio/workflow';
+import {
+  deviceOrderSearchAttributes,
+  deviceOrderWorkflowId,
+  DEVICE_ORDER_WORKFLOW,
+} from '../device-orders/contract.ts';
 import type { DistributionActivities, RecordedScan } from './activities.ts';
 import {
-  DISTRIBUTION_DESTINATION, DISTRIBUTION_FLAGGED, DISTRIBUTION_STATUS, DISTRIBUTION_WAREHOUSE,
-  scanUpdate, type DistributionInput, type ScanArgs, type ScanOutcome,
+  DISTRIBUTION_DESTINATION,
+  DISTRIBUTION_FLAGGED,
+  DISTRIBUTION_STATUS,
+  DISTRIBUTION_WAREHOUSE,
+  scanUpdate,
+  type DistributionInput,
+  type ScanArgs,
+  type ScanOutcome,
 } from './contract.ts';
 import { isFinal, judgeScan } from './domain.ts';
 
@@ -14,10 +35,16 @@ const { recordDistributionScan } = proxyLocalActivities<DistributionActivities>(
 });
 const { abandonShelvedNotice } = proxyLocalActivities<DistributionActivities>({ startToCloseTimeout: '30 seconds' });
 /** A mail server down for hours still gets the notice: 30 attempts, 5 s apart at first, then at most 10 minutes (about 4 hours), as the locker notices. */
-const noticeActivities = (scale: number) => proxyActivities<DistributionActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: Math.max(1, 5_000 * scale), backoffCoefficient: 2, maximumInterval: Math.max(1, 600_000 * scale), maximumAttempts: 30 },
-});
+const noticeActivities = (scale: number) =>
+  proxyActivities<DistributionActivities>({
+    startToCloseTimeout: '1 minute',
+    retry: {
+      initialInterval: Math.max(1, 5_000 * scale),
+      backoffCoefficient: 2,
+      maximumInterval: Math.max(1, 600_000 * scale),
+      maximumAttempts: 30,
+    },
+  });
 
 /**
  * The distribution of one package (docs/distribution.md): scans move it from its receiving warehouse to a locker
@@ -36,7 +63,11 @@ export async function packageDistributionWorkflow(input: DistributionInput): Pro
     const recorded = await recordDistributionScan({ ...input, scan, state, judgement });
     if (recorded.outcome.outcome === 'flagged') {
       upsertSearchAttributes([{ key: DISTRIBUTION_FLAGGED, value: true }]);
-      log.warn('distribution scan flagged', { packageNumber: input.packageNumber, action: scan.action, flag: recorded.outcome.flag });
+      log.warn('distribution scan flagged', {
+        packageNumber: input.packageNumber,
+        action: scan.action,
+        flag: recorded.outcome.flag,
+      });
     }
     if (recorded.outcome.outcome !== 'applied') return recorded.outcome;
     state = recorded.state;
@@ -71,7 +102,13 @@ export async function packageDistributionWorkflow(input: DistributionInput): Pro
       parentClosePolicy: ParentClosePolicy.ABANDON,
     });
   }
-  await noticeActivities(input.notifyRetryScale ?? 1).notifyShelvedRecipient({ packageId: input.packageId }).catch((err: unknown) =>
-    abandonShelvedNotice({ packageId: input.packageId, error: err instanceof ActivityFailure && err.cause ? err.cause.message : String(err) }));
+  await noticeActivities(input.notifyRetryScale ?? 1)
+    .notifyShelvedRecipient({ packageId: input.packageId })
+    .catch((err: unknown) =>
+      abandonShelvedNotice({
+        packageId: input.packageId,
+        error: err instanceof ActivityFailure && err.cause ? err.cause.message : String(err),
+      }),
+    );
   await condition(allHandlersFinished);
 }

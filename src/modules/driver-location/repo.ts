@@ -30,14 +30,29 @@ export async function recordPosition(em: Em, p: Position): Promise<boolean> {
          last_event_at = case when l.last_event_at <= now() - make_interval(secs => (select sec from interval_sec)) then now() else l.last_event_at end
        where excluded.recorded_at >= l.recorded_at
        returning l.last_event_at = now() as emit`,
-      [p.businessId, p.driverId, p.businessId, p.lat, p.lng, p.heading, p.speed, p.recordedAt]);
+      [p.businessId, p.driverId, p.businessId, p.lat, p.lng, p.heading, p.speed, p.recordedAt],
+    );
     if (!row?.emit) return false;
     const eventId = `DLU-${randomUUID()}`;
     await insertOutboxEvent(tx, {
-      businessId: p.businessId, eventId, eventType: 'driver.location_update', referenceType: 'driver', referenceId: String(p.driverId),
+      businessId: p.businessId,
+      eventId,
+      eventType: 'driver.location_update',
+      referenceType: 'driver',
+      referenceId: String(p.driverId),
       payload: {
-        event_id: eventId, event: 'driver.location_update', business_id: p.businessId, occurred_at: new Date().toISOString(),
-        data: { driver_id: p.driverId, lat: p.lat, lng: p.lng, heading: p.heading, speed: p.speed, recorded_at: p.recordedAt.toISOString() },
+        event_id: eventId,
+        event: 'driver.location_update',
+        business_id: p.businessId,
+        occurred_at: new Date().toISOString(),
+        data: {
+          driver_id: p.driverId,
+          lat: p.lat,
+          lng: p.lng,
+          heading: p.heading,
+          speed: p.speed,
+          recorded_at: p.recordedAt.toISOString(),
+        },
       },
     });
     return true;

@@ -18,7 +18,8 @@ export const login = defineOperation({
   roles: 'public',
   limit: 'sign_in',
   rest: {
-    method: 'POST', path: '/v1/user/login',
+    method: 'POST',
+    path: '/v1/user/login',
     failures: {
       401: 'Wrong email or password (code INVALID_CREDENTIALS), the same answer whether or not an account has the email',
       429: 'Sign-in refused for this email after repeated wrong passwords (code TOO_MANY_ATTEMPTS), whether or not an account has it; see Retry-After',
@@ -75,6 +76,12 @@ export const me = defineOperation({
   async handler(_input, ctx) {
     const c = ctx.caller!;
     const business = c.businessId === null ? null : await businessById(ctx.em, c.businessId);
-    return { id: c.id, name: c.name, email: c.email, role: c.role, business: business && { id: business.id, code: business.code, name: business.name } };
+    return {
+      id: c.id,
+      name: c.name,
+      email: c.email,
+      role: c.role,
+      business: business && { id: business.id, code: business.code, name: business.name },
+    };
   },
 });

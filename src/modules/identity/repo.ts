@@ -26,17 +26,32 @@ export async function businessById(em: Em, id: number): Promise<Business> {
 /** Resolves a session token to its caller: unexpired and not revoked. */
 export async function callerForSessionToken(em: Em, token: string): Promise<Caller | null> {
   const tokenHash = sha256Hex(token);
-  const [row] = await em.execute<{ id: number; name: string; email: string; role: Role; business_id: number | null; expires_at: Date }[]>(
+  const [row] = await em.execute<
+    { id: number; name: string; email: string; role: Role; business_id: number | null; expires_at: Date }[]
+  >(
     `select u.id, u.name, u.email, u.role, u.business_id, t.expires_at from auth_token t join app_user u on u.id = t.user_id
      where t.token_hash = ? and t.revoked_at is null and t.expires_at > now()`,
     [tokenHash],
   );
-  return row ? { id: row.id, name: row.name, email: row.email, role: row.role, businessId: row.business_id, tokenHash, via: 'session', expiresAt: new Date(row.expires_at) } : null;
+  return row
+    ? {
+        id: row.id,
+        name: row.name,
+        email: row.email,
+        role: row.role,
+        businessId: row.business_id,
+        tokenHash,
+        via: 'session',
+        expiresAt: new Date(row.expires_at),
+      }
+    : null;
 }
 
 /** The business of the code when it is a delivery provider's (a carrier): one of its accounts has that role. */
 export async function findDeliveryProvider(em: Em, code: string): Promise<number | null> {
   const [row] = await em.execute<{ id: number }[]>(
-    "select b.id from business b where b.code = ? and exists (select 1 from app_user u where u.business_id = b.id and u.role = 'delivery_provider')", [code]);
+    "select b.id from business b where b.code = ? and exists (select 1 from app_user u where u.business_id = b.id and u.role = 'delivery_provider')",
+    [code],
+  );
   return row?.id ?? null;
 }

@@ -3,7 +3,13 @@
  * which emails exist: from the third wrong password in a row the email is held back for 1 s, then 2, 4 ... and
  * at the limit (SIGN_IN_MAX_FAILURES) refused for SIGN_IN_LOCK_SECONDS. Defaults and reasons: docs/abuse-limits.md.
  */
-import { countFailure, forgetFailures, heldFor, holdSubjects, type AttemptSubject } from '../../platform/db/attempts.ts';
+import {
+  countFailure,
+  forgetFailures,
+  heldFor,
+  holdSubjects,
+  type AttemptSubject,
+} from '../../platform/db/attempts.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Em } from '../../platform/db/orm.ts';
 import { errors } from '../../platform/errors.ts';
@@ -18,7 +24,13 @@ function subjectOf(email: string, config: Config): AttemptSubject {
     kind: 'sign_in',
     // A hash, so that the table of counts is not a list of the emails someone tried.
     subject: `email:${sha256Hex(email).slice(0, 40)}`,
-    rule: { maxFailures, windowSeconds: lockSeconds, lockSeconds, maxLockSeconds: lockSeconds * 4, slowDown: SLOW_DOWN },
+    rule: {
+      maxFailures,
+      windowSeconds: lockSeconds,
+      lockSeconds,
+      maxLockSeconds: lockSeconds * 4,
+      slowDown: SLOW_DOWN,
+    },
   };
 }
 

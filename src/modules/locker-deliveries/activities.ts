@@ -6,7 +6,12 @@ import { LOCKER_DELIVERY_MISSING, LOCKER_INVALID_TRANSITION, lockerNoticeKey } f
 import type { LockerAction } from './domain.ts';
 import { composeNotice, type NoticeTemplate } from './notices.ts';
 import { recordDoorReport, type DoorState } from '../lockers/index.ts';
-import { deviceOfDelivery, findNoticeFacts, transitionLockerDelivery, type TransitionDetails } from './repo/deliveries.ts';
+import {
+  deviceOfDelivery,
+  findNoticeFacts,
+  transitionLockerDelivery,
+  type TransitionDetails,
+} from './repo/deliveries.ts';
 import { rotateLockerCode, type Rotation } from './repo/rotation.ts';
 import type { LockerDeliveryView } from './views.ts';
 
@@ -29,16 +34,32 @@ export function createLockerDeliveryActivities(deps: { orm: Orm; config: Pick<Co
       const result = await transitionLockerDelivery(deps.orm.em.fork(), id, action, details);
       if (result.ok) return result.view;
       if (result.reason === 'missing') {
-        throw ApplicationFailure.create({ type: LOCKER_DELIVERY_MISSING, message: `locker delivery ${input.id} does not exist`, nonRetryable: true });
+        throw ApplicationFailure.create({
+          type: LOCKER_DELIVERY_MISSING,
+          message: `locker delivery ${input.id} does not exist`,
+          nonRetryable: true,
+        });
       }
-      throw ApplicationFailure.create({ type: LOCKER_INVALID_TRANSITION, message: `locker delivery ${input.id} is ${result.status}`, details: [result.status, input.action], nonRetryable: true });
+      throw ApplicationFailure.create({
+        type: LOCKER_INVALID_TRANSITION,
+        message: `locker delivery ${input.id} is ${result.status}`,
+        details: [result.status, input.action],
+        nonRetryable: true,
+      });
     },
 
     /** Replaces a code with its event; the new pickup code is drawn and sealed in here, so no workflow history holds it. */
-    async rotateCode(input: Rotation & { id: number }): Promise<{ view: LockerDeliveryView; recipientNotified: boolean }> {
+    async rotateCode(
+      input: Rotation & { id: number },
+    ): Promise<{ view: LockerDeliveryView; recipientNotified: boolean }> {
       const { id, ...rotation } = input;
       const rotated = await rotateLockerCode(deps.orm.em.fork(), id, rotation);
-      if (!rotated) throw ApplicationFailure.create({ type: LOCKER_DELIVERY_MISSING, message: `locker delivery ${id} does not exist`, nonRetryable: true });
+      if (!rotated)
+        throw ApplicationFailure.create({
+          type: LOCKER_DELIVERY_MISSING,
+          message: `locker delivery ${id} does not exist`,
+          nonRetryable: true,
+        });
       return rotated;
     },
 
@@ -49,11 +70,26 @@ export function createLockerDeliveryActivities(deps: { orm: Orm; config: Pick<Co
     async notifyRecipient(input: NoticeInput): Promise<string> {
       const em = deps.orm.em.fork();
       const facts = await findNoticeFacts(em, input.id);
-      if (!facts) throw ApplicationFailure.create({ type: LOCKER_DELIVERY_MISSING, message: `locker delivery ${input.id} does not exist`, nonRetryable: true });
-      const { subject, text } = composeNotice(input.template, { view: facts.view, deviceName: facts.deviceName }, facts.pickupCode());
+      if (!facts)
+        throw ApplicationFailure.create({
+          type: LOCKER_DELIVERY_MISSING,
+          message: `locker delivery ${input.id} does not exist`,
+          nonRetryable: true,
+        });
+      const { subject, text } = composeNotice(
+        input.template,
+        { view: facts.view, deviceName: facts.deviceName },
+        facts.pickupCode(),
+      );
       return sendNotice(em, deps.config, {
-        key: lockerNoticeKey(input.id, input.template, input.seq), businessId: facts.businessId, referenceType: 'locker_delivery', referenceId: String(input.id),
-        template: input.template, recipient: facts.view.recipient.email, subject, text,
+        key: lockerNoticeKey(input.id, input.template, input.seq),
+        businessId: facts.businessId,
+        referenceType: 'locker_delivery',
+        referenceId: String(input.id),
+        template: input.template,
+        recipient: facts.view.recipient.email,
+        subject,
+        text,
       });
     },
 

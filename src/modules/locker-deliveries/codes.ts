@@ -18,10 +18,12 @@ const tagUnder = (secretsKey: Buffer, deviceId: number, code: string): string =>
 export const tagLockerCode = (deviceId: number, code: string): string => tagUnder(secretKeys()[0]!, deviceId, code);
 
 /** Every tag the code may be stored under: one per configured key. */
-export const lookupTags = (deviceId: number, code: string): string[] => secretKeys().map((k) => tagUnder(k, deviceId, code));
+export const lookupTags = (deviceId: number, code: string): string[] =>
+  secretKeys().map((k) => tagUnder(k, deviceId, code));
 
 /**
  * The advisory lock key of a code on a device: its tag cut to 32 bits, so neither the SQL text nor the lock table
  * shows the code. Two transactions drawing the same code for one device wait on the same key.
  */
-export const codeLockKey = (deviceId: number, code: string): number => Buffer.from(tagLockerCode(deviceId, code).slice(3), 'base64url').readInt32BE(0);
+export const codeLockKey = (deviceId: number, code: string): number =>
+  Buffer.from(tagLockerCode(deviceId, code).slice(3), 'base64url').readInt32BE(0);

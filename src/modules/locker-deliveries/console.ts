@@ -13,7 +13,7 @@ import { LockerDeliveryView } from './views.ts';
 
 const TAG = 'Lockers';
 const ADMIN = ['client_admin'] as const;
-const NOT_FOUND = 'No partner delivery into the business\'s lockers has this id';
+const NOT_FOUND = "No partner delivery into the business's lockers has this id";
 
 export const lockerDeliveryConsoleList = defineOperation({
   name: 'locker_delivery_console_list',
@@ -25,7 +25,12 @@ export const lockerDeliveryConsoleList = defineOperation({
   input: z.object({ status: z.enum(LOCKER_DELIVERY_STATUSES).optional(), ...pageParams }).strict(),
   output: pageOutput('deliveries', LockerDeliveryView),
   async handler(input, ctx) {
-    const { total, items } = await listLockerDeliveries(ctx.em, { owner: { businessId: ctx.caller.businessId }, status: input.status, limit: input.per_page, offset: offsetOf(input) });
+    const { total, items } = await listLockerDeliveries(ctx.em, {
+      owner: { businessId: ctx.caller.businessId },
+      status: input.status,
+      limit: input.per_page,
+      offset: offsetOf(input),
+    });
     return pageOf(input, 'deliveries', total, items);
   },
 });
@@ -40,18 +45,29 @@ export const lockerDeliveryConsoleGet = defineOperation({
   input: z.object({ id: pathId }).strict(),
   output: DeliveryResult,
   async handler(input, ctx) {
-    return { result: true as const, delivery: await loadDelivery(ctx, { businessId: ctx.caller.businessId }, input.id) };
+    return {
+      result: true as const,
+      delivery: await loadDelivery(ctx, { businessId: ctx.caller.businessId }, input.id),
+    };
   },
 });
 
 export const lockerDeliveryConsoleConfirm = defineOperation({
   name: 'locker_delivery_console_confirm',
-  summary: "Confirm a partner's deposit from the console (confirmed_by console): the recipient's pickup code works from now on (event delivered).",
+  summary:
+    "Confirm a partner's deposit from the console (confirmed_by console): the recipient's pickup code works from now on (event delivered).",
   tag: TAG,
   roles: ADMIN,
   business: true,
-  rest: { method: 'POST', path: '/v1/locker-deliveries/{id}/confirm', failures: { 404: NOT_FOUND, 409: 'No deposit under way (INVALID_TRANSITION)' } },
+  rest: {
+    method: 'POST',
+    path: '/v1/locker-deliveries/{id}/confirm',
+    failures: { 404: NOT_FOUND, 409: 'No deposit under way (INVALID_TRANSITION)' },
+  },
   input: z.object({ id: pathId }).strict(),
   output: DeliveryResult,
-  handler: (input, ctx) => sendUpdate(ctx, { businessId: ctx.caller.businessId }, input.id, 'confirm', (h) => h.executeUpdate(confirmUpdate, { args: [{ by: 'console' }] })),
+  handler: (input, ctx) =>
+    sendUpdate(ctx, { businessId: ctx.caller.businessId }, input.id, 'confirm', (h) =>
+      h.executeUpdate(confirmUpdate, { args: [{ by: 'console' }] }),
+    ),
 });

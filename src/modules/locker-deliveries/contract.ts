@@ -31,7 +31,8 @@ export interface LockerDeliveryInput {
 }
 
 /** The notification row of the delivery's `seq`-th message to its recipient. */
-export const lockerNoticeKey = (id: number, template: string, seq: number): string => `locker_delivery:${id}:${template}:${seq}`;
+export const lockerNoticeKey = (id: number, template: string, seq: number): string =>
+  `locker_delivery:${id}:${template}:${seq}`;
 
 export interface CancelArgs {
   reason: string | null;
@@ -89,7 +90,12 @@ export const PROVIDER_ID = defineSearchAttributeKey('ProviderId', SearchAttribut
 export const LOCKER_DELIVERY_STATUS = defineSearchAttributeKey('LockerDeliveryStatus', SearchAttributeType.KEYWORD);
 export const PARCEL_REFERENCES = defineSearchAttributeKey('ParcelReferences', SearchAttributeType.KEYWORD_LIST);
 
-export function lockerDeliverySearchAttributes(businessId: number, providerId: number, deviceCode: string, references: string[]): TypedSearchAttributes {
+export function lockerDeliverySearchAttributes(
+  businessId: number,
+  providerId: number,
+  deviceCode: string,
+  references: string[],
+): TypedSearchAttributes {
   return new TypedSearchAttributes([
     { key: BUSINESS_ID, value: businessId },
     { key: PROVIDER_ID, value: providerId },

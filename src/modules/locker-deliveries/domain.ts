@@ -1,5 +1,13 @@
 /** Statuses of a partner locker delivery (docs/locker-deliveries.md). */
-export const LOCKER_DELIVERY_STATUSES = ['awaiting_deposit', 'depositing', 'delivered', 'picked_up', 'failed', 'expired', 'cancelled'] as const;
+export const LOCKER_DELIVERY_STATUSES = [
+  'awaiting_deposit',
+  'depositing',
+  'delivered',
+  'picked_up',
+  'failed',
+  'expired',
+  'cancelled',
+] as const;
 export type LockerDeliveryStatus = (typeof LOCKER_DELIVERY_STATUSES)[number];
 
 export const OPEN_MODES = ['screen_code', 'remote_open'] as const;
@@ -31,11 +39,24 @@ export const ROTATABLE = {
 export type RotatedCode = keyof typeof ROTATABLE;
 
 /** What confirmed a deposit. */
-export const CONFIRM_SOURCES = ['courier_terminal', 'partner_api', 'door_close', 'timeout_door_closed', 'console'] as const;
+export const CONFIRM_SOURCES = [
+  'courier_terminal',
+  'partner_api',
+  'door_close',
+  'timeout_door_closed',
+  'console',
+] as const;
 export type ConfirmSource = (typeof CONFIRM_SOURCES)[number];
 
 /** Why a parcel of a delivery failed (`fail`). */
-export const FAILURE_CODES = ['parcel_damaged', 'parcel_too_large', 'compartment_unusable', 'recipient_refused', 'address_mismatch', 'other'] as const;
+export const FAILURE_CODES = [
+  'parcel_damaged',
+  'parcel_too_large',
+  'compartment_unusable',
+  'recipient_refused',
+  'address_mismatch',
+  'other',
+] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
 /**

@@ -20,19 +20,25 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 
 export const lockerDoorReported = defineOperation({
   name: 'locker_door_reported',
-  summary: "A locker reports that a door opened or closed, sent with its device key and dated by the locker; a report older than the door's newest changes nothing (applied false).",
+  summary:
+    "A locker reports that a door opened or closed, sent with its device key and dated by the locker; a report older than the door's newest changes nothing (applied false).",
   tag: 'Lockers',
   roles: ['client_admin'],
   auth: 'device_key',
   business: true,
   rest: { method: 'POST', path: '/v1/lockers/{device_id}/doors', failures: { 404: 'Not the device of this key' } },
-  input: z.object({
-    device_id: z.string().trim().min(1).max(64),
-    compartment_number: z.number().int().min(0).max(100_000).describe('Hardware door number'),
-    state: z.enum(DOOR_STATES),
-    at: timeParam().describe('When the door opened or closed, by the locker\'s clock'),
-  }).strict(),
-  output: z.object({ result: z.literal(true), applied: z.boolean().describe('False when the door already holds a newer report') }),
+  input: z
+    .object({
+      device_id: z.string().trim().min(1).max(64),
+      compartment_number: z.number().int().min(0).max(100_000).describe('Hardware door number'),
+      state: z.enum(DOOR_STATES),
+      at: timeParam().describe("When the door opened or closed, by the locker's clock"),
+    })
+    .strict(),
+  output: z.object({
+    result: z.literal(true),
+    applied: z.boolean().describe('False when the door already holds a newer report'),
+  }),
   async handler(input, ctx) {
     const device = ownDevice(ctx.caller, input.device_id);
     const at = new Date(input.at);
@@ -42,15 +48,25 @@ export const lockerDoorReported = defineOperation({
     if (!outcome.applied) return { result: true as const, applied: false };
     const { occupant } = outcome;
     if (occupant === null || 'deviceOrderId' in occupant) {
-      await tellDeviceOrderOfDoor(ctx.em, ctx.temporal, ctx.config, { id: outcome.compartmentId, deviceOrderId: occupant?.deviceOrderId ?? null }, input.state);
+      await tellDeviceOrderOfDoor(
+        ctx.em,
+        ctx.temporal,
+        ctx.config,
+        { id: outcome.compartmentId, deviceOrderId: occupant?.deviceOrderId ?? null },
+        input.state,
+      );
       return { result: true as const, applied: true };
     }
     const parcel = occupant.lockerParcelId;
     const deliveryId = await deliveryOfParcel(ctx.em, parcel);
     if (deliveryId !== null) {
       // A delivery that has ended meanwhile has no use for the report.
-      await ctx.temporal.workflow.getHandle(lockerDeliveryWorkflowId(deliveryId)).signal(doorSignal, { compartmentNumber: input.compartment_number, state: input.state })
-        .catch((err: unknown) => { if (!(err instanceof WorkflowNotFoundError)) throw err; });
+      await ctx.temporal.workflow
+        .getHandle(lockerDeliveryWorkflowId(deliveryId))
+        .signal(doorSignal, { compartmentNumber: input.compartment_number, state: input.state })
+        .catch((err: unknown) => {
+          if (!(err instanceof WorkflowNotFoundError)) throw err;
+        });
     }
     return { result: true as const, applied: true };
   },

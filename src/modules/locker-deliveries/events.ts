@@ -13,14 +13,31 @@ const compartment = obj({
   pickup_locker_code: orNull(str("'{shelf_code}-{number}'; null when there is no number")),
 });
 
-function lockerEvent(name: string, summary: string, props: Record<string, Schema>, extra: Schema = {}): EventDefinition {
-  const data = obj({ delivery_id: str('Partner locker delivery id'), 'test?': bool('True on sandbox events'), ...props }, extra);
-  return { name, sender: 'partner_locker', summary, payload: providerEnvelope(name, 'PLE-<id>, or PLE-MOCK-<id> for sandbox events; stable across retries', data) };
+function lockerEvent(
+  name: string,
+  summary: string,
+  props: Record<string, Schema>,
+  extra: Schema = {},
+): EventDefinition {
+  const data = obj(
+    { delivery_id: str('Partner locker delivery id'), 'test?': bool('True on sandbox events'), ...props },
+    extra,
+  );
+  return {
+    name,
+    sender: 'partner_locker',
+    summary,
+    payload: providerEnvelope(name, 'PLE-<id>, or PLE-MOCK-<id> for sandbox events; stable across retries', data),
+  };
 }
 
 export const PARTNER_LOCKER_EVENTS: readonly EventDefinition[] = [
   lockerEvent('partner_locker.delivery.doors_opened', 'Doors opened for a deposit attempt (also re-opens).', {
-    pickup_code: orNull(str('Recipient pickup code, usable once the deposit is confirmed; null once it was rotated (the new one reaches only the recipient)')),
+    pickup_code: orNull(
+      str(
+        'Recipient pickup code, usable once the deposit is confirmed; null once it was rotated (the new one reaches only the recipient)',
+      ),
+    ),
     opening: obj({
       via: enumOf([...OPEN_MODES], 'How the doors were opened'),
       opened_at: time('When'),
@@ -28,7 +45,9 @@ export const PARTNER_LOCKER_EVENTS: readonly EventDefinition[] = [
     }),
   }),
   lockerEvent('partner_locker.delivery.delivered', 'The deposit was confirmed.', {
-    pickup_code: orNull(str('Recipient pickup code; null once it was rotated (the new one reaches only the recipient)')),
+    pickup_code: orNull(
+      str('Recipient pickup code; null once it was rotated (the new one reaches only the recipient)'),
+    ),
     confirmed_by: enumOf([...CONFIRM_SOURCES], 'What confirmed it'),
     compartments: list(compartment, 'Compartments holding the parcels'),
   }),
@@ -39,17 +58,39 @@ export const PARTNER_LOCKER_EVENTS: readonly EventDefinition[] = [
   }),
   lockerEvent('partner_locker.delivery.failed', 'The delivery failed; its compartments are free.', {
     failed_at: time('When'),
-    parcels: list(obj({ reference: str("The provider's parcel reference"), failure_code: orNull(enumOf([...FAILURE_CODES], 'Why it failed')) }), 'Every parcel, with its failure code when one was given'),
+    parcels: list(
+      obj({
+        reference: str("The provider's parcel reference"),
+        failure_code: orNull(enumOf([...FAILURE_CODES], 'Why it failed')),
+      }),
+      'Every parcel, with its failure code when one was given',
+    ),
   }),
   lockerEvent('partner_locker.delivery.expired', 'An unused code or an uncollected deposit passed its expiry.', {
     expired: enumOf(['delivery_code', 'deposit'], 'What expired'),
     expired_at: time('When'),
   }),
-  lockerEvent('partner_locker.delivery.cancelled', 'The delivery was cancelled before completion.', { cancelled_at: time('When'), 'reason?': orNull(str('Why')) }),
-  lockerEvent('partner_locker.delivery.correction_reopened', 'Compartments were reopened inside the correction window.', {
-    correction: obj({ reopened_at: time('When'), compartments: list(compartment, 'Reopened compartments') }),
+  lockerEvent('partner_locker.delivery.cancelled', 'The delivery was cancelled before completion.', {
+    cancelled_at: time('When'),
+    'reason?': orNull(str('Why')),
   }),
-  lockerEvent('partner_locker.delivery.code_rotated', 'A delivery or pickup code was replaced; the new code is not sent.', {
-    rotation: obj({ code: enumOf(['delivery_code', 'pickup_code'], 'Which code'), rotated_at: time('When'), recipient_notified: bool('Whether the recipient was told') }),
-  }, { not: { anyOf: [{ required: ['pickup_code'] }, { required: ['delivery_code'] }] } }),
+  lockerEvent(
+    'partner_locker.delivery.correction_reopened',
+    'Compartments were reopened inside the correction window.',
+    {
+      correction: obj({ reopened_at: time('When'), compartments: list(compartment, 'Reopened compartments') }),
+    },
+  ),
+  lockerEvent(
+    'partner_locker.delivery.code_rotated',
+    'A delivery or pickup code was replaced; the new code is not sent.',
+    {
+      rotation: obj({
+        code: enumOf(['delivery_code', 'pickup_code'], 'Which code'),
+        rotated_at: time('When'),
+        recipient_notified: bool('Whether the recipient was told'),
+      }),
+    },
+    { not: { anyOf: [{ required: ['pickup_code'] }, { required: ['delivery_code'] }] } },
+  ),
 ];

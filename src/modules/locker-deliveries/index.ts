@@ -9,21 +9,54 @@ import { LOCKER_DELIVERIES_MESSAGES } from './messages.ts';
 import { lockerDeliveryConsoleConfirm, lockerDeliveryConsoleGet, lockerDeliveryConsoleList } from './console.ts';
 import { lockerDoorReported } from './doors.ts';
 import {
-  lockerDeliveryCancel, lockerDeliveryConfirm, lockerDeliveryCorrection, lockerDeliveryCreate, lockerDeliveryFail, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryRotateCode,
+  lockerDeliveryCancel,
+  lockerDeliveryConfirm,
+  lockerDeliveryCorrection,
+  lockerDeliveryCreate,
+  lockerDeliveryFail,
+  lockerDeliveryGet,
+  lockerDeliveryList,
+  lockerDeliveryOpen,
+  lockerDeliveryRotateCode,
 } from './operations.ts';
 import { PICKUP_CODE } from './repo/deliveries.ts';
 import { partnerLockerList, partnerLockerSandboxCode } from './sandbox.ts';
 import { lockerCodeEntered, lockerCourierConfirmed } from './screen.ts';
-import { lockerPartnerGrant, lockerPartnerList, lockerPartnerRevoke, lockerSettingsGet, lockerSettingsUpdate } from './settings.ts';
+import {
+  lockerPartnerGrant,
+  lockerPartnerList,
+  lockerPartnerRevoke,
+  lockerSettingsGet,
+  lockerSettingsUpdate,
+} from './settings.ts';
 
 export { grantLockerPartner } from './repo/partners.ts';
 
 export const lockerDeliveries = defineModule({
   name: 'locker-deliveries',
   operations: [
-    lockerDeliveryCreate, lockerDeliveryGet, lockerDeliveryList, lockerDeliveryOpen, lockerDeliveryConfirm, lockerDeliveryCancel, lockerDeliveryFail, lockerDeliveryCorrection, lockerDeliveryRotateCode,
-    lockerDeliveryConsoleList, lockerDeliveryConsoleGet, lockerDeliveryConsoleConfirm, lockerCodeEntered, lockerDoorReported, lockerCourierConfirmed,
-    lockerSettingsGet, lockerSettingsUpdate, lockerPartnerList, lockerPartnerGrant, lockerPartnerRevoke, partnerLockerList, partnerLockerSandboxCode,
+    lockerDeliveryCreate,
+    lockerDeliveryGet,
+    lockerDeliveryList,
+    lockerDeliveryOpen,
+    lockerDeliveryConfirm,
+    lockerDeliveryCancel,
+    lockerDeliveryFail,
+    lockerDeliveryCorrection,
+    lockerDeliveryRotateCode,
+    lockerDeliveryConsoleList,
+    lockerDeliveryConsoleGet,
+    lockerDeliveryConsoleConfirm,
+    lockerCodeEntered,
+    lockerDoorReported,
+    lockerCourierConfirmed,
+    lockerSettingsGet,
+    lockerSettingsUpdate,
+    lockerPartnerList,
+    lockerPartnerGrant,
+    lockerPartnerRevoke,
+    partnerLockerList,
+    partnerLockerSandboxCode,
   ],
   activities: ({ orm, config }) => createLockerDeliveryActivities({ orm, config }),
   workflows: [LOCKER_DELIVERY_WORKFLOW],

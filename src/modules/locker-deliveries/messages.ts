@@ -53,7 +53,7 @@ export const LOCKER_DELIVERIES_MESSAGES = {
     en: "This compartment holds none of this delivery's parcels.",
     'zh-Hans': '此格口中没有该派送的包裹。',
     'zh-Hant': '此格口中沒有該派送的包裹。',
-    fr: "Ce compartiment ne contient aucun colis de cette livraison.",
+    fr: 'Ce compartiment ne contient aucun colis de cette livraison.',
     de: 'Dieses Fach enthält kein Paket dieser Zustellung.',
     es: 'Este compartimento no contiene ningún paquete de esta entrega.',
   },

@@ -6,11 +6,27 @@ import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
 import { COMPARTMENT_SIZES } from '../lockers/index.ts';
 import {
-  cancelUpdate, confirmUpdate, correctionUpdate, failUpdate, LOCKER_DELIVERY_WORKFLOW, rotateUpdate, lockerDeliverySearchAttributes, lockerDeliveryWorkflowId, openUpdate, type LockerDeliveryInput,
+  cancelUpdate,
+  confirmUpdate,
+  correctionUpdate,
+  failUpdate,
+  LOCKER_DELIVERY_WORKFLOW,
+  rotateUpdate,
+  lockerDeliverySearchAttributes,
+  lockerDeliveryWorkflowId,
+  openUpdate,
+  type LockerDeliveryInput,
 } from './contract.ts';
 import { FAILURE_CODES, LOCKER_DELIVERY_STATUSES, OPEN_MODES } from './domain.ts';
 import { tagLockerCode } from './codes.ts';
-import { deviceOfDelivery, drawFreeCodes, drawUnusedCode, findDeliveryTarget, insertLockerDelivery, listLockerDeliveries } from './repo/deliveries.ts';
+import {
+  deviceOfDelivery,
+  drawFreeCodes,
+  drawUnusedCode,
+  findDeliveryTarget,
+  insertLockerDelivery,
+  listLockerDeliveries,
+} from './repo/deliveries.ts';
 import { DeliveryResult, loadDelivery, sendUpdate } from './updates.ts';
 import { LockerDeliveryView } from './views.ts';
 import type { lockerDeliveryWorkflow } from './workflows.ts';
@@ -26,18 +42,34 @@ const Parcel = z.object({ reference: z.string().trim().min(1).max(100), size: z.
 
 export const lockerDeliveryCreate = defineOperation({
   name: 'locker_delivery_create',
-  summary: "Deliver parcels into a partner business's locker: reserves one compartment per parcel, assigns the recipient's pickup code and starts the delivery process; answers the delivery code once (screen_code mode).",
+  summary:
+    "Deliver parcels into a partner business's locker: reserves one compartment per parcel, assigns the recipient's pickup code and starts the delivery process; answers the delivery code once (screen_code mode).",
   tag: TAG,
   roles: PROVIDER,
   business: true,
   rest: { method: 'POST', path: '/v1/partner-locker/deliveries', status: 201 },
-  input: z.object({
-    device_id: z.string().trim().min(1).max(64),
-    parcels: z.array(Parcel).min(1).max(20),
-    recipient: z.object({ name: z.string().trim().min(1).max(200), phone: z.string().trim().min(3).max(32).optional(), email: z.email().max(254).optional() }).strict(),
-    open_mode: z.enum(OPEN_MODES),
-  }).strict(),
-  output: z.object({ result: z.literal(true), delivery: LockerDeliveryView, delivery_code: z.string().optional().describe('The code the courier types on the locker screen (screen_code mode); shown once') }),
+  input: z
+    .object({
+      device_id: z.string().trim().min(1).max(64),
+      parcels: z.array(Parcel).min(1).max(20),
+      recipient: z
+        .object({
+          name: z.string().trim().min(1).max(200),
+          phone: z.string().trim().min(3).max(32).optional(),
+          email: z.email().max(254).optional(),
+        })
+        .strict(),
+      open_mode: z.enum(OPEN_MODES),
+    })
+    .strict(),
+  output: z.object({
+    result: z.literal(true),
+    delivery: LockerDeliveryView,
+    delivery_code: z
+      .string()
+      .optional()
+      .describe('The code the courier types on the locker screen (screen_code mode); shown once'),
+  }),
   async handler(input, ctx) {
     const seen = new Set<string>();
     const repeated = input.parcels.findIndex((p) => seen.size === seen.add(p.reference).size);
@@ -50,46 +82,86 @@ export const lockerDeliveryCreate = defineOperation({
     const scale = ctx.config.lockerTimerScale;
     const deliveryCodeExpiresAt = new Date(Date.now() + settings.delivery_code_ttl_hours * 3600_000 * scale);
     const timers = {
-      depositTimeout: settings.deposit_timeout_minutes * 60 * scale, pickupTtl: settings.pickup_ttl_hours * 3600 * scale,
-      correctionWindow: settings.correction_window_minutes * 60 * scale, codeRotation: settings.code_rotation_hours * 3600 * scale,
+      depositTimeout: settings.deposit_timeout_minutes * 60 * scale,
+      pickupTtl: settings.pickup_ttl_hours * 3600 * scale,
+      correctionWindow: settings.correction_window_minutes * 60 * scale,
+      codeRotation: settings.code_rotation_hours * 3600 * scale,
     };
     // The process starts while the rows are written; they commit only once it has (writeOnceStarted).
     const args: LockerDeliveryInput = {
-      id, deliveryCodeExpiresAt: deliveryCodeExpiresAt.toISOString(), openMode: input.open_mode,
-      depositTimeoutMs: timers.depositTimeout * 1000, correctionWindowMs: timers.correctionWindow * 1000, notifyRetryScale: ctx.config.notifyRetryScale,
-      codeRotationMs: timers.codeRotation * 1000, simulatedDoorsMs: device.sandbox ? SIMULATED_DOOR_SECONDS * 1000 * scale : null,
+      id,
+      deliveryCodeExpiresAt: deliveryCodeExpiresAt.toISOString(),
+      openMode: input.open_mode,
+      depositTimeoutMs: timers.depositTimeout * 1000,
+      correctionWindowMs: timers.correctionWindow * 1000,
+      notifyRetryScale: ctx.config.notifyRetryScale,
+      codeRotationMs: timers.codeRotation * 1000,
+      simulatedDoorsMs: device.sandbox ? SIMULATED_DOOR_SECONDS * 1000 * scale : null,
     };
     const started = ctx.temporal.workflow.start<typeof lockerDeliveryWorkflow>(LOCKER_DELIVERY_WORKFLOW, {
-      workflowId: lockerDeliveryWorkflowId(id), taskQueue: ctx.config.taskQueue, args: [args],
-      typedSearchAttributes: lockerDeliverySearchAttributes(device.businessId, providerId, device.code, input.parcels.map((p) => p.reference)),
+      workflowId: lockerDeliveryWorkflowId(id),
+      taskQueue: ctx.config.taskQueue,
+      args: [args],
+      typedSearchAttributes: lockerDeliverySearchAttributes(
+        device.businessId,
+        providerId,
+        device.code,
+        input.parcels.map((p) => p.reference),
+      ),
       ...NO_DUPLICATES,
     });
     let deliveryCode = null as string | null;
-    const delivery = await writeOnceStarted(ctx.em, started, async (tx) => {
-      // Codes the locker's screen does not take yet, neither now nor once its other deposits are confirmed.
-      const codes = await drawFreeCodes(tx, device.id, input.open_mode === 'screen_code' ? 2 : 1);
-      const pickupCode = codes[0]!;
-      deliveryCode = codes[1] ?? null;
-      const made = await insertLockerDelivery(tx, {
-        id, businessId: device.businessId, providerId, deviceId: device.id, livemode: !device.sandbox, openMode: input.open_mode,
-        recipient: { name: input.recipient.name, phone: input.recipient.phone ?? null, email: input.recipient.email ?? null }, parcels: input.parcels,
-        deliveryCodeHash: deliveryCode === null ? null : tagLockerCode(device.id, deliveryCode), pickupCodeHash: tagLockerCode(device.id, pickupCode), pickupCode,
-        deliveryCodeExpiresAt, timers,
-      });
-      if ('noRoomFor' in made) throw errors.field(`parcels.${made.noRoomFor}.size`, 'locker_delivery.no_free_compartment', { size: input.parcels[made.noRoomFor]!.size });
-      return made;
-    }, ctx.log, 'locker delivery');
+    const delivery = await writeOnceStarted(
+      ctx.em,
+      started,
+      async (tx) => {
+        // Codes the locker's screen does not take yet, neither now nor once its other deposits are confirmed.
+        const codes = await drawFreeCodes(tx, device.id, input.open_mode === 'screen_code' ? 2 : 1);
+        const pickupCode = codes[0]!;
+        deliveryCode = codes[1] ?? null;
+        const made = await insertLockerDelivery(tx, {
+          id,
+          businessId: device.businessId,
+          providerId,
+          deviceId: device.id,
+          livemode: !device.sandbox,
+          openMode: input.open_mode,
+          recipient: {
+            name: input.recipient.name,
+            phone: input.recipient.phone ?? null,
+            email: input.recipient.email ?? null,
+          },
+          parcels: input.parcels,
+          deliveryCodeHash: deliveryCode === null ? null : tagLockerCode(device.id, deliveryCode),
+          pickupCodeHash: tagLockerCode(device.id, pickupCode),
+          pickupCode,
+          deliveryCodeExpiresAt,
+          timers,
+        });
+        if ('noRoomFor' in made)
+          throw errors.field(`parcels.${made.noRoomFor}.size`, 'locker_delivery.no_free_compartment', {
+            size: input.parcels[made.noRoomFor]!.size,
+          });
+        return made;
+      },
+      ctx.log,
+      'locker delivery',
+    );
     return { result: true as const, delivery, ...(deliveryCode === null ? {} : { delivery_code: deliveryCode }) };
   },
 });
 
 export const lockerDeliveryGet = defineOperation({
   name: 'locker_delivery_get',
-  summary: 'Read one of this provider account\'s locker deliveries.',
+  summary: "Read one of this provider account's locker deliveries.",
   tag: TAG,
   roles: PROVIDER,
   business: true,
-  rest: { method: 'GET', path: '/v1/partner-locker/deliveries/{id}', failures: { 404: 'No such delivery of this provider' } },
+  rest: {
+    method: 'GET',
+    path: '/v1/partner-locker/deliveries/{id}',
+    failures: { 404: 'No such delivery of this provider' },
+  },
   input: z.object({ id: pathId }).strict(),
   output: DeliveryResult,
   async handler(input, ctx) {
@@ -99,7 +171,7 @@ export const lockerDeliveryGet = defineOperation({
 
 export const lockerDeliveryList = defineOperation({
   name: 'locker_delivery_list',
-  summary: 'List this provider account\'s locker deliveries, newest first; filter by status.',
+  summary: "List this provider account's locker deliveries, newest first; filter by status.",
   tag: TAG,
   roles: PROVIDER,
   business: true,
@@ -107,92 +179,167 @@ export const lockerDeliveryList = defineOperation({
   input: z.object({ status: z.enum(LOCKER_DELIVERY_STATUSES).optional(), ...pageParams }).strict(),
   output: pageOutput('deliveries', LockerDeliveryView),
   async handler(input, ctx) {
-    const { total, items } = await listLockerDeliveries(ctx.em, { owner: { providerId: ctx.caller.businessId }, status: input.status, limit: input.per_page, offset: offsetOf(input) });
+    const { total, items } = await listLockerDeliveries(ctx.em, {
+      owner: { providerId: ctx.caller.businessId },
+      status: input.status,
+      limit: input.per_page,
+      offset: offsetOf(input),
+    });
     return pageOf(input, 'deliveries', total, items);
   },
 });
 
 const updateOperation = (name: string, action: string, summary: string, refused: string) => ({
-  name, summary, tag: TAG, roles: PROVIDER, business: true as const,
-  rest: { method: 'POST' as const, path: `/v1/partner-locker/deliveries/{id}/${action}`, failures: { 404: 'No such delivery of this provider', 409: `${refused} (INVALID_TRANSITION)` } },
+  name,
+  summary,
+  tag: TAG,
+  roles: PROVIDER,
+  business: true as const,
+  rest: {
+    method: 'POST' as const,
+    path: `/v1/partner-locker/deliveries/{id}/${action}`,
+    failures: { 404: 'No such delivery of this provider', 409: `${refused} (INVALID_TRANSITION)` },
+  },
   output: DeliveryResult,
 });
 
 export const lockerDeliveryOpen = defineOperation({
-  ...updateOperation('locker_delivery_open', 'open', "Open the delivery's doors remotely for the deposit, or open them again while it is under way (event doors_opened).",
-    'Not awaiting or under deposit'),
+  ...updateOperation(
+    'locker_delivery_open',
+    'open',
+    "Open the delivery's doors remotely for the deposit, or open them again while it is under way (event doors_opened).",
+    'Not awaiting or under deposit',
+  ),
   input: z.object({ id: pathId }).strict(),
-  handler: (input, ctx) => sendUpdate(ctx, { providerId: ctx.caller.businessId }, input.id, 'open', (h) => h.executeUpdate(openUpdate, { args: [{ via: 'remote_open' }] })),
+  handler: (input, ctx) =>
+    sendUpdate(ctx, { providerId: ctx.caller.businessId }, input.id, 'open', (h) =>
+      h.executeUpdate(openUpdate, { args: [{ via: 'remote_open' }] }),
+    ),
 });
 
 export const lockerDeliveryConfirm = defineOperation({
-  ...updateOperation('locker_delivery_confirm', 'confirm', "Confirm the deposit (confirmed_by partner_api): the recipient's pickup code works from now on (event delivered).",
-    'No deposit under way'),
+  ...updateOperation(
+    'locker_delivery_confirm',
+    'confirm',
+    "Confirm the deposit (confirmed_by partner_api): the recipient's pickup code works from now on (event delivered).",
+    'No deposit under way',
+  ),
   input: z.object({ id: pathId }).strict(),
-  handler: (input, ctx) => sendUpdate(ctx, { providerId: ctx.caller.businessId }, input.id, 'confirm', (h) => h.executeUpdate(confirmUpdate, { args: [{ by: 'partner_api' }] })),
+  handler: (input, ctx) =>
+    sendUpdate(ctx, { providerId: ctx.caller.businessId }, input.id, 'confirm', (h) =>
+      h.executeUpdate(confirmUpdate, { args: [{ by: 'partner_api' }] }),
+    ),
 });
 
 export const lockerDeliveryCancel = defineOperation({
-  ...updateOperation('locker_delivery_cancel', 'cancel', 'Cancel a delivery before its deposit is confirmed; its compartments are freed (event cancelled).',
-    'Its deposit is confirmed or it has ended'),
+  ...updateOperation(
+    'locker_delivery_cancel',
+    'cancel',
+    'Cancel a delivery before its deposit is confirmed; its compartments are freed (event cancelled).',
+    'Its deposit is confirmed or it has ended',
+  ),
   input: z.object({ id: pathId, reason: z.string().trim().min(1).max(500).optional() }).strict(),
-  handler: (input, ctx) => sendUpdate(ctx, { providerId: ctx.caller.businessId }, input.id, 'cancel', (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: input.reason ?? null }] })),
+  handler: (input, ctx) =>
+    sendUpdate(ctx, { providerId: ctx.caller.businessId }, input.id, 'cancel', (h) =>
+      h.executeUpdate(cancelUpdate, { args: [{ reason: input.reason ?? null }] }),
+    ),
 });
 
 export const lockerDeliveryFail = defineOperation({
-  ...updateOperation('locker_delivery_fail', 'fail', 'Report that the delivery failed, with a failure code per parcel; its compartments are freed (event failed).',
-    'Its deposit is confirmed or it has ended'),
-  input: z.object({
-    id: pathId,
-    parcels: z.array(z.object({ reference: z.string().trim().min(1).max(100), code: z.enum(FAILURE_CODES) }).strict()).min(1).max(20),
-  }).strict(),
+  ...updateOperation(
+    'locker_delivery_fail',
+    'fail',
+    'Report that the delivery failed, with a failure code per parcel; its compartments are freed (event failed).',
+    'Its deposit is confirmed or it has ended',
+  ),
+  input: z
+    .object({
+      id: pathId,
+      parcels: z
+        .array(z.object({ reference: z.string().trim().min(1).max(100), code: z.enum(FAILURE_CODES) }).strict())
+        .min(1)
+        .max(20),
+    })
+    .strict(),
   async handler(input, ctx) {
     const owner = { providerId: ctx.caller.businessId };
     const { parcels } = await loadDelivery(ctx, owner, input.id);
     const seen = new Set<string>();
     input.parcels.forEach((p, i) => {
-      if (!parcels.some((x) => x.reference === p.reference)) throw errors.field(`parcels.${i}.reference`, 'locker_delivery.unknown_parcel');
-      if (seen.size === seen.add(p.reference).size) throw errors.field(`parcels.${i}.reference`, 'locker_delivery.duplicate_reference');
+      if (!parcels.some((x) => x.reference === p.reference))
+        throw errors.field(`parcels.${i}.reference`, 'locker_delivery.unknown_parcel');
+      if (seen.size === seen.add(p.reference).size)
+        throw errors.field(`parcels.${i}.reference`, 'locker_delivery.duplicate_reference');
     });
-    return sendUpdate(ctx, owner, input.id, 'fail', (h) => h.executeUpdate(failUpdate, { args: [{ parcels: input.parcels }] }));
+    return sendUpdate(ctx, owner, input.id, 'fail', (h) =>
+      h.executeUpdate(failUpdate, { args: [{ parcels: input.parcels }] }),
+    );
   },
 });
 
 export const lockerDeliveryCorrection = defineOperation({
-  ...updateOperation('locker_delivery_correction', 'correction',
+  ...updateOperation(
+    'locker_delivery_correction',
+    'correction',
     'Reopen compartments of a delivered deposit inside the correction window, before the recipient has opened them (event correction_reopened).',
-    'The correction window has closed or the recipient has opened the doors (CORRECTION_WINDOW_CLOSED), or it is not delivered'),
-  input: z.object({ id: pathId, compartment_numbers: z.array(z.number().int().min(0).max(100_000)).min(1).max(20) }).strict(),
+    'The correction window has closed or the recipient has opened the doors (CORRECTION_WINDOW_CLOSED), or it is not delivered',
+  ),
+  input: z
+    .object({ id: pathId, compartment_numbers: z.array(z.number().int().min(0).max(100_000)).min(1).max(20) })
+    .strict(),
   async handler(input, ctx) {
     const owner = { providerId: ctx.caller.businessId };
     const { parcels } = await loadDelivery(ctx, owner, input.id);
     const numbers = [...new Set(input.compartment_numbers)];
     const stranger = input.compartment_numbers.findIndex((n) => !parcels.some((p) => p.compartment_number === n));
     if (stranger >= 0) throw errors.field(`compartment_numbers.${stranger}`, 'locker_delivery.not_its_compartment');
-    return sendUpdate(ctx, owner, input.id, 'correction', (h) => h.executeUpdate(correctionUpdate, { args: [{ compartmentNumbers: numbers }] }));
+    return sendUpdate(ctx, owner, input.id, 'correction', (h) =>
+      h.executeUpdate(correctionUpdate, { args: [{ compartmentNumbers: numbers }] }),
+    );
   },
 });
 
 export const lockerDeliveryRotateCode = defineOperation({
-  ...updateOperation('locker_delivery_rotate_code', 'rotate-code',
+  ...updateOperation(
+    'locker_delivery_rotate_code',
+    'rotate-code',
     "Replace the delivery code (answered once, for the courier) or the recipient's pickup code (sent only to the recipient, when notify_recipient and the deposit is confirmed); the old code stops working at once (event code_rotated, which carries neither code).",
-    'A delivery code after the deposit, or a pickup code once collected or ended'),
-  input: z.object({
-    id: pathId,
-    code: z.enum(['delivery', 'pickup']).describe('Which code to replace'),
-    notify_recipient: z.boolean().default(true).describe('Send the recipient the new pickup code (only once the deposit is confirmed: before that the recipient has none yet)'),
-  }).strict(),
-  output: DeliveryResult.extend({ delivery_code: z.string().optional().describe('The new delivery code (code delivery); shown once') }),
+    'A delivery code after the deposit, or a pickup code once collected or ended',
+  ),
+  input: z
+    .object({
+      id: pathId,
+      code: z.enum(['delivery', 'pickup']).describe('Which code to replace'),
+      notify_recipient: z
+        .boolean()
+        .default(true)
+        .describe(
+          'Send the recipient the new pickup code (only once the deposit is confirmed: before that the recipient has none yet)',
+        ),
+    })
+    .strict(),
+  output: DeliveryResult.extend({
+    delivery_code: z.string().optional().describe('The new delivery code (code delivery); shown once'),
+  }),
   async handler(input, ctx) {
     const owner = { providerId: ctx.caller.businessId };
     const delivery = await loadDelivery(ctx, owner, input.id);
-    if (input.code === 'delivery' && delivery.open_mode !== 'screen_code') throw errors.field('code', 'locker_delivery.no_delivery_code');
+    if (input.code === 'delivery' && delivery.open_mode !== 'screen_code')
+      throw errors.field('code', 'locker_delivery.no_delivery_code');
     // The courier's new code is drawn here, as it is shown in this answer; the process gets only its tag.
     const deviceId = input.code === 'delivery' ? await deviceOfDelivery(ctx.em, delivery.id) : null;
     const deliveryCode = deviceId === null ? null : await drawUnusedCode(ctx.em, deviceId);
-    const rotated = await sendUpdate(ctx, owner, input.id, 'rotate-code', (h) => h.executeUpdate(rotateUpdate, {
-      args: [{ code: input.code === 'delivery' ? 'delivery_code' : 'pickup_code', deliveryCodeHash: deliveryCode === null ? null : tagLockerCode(deviceId!, deliveryCode), notifyRecipient: input.notify_recipient }],
-    }));
+    const rotated = await sendUpdate(ctx, owner, input.id, 'rotate-code', (h) =>
+      h.executeUpdate(rotateUpdate, {
+        args: [
+          {
+            code: input.code === 'delivery' ? 'delivery_code' : 'pickup_code',
+            deliveryCodeHash: deliveryCode === null ? null : tagLockerCode(deviceId!, deliveryCode),
+            notifyRecipient: input.notify_recipient,
+          },
+        ],
+      }),
+    );
     return { ...rotated, ...(deliveryCode === null ? {} : { delivery_code: deliveryCode }) };
   },
 });

@@ -23,10 +23,24 @@ export const partnerLockerList = defineOperation({
   input: z.object({}).strict(),
   output: z.object({
     result: z.literal(true),
-    lockers: z.array(z.object({
-      device_id: z.string(), name: z.string(), sandbox: z.boolean().describe('A simulated locker: deliveries into it are sandbox deliveries'),
-      free: z.object(Object.fromEntries(COMPARTMENT_SIZES.map((s) => [s, z.number().int()])) as Record<(typeof COMPARTMENT_SIZES)[number], z.ZodNumber>).strict().describe('Free compartments by size'),
-    }).strict()),
+    lockers: z.array(
+      z
+        .object({
+          device_id: z.string(),
+          name: z.string(),
+          sandbox: z.boolean().describe('A simulated locker: deliveries into it are sandbox deliveries'),
+          free: z
+            .object(
+              Object.fromEntries(COMPARTMENT_SIZES.map((s) => [s, z.number().int()])) as Record<
+                (typeof COMPARTMENT_SIZES)[number],
+                z.ZodNumber
+              >,
+            )
+            .strict()
+            .describe('Free compartments by size'),
+        })
+        .strict(),
+    ),
   }),
   async handler(_input, ctx) {
     return { result: true as const, lockers: await listGrantedLockers(ctx.em, ctx.caller.businessId) };
@@ -35,13 +49,18 @@ export const partnerLockerList = defineOperation({
 
 export const partnerLockerSandboxCode = defineOperation({
   name: 'partner_locker_sandbox_code',
-  summary: "Type a code on a sandbox locker's screen as a courier or a recipient would, to play a sandbox delivery to its end; the simulator then reports the opened doors closed. The same answers and attempt limit as a locker's screen.",
+  summary:
+    "Type a code on a sandbox locker's screen as a courier or a recipient would, to play a sandbox delivery to its end; the simulator then reports the opened doors closed. The same answers and attempt limit as a locker's screen.",
   tag: TAG,
   roles: PROVIDER,
   business: true,
   rest: {
-    method: 'POST', path: '/v1/partner-locker/sandbox/{device_id}/code',
-    failures: { 404: 'No sandbox locker this provider may deliver into has this id', 429: 'The screen is locked after repeated wrong codes; see Retry-After' },
+    method: 'POST',
+    path: '/v1/partner-locker/sandbox/{device_id}/code',
+    failures: {
+      404: 'No sandbox locker this provider may deliver into has this id',
+      429: 'The screen is locked after repeated wrong codes; see Retry-After',
+    },
   },
   input: ScreenInput,
   output: ScreenAnswer,

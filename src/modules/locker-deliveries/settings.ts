@@ -7,21 +7,43 @@ import { defineOperation } from '../../platform/catalog/types.ts';
 import { pathCode } from '../../platform/catalog/schemas.ts';
 import { errors } from '../../platform/errors.ts';
 import { LOCKER_SETTING_BOUNDS, LOCKER_SETTING_NAMES, type LockerSettings } from './domain.ts';
-import { findLockerProvider, grantLockerPartner, listLockerPartners, readLockerSettings, revokeLockerPartner, writeLockerSettings } from './repo/partners.ts';
+import {
+  findLockerProvider,
+  grantLockerPartner,
+  listLockerPartners,
+  readLockerSettings,
+  revokeLockerPartner,
+  writeLockerSettings,
+} from './repo/partners.ts';
 
 const TAG = 'Lockers';
 const ADMIN = ['client_admin'] as const;
 
 const SETTING_TEXT: Record<keyof LockerSettings, string> = {
   delivery_code_ttl_hours: 'An unused delivery code expires after this many hours',
-  deposit_timeout_minutes: 'After this many minutes since the last opening, a deposit whose doors are all closed settles (timeout_door_closed)',
+  deposit_timeout_minutes:
+    'After this many minutes since the last opening, a deposit whose doors are all closed settles (timeout_door_closed)',
   pickup_ttl_hours: 'An uncollected deposit expires after this many hours',
-  correction_window_minutes: 'The courier may reopen compartments this many minutes after the deposit is confirmed (0: never)',
-  code_rotation_hours: "A delivered deposit's pickup code is replaced every this many hours and the recipient told (0: never)",
+  correction_window_minutes:
+    'The courier may reopen compartments this many minutes after the deposit is confirmed (0: never)',
+  code_rotation_hours:
+    "A delivered deposit's pickup code is replaced every this many hours and the recipient told (0: never)",
 };
-const setting = (k: keyof LockerSettings) => z.number().int().min(LOCKER_SETTING_BOUNDS[k].min).max(LOCKER_SETTING_BOUNDS[k].max)
-  .describe(`${SETTING_TEXT[k]}; default ${LOCKER_SETTING_BOUNDS[k].default}`);
-const SettingsView = z.object(Object.fromEntries(LOCKER_SETTING_NAMES.map((k) => [k, setting(k)])) as Record<keyof LockerSettings, ReturnType<typeof setting>>).strict();
+const setting = (k: keyof LockerSettings) =>
+  z
+    .number()
+    .int()
+    .min(LOCKER_SETTING_BOUNDS[k].min)
+    .max(LOCKER_SETTING_BOUNDS[k].max)
+    .describe(`${SETTING_TEXT[k]}; default ${LOCKER_SETTING_BOUNDS[k].default}`);
+const SettingsView = z
+  .object(
+    Object.fromEntries(LOCKER_SETTING_NAMES.map((k) => [k, setting(k)])) as Record<
+      keyof LockerSettings,
+      ReturnType<typeof setting>
+    >,
+  )
+  .strict();
 const settingsResult = z.object({ result: z.literal(true), settings: SettingsView });
 
 export const lockerSettingsGet = defineOperation({
@@ -40,7 +62,8 @@ export const lockerSettingsGet = defineOperation({
 
 export const lockerSettingsUpdate = defineOperation({
   name: 'locker_settings_update',
-  summary: 'Change timers for partner deliveries into the business\'s lockers (partial: a field left out keeps its value); deliveries under way keep the timers they started with.',
+  summary:
+    "Change timers for partner deliveries into the business's lockers (partial: a field left out keeps its value); deliveries under way keep the timers they started with.",
   tag: TAG,
   roles: ADMIN,
   business: true,
@@ -52,11 +75,13 @@ export const lockerSettingsUpdate = defineOperation({
   },
 });
 
-const PartnerView = z.object({
-  provider_code: z.string().describe("The provider account's code"),
-  provider_name: z.string(),
-  granted_at: z.string().meta({ format: 'date-time' }),
-}).strict();
+const PartnerView = z
+  .object({
+    provider_code: z.string().describe("The provider account's code"),
+    provider_name: z.string(),
+    granted_at: z.string().meta({ format: 'date-time' }),
+  })
+  .strict();
 const providerCode = pathCode(64).describe("The locker provider account's code");
 
 export const lockerPartnerList = defineOperation({
@@ -79,9 +104,16 @@ export const lockerPartnerGrant = defineOperation({
   tag: TAG,
   roles: ADMIN,
   business: true,
-  rest: { method: 'PUT', path: '/v1/locker-partners/{provider_code}', failures: { 404: 'No locker provider account has this code' } },
+  rest: {
+    method: 'PUT',
+    path: '/v1/locker-partners/{provider_code}',
+    failures: { 404: 'No locker provider account has this code' },
+  },
   input: z.object({ provider_code: providerCode }).strict(),
-  output: z.object({ result: z.literal(true), granted: z.boolean().describe('False when the provider could already deliver') }),
+  output: z.object({
+    result: z.literal(true),
+    granted: z.boolean().describe('False when the provider could already deliver'),
+  }),
   async handler(input, ctx) {
     const provider = await findLockerProvider(ctx.em, input.provider_code);
     if (!provider) throw errors.notFound();
@@ -95,7 +127,11 @@ export const lockerPartnerRevoke = defineOperation({
   tag: TAG,
   roles: ADMIN,
   business: true,
-  rest: { method: 'DELETE', path: '/v1/locker-partners/{provider_code}', failures: { 404: 'This provider may not deliver into the business\'s lockers' } },
+  rest: {
+    method: 'DELETE',
+    path: '/v1/locker-partners/{provider_code}',
+    failures: { 404: "This provider may not deliver into the business's lockers" },
+  },
   input: z.object({ provider_code: providerCode }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {

@@ -11,7 +11,11 @@ import type { lockerDeliveryWorkflow } from './workflows.ts';
 
 export const DeliveryResult = z.object({ result: z.literal(true), delivery: LockerDeliveryView });
 
-export async function loadDelivery(ctx: BusinessContext, owner: DeliveryOwner, id: number): Promise<LockerDeliveryView> {
+export async function loadDelivery(
+  ctx: BusinessContext,
+  owner: DeliveryOwner,
+  id: number,
+): Promise<LockerDeliveryView> {
   const view = await findLockerDelivery(ctx.em, owner, id);
   if (!view) throw errors.notFound();
   return view;
@@ -19,14 +23,25 @@ export async function loadDelivery(ctx: BusinessContext, owner: DeliveryOwner, i
 
 /** Sends an update to the delivery's workflow; a refused or finished process answers 409 with the status it is in. */
 export async function sendUpdate(
-  ctx: BusinessContext, owner: DeliveryOwner, id: number, action: string, send: (handle: WorkflowHandle<typeof lockerDeliveryWorkflow>) => Promise<LockerDeliveryView>,
+  ctx: BusinessContext,
+  owner: DeliveryOwner,
+  id: number,
+  action: string,
+  send: (handle: WorkflowHandle<typeof lockerDeliveryWorkflow>) => Promise<LockerDeliveryView>,
 ): Promise<z.infer<typeof DeliveryResult>> {
   await loadDelivery(ctx, owner, id);
   try {
-    return { result: true as const, delivery: await send(ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id))) };
+    return {
+      result: true as const,
+      delivery: await send(
+        ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id)),
+      ),
+    };
   } catch (err) {
-    const refusal = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : null;
-    if (refusal === LOCKER_CORRECTION_CLOSED) throw errors.conflict('CORRECTION_WINDOW_CLOSED', 'locker_delivery.correction_closed');
+    const refusal =
+      err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : null;
+    if (refusal === LOCKER_CORRECTION_CLOSED)
+      throw errors.conflict('CORRECTION_WINDOW_CLOSED', 'locker_delivery.correction_closed');
     if (refusal === LOCKER_INVALID_TRANSITION || err instanceof WorkflowNotFoundError) {
       const { status } = await loadDelivery(ctx, owner, id);
       throw errors.conflict('INVALID_TRANSITION', 'locker_delivery.invalid_transition', { status, action });
@@ -36,7 +51,10 @@ export async function sendUpdate(
 }
 
 /** The device of the caller's key, when it is the one in the path; 404 otherwise (a key opens only its own locker). */
-export function ownDevice(caller: { device?: { id: number; code: string } }, code: string): { id: number; code: string } {
+export function ownDevice(
+  caller: { device?: { id: number; code: string } },
+  code: string,
+): { id: number; code: string } {
   if (!caller.device || caller.device.code !== code) throw errors.notFound();
   return caller.device;
 }

@@ -1,25 +1,67 @@
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, proxyActivities, proxyLocalActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { DoorState } from '../lockers/index.ts';
 import type { LockerDeliveryActivities, LockerTransitionInput } from './activities.ts';
 import {
-  cancelUpdate, confirmUpdate, correctionUpdate, doorSignal, failUpdate, LOCKER_CORRECTION_CLOSED, LOCKER_DELIVERY_MISSING, LOCKER_DELIVERY_STATUS, LOCKER_INVALID_TRANSITION,
-  lockerStatusQuery, openUpdate, pickupOpenUpdate, rotateUpdate, type LockerDeliveryInput, type RotateArgs,
+  cancelUpdate,
+  confirmUpdate,
+  correctionUpdate,
+  doorSignal,
+  failUpdate,
+  LOCKER_CORRECTION_CLOSED,
+  LOCKER_DELIVERY_MISSING,
+  LOCKER_DELIVERY_STATUS,
+  LOCKER_INVALID_TRANSITION,
+  lockerStatusQuery,
+  openUpdate,
+  pickupOpenUpdate,
+  rotateUpdate,
+  type LockerDeliveryInput,
+  type RotateArgs,
 } from './contract.ts';
-import { isFinal, ROTATABLE, TRANSITIONS, type LockerAction, type LockerDeliveryStatus, type OpenMode } from './domain.ts';
+import {
+  isFinal,
+  ROTATABLE,
+  TRANSITIONS,
+  type LockerAction,
+  type LockerDeliveryStatus,
+  type OpenMode,
+} from './domain.ts';
 import type { NoticeTemplate } from './notices.ts';
 import type { LockerDeliveryView } from './views.ts';
 
 // Each transition is one short transaction: a local activity, in the workflow task that decided it.
-const { applyLockerTransition, abandonRecipientNotice, rotateCode, simulateDoorReports } = proxyLocalActivities<LockerDeliveryActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [LOCKER_INVALID_TRANSITION, LOCKER_DELIVERY_MISSING] },
-});
+const { applyLockerTransition, abandonRecipientNotice, rotateCode, simulateDoorReports } =
+  proxyLocalActivities<LockerDeliveryActivities>({
+    startToCloseTimeout: '30 seconds',
+    retry: {
+      initialInterval: '1 second',
+      maximumInterval: '1 minute',
+      nonRetryableErrorTypes: [LOCKER_INVALID_TRANSITION, LOCKER_DELIVERY_MISSING],
+    },
+  });
 
 /** A mail server down for hours still gets the message: 30 attempts, 5 s apart at first, then at most 10 minutes (about 4 hours). */
-const noticeActivities = (scale: number) => proxyActivities<LockerDeliveryActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: Math.max(1, 5_000 * scale), backoffCoefficient: 2, maximumInterval: Math.max(1, 600_000 * scale), maximumAttempts: 30, nonRetryableErrorTypes: [LOCKER_DELIVERY_MISSING] },
-});
+const noticeActivities = (scale: number) =>
+  proxyActivities<LockerDeliveryActivities>({
+    startToCloseTimeout: '1 minute',
+    retry: {
+      initialInterval: Math.max(1, 5_000 * scale),
+      backoffCoefficient: 2,
+      maximumInterval: Math.max(1, 600_000 * scale),
+      maximumAttempts: 30,
+      nonRetryableErrorTypes: [LOCKER_DELIVERY_MISSING],
+    },
+  });
 
 /** A partner locker delivery from its create to its end (docs/locker-deliveries.md); the row is its read model. */
 export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promise<LockerDeliveryStatus> {
@@ -44,27 +86,46 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
   let noticeCount = 0;
   const notify = (template: NoticeTemplate) => {
     const notice = { id: input.id, template, seq: ++noticeCount };
-    beside.push(notifyRecipient(notice).then(() => undefined, (err: unknown) =>
-      abandonRecipientNotice({ ...notice, error: err instanceof ActivityFailure && err.cause ? err.cause.message : String(err) })));
+    beside.push(
+      notifyRecipient(notice).then(
+        () => undefined,
+        (err: unknown) =>
+          abandonRecipientNotice({
+            ...notice,
+            error: err instanceof ActivityFailure && err.cause ? err.cause.message : String(err),
+          }),
+      ),
+    );
   };
   /** On a sandbox locker the simulator plays the locker: the doors just opened report closed a moment later. */
   const simulateClosing = (numbers: readonly number[]) => {
     const after = input.simulatedDoorsMs;
     if (!after || numbers.length === 0) return;
-    beside.push((async () => {
-      await sleep(Math.max(1, after));
-      await simulateDoorReports({ id: input.id, compartmentNumbers: [...numbers], state: 'closed' });
-      for (const n of numbers) if (doors.has(n)) doors.set(n, 'closed');
-    })());
+    beside.push(
+      (async () => {
+        await sleep(Math.max(1, after));
+        await simulateDoorReports({ id: input.id, compartmentNumbers: [...numbers], state: 'closed' });
+        for (const n of numbers) if (doors.has(n)) doors.set(n, 'closed');
+      })(),
+    );
   };
 
   const refuse = (type: string, action: LockerAction | 'rotate') => {
-    throw ApplicationFailure.create({ type, message: `locker delivery ${input.id} is ${status}`, details: [status, action], nonRetryable: true });
+    throw ApplicationFailure.create({
+      type,
+      message: `locker delivery ${input.id} is ${status}`,
+      details: [status, action],
+      nonRetryable: true,
+    });
   };
   const assertAllowed = (action: LockerAction) => {
-    if (busy || !(TRANSITIONS[action].from as readonly LockerDeliveryStatus[]).includes(status)) refuse(LOCKER_INVALID_TRANSITION, action);
+    if (busy || !(TRANSITIONS[action].from as readonly LockerDeliveryStatus[]).includes(status))
+      refuse(LOCKER_INVALID_TRANSITION, action);
   };
-  const apply = async (action: LockerAction, details: Omit<LockerTransitionInput, 'id' | 'action'> = {}): Promise<LockerDeliveryView> => {
+  const apply = async (
+    action: LockerAction,
+    details: Omit<LockerTransitionInput, 'id' | 'action'> = {},
+  ): Promise<LockerDeliveryView> => {
     assertAllowed(action);
     busy = true;
     try {
@@ -89,30 +150,50 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
   };
 
   setHandler(lockerStatusQuery, () => status);
-  setHandler(openUpdate, (args) => {
-    openings += 1;
-    lastOpening = { via: args.via, at: Date.now() };
-    return apply('open', { via: args.via });
-  }, { validator: (_args) => assertAllowed('open') });
-  setHandler(confirmUpdate, (args) => apply('confirm', { confirmedBy: args.by }), { validator: (_args) => assertAllowed('confirm') });
-  setHandler(failUpdate, (args) => apply('fail', { failures: args.parcels }), { validator: (_args) => assertAllowed('fail') });
-  setHandler(cancelUpdate, (args) => apply('cancel', { reason: args.reason }), { validator: (_args) => assertAllowed('cancel') });
+  setHandler(
+    openUpdate,
+    (args) => {
+      openings += 1;
+      lastOpening = { via: args.via, at: Date.now() };
+      return apply('open', { via: args.via });
+    },
+    { validator: (_args) => assertAllowed('open') },
+  );
+  setHandler(confirmUpdate, (args) => apply('confirm', { confirmedBy: args.by }), {
+    validator: (_args) => assertAllowed('confirm'),
+  });
+  setHandler(failUpdate, (args) => apply('fail', { failures: args.parcels }), {
+    validator: (_args) => assertAllowed('fail'),
+  });
+  setHandler(cancelUpdate, (args) => apply('cancel', { reason: args.reason }), {
+    validator: (_args) => assertAllowed('cancel'),
+  });
   setHandler(correctionUpdate, (args) => apply('correct', { compartmentNumbers: args.compartmentNumbers }), {
     validator: (_args) => {
       assertAllowed('correct');
-      if (pickupOpenedAt !== null || Date.now() > deliveredAt + input.correctionWindowMs) refuse(LOCKER_CORRECTION_CLOSED, 'correct');
+      if (pickupOpenedAt !== null || Date.now() > deliveredAt + input.correctionWindowMs)
+        refuse(LOCKER_CORRECTION_CLOSED, 'correct');
     },
   });
-  setHandler(pickupOpenUpdate, () => {
-    openDoors(view!.parcels.map((p) => p.compartment_number));
-    pickupOpenedAt ??= new Date().toISOString();
-    return view!;
-  }, { validator: () => assertAllowed('pickup') });
+  setHandler(
+    pickupOpenUpdate,
+    () => {
+      openDoors(view!.parcels.map((p) => p.compartment_number));
+      pickupOpenedAt ??= new Date().toISOString();
+      return view!;
+    },
+    { validator: () => assertAllowed('pickup') },
+  );
   /** Replaces a code (docs/locker-deliveries.md, Codes); the recipient hears of a new pickup code when asked and already told the old one. */
   const rotate = async (args: RotateArgs): Promise<LockerDeliveryView> => {
     busy = true;
     try {
-      const rotated = await rotateCode({ id: input.id, code: args.code, deliveryCodeHash: args.deliveryCodeHash, notify: args.notifyRecipient });
+      const rotated = await rotateCode({
+        id: input.id,
+        code: args.code,
+        deliveryCodeHash: args.deliveryCodeHash,
+        notify: args.notifyRecipient,
+      });
       view = rotated.view;
       if (rotated.recipientNotified) notify('locker_pickup_code_rotated');
       return rotated.view;
@@ -122,7 +203,11 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
   };
   setHandler(rotateUpdate, rotate, {
     validator: (args: RotateArgs) => {
-      if (busy || !(ROTATABLE[args.code] as readonly LockerDeliveryStatus[]).includes(status) || (args.code === 'pickup_code' && pickupOpenedAt !== null)) {
+      if (
+        busy ||
+        !(ROTATABLE[args.code] as readonly LockerDeliveryStatus[]).includes(status) ||
+        (args.code === 'pickup_code' && pickupOpenedAt !== null)
+      ) {
         refuse(LOCKER_INVALID_TRANSITION, 'rotate');
       }
     },
@@ -157,10 +242,14 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
       const opening = openings;
       const current = () => status === 'depositing' && openings === opening;
       const remote = lastOpening.via === 'remote_open';
-      const closedEarly = await condition(() => !current() || (remote && allClosed()), Math.max(1, lastOpening.at + input.depositTimeoutMs - Date.now()));
+      const closedEarly = await condition(
+        () => !current() || (remote && allClosed()),
+        Math.max(1, lastOpening.at + input.depositTimeoutMs - Date.now()),
+      );
       if (!closedEarly) await condition(() => !current() || allClosed());
       await condition(() => !busy);
-      if (current() && allClosed()) await apply('confirm', { confirmedBy: remote ? 'door_close' : 'timeout_door_closed' });
+      if (current() && allClosed())
+        await apply('confirm', { confirmedBy: remote ? 'door_close' : 'timeout_door_closed' });
     }
   };
 

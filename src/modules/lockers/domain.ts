@@ -24,8 +24,16 @@ export const pickupLockerCode = (c: { shelfCode: string; pickupLockerNumber: num
  * Compartments for these grid codes, in order, all of one size: door and display numbers from `firstNumber` on,
  * the shelf the code's leading letters ('A' when it has none), as the migration from grid code lists numbered them.
  */
-export function compartmentsOf(gridCodes: readonly string[], size: CompartmentSize = 'M', firstNumber = 1): CompartmentSpec[] {
+export function compartmentsOf(
+  gridCodes: readonly string[],
+  size: CompartmentSize = 'M',
+  firstNumber = 1,
+): CompartmentSpec[] {
   return gridCodes.map((gridCode, i) => ({
-    gridCode, compartmentNumber: firstNumber + i, pickupLockerNumber: firstNumber + i, shelfCode: /^[A-Za-z]+/.exec(gridCode)?.[0] ?? 'A', size,
+    gridCode,
+    compartmentNumber: firstNumber + i,
+    pickupLockerNumber: firstNumber + i,
+    shelfCode: /^[A-Za-z]+/.exec(gridCode)?.[0] ?? 'A',
+    size,
   }));
 }

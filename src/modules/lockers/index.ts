@@ -10,8 +10,27 @@ import { deviceKeyCreate, deviceKeyList, deviceKeyRevoke } from './operations.ts
 import { callerForDeviceKey, DEVICE_KEY_PREFIX } from './repo/deviceKeys.ts';
 
 export { Device } from './entities.ts';
-export { COMPARTMENT_SIZES, compartmentsOf, DOOR_STATES, type DoorState, pickupLockerCode, type CompartmentSize, type CompartmentSpec } from './domain.ts';
-export { insertCompartments, insertDevice, occupyCompartment, recordDoorReport, releaseCompartment, tryOccupyCompartment, type DeviceRow, type DoorReportOutcome, type NewDevice, type Occupant } from './repo/compartments.ts';
+export {
+  COMPARTMENT_SIZES,
+  compartmentsOf,
+  DOOR_STATES,
+  type DoorState,
+  pickupLockerCode,
+  type CompartmentSize,
+  type CompartmentSpec,
+} from './domain.ts';
+export {
+  insertCompartments,
+  insertDevice,
+  occupyCompartment,
+  recordDoorReport,
+  releaseCompartment,
+  tryOccupyCompartment,
+  type DeviceRow,
+  type DoorReportOutcome,
+  type NewDevice,
+  type Occupant,
+} from './repo/compartments.ts';
 
 export const lockers = defineModule({
   name: 'lockers',

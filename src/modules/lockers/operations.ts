@@ -13,15 +13,21 @@ export const deviceKeyCreate = defineOperation({
   roles: ['client_admin'],
   business: true,
   rest: {
-    method: 'POST', path: '/v1/devices/{device_id}/keys', status: 201,
-    failures: { 404: 'No such device of the business', 409: 'The device already holds its most active keys (TOO_MANY_KEYS)' },
+    method: 'POST',
+    path: '/v1/devices/{device_id}/keys',
+    status: 201,
+    failures: {
+      404: 'No such device of the business',
+      409: 'The device already holds its most active keys (TOO_MANY_KEYS)',
+    },
   },
   input: z.object({ device_id: deviceId, name: z.string().trim().min(1).max(100).default('locker key') }).strict(),
   output: z.object({ result: z.literal(true), key: keyView.extend({ secret: z.string() }) }),
   async handler(input, ctx) {
     const key = await createDeviceKey(ctx.em, ctx.caller.businessId, input.device_id, ctx.caller.id, input.name);
     if (key === 'no_device') throw errors.notFound();
-    if (key === 'too_many') throw new AppError(409, 'TOO_MANY_KEYS', 'lockers.too_many_keys', { params: { max: MAX_DEVICE_KEYS } });
+    if (key === 'too_many')
+      throw new AppError(409, 'TOO_MANY_KEYS', 'lockers.too_many_keys', { params: { max: MAX_DEVICE_KEYS } });
     return { result: true as const, key };
   },
 });
@@ -48,7 +54,11 @@ export const deviceKeyRevoke = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: { method: 'DELETE', path: '/v1/devices/{device_id}/keys/{key_id}', failures: { 404: 'No such key of this device' } },
+  rest: {
+    method: 'DELETE',
+    path: '/v1/devices/{device_id}/keys/{key_id}',
+    failures: { 404: 'No such key of this device' },
+  },
   input: z.object({ device_id: deviceId, key_id: pathCode(40) }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {

@@ -21,9 +21,16 @@ function transportFor(url: string): Transporter {
     const u = new URL(url);
     const secure = u.protocol === 'smtps:';
     t = nodemailer.createTransport({
-      host: u.hostname, port: u.port ? Number(u.port) : secure ? 465 : 587, secure,
+      host: u.hostname,
+      port: u.port ? Number(u.port) : secure ? 465 : 587,
+      secure,
       auth: u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined,
-      pool: true, maxConnections: 4, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000, logger: false,
+      pool: true,
+      maxConnections: 4,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+      logger: false,
     });
     transports.set(url, t);
   }
@@ -40,7 +47,11 @@ export function closeMailTransports(): void {
  * Sends the notice unless its row says it is done; answers the row's status. A refused or unreachable mail server
  * throws after the attempt is recorded, so the caller's retry policy tries again.
  */
-export async function sendNotice(em: Em, config: Pick<Config, 'smtpUrl' | 'mailFrom'>, notice: Notice): Promise<NotificationStatus> {
+export async function sendNotice(
+  em: Em,
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'>,
+  notice: Notice,
+): Promise<NotificationStatus> {
   const row = await findOrCreateNotification(em, notice);
   if (row.status !== 'pending') return row.status;
   const skip = notice.recipient === null ? SKIPPED.noAddress : config.smtpUrl === null ? SKIPPED.noServer : null;
@@ -49,7 +60,12 @@ export async function sendNotice(em: Em, config: Pick<Config, 'smtpUrl' | 'mailF
     return 'skipped';
   }
   try {
-    await transportFor(config.smtpUrl!).sendMail({ from: config.mailFrom, to: notice.recipient!, subject: notice.subject, text: notice.text });
+    await transportFor(config.smtpUrl!).sendMail({
+      from: config.mailFrom,
+      to: notice.recipient!,
+      subject: notice.subject,
+      text: notice.text,
+    });
   } catch (err) {
     await recordAttempt(em, row.id, 'pending', err instanceof Error ? err.message : String(err));
     throw err;

@@ -17,8 +17,18 @@ export const ORDER_STATUSES = [
   { id: 13, code: 'REDISPATCH_LATER', name: 'delivery failed, redispatch later', assignable: true },
   { id: 14, code: 'REFUSED_BY_RECIPIENT', name: 'delivery failed, refused by recipient', assignable: false },
   { id: 29, code: 'AT_WAREHOUSE', name: 'received at warehouse', assignable: true },
-  { id: 33, code: 'CARRIER_AT_WAREHOUSE', name: 'at the carrier warehouse (shown to customers as 29)', assignable: false },
-  { id: 43, code: 'CARRIER_ON_THE_WAY', name: 'on the way with the carrier (shown to customers as 2)', assignable: false },
+  {
+    id: 33,
+    code: 'CARRIER_AT_WAREHOUSE',
+    name: 'at the carrier warehouse (shown to customers as 29)',
+    assignable: false,
+  },
+  {
+    id: 43,
+    code: 'CARRIER_ON_THE_WAY',
+    name: 'on the way with the carrier (shown to customers as 2)',
+    assignable: false,
+  },
   { id: 48, code: 'INTERCEPTED', name: 'intercepted', assignable: false },
   { id: 60, code: 'LABEL_PURCHASE_FAILED', name: 'label order kept without a carrier label', assignable: false },
 ] as const;

@@ -4,16 +4,30 @@
  * designed from the specification's descriptions for the families to come, and allow fields not listed.
  */
 import type { EventDefinition, Schema } from '../../platform/events.ts';
-import { bool, enumOf, int, list, obj, orNull, OWN_EVENT_ID, str, tenantEnvelope, time } from '../../platform/jsonSchema.ts';
+import {
+  bool,
+  enumOf,
+  int,
+  list,
+  obj,
+  orNull,
+  OWN_EVENT_ID,
+  str,
+  tenantEnvelope,
+  time,
+} from '../../platform/jsonSchema.ts';
 
-const orderRef = obj({
-  id: int('Order id'),
-  order_ref: orNull(str('Merchant order reference')),
-  tracking_number: orNull(str('Tracking number')),
-  type: str('Order type, for example D (delivery), P (pickup), P2P (peer to peer)'),
-  status_id: int('Current order status id'),
-  status: str('Current order status name'),
-}, { description: 'The order as it is now; price fields are omitted for price-hidden families' });
+const orderRef = obj(
+  {
+    id: int('Order id'),
+    order_ref: orNull(str('Merchant order reference')),
+    tracking_number: orNull(str('Tracking number')),
+    type: str('Order type, for example D (delivery), P (pickup), P2P (peer to peer)'),
+    status_id: int('Current order status id'),
+    status: str('Current order status name'),
+  },
+  { description: 'The order as it is now; price fields are omitted for price-hidden families' },
+);
 
 const podFile = obj({
   file_id: int('File id'),
@@ -33,38 +47,66 @@ const driverId = orNull(int('Driver the order is assigned to, if any'));
 // ---- Order lifecycle ----
 
 export const LIFECYCLE_EVENT_NAMES = [
-  'order.assigned', 'order.unassigned', 'order.accepted', 'order.rejected', 'order.pickup_started', 'order.picked_up',
-  'order.on_the_way', 'order.completed', 'order.failed', 'order.cancelled', 'order.ready', 'driver.on_duty_changed',
+  'order.assigned',
+  'order.unassigned',
+  'order.accepted',
+  'order.rejected',
+  'order.pickup_started',
+  'order.picked_up',
+  'order.on_the_way',
+  'order.completed',
+  'order.failed',
+  'order.cancelled',
+  'order.ready',
+  'driver.on_duty_changed',
 ] as const;
 
 const LIFECYCLE: Record<(typeof LIFECYCLE_EVENT_NAMES)[number], [string, Record<string, Schema>]> = {
-  'order.assigned': ['A driver was assigned to the order.', {
-    driver_id: int('Assigned driver'),
-    'source?': enumOf(['manual', 'route_planning', 'auto_assign'], 'How it was assigned; auto_assign when by the orchestrator'),
-  }],
-  'order.unassigned': ['The order lost its driver.', {
-    previous_driver_id: int('Driver who had it'),
-    'reason?': enumOf(['handover', 'revoke', 'reject', 'timeout'], 'Why the driver lost it'),
-  }],
+  'order.assigned': [
+    'A driver was assigned to the order.',
+    {
+      driver_id: int('Assigned driver'),
+      'source?': enumOf(
+        ['manual', 'route_planning', 'auto_assign'],
+        'How it was assigned; auto_assign when by the orchestrator',
+      ),
+    },
+  ],
+  'order.unassigned': [
+    'The order lost its driver.',
+    {
+      previous_driver_id: int('Driver who had it'),
+      'reason?': enumOf(['handover', 'revoke', 'reject', 'timeout'], 'Why the driver lost it'),
+    },
+  ],
   'order.accepted': ['The driver accepted an auto-assigned order.', { driver_id: int('Driver who accepted') }],
-  'order.rejected': ['The driver rejected the order.', { driver_id: int('Driver who rejected'), 'reason?': orNull(str('Free text from the driver')) }],
+  'order.rejected': [
+    'The driver rejected the order.',
+    { driver_id: int('Driver who rejected'), 'reason?': orNull(str('Free text from the driver')) },
+  ],
   'order.pickup_started': ['The driver began the pickup.', { driver_id: driverId }],
   'order.picked_up': ['The parcel was picked up.', { driver_id: driverId }],
   'order.on_the_way': ['The parcel is on its way to the recipient.', { driver_id: driverId }],
   'order.completed': ['The parcel was delivered.', { driver_id: driverId }],
-  'order.failed': ['A delivery attempt failed.', {
-    driver_id: driverId,
-    'failure_reason?': orNull(enumOf(['redispatch_later', 'needs_rescheduling', 'refused_by_recipient'], 'Kind of failure')),
-  }],
+  'order.failed': [
+    'A delivery attempt failed.',
+    {
+      driver_id: driverId,
+      'failure_reason?': orNull(
+        enumOf(['redispatch_later', 'needs_rescheduling', 'refused_by_recipient'], 'Kind of failure'),
+      ),
+    },
+  ],
   'order.cancelled': ['The order was cancelled.', {}],
   'order.ready': ['The order was marked ready for pickup.', {}],
   'driver.on_duty_changed': ['A driver went on or off duty.', {}],
 };
 
 function lifecyclePayload(name: (typeof LIFECYCLE_EVENT_NAMES)[number]): Schema {
-  const data = name === 'driver.on_duty_changed'
-    ? obj({ driver_id: int('Driver'), on_duty: bool('True when now on duty'), changed_at: time('When it changed') })
-    : orderData(LIFECYCLE[name][1]);
+  const data =
+    name === 'driver.on_duty_changed'
+      ? obj({ driver_id: int('Driver'), on_duty: bool('True when now on duty'), changed_at: time('When it changed') })
+      : orderData(LIFECYCLE[name][1]);
   return tenantEnvelope(name, data, { eventId: OWN_EVENT_ID });
 }
 
@@ -87,71 +129,157 @@ const interceptData = orderData({
     'outcome?': orNull(str('Requested outcome, for example return_to_sender or redirect')),
     'reason?': orNull(str('Reason given, or why it was refused or failed')),
   }),
-  'operation_type?': int('Operation type of the matching order.status_change: 3043/6012 applied, 3044/6013 outcome, 3045/6014 withdrawn'),
+  'operation_type?': int(
+    'Operation type of the matching order.status_change: 3043/6012 applied, 3044/6013 outcome, 3045/6014 withdrawn',
+  ),
 });
 
-const ROUTE_BOARD_ACTIONS = ['claimed', 'standby', 'pooled', 'promoted', 'withdrawn', 'vetoed', 'replaced', 'assigned', 'awarded', 'lost',
-  'displaced', 'settled', 'board_opened', 'board_closed', 'board_cancelled'] as const;
+const ROUTE_BOARD_ACTIONS = [
+  'claimed',
+  'standby',
+  'pooled',
+  'promoted',
+  'withdrawn',
+  'vetoed',
+  'replaced',
+  'assigned',
+  'awarded',
+  'lost',
+  'displaced',
+  'settled',
+  'board_opened',
+  'board_closed',
+  'board_cancelled',
+] as const;
 
-const tenant = (field: string, name: string, summary: string, data: Schema, eventId?: Schema): EventDefinition =>
-  ({ name, sender: 'tenant', summary, payload: tenantEnvelope(name, data, { eventId }), route: { field } });
+const tenant = (field: string, name: string, summary: string, data: Schema, eventId?: Schema): EventDefinition => ({
+  name,
+  sender: 'tenant',
+  summary,
+  payload: tenantEnvelope(name, data, { eventId }),
+  route: { field },
+});
 
 export const ORDER_EVENTS: readonly EventDefinition[] = [
-  tenant('order_create_webhook_url', 'order.created', 'A local delivery order (D, P or P2P) was created through any entry.', orderData({
-    packages: list(str('Package number'), 'The order\'s package numbers in position order; the first is the order\'s tracking number'),
-  }),
-    str('ORC-<order id>, stable across retries', { pattern: '^ORC-[0-9]+$' })),
-  tenant('order_status_change_webhook_url', 'order.status_change', 'The order status changed.', orderData({
-    'before_status?': orNull(int('Status id before the change')),
-    after_status: int('Status id after the change; 48 when intercepted'),
-    'operation_type?': int('Operation code of the change'),
-    'operation_description?': str('Text of the operation; empty for carrier-held shipments'),
-    'ip_address?': str('Address the change came from; empty for carrier-held shipments'),
-  }), str('OSC-<status history id>, stable across retries', { pattern: '^OSC-[0-9]+$' })),
-  tenant('tracking_event_webhook_url', 'tracking.event', 'A parcel tracking event was recorded.', orderData({
-    tracking_event: obj({
-      id: int('Tracking event id'),
-      status_id: int('Status id of the event'),
-      key: str('Event key'),
-      description: str('Text of the event'),
-      occurred_at: time('When it happened'),
-      'package_number?': str('The package the event is about (the order\'s tracking number for its first package)'),
+  tenant(
+    'order_create_webhook_url',
+    'order.created',
+    'A local delivery order (D, P or P2P) was created through any entry.',
+    orderData({
+      packages: list(
+        str('Package number'),
+        "The order's package numbers in position order; the first is the order's tracking number",
+      ),
     }),
-    'proof_files?': list(podFile, 'Proof files; on delivered and picked-up events'),
-    'proof_files_detail?': list(podFile, 'Proof files with their tracking context; on delivered and picked-up events'),
-  })),
-  tenant('order_create_async_postback_url', 'order.create_async', 'A bulk order import finished; one result per row.', obj({
-    import_id: str('Import batch id'),
-    total: int('Rows in the import'),
-    succeeded: int('Rows that created an order'),
-    failed: int('Rows refused'),
-    results: list(obj({
-      row: int('Row number, from 1'),
-      result: bool('True when the row created an order'),
-      'order?': orNull(orderRef),
-      'errors?': list(str('Why the row was refused'), 'Messages for a refused row'),
-    }), 'Per-row results'),
-  })),
-  tenant('pod_files_webhook_url', 'pod.files_updated', 'A proof-of-delivery file was added, replaced or removed (one push per file).', orderData({
-    action: enumOf(['added', 'updated', 'removed'], 'What happened to the file; updated carries only the current image'),
-    file: podFile,
-  }), OWN_EVENT_ID),
-  tenant('order_deleted_webhook_url', 'order.deleted', 'The order was permanently deleted.', obj({
-    order: obj({ id: int('Order id'), order_ref: str('Merchant order reference'), tracking_number: orNull(str('Tracking number')) }),
-    deleted_at: time('When it was deleted'),
-  }), OWN_EVENT_ID),
-  tenant('order_cancel_failed_webhook_url', 'order.cancel_failed', 'A cancel request was refused.', orderData({
-    error_code: str('Refusal code; a carrier refusal is ORDER_CANCEL_REFUSED'),
-    'message?': str('Reason in words'),
-  })),
+    str('ORC-<order id>, stable across retries', { pattern: '^ORC-[0-9]+$' }),
+  ),
+  tenant(
+    'order_status_change_webhook_url',
+    'order.status_change',
+    'The order status changed.',
+    orderData({
+      'before_status?': orNull(int('Status id before the change')),
+      after_status: int('Status id after the change; 48 when intercepted'),
+      'operation_type?': int('Operation code of the change'),
+      'operation_description?': str('Text of the operation; empty for carrier-held shipments'),
+      'ip_address?': str('Address the change came from; empty for carrier-held shipments'),
+    }),
+    str('OSC-<status history id>, stable across retries', { pattern: '^OSC-[0-9]+$' }),
+  ),
+  tenant(
+    'tracking_event_webhook_url',
+    'tracking.event',
+    'A parcel tracking event was recorded.',
+    orderData({
+      tracking_event: obj({
+        id: int('Tracking event id'),
+        status_id: int('Status id of the event'),
+        key: str('Event key'),
+        description: str('Text of the event'),
+        occurred_at: time('When it happened'),
+        'package_number?': str("The package the event is about (the order's tracking number for its first package)"),
+      }),
+      'proof_files?': list(podFile, 'Proof files; on delivered and picked-up events'),
+      'proof_files_detail?': list(
+        podFile,
+        'Proof files with their tracking context; on delivered and picked-up events',
+      ),
+    }),
+  ),
+  tenant(
+    'order_create_async_postback_url',
+    'order.create_async',
+    'A bulk order import finished; one result per row.',
+    obj({
+      import_id: str('Import batch id'),
+      total: int('Rows in the import'),
+      succeeded: int('Rows that created an order'),
+      failed: int('Rows refused'),
+      results: list(
+        obj({
+          row: int('Row number, from 1'),
+          result: bool('True when the row created an order'),
+          'order?': orNull(orderRef),
+          'errors?': list(str('Why the row was refused'), 'Messages for a refused row'),
+        }),
+        'Per-row results',
+      ),
+    }),
+  ),
+  tenant(
+    'pod_files_webhook_url',
+    'pod.files_updated',
+    'A proof-of-delivery file was added, replaced or removed (one push per file).',
+    orderData({
+      action: enumOf(
+        ['added', 'updated', 'removed'],
+        'What happened to the file; updated carries only the current image',
+      ),
+      file: podFile,
+    }),
+    OWN_EVENT_ID,
+  ),
+  tenant(
+    'order_deleted_webhook_url',
+    'order.deleted',
+    'The order was permanently deleted.',
+    obj({
+      order: obj({
+        id: int('Order id'),
+        order_ref: str('Merchant order reference'),
+        tracking_number: orNull(str('Tracking number')),
+      }),
+      deleted_at: time('When it was deleted'),
+    }),
+    OWN_EVENT_ID,
+  ),
+  tenant(
+    'order_cancel_failed_webhook_url',
+    'order.cancel_failed',
+    'A cancel request was refused.',
+    orderData({
+      error_code: str('Refusal code; a carrier refusal is ORDER_CANCEL_REFUSED'),
+      'message?': str('Reason in words'),
+    }),
+  ),
   ...LIFECYCLE_EVENT_NAMES.map((name): EventDefinition => ({
-    name, sender: 'tenant', summary: LIFECYCLE[name][0], payload: lifecyclePayload(name),
+    name,
+    sender: 'tenant',
+    summary: LIFECYCLE[name][0],
+    payload: lifecyclePayload(name),
     route: { field: 'order_lifecycle_webhook_url', restrictedBy: 'order_lifecycle_events' },
   })),
-  ...Object.entries(INTERCEPT_STEPS).map(([step, summary]) => tenant('order_intercept_webhook_url', `order.intercept.${step}`, summary, interceptData)),
-  tenant('route_board_webhook_url', 'route_board.changed', 'A route board seat or the board itself changed (enterprise level).', obj({
-    action: enumOf(ROUTE_BOARD_ACTIONS, 'What happened'),
-    board: obj({ id: int('Board id'), 'status?': str('Board status') }),
-    'seat?': orNull(obj({ id: int('Seat id'), 'driver_id?': orNull(int('Driver on the seat')) })),
-  })),
+  ...Object.entries(INTERCEPT_STEPS).map(([step, summary]) =>
+    tenant('order_intercept_webhook_url', `order.intercept.${step}`, summary, interceptData),
+  ),
+  tenant(
+    'route_board_webhook_url',
+    'route_board.changed',
+    'A route board seat or the board itself changed (enterprise level).',
+    obj({
+      action: enumOf(ROUTE_BOARD_ACTIONS, 'What happened'),
+      board: obj({ id: int('Board id'), 'status?': str('Board status') }),
+      'seat?': orNull(obj({ id: int('Seat id'), 'driver_id?': orNull(int('Driver on the seat')) })),
+    }),
+  ),
 ];

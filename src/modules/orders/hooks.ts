@@ -12,7 +12,10 @@ export interface CreatedOrder {
 }
 
 /** A hook answers what it did that the order's creator should see (the third-party assignment's number), or nothing. */
-export type OrderCreatedHook = (ctx: BusinessContext, order: CreatedOrder) => Promise<{ thirdPartyAssignment: string } | null>;
+export type OrderCreatedHook = (
+  ctx: BusinessContext,
+  order: CreatedOrder,
+) => Promise<{ thirdPartyAssignment: string } | null>;
 
 const hooks: OrderCreatedHook[] = [];
 
@@ -24,7 +27,10 @@ export function afterOrderCreated(hook: OrderCreatedHook): void {
  * Runs every hook. The order has committed: a hook that fails is logged and the order is answered all the same,
  * since a failed answer would make its creator send it again and create a twin.
  */
-export async function runOrderCreatedHooks(ctx: BusinessContext, order: CreatedOrder): Promise<{ thirdPartyAssignment: string | null }> {
+export async function runOrderCreatedHooks(
+  ctx: BusinessContext,
+  order: CreatedOrder,
+): Promise<{ thirdPartyAssignment: string | null }> {
   let thirdPartyAssignment: string | null = null;
   for (const hook of hooks) {
     try {

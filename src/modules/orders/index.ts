@@ -9,7 +9,15 @@ import { orderCreate, orderGet, orderList, planningPool } from './operations.ts'
 export { Order, type Address, type Recipient } from './entities.ts';
 export { afterOrderCreated, type CreatedOrder } from './hooks.ts';
 export { ASSIGNABLE_STATUS_IDS, ORDER_OPERATION, ORDER_STATUS, ORDER_STATUSES } from './domain.ts';
-export { carrierHeld, orderSummaryOf, changeOrderStatuses, holdForCarrier, recordOrderCreated, type OrderFacts, type OrderStatusMove } from './repo.ts';
+export {
+  carrierHeld,
+  orderSummaryOf,
+  changeOrderStatuses,
+  holdForCarrier,
+  recordOrderCreated,
+  type OrderFacts,
+  type OrderStatusMove,
+} from './repo.ts';
 
 export const orders = defineModule({
   name: 'orders',

@@ -3,19 +3,36 @@ import { createOrder, findOrder, findPackages, listOrders, plannableOrders, type
 import { errors } from '../../platform/errors.ts';
 import { MAX_PACKAGES, newTrackingNumber, ORDER_STATUS, ORDER_STATUS_IDS, statusCodeOf } from './domain.ts';
 import { STAFF } from '../../platform/roles.ts';
-import { addressInput, addressView, dateParam, emailParam, intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
+import {
+  addressInput,
+  addressView,
+  dateParam,
+  emailParam,
+  intParam,
+  offsetOf,
+  pageOf,
+  pageOutput,
+  pageParams,
+  pathId,
+} from '../../platform/catalog/schemas.ts';
 import { runOrderCreatedHooks } from './hooks.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
 
-const RecipientInput = z.object({
-  name: text(255),
-  phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,32}$/, 'phone number').nullish(),
-  email: emailParam().nullish(),
-  address: addressInput(),
-}).strict();
+const RecipientInput = z
+  .object({
+    name: text(255),
+    phone: z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9 ()-]{5,32}$/, 'phone number')
+      .nullish(),
+    email: emailParam().nullish(),
+    address: addressInput(),
+  })
+  .strict();
 
 const OrderView = z.object({
   id: z.number().int(),
@@ -47,12 +64,21 @@ export function presentOrder(o: OrderListRow): OrderView {
     tracking_number: o.trackingNumber,
     status_id: o.statusId,
     status: statusCodeOf(o.statusId),
-    scheduled_date: typeof o.scheduledDate === 'string' ? o.scheduledDate : new Date(o.scheduledDate).toISOString().slice(0, 10),
+    scheduled_date:
+      typeof o.scheduledDate === 'string' ? o.scheduledDate : new Date(o.scheduledDate).toISOString().slice(0, 10),
     recipient: {
       name: o.recipient.name,
       phone: o.recipient.phone ?? null,
       email: o.recipient.email ?? null,
-      address: { line1: a.line1, line2: a.line2 ?? null, city: a.city, postal_code: a.postal_code, country: a.country, lat: a.lat ?? null, lng: a.lng ?? null },
+      address: {
+        line1: a.line1,
+        line2: a.line2 ?? null,
+        city: a.city,
+        postal_code: a.postal_code,
+        country: a.country,
+        lat: a.lat ?? null,
+        lng: a.lng ?? null,
+      },
     },
     note: o.note ?? null,
     self_delivery: o.selfDelivery,
@@ -62,13 +88,15 @@ export function presentOrder(o: OrderListRow): OrderView {
 }
 
 const measure = (max: number) => z.number().int().min(1).max(max).nullish();
-const PackageInput = z.object({
-  weight_grams: measure(1_000_000),
-  length_mm: measure(10_000),
-  width_mm: measure(10_000),
-  height_mm: measure(10_000),
-  carrier_reference: optionalText(100),
-}).strict();
+const PackageInput = z
+  .object({
+    weight_grams: measure(1_000_000),
+    length_mm: measure(10_000),
+    width_mm: measure(10_000),
+    height_mm: measure(10_000),
+    carrier_reference: optionalText(100),
+  })
+  .strict();
 
 const PackageView = z.object({
   position: z.number().int(),
@@ -89,25 +117,45 @@ export const orderCreate = defineOperation({
   rest: { method: 'POST', path: '/v1/client/orderCreate' },
   graphql: { name: 'clientOrderCreate', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium', tool: 'create_order', servers: ['user', 'developer'] },
-  input: z.object({
-    type: z.enum(['D', 'P', 'P2P']),
-    scheduled_date: dateParam(),
-    order_ref: optionalText(100),
-    recipient: RecipientInput,
-    note: optionalText(1000),
-    packages: z.array(PackageInput).min(1).max(MAX_PACKAGES).optional().describe('The parcels of the order; one unmeasured package when absent. The first package\'s number is the order\'s tracking number.'),
-  }).strict(),
+  input: z
+    .object({
+      type: z.enum(['D', 'P', 'P2P']),
+      scheduled_date: dateParam(),
+      order_ref: optionalText(100),
+      recipient: RecipientInput,
+      note: optionalText(1000),
+      packages: z
+        .array(PackageInput)
+        .min(1)
+        .max(MAX_PACKAGES)
+        .optional()
+        .describe(
+          "The parcels of the order; one unmeasured package when absent. The first package's number is the order's tracking number.",
+        ),
+    })
+    .strict(),
   output: z.object({
-    result: z.literal(true), order_id: z.number().int(), tracking_number: z.string(),
+    result: z.literal(true),
+    order_id: z.number().int(),
+    tracking_number: z.string(),
     packages: z.array(z.object({ position: z.number().int(), package_number: z.string() })),
-    third_party_assignment: z.string().nullable().describe("The assignment number when one of the business's third-party rules handed the order to a provider"),
+    third_party_assignment: z
+      .string()
+      .nullable()
+      .describe("The assignment number when one of the business's third-party rules handed the order to a provider"),
   }),
   async handler(input, ctx) {
     const { caller } = ctx;
     const packages = (input.packages ?? [{}]).map((p) => ({
-      weightGrams: p.weight_grams, lengthMm: p.length_mm, widthMm: p.width_mm, heightMm: p.height_mm, carrierReference: p.carrier_reference,
+      weightGrams: p.weight_grams,
+      lengthMm: p.length_mm,
+      widthMm: p.width_mm,
+      heightMm: p.height_mm,
+      carrierReference: p.carrier_reference,
     }));
-    const { order, packageNumbers } = await createOrder(ctx.em, {
+    const { order, packageNumbers } = await createOrder(
+      ctx.em,
+      {
         businessId: caller.businessId,
         type: input.type,
         orderRef: input.order_ref ?? null,
@@ -119,10 +167,18 @@ export const orderCreate = defineOperation({
         selfDelivery: true,
         carrierProviderId: null,
         routeId: null,
-      }, packages);
-    const after = await runOrderCreatedHooks(ctx, { id: order.id, businessId: caller.businessId, postalCode: input.recipient.address.postal_code });
+      },
+      packages,
+    );
+    const after = await runOrderCreatedHooks(ctx, {
+      id: order.id,
+      businessId: caller.businessId,
+      postalCode: input.recipient.address.postal_code,
+    });
     return {
-      result: true as const, order_id: order.id, tracking_number: order.trackingNumber,
+      result: true as const,
+      order_id: order.id,
+      tracking_number: order.trackingNumber,
       packages: packageNumbers.map((number, i) => ({ position: i + 1, package_number: number })),
       third_party_assignment: after.thirdPartyAssignment,
     };
@@ -131,22 +187,35 @@ export const orderCreate = defineOperation({
 
 export const orderList = defineOperation({
   name: 'get_orders',
-  summary: 'List the business\'s orders, newest first.',
+  summary: "List the business's orders, newest first.",
   tag: 'Client',
   roles: STAFF,
   business: true,
   rest: { method: 'GET', path: '/v1/orders' },
   graphql: { name: 'orders', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
-  input: z.object({
-    order_ref: z.string().max(100).optional(),
-    status: z.coerce.number<unknown>().int().refine((s) => ORDER_STATUS_IDS.includes(s), 'order status id').meta({ enum: ORDER_STATUS_IDS }).optional(),
-    ...pageParams,
-  }).strict(),
+  input: z
+    .object({
+      order_ref: z.string().max(100).optional(),
+      status: z.coerce
+        .number<unknown>()
+        .int()
+        .refine((s) => ORDER_STATUS_IDS.includes(s), 'order status id')
+        .meta({ enum: ORDER_STATUS_IDS })
+        .optional(),
+      ...pageParams,
+    })
+    .strict(),
   output: pageOutput('orders', OrderView),
   async handler(input, ctx) {
     const { caller } = ctx;
-    const [rows, total] = await listOrders(ctx.em, caller.businessId, { orderRef: input.order_ref, statusId: input.status }, input.per_page, offsetOf(input));
+    const [rows, total] = await listOrders(
+      ctx.em,
+      caller.businessId,
+      { orderRef: input.order_ref, statusId: input.status },
+      input.per_page,
+      offsetOf(input),
+    );
     return pageOf(input, 'orders', total, rows.map(presentOrder));
   },
 });
@@ -173,7 +242,7 @@ export const orderGet = defineOperation({
 
 export const planningPool = defineOperation({
   name: 'get_planning_pool',
-  summary: 'Orders the caller may plan now: the client\'s pool, or a contractor\'s own assigned and unassigned orders.',
+  summary: "Orders the caller may plan now: the client's pool, or a contractor's own assigned and unassigned orders.",
   tag: 'Dispatch',
   roles: ['client_admin', 'employee', 'contractor'],
   business: true,
@@ -184,7 +253,12 @@ export const planningPool = defineOperation({
   output: z.object({ result: z.literal(true), orders: z.array(OrderView) }),
   async handler(input, ctx) {
     const { caller } = ctx;
-    const rows = await plannableOrders(ctx.em, caller.businessId, caller.role === 'contractor' ? caller.id : null, input.limit);
+    const rows = await plannableOrders(
+      ctx.em,
+      caller.businessId,
+      caller.role === 'contractor' ? caller.id : null,
+      input.limit,
+    );
     return { result: true as const, orders: rows.map(presentOrder) };
   },
 });

@@ -5,7 +5,20 @@ import { Order } from './entities.ts';
 import { ASSIGNABLE_STATUS_IDS, newTrackingNumber, ORDER_OPERATION, statusCodeOf, type PackageSpec } from './domain.ts';
 
 /** What a list shows of an order; an Order entity has these fields too. */
-export type OrderListRow = Pick<Order, 'id' | 'type' | 'orderRef' | 'trackingNumber' | 'statusId' | 'scheduledDate' | 'recipient' | 'note' | 'selfDelivery' | 'routeId' | 'createdAt'>;
+export type OrderListRow = Pick<
+  Order,
+  | 'id'
+  | 'type'
+  | 'orderRef'
+  | 'trackingNumber'
+  | 'statusId'
+  | 'scheduledDate'
+  | 'recipient'
+  | 'note'
+  | 'selfDelivery'
+  | 'routeId'
+  | 'createdAt'
+>;
 
 /** The columns of an OrderListRow, named as its fields, so a list is read as plain rows (no entity, no unit of work). */
 const LIST_COLUMNS = `o.id, o.type, o.order_ref as "orderRef", o.tracking_number as "trackingNumber", o.status_id as "statusId",
@@ -16,10 +29,16 @@ const LIST_COLUMNS = `o.id, o.type, o.order_ref as "orderRef", o.tracking_number
  * a carrier, and either unassigned or (for a contractor) actively assigned to that contractor. An actively
  * assigned order leaves every other contractor's pool and the client's own planning pool.
  */
-export async function plannableOrders(em: Em, businessId: number, forBrokerId: number | null, limit = 500): Promise<OrderListRow[]> {
-  const assigned = forBrokerId === null
-    ? 'not exists (select 1 from broker_order_assignment a where a.order_id = o.id and a.status = \'active\')'
-    : 'not exists (select 1 from broker_order_assignment a where a.order_id = o.id and a.status = \'active\' and a.broker_id <> ?)';
+export async function plannableOrders(
+  em: Em,
+  businessId: number,
+  forBrokerId: number | null,
+  limit = 500,
+): Promise<OrderListRow[]> {
+  const assigned =
+    forBrokerId === null
+      ? "not exists (select 1 from broker_order_assignment a where a.order_id = o.id and a.status = 'active')"
+      : "not exists (select 1 from broker_order_assignment a where a.order_id = o.id and a.status = 'active' and a.broker_id <> ?)";
   const params: unknown[] = [businessId, ...(forBrokerId === null ? [] : [forBrokerId]), limit];
   const statusList = ASSIGNABLE_STATUS_IDS.join(',');
   return em.execute<OrderListRow[]>(
@@ -56,8 +75,12 @@ export interface StatusChange {
 /** The order as events describe it: what a receiver needs to find it, never the recipient's details. */
 export function orderSummaryOf(o: OrderFacts) {
   return {
-    id: o.id, order_ref: o.orderRef ?? null, tracking_number: o.trackingNumber, type: o.type,
-    status_id: o.statusId, status: statusCodeOf(o.statusId),
+    id: o.id,
+    order_ref: o.orderRef ?? null,
+    tracking_number: o.trackingNumber,
+    type: o.type,
+    status_id: o.statusId,
+    status: statusCodeOf(o.statusId),
   };
 }
 
@@ -67,7 +90,11 @@ export const carrierHeld = (o: OrderFacts) => o.carrierProviderId != null;
 /** Data access: MikroORM entities for the order row; SQL for the history and its events, written in one statement. */
 
 /** Creates the order, its packages, its first history row and its order.created event in one transaction. */
-export async function createOrder(em: Em, fields: RequiredEntityData<Order>, packages?: readonly PackageSpec[]): Promise<{ order: Order; packageNumbers: string[] }> {
+export async function createOrder(
+  em: Em,
+  fields: RequiredEntityData<Order>,
+  packages?: readonly PackageSpec[],
+): Promise<{ order: Order; packageNumbers: string[] }> {
   return em.transactional(async (tx) => {
     const order = tx.create(Order, fields);
     await tx.flush();
@@ -89,20 +116,29 @@ export interface PackageRow {
 /** The order's packages in position order. */
 export function findPackages(em: Em, orderId: number): Promise<PackageRow[]> {
   return em.execute<PackageRow[]>(
-    'select position, package_number, weight_grams, length_mm, width_mm, height_mm, carrier_reference from order_package where order_id = ? order by position', [orderId]);
+    'select position, package_number, weight_grams, length_mm, width_mm, height_mm, carrier_reference from order_package where order_id = ? order by position',
+    [orderId],
+  );
 }
 
 /** Writes the packages of a new order (at least one): the first is numbered with the order's tracking number, the others get new numbers. */
 async function insertPackages(em: Em, o: OrderFacts, specs: readonly PackageSpec[]): Promise<string[]> {
   const rows = (specs.length > 0 ? specs : [{}]).map((p, i) => ({
-    position: i + 1, package_number: i === 0 ? o.trackingNumber : newTrackingNumber(), weight_grams: p.weightGrams ?? null,
-    length_mm: p.lengthMm ?? null, width_mm: p.widthMm ?? null, height_mm: p.heightMm ?? null, carrier_reference: p.carrierReference ?? null,
+    position: i + 1,
+    package_number: i === 0 ? o.trackingNumber : newTrackingNumber(),
+    weight_grams: p.weightGrams ?? null,
+    length_mm: p.lengthMm ?? null,
+    width_mm: p.widthMm ?? null,
+    height_mm: p.heightMm ?? null,
+    carrier_reference: p.carrierReference ?? null,
   }));
-  await executeBound(em,
+  await executeBound(
+    em,
     `insert into order_package (order_id, business_id, position, package_number, weight_grams, length_mm, width_mm, height_mm, carrier_reference)
      select $1, $2, position, package_number, weight_grams, length_mm, width_mm, height_mm, carrier_reference
      from jsonb_to_recordset($3::jsonb) as p(position int, package_number text, weight_grams int, length_mm int, width_mm int, height_mm int, carrier_reference text)`,
-    [o.id, o.businessId, JSON.stringify(rows)]);
+    [o.id, o.businessId, JSON.stringify(rows)],
+  );
   return rows.map((r) => r.package_number);
 }
 
@@ -111,14 +147,32 @@ export async function findOrder(em: Em, businessId: number, id: number): Promise
 }
 
 /** A page of the business's orders, newest first, with the total. */
-export async function listOrders(em: Em, businessId: number, filter: { orderRef?: string; statusId?: number }, limit: number, offset: number): Promise<[OrderListRow[], number]> {
+export async function listOrders(
+  em: Em,
+  businessId: number,
+  filter: { orderRef?: string; statusId?: number },
+  limit: number,
+  offset: number,
+): Promise<[OrderListRow[], number]> {
   const where = ['o.business_id = ?'];
   const params: unknown[] = [businessId];
-  if (filter.orderRef !== undefined) { where.push('o.order_ref = ?'); params.push(filter.orderRef); }
-  if (filter.statusId !== undefined) { where.push('o.status_id = ?'); params.push(filter.statusId); }
+  if (filter.orderRef !== undefined) {
+    where.push('o.order_ref = ?');
+    params.push(filter.orderRef);
+  }
+  if (filter.statusId !== undefined) {
+    where.push('o.status_id = ?');
+    params.push(filter.statusId);
+  }
   const clause = where.join(' and ');
-  const [count] = await em.execute<{ total: string }[]>(`select count(*) as total from delivery_order o where ${clause}`, params);
-  const rows = await em.execute<OrderListRow[]>(`select ${LIST_COLUMNS} from delivery_order o where ${clause} order by o.id desc limit ? offset ?`, [...params, limit, offset]);
+  const [count] = await em.execute<{ total: string }[]>(
+    `select count(*) as total from delivery_order o where ${clause}`,
+    params,
+  );
+  const rows = await em.execute<OrderListRow[]>(
+    `select ${LIST_COLUMNS} from delivery_order o where ${clause} order by o.id desc limit ? offset ?`,
+    [...params, limit, offset],
+  );
   return [rows, Number(count!.total)];
 }
 
@@ -137,33 +191,60 @@ export async function changeOrderStatuses(em: Em, moves: readonly OrderStatusMov
   if (moves.length === 0) return;
   const ids = moves.map((m) => m.order.id);
   if (new Set(ids).size !== ids.length) throw new Error('changeOrderStatuses: an order appears twice in one batch');
-  await executeBound(em, 'update delivery_order o set status_id = m.after, updated_at = now() from unnest($1::int[], $2::int[]) as m(id, after) where o.id = m.id',
-    [ids, moves.map((m) => m.change.after)]);
+  await executeBound(
+    em,
+    'update delivery_order o set status_id = m.after, updated_at = now() from unnest($1::int[], $2::int[]) as m(id, after) where o.id = m.id',
+    [ids, moves.map((m) => m.change.after)],
+  );
   const history = moves.map(({ order: o, change: c, occurredAt }) => ({
-    order_id: o.id, business_id: o.businessId, before_status: c.before, after_status: c.after, operation_type: c.operationType,
-    operation_description: c.description, occurred_at: occurredAt.toISOString(), tracking_event_id: c.trackingEventId ?? null,
+    order_id: o.id,
+    business_id: o.businessId,
+    before_status: c.before,
+    after_status: c.after,
+    operation_type: c.operationType,
+    operation_description: c.description,
+    occurred_at: occurredAt.toISOString(),
+    tracking_event_id: c.trackingEventId ?? null,
   }));
-  const rows = await executeBound<{ id: number; order_id: number }>(em,
+  const rows = await executeBound<{ id: number; order_id: number }>(
+    em,
     `insert into order_status_change (order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at, tracking_event_id)
      select order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at, tracking_event_id
      from jsonb_to_recordset($1::jsonb) as h(order_id int, business_id int, before_status int, after_status int, operation_type int,
        operation_description text, occurred_at timestamptz, tracking_event_id bigint)
      returning id, order_id`,
-    [JSON.stringify(history)]);
+    [JSON.stringify(history)],
+  );
   const historyId = new Map(rows.map((r) => [r.order_id, r.id]));
-  await insertOutboxEvents(em, moves.map(({ order: o, change: c, occurredAt }) => {
-    const eventId = `OSC-${historyId.get(o.id)!}`;
-    return {
-      businessId: o.businessId, eventId, eventType: 'order.status_change', referenceType: 'order', referenceId: String(o.id), family: 'local_delivery', carrierHeld: carrierHeld(o),
-      payload: {
-        event_id: eventId, event: 'order.status_change', business_id: o.businessId, occurred_at: occurredAt.toISOString(),
-        data: {
-          order: orderSummaryOf(o), before_status: c.before, after_status: c.after,
-          operation_type: c.operationType, operation_description: c.description, ip_address: c.ipAddress ?? '',
+  await insertOutboxEvents(
+    em,
+    moves.map(({ order: o, change: c, occurredAt }) => {
+      const eventId = `OSC-${historyId.get(o.id)!}`;
+      return {
+        businessId: o.businessId,
+        eventId,
+        eventType: 'order.status_change',
+        referenceType: 'order',
+        referenceId: String(o.id),
+        family: 'local_delivery',
+        carrierHeld: carrierHeld(o),
+        payload: {
+          event_id: eventId,
+          event: 'order.status_change',
+          business_id: o.businessId,
+          occurred_at: occurredAt.toISOString(),
+          data: {
+            order: orderSummaryOf(o),
+            before_status: c.before,
+            after_status: c.after,
+            operation_type: c.operationType,
+            operation_description: c.description,
+            ip_address: c.ipAddress ?? '',
+          },
         },
-      },
-    };
-  }));
+      };
+    }),
+  );
 }
 
 /**
@@ -171,20 +252,34 @@ export async function changeOrderStatuses(em: Em, moves: readonly OrderStatusMov
  * are given), its first history row and its order.created event (id ORC-<order id>). Answers the package numbers.
  * Every path that creates an order calls it, so no order is without its first package.
  */
-export async function recordOrderCreated(em: Em, o: OrderFacts & { createdAt: Date | string }, packages: readonly PackageSpec[] = [{}]): Promise<string[]> {
+export async function recordOrderCreated(
+  em: Em,
+  o: OrderFacts & { createdAt: Date | string },
+  packages: readonly PackageSpec[] = [{}],
+): Promise<string[]> {
   const packageNumbers = await insertPackages(em, o, packages);
   const occurredAt = new Date(o.createdAt);
   const body = {
-    event_id: `ORC-${o.id}`, event: 'order.created', business_id: o.businessId, occurred_at: occurredAt.toISOString(),
+    event_id: `ORC-${o.id}`,
+    event: 'order.created',
+    business_id: o.businessId,
+    occurred_at: occurredAt.toISOString(),
     data: { order: orderSummaryOf(o), packages: packageNumbers },
   };
   await em.execute(
     `insert into order_status_change (order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at)
      values (?, ?, null, ?, ?, 'order created', ?)`,
-    [o.id, o.businessId, o.statusId, ORDER_OPERATION.CREATED, occurredAt]);
+    [o.id, o.businessId, o.statusId, ORDER_OPERATION.CREATED, occurredAt],
+  );
   await insertOutboxEvent(em, {
-    businessId: o.businessId, eventId: body.event_id, eventType: 'order.created', referenceType: 'order', referenceId: String(o.id),
-    payload: body, family: 'local_delivery', carrierHeld: carrierHeld(o),
+    businessId: o.businessId,
+    eventId: body.event_id,
+    eventType: 'order.created',
+    referenceType: 'order',
+    referenceId: String(o.id),
+    payload: body,
+    family: 'local_delivery',
+    carrierHeld: carrierHeld(o),
   });
   return packageNumbers;
 }
@@ -194,5 +289,8 @@ export async function recordOrderCreated(em: Em, o: OrderFacts & { createdAt: Da
  * null, back to the business's own delivery.
  */
 export async function holdForCarrier(em: Em, orderId: number, providerId: number | null): Promise<void> {
-  await em.execute('update delivery_order set carrier_provider_id = ?, self_delivery = ?::int is null, updated_at = now() where id = ?', [providerId, providerId, orderId]);
+  await em.execute(
+    'update delivery_order set carrier_provider_id = ?, self_delivery = ?::int is null, updated_at = now() where id = ?',
+    [providerId, providerId, orderId],
+  );
 }

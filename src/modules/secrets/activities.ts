@@ -1,11 +1,22 @@
 import type { Orm } from '../../platform/db/orm.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { openSecret, purposeOf, sealSecret, sealedKeyId, sealingKeyId, sealedColumns, type SealedColumn } from '../../platform/secretBox.ts';
+import {
+  openSecret,
+  purposeOf,
+  sealSecret,
+  sealedKeyId,
+  sealingKeyId,
+  sealedColumns,
+  type SealedColumn,
+} from '../../platform/secretBox.ts';
 import type { BatchResult, ColumnRef } from './contract.ts';
 import { readPlainValues, readStoredValues, replaceValues, type StoredValue } from './repo.ts';
 
 /** The new value of each row not yet sealed under the sealing key; values no key opens are named, not changed. */
-function reseal(c: SealedColumn, rows: StoredValue[]): { changes: { id: number; from: string; to: string }[]; unreadable: string[] } {
+function reseal(
+  c: SealedColumn,
+  rows: StoredValue[],
+): { changes: { id: number; from: string; to: string }[]; unreadable: string[] } {
   const purpose = purposeOf(c);
   const changes: { id: number; from: string; to: string }[] = [];
   const unreadable: string[] = [];

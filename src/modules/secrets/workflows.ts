@@ -2,7 +2,10 @@ import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } f
 import type { SecretsActivities } from './activities.ts';
 import { pauseSignal, progressQuery, resumeSignal, type RotationInput, type RotationProgress } from './contract.ts';
 
-const { secretColumns, resealSecrets } = proxyActivities<SecretsActivities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1 minute' } });
+const { secretColumns, resealSecrets } = proxyActivities<SecretsActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumInterval: '1 minute' },
+});
 
 /**
  * Walks every sealed column in id order, one batch per activity, and re-seals what is not under the worker's
@@ -11,10 +14,21 @@ const { secretColumns, resealSecrets } = proxyActivities<SecretsActivities>({ st
 export async function secretsRotationWorkflow(input: RotationInput = {}): Promise<RotationProgress> {
   const batchSize = input.batchSize ?? 500;
   const progress: RotationProgress = input.progress ?? {
-    columns: await secretColumns(), column: 0, afterId: 0, scanned: 0, resealed: 0, unreadable: [], keyId: null, paused: false,
+    columns: await secretColumns(),
+    column: 0,
+    afterId: 0,
+    scanned: 0,
+    resealed: 0,
+    unreadable: [],
+    keyId: null,
+    paused: false,
   };
-  setHandler(pauseSignal, () => { progress.paused = true; });
-  setHandler(resumeSignal, () => { progress.paused = false; });
+  setHandler(pauseSignal, () => {
+    progress.paused = true;
+  });
+  setHandler(resumeSignal, () => {
+    progress.paused = false;
+  });
   setHandler(progressQuery, () => progress);
   while (progress.column < progress.columns.length) {
     await condition(() => !progress.paused);
@@ -29,7 +43,8 @@ export async function secretsRotationWorkflow(input: RotationInput = {}): Promis
     } else {
       progress.afterId = batch.lastId;
     }
-    if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof secretsRotationWorkflow>({ batchSize, progress });
+    if (workflowInfo().continueAsNewSuggested)
+      return continueAsNew<typeof secretsRotationWorkflow>({ batchSize, progress });
   }
   return progress;
 }

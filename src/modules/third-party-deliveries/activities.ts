@@ -2,11 +2,26 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Em, Orm } from '../../platform/db/orm.ts';
 import { insertOutboxEvents } from '../../platform/db/outbox.ts';
 import { holdForCarrier } from '../orders/index.ts';
-import { ASSIGNMENT_INVALID_STEP, NOT_THE_ORDERS_PACKAGE, type CancelArgs, type HandoverArgs, type StepAnswer, type ThirdPartyInput } from './contract.ts';
+import {
+  ASSIGNMENT_INVALID_STEP,
+  NOT_THE_ORDERS_PACKAGE,
+  type CancelArgs,
+  type HandoverArgs,
+  type StepAnswer,
+  type ThirdPartyInput,
+} from './contract.ts';
 import { allows, outcomeOfPhase, type AssignmentStatus, type CancelReason } from './domain.ts';
 import { assignmentOutboxEvent } from './events.ts';
 import {
-  findAssignmentById, findPackageProgress, insertAssignment, lockAssignment, nextAssignmentId, recordHandover, setAssignmentStatus, setDeliveredPackages, type StoredAssignment,
+  findAssignmentById,
+  findPackageProgress,
+  insertAssignment,
+  lockAssignment,
+  nextAssignmentId,
+  recordHandover,
+  setAssignmentStatus,
+  setDeliveredPackages,
+  type StoredAssignment,
 } from './repo/assignments.ts';
 import { presentAssignment } from './views.ts';
 
@@ -23,7 +38,10 @@ export interface StepResult {
 const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
 /** Writes a new assignment of the order to a provider: its row, the order held for the provider, its created event. */
-export async function writeAssignment(tx: Em, input: ThirdPartyInput & { source: 'manual' | 'rule'; createdBy: number | null }): Promise<StoredAssignment | null> {
+export async function writeAssignment(
+  tx: Em,
+  input: ThirdPartyInput & { source: 'manual' | 'rule'; createdBy: number | null },
+): Promise<StoredAssignment | null> {
   if (!(await insertAssignment(tx, { ...input }))) return null;
   await holdForCarrier(tx, input.orderId, input.providerId);
   const stored = (await findAssignmentById(tx, input.id))!;
@@ -40,24 +58,37 @@ export function createThirdPartyActivities(deps: { orm: Orm }) {
         const current = await findAssignmentById(tx, input.id);
         if (!current) throw refuse(ASSIGNMENT_INVALID_STEP, `assignment ${input.id} does not exist`);
         const reason = input.step === 'cancel' ? input.reason : undefined;
-        if (!allows(current.status, input.step, reason)) throw refuse(ASSIGNMENT_INVALID_STEP, `assignment ${current.number} is ${current.status}`);
+        if (!allows(current.status, input.step, reason))
+          throw refuse(ASSIGNMENT_INVALID_STEP, `assignment ${current.number} is ${current.status}`);
         let nextInput: ThirdPartyInput | null = null;
         let next: StoredAssignment | null = null;
         if (input.step === 'handover') {
           const left = await recordHandover(tx, input.id, input.packageNumber, input.scannedAt, input.actorId);
-          if (left === null) throw refuse(NOT_THE_ORDERS_PACKAGE, `${input.packageNumber} is not a package of order ${current.order_id}`);
+          if (left === null)
+            throw refuse(
+              NOT_THE_ORDERS_PACKAGE,
+              `${input.packageNumber} is not a package of order ${current.order_id}`,
+            );
           if (left === 0) await setAssignmentStatus(tx, input.id, 'handed_over');
         } else {
           await setAssignmentStatus(tx, input.id, 'cancelled', input.reason);
           if (input.to) {
-            nextInput = { id: await nextAssignmentId(tx), businessId: current.business_id, orderId: current.order_id, ...input.to };
+            nextInput = {
+              id: await nextAssignmentId(tx),
+              businessId: current.business_id,
+              orderId: current.order_id,
+              ...input.to,
+            };
             next = await writeAssignment(tx, { ...nextInput, source: 'manual', createdBy: input.actorId });
           } else {
             await holdForCarrier(tx, current.order_id, null);
           }
         }
         const after = (await findAssignmentById(tx, input.id))!;
-        if (after.status !== current.status) await insertOutboxEvents(tx, [assignmentOutboxEvent(after, after.status === 'handed_over' ? 'handed_over' : 'cancelled')]);
+        if (after.status !== current.status)
+          await insertOutboxEvents(tx, [
+            assignmentOutboxEvent(after, after.status === 'handed_over' ? 'handed_over' : 'cancelled'),
+          ]);
         return { answer: { assignment: presentAssignment(after), next: next && presentAssignment(next) }, nextInput };
       });
     },
@@ -72,7 +103,10 @@ export function createThirdPartyActivities(deps: { orm: Orm }) {
         await lockAssignment(tx, input.id);
         const current = (await findAssignmentById(tx, input.id))!;
         if (current.status !== 'handed_over' && current.status !== 'partial_delivered') return current.status;
-        const outcomes = (await findPackageProgress(tx, input.id)).map((p) => ({ package_number: p.package_number, outcome: outcomeOfPhase(p.phase) }));
+        const outcomes = (await findPackageProgress(tx, input.id)).map((p) => ({
+          package_number: p.package_number,
+          outcome: outcomeOfPhase(p.phase),
+        }));
         const delivered = outcomes.filter((o) => o.outcome === 'delivered').length;
         if (delivered === current.delivered_packages) return current.status;
         await setDeliveredPackages(tx, input.id, delivered);
@@ -81,7 +115,9 @@ export function createThirdPartyActivities(deps: { orm: Orm }) {
           return 'delivered';
         }
         await setAssignmentStatus(tx, input.id, 'partial_delivered');
-        await insertOutboxEvents(tx, [assignmentOutboxEvent((await findAssignmentById(tx, input.id))!, 'partial_delivered', outcomes)]);
+        await insertOutboxEvents(tx, [
+          assignmentOutboxEvent((await findAssignmentById(tx, input.id))!, 'partial_delivered', outcomes),
+        ]);
         return 'partial_delivered';
       });
     },

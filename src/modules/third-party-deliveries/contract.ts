@@ -53,7 +53,10 @@ export const NOT_THE_ORDERS_PACKAGE = 'NotTheOrdersPackage';
 /** Operators find assignments by provider and status, e.g. `ProviderId = 12 AND ThirdPartyStatus = "assigned"`. */
 export const THIRD_PARTY_STATUS = defineSearchAttributeKey('ThirdPartyStatus', SearchAttributeType.KEYWORD);
 
-export function thirdPartySearchAttributes(input: ThirdPartyInput, status: AssignmentStatus = 'assigned'): TypedSearchAttributes {
+export function thirdPartySearchAttributes(
+  input: ThirdPartyInput,
+  status: AssignmentStatus = 'assigned',
+): TypedSearchAttributes {
   return new TypedSearchAttributes([
     { key: BUSINESS_ID, value: input.businessId },
     { key: ORDER_ID, value: input.orderId },

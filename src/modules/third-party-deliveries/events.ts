@@ -12,26 +12,64 @@ import type { StoredAssignment } from './repo/assignments.ts';
 function assignmentEvent(name: string, summary: string, props: Record<string, Schema>): EventDefinition {
   const data = obj({
     assignment_number: str('Assignment number'),
-    order: obj({ id: int('Order id'), order_ref: orNull(str('Merchant order reference')), tracking_number: str('Tracking number (its first package\'s)') }),
+    order: obj({
+      id: int('Order id'),
+      order_ref: orNull(str('Merchant order reference')),
+      tracking_number: str("Tracking number (its first package's)"),
+    }),
     packages: list(obj({ tracking_number: str('Package tracking number') }), 'Packages of the order'),
     'test?': bool('True on test (mock) events'),
     ...props,
   });
-  return { name, sender: 'third_party', summary, payload: obj({ event_id: str('TPE-<assignment id>.<step>; stable across retries'), event: str('Event name', { const: name }), occurred_at: time('When'), data }) };
+  return {
+    name,
+    sender: 'third_party',
+    summary,
+    payload: obj({
+      event_id: str('TPE-<assignment id>.<step>; stable across retries'),
+      event: str('Event name', { const: name }),
+      occurred_at: time('When'),
+      data,
+    }),
+  };
 }
 
 export const THIRD_PARTY_EVENTS: readonly EventDefinition[] = [
   assignmentEvent('delivery.assignment.created', 'An order was assigned to the provider.', {
     source: enumOf(['rule', 'manual'], 'How it was assigned'),
-    handover_deadline: time('The warehouse hands the packages over before this, or the order falls back to self delivery'),
+    handover_deadline: time(
+      'The warehouse hands the packages over before this, or the order falls back to self delivery',
+    ),
   }),
-  assignmentEvent('delivery.assignment.handed_over', 'The warehouse handed all packages to the provider.', { handed_over_at: time('When the last package was handed over') }),
-  assignmentEvent('delivery.assignment.cancelled', 'The assignment was withdrawn.', { reason: enumOf([...CANCEL_REASONS], 'Why') }),
-  assignmentEvent('delivery.assignment.partial_delivered', 'Some packages were delivered while others are still in transit.', {
-    packages: list(obj({ tracking_number: str('Package'), outcome: enumOf(['delivered', 'returned', 'in_transit'], 'Where the package stands by its newest tracking event') }), 'Outcome per package'),
-    legs: list(obj({ carrier_order_number: str('Order placed with the carrier'), tracking_numbers: list(str('Package'), 'Packages on it') }),
-      'Orders placed with the carrier; one per package when it lacks multi-piece shipments'),
+  assignmentEvent('delivery.assignment.handed_over', 'The warehouse handed all packages to the provider.', {
+    handed_over_at: time('When the last package was handed over'),
   }),
+  assignmentEvent('delivery.assignment.cancelled', 'The assignment was withdrawn.', {
+    reason: enumOf([...CANCEL_REASONS], 'Why'),
+  }),
+  assignmentEvent(
+    'delivery.assignment.partial_delivered',
+    'Some packages were delivered while others are still in transit.',
+    {
+      packages: list(
+        obj({
+          tracking_number: str('Package'),
+          outcome: enumOf(
+            ['delivered', 'returned', 'in_transit'],
+            'Where the package stands by its newest tracking event',
+          ),
+        }),
+        'Outcome per package',
+      ),
+      legs: list(
+        obj({
+          carrier_order_number: str('Order placed with the carrier'),
+          tracking_numbers: list(str('Package'), 'Packages on it'),
+        }),
+        'Orders placed with the carrier; one per package when it lacks multi-piece shipments',
+      ),
+    },
+  ),
 ];
 
 export type AssignmentEventStep = 'created' | 'handed_over' | 'cancelled' | 'partial_delivered';
@@ -40,23 +78,43 @@ export type AssignmentEventStep = 'created' | 'handed_over' | 'cancelled' | 'par
  * The event of a step of the assignment, addressed to its provider. A partial delivery is reported each time more
  * packages are delivered: its id carries how many (`TPE-<id>.partial_delivered.<n>`).
  */
-export function assignmentOutboxEvent(a: StoredAssignment, step: AssignmentEventStep, outcomes: readonly { package_number: string; outcome: PackageOutcome }[] = []): NewOutboxEvent {
+export function assignmentOutboxEvent(
+  a: StoredAssignment,
+  step: AssignmentEventStep,
+  outcomes: readonly { package_number: string; outcome: PackageOutcome }[] = [],
+): NewOutboxEvent {
   const event = `delivery.assignment.${step}`;
   const eventId = step === 'partial_delivered' ? `TPE-${a.id}.${step}.${a.delivered_packages}` : `TPE-${a.id}.${step}`;
-  const extra = step === 'created' ? { source: a.source, handover_deadline: new Date(a.handover_deadline).toISOString() }
-    : step === 'handed_over' ? { handed_over_at: new Date(a.handed_over_at!).toISOString() }
-      : step === 'cancelled' ? { reason: a.cancel_reason! }
-        : {
-          packages: outcomes.map((o) => ({ tracking_number: o.package_number, outcome: o.outcome })),
-          legs: a.legs.map((l) => ({ carrier_order_number: l.carrier_order_number, tracking_numbers: l.package_numbers })),
-        };
+  const extra =
+    step === 'created'
+      ? { source: a.source, handover_deadline: new Date(a.handover_deadline).toISOString() }
+      : step === 'handed_over'
+        ? { handed_over_at: new Date(a.handed_over_at!).toISOString() }
+        : step === 'cancelled'
+          ? { reason: a.cancel_reason! }
+          : {
+              packages: outcomes.map((o) => ({ tracking_number: o.package_number, outcome: o.outcome })),
+              legs: a.legs.map((l) => ({
+                carrier_order_number: l.carrier_order_number,
+                tracking_numbers: l.package_numbers,
+              })),
+            };
   return {
-    businessId: a.business_id, providerId: a.provider_id, eventId, eventType: event, referenceType: 'third_party_assignment', referenceId: a.number,
+    businessId: a.business_id,
+    providerId: a.provider_id,
+    eventId,
+    eventType: event,
+    referenceType: 'third_party_assignment',
+    referenceId: a.number,
     payload: {
-      event_id: eventId, event, occurred_at: new Date().toISOString(),
+      event_id: eventId,
+      event,
+      occurred_at: new Date().toISOString(),
       data: {
-        assignment_number: a.number, order: { id: a.order_id, order_ref: a.order_ref, tracking_number: a.tracking_number },
-        packages: a.packages.map((p) => ({ tracking_number: p.package_number })), ...extra,
+        assignment_number: a.number,
+        order: { id: a.order_id, order_ref: a.order_ref, tracking_number: a.tracking_number },
+        packages: a.packages.map((p) => ({ tracking_number: p.package_number })),
+        ...extra,
       },
     },
   };

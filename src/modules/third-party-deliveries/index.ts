@@ -9,7 +9,12 @@ import { THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW } from './contract.ts';
 import { THIRD_PARTY_MESSAGES } from './messages.ts';
 import { thirdPartyAssign, thirdPartyAssignmentGet, thirdPartyHandover, thirdPartyReassign } from './operations.ts';
 import { assignByRules, thirdPartyRuleCreate, thirdPartyRuleEnd, thirdPartyRuleList } from './ruleOperations.ts';
-import { providerAssignmentCancel, providerAssignmentGet, providerAssignmentLegCreate, providerAssignmentList } from './providerOperations.ts';
+import {
+  providerAssignmentCancel,
+  providerAssignmentGet,
+  providerAssignmentLegCreate,
+  providerAssignmentList,
+} from './providerOperations.ts';
 
 export { tellAssignmentsOfProgress } from './progress.ts';
 
@@ -19,8 +24,18 @@ afterOrderCreated(assignByRules);
 export const thirdPartyDeliveries = defineModule({
   name: 'third-party-deliveries',
   operations: [
-    thirdPartyAssign, thirdPartyAssignmentGet, thirdPartyHandover, thirdPartyReassign, thirdPartyRuleCreate, thirdPartyRuleList, thirdPartyRuleEnd,
-    providerAssignmentList, providerAssignmentGet, providerAssignmentCancel, providerAssignmentLegCreate],
+    thirdPartyAssign,
+    thirdPartyAssignmentGet,
+    thirdPartyHandover,
+    thirdPartyReassign,
+    thirdPartyRuleCreate,
+    thirdPartyRuleList,
+    thirdPartyRuleEnd,
+    providerAssignmentList,
+    providerAssignmentGet,
+    providerAssignmentCancel,
+    providerAssignmentLegCreate,
+  ],
   activities: ({ orm }) => createThirdPartyActivities({ orm }),
   workflows: [THIRD_PARTY_WORKFLOW],
   messages: THIRD_PARTY_MESSAGES,

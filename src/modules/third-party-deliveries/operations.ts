@@ -12,8 +12,15 @@ import { findDeliveryProvider } from '../identity/index.ts';
 import { ASSIGNABLE_STATUS_IDS } from '../orders/index.ts';
 import { writeAssignment } from './activities.ts';
 import {
-  ASSIGNMENT_INVALID_STEP, cancelUpdate, handoverUpdate, NOT_THE_ORDERS_PACKAGE, THIRD_PARTY_WORKFLOW, thirdPartySearchAttributes, thirdPartyWorkflowId,
-  type StepAnswer, type ThirdPartyInput,
+  ASSIGNMENT_INVALID_STEP,
+  cancelUpdate,
+  handoverUpdate,
+  NOT_THE_ORDERS_PACKAGE,
+  THIRD_PARTY_WORKFLOW,
+  thirdPartySearchAttributes,
+  thirdPartyWorkflowId,
+  type StepAnswer,
+  type ThirdPartyInput,
 } from './contract.ts';
 import { DEFAULT_HANDOVER_HOURS, MAX_HANDOVER_HOURS } from './domain.ts';
 import { findAssignment, findAssignTarget, type StoredAssignment } from './repo/assignments.ts';
@@ -23,57 +30,94 @@ import type { thirdPartyDeliveryWorkflow } from './workflows.ts';
 const TAG = 'Third-party deliveries';
 /** How far ahead of this server's clock a warehouse scanner's clock may run, as for distribution scans. */
 const CLOCK_SKEW_MS = 5 * 60_000;
-export const assignmentNumberParam = z.string().trim().regex(/^TPA-[0-9]{8,10}$/, 'assignment number');
+export const assignmentNumberParam = z
+  .string()
+  .trim()
+  .regex(/^TPA-[0-9]{8,10}$/, 'assignment number');
 export const providerCode = z.string().trim().min(1).max(40);
-export const deadlineHours = intParam(MAX_HANDOVER_HOURS).optional().describe(`Hours the warehouse has to hand every package over (default ${DEFAULT_HANDOVER_HOURS})`);
+export const deadlineHours = intParam(MAX_HANDOVER_HOURS)
+  .optional()
+  .describe(`Hours the warehouse has to hand every package over (default ${DEFAULT_HANDOVER_HOURS})`);
 export const deadlineOf = (ctx: BusinessContext, hours: number | undefined) =>
   new Date(Date.now() + (hours ?? DEFAULT_HANDOVER_HOURS) * 3_600_000 * ctx.config.handoverTimerScale).toISOString();
 
-export async function assignmentOr404(ctx: BusinessContext, owner: { businessId: number } | { providerId: number }, number: string): Promise<StoredAssignment> {
+export async function assignmentOr404(
+  ctx: BusinessContext,
+  owner: { businessId: number } | { providerId: number },
+  number: string,
+): Promise<StoredAssignment> {
   const found = await findAssignment(ctx.em, owner, number);
   if (!found) throw errors.notFound();
   return found;
 }
 
 /** Sends a step to the assignment's process; a step its status does not allow answers 409, a package not the order's 422. */
-export async function sendStep(ctx: BusinessContext, a: StoredAssignment, send: (h: ReturnType<typeof ctx.temporal.workflow.getHandle>) => Promise<StepAnswer>): Promise<StepAnswer> {
+export async function sendStep(
+  ctx: BusinessContext,
+  a: StoredAssignment,
+  send: (h: ReturnType<typeof ctx.temporal.workflow.getHandle>) => Promise<StepAnswer>,
+): Promise<StepAnswer> {
   try {
     return await send(ctx.temporal.workflow.getHandle<typeof thirdPartyDeliveryWorkflow>(thirdPartyWorkflowId(a.id)));
   } catch (err) {
-    const cause = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;
+    const cause =
+      err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;
     if (cause?.type === NOT_THE_ORDERS_PACKAGE) throw errors.field('package_number', 'field.not_a_package_of_order');
     if (cause?.type === ASSIGNMENT_INVALID_STEP || err instanceof WorkflowNotFoundError) {
-      throw errors.conflict('INVALID_STEP', 'third_party.invalid_step', { status: (await findAssignment(ctx.em, { businessId: a.business_id }, a.number))!.status });
+      throw errors.conflict('INVALID_STEP', 'third_party.invalid_step', {
+        status: (await findAssignment(ctx.em, { businessId: a.business_id }, a.number))!.status,
+      });
     }
     throw err;
   }
 }
 
 /** Starts the assignment's process while its rows are written; they commit only once it has (writeOnceStarted). */
-export async function startAssignment(ctx: BusinessContext, process: ThirdPartyInput, source: 'manual' | 'rule'): Promise<StoredAssignment> {
+export async function startAssignment(
+  ctx: BusinessContext,
+  process: ThirdPartyInput,
+  source: 'manual' | 'rule',
+): Promise<StoredAssignment> {
   const started = ctx.temporal.workflow.start<typeof thirdPartyDeliveryWorkflow>(THIRD_PARTY_WORKFLOW, {
-    workflowId: thirdPartyWorkflowId(process.id), taskQueue: ctx.config.taskQueue, args: [process], typedSearchAttributes: thirdPartySearchAttributes(process), ...NO_DUPLICATES,
+    workflowId: thirdPartyWorkflowId(process.id),
+    taskQueue: ctx.config.taskQueue,
+    args: [process],
+    typedSearchAttributes: thirdPartySearchAttributes(process),
+    ...NO_DUPLICATES,
   });
-  return writeOnceStarted(ctx.em, started, async (tx) => {
-    const written = await writeAssignment(tx, { ...process, source, createdBy: ctx.caller.id });
-    // Another assignment of the order committed first.
-    if (!written) throw errors.conflict('ORDER_HELD', 'assignment.carrier_held');
-    return written;
-  }, ctx.log, 'third-party assignment');
+  return writeOnceStarted(
+    ctx.em,
+    started,
+    async (tx) => {
+      const written = await writeAssignment(tx, { ...process, source, createdBy: ctx.caller.id });
+      // Another assignment of the order committed first.
+      if (!written) throw errors.conflict('ORDER_HELD', 'assignment.carrier_held');
+      return written;
+    },
+    ctx.log,
+    'third-party assignment',
+  );
 }
 
 export const thirdPartyAssign = defineOperation({
   name: 'third_party_assignment_create',
-  summary: "Hand an order to a third-party delivery provider: it leaves the planning pool until the provider delivers it, cancels it, or the warehouse misses the handover deadline.",
+  summary:
+    'Hand an order to a third-party delivery provider: it leaves the planning pool until the provider delivers it, cancels it, or the warehouse misses the handover deadline.',
   tag: TAG,
   roles: ['client_admin'],
   business: true,
   rest: {
-    method: 'POST', path: '/v1/third-party-assignments', status: 201,
-    failures: { 409: 'The order is on a route (ORDER_ON_ROUTE), not in an assignable status (ORDER_NOT_ASSIGNABLE), held by a provider already (ORDER_HELD) or by a contractor (ORDER_WITH_CONTRACTOR)' },
+    method: 'POST',
+    path: '/v1/third-party-assignments',
+    status: 201,
+    failures: {
+      409: 'The order is on a route (ORDER_ON_ROUTE), not in an assignable status (ORDER_NOT_ASSIGNABLE), held by a provider already (ORDER_HELD) or by a contractor (ORDER_WITH_CONTRACTOR)',
+    },
   },
   graphql: { name: 'thirdPartyAssign', kind: 'mutation' },
-  input: z.object({ order_id: intParam(), provider_code: providerCode, handover_deadline_hours: deadlineHours }).strict(),
+  input: z
+    .object({ order_id: intParam(), provider_code: providerCode, handover_deadline_hours: deadlineHours })
+    .strict(),
   output: z.object({ result: z.literal(true), assignment: AssignmentView }),
   async handler(input, ctx) {
     const { businessId } = ctx.caller;
@@ -82,47 +126,78 @@ export const thirdPartyAssign = defineOperation({
     if (!target.order) throw errors.field('order_id', 'field.unknown_order');
     if (providerId === null) throw errors.field('provider_code', 'field.not_a_delivery_provider');
     if (target.order.onRoute) throw errors.conflict('ORDER_ON_ROUTE', 'assignment.on_route');
-    if (!ASSIGNABLE_STATUS_IDS.includes(target.order.statusId)) throw errors.conflict('ORDER_NOT_ASSIGNABLE', 'assignment.not_assignable_status');
+    if (!ASSIGNABLE_STATUS_IDS.includes(target.order.statusId))
+      throw errors.conflict('ORDER_NOT_ASSIGNABLE', 'assignment.not_assignable_status');
     if (target.order.held) throw errors.conflict('ORDER_HELD', 'assignment.carrier_held');
-    if (target.order.contractorAssigned) throw errors.conflict('ORDER_WITH_CONTRACTOR', 'third_party.order_with_contractor');
+    if (target.order.contractorAssigned)
+      throw errors.conflict('ORDER_WITH_CONTRACTOR', 'third_party.order_with_contractor');
 
-    const process: ThirdPartyInput = { id: target.nextId, businessId, orderId: target.order.id, providerId, handoverDeadline: deadlineOf(ctx, input.handover_deadline_hours) };
+    const process: ThirdPartyInput = {
+      id: target.nextId,
+      businessId,
+      orderId: target.order.id,
+      providerId,
+      handoverDeadline: deadlineOf(ctx, input.handover_deadline_hours),
+    };
     return { result: true as const, assignment: presentAssignment(await startAssignment(ctx, process, 'manual')) };
   },
 });
 
 export const thirdPartyAssignmentGet = defineOperation({
   name: 'third_party_assignment_get',
-  summary: 'A third-party assignment of the business: its status, provider and each package\'s handover.',
+  summary: "A third-party assignment of the business: its status, provider and each package's handover.",
   tag: TAG,
   roles: STAFF,
   business: true,
-  rest: { method: 'GET', path: '/v1/third-party-assignments/{number}', failures: { 404: 'No assignment of the business has this number' } },
+  rest: {
+    method: 'GET',
+    path: '/v1/third-party-assignments/{number}',
+    failures: { 404: 'No assignment of the business has this number' },
+  },
   graphql: { name: 'thirdPartyAssignment', kind: 'query' },
   input: z.object({ number: assignmentNumberParam }).strict(),
   output: z.object({ result: z.literal(true), assignment: AssignmentView }),
   async handler(input, ctx) {
-    return { result: true as const, assignment: presentAssignment(await assignmentOr404(ctx, { businessId: ctx.caller.businessId }, input.number)) };
+    return {
+      result: true as const,
+      assignment: presentAssignment(await assignmentOr404(ctx, { businessId: ctx.caller.businessId }, input.number)),
+    };
   },
 });
 
 export const thirdPartyHandover = defineOperation({
   name: 'third_party_handover',
-  summary: 'The warehouse scans a package over to the provider; once every package of the order is, the assignment is handed over.',
+  summary:
+    'The warehouse scans a package over to the provider; once every package of the order is, the assignment is handed over.',
   tag: TAG,
   roles: STAFF,
   business: true,
   rest: {
-    method: 'POST', path: '/v1/third-party-assignments/{number}/handovers',
-    failures: { 404: 'No assignment of the business has this number', 409: 'The assignment is no longer awaiting its packages (INVALID_STEP)' },
+    method: 'POST',
+    path: '/v1/third-party-assignments/{number}/handovers',
+    failures: {
+      404: 'No assignment of the business has this number',
+      409: 'The assignment is no longer awaiting its packages (INVALID_STEP)',
+    },
   },
   graphql: { name: 'thirdPartyHandover', kind: 'mutation' },
-  input: z.object({ number: assignmentNumberParam, package_number: z.string().trim().min(1).max(40), scanned_at: timeParam() }).strict(),
+  input: z
+    .object({
+      number: assignmentNumberParam,
+      package_number: z.string().trim().min(1).max(40),
+      scanned_at: timeParam(),
+    })
+    .strict(),
   output: z.object({ result: z.literal(true), assignment: AssignmentView }),
   async handler(input, ctx) {
-    if (Date.parse(input.scanned_at) > Date.now() + CLOCK_SKEW_MS) throw errors.field('scanned_at', 'field.recorded_in_future');
+    if (Date.parse(input.scanned_at) > Date.now() + CLOCK_SKEW_MS)
+      throw errors.field('scanned_at', 'field.recorded_in_future');
     const a = await assignmentOr404(ctx, { businessId: ctx.caller.businessId }, input.number);
-    const args = { packageNumber: input.package_number, scannedAt: new Date(input.scanned_at).toISOString(), actorId: ctx.caller.id };
+    const args = {
+      packageNumber: input.package_number,
+      scannedAt: new Date(input.scanned_at).toISOString(),
+      actorId: ctx.caller.id,
+    };
     const answer = await sendStep(ctx, a, (h) => h.executeUpdate(handoverUpdate, { args: [args] }));
     return { result: true as const, assignment: answer.assignment };
   },
@@ -130,23 +205,32 @@ export const thirdPartyHandover = defineOperation({
 
 export const thirdPartyReassign = defineOperation({
   name: 'third_party_reassign',
-  summary: 'Before the handover, move the order to another provider: this assignment ends as reassigned and a new one starts.',
+  summary:
+    'Before the handover, move the order to another provider: this assignment ends as reassigned and a new one starts.',
   tag: TAG,
   roles: ['client_admin'],
   business: true,
   rest: {
-    method: 'POST', path: '/v1/third-party-assignments/{number}/reassign',
-    failures: { 404: 'No assignment of the business has this number', 409: 'Packages were handed over already, or it has ended (INVALID_STEP)' },
+    method: 'POST',
+    path: '/v1/third-party-assignments/{number}/reassign',
+    failures: {
+      404: 'No assignment of the business has this number',
+      409: 'Packages were handed over already, or it has ended (INVALID_STEP)',
+    },
   },
   graphql: { name: 'thirdPartyReassign', kind: 'mutation' },
-  input: z.object({ number: assignmentNumberParam, provider_code: providerCode, handover_deadline_hours: deadlineHours }).strict(),
+  input: z
+    .object({ number: assignmentNumberParam, provider_code: providerCode, handover_deadline_hours: deadlineHours })
+    .strict(),
   output: z.object({ result: z.literal(true), assignment: AssignmentView, next: AssignmentView }),
   async handler(input, ctx) {
     const a = await assignmentOr404(ctx, { businessId: ctx.caller.businessId }, input.number);
     const providerId = await findDeliveryProvider(ctx.em, input.provider_code);
     if (providerId === null) throw errors.field('provider_code', 'field.not_a_delivery_provider');
     const to = { providerId, handoverDeadline: deadlineOf(ctx, input.handover_deadline_hours) };
-    const answer = await sendStep(ctx, a, (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: 'reassigned', actorId: ctx.caller.id, to }] }));
+    const answer = await sendStep(ctx, a, (h) =>
+      h.executeUpdate(cancelUpdate, { args: [{ reason: 'reassigned', actorId: ctx.caller.id, to }] }),
+    );
     return { result: true as const, assignment: answer.assignment, next: answer.next! };
   },
 });

@@ -23,7 +23,13 @@ export const providerAssignmentList = defineOperation({
   input: z.object({ status: z.enum(ASSIGNMENT_STATUSES).optional(), ...pageParams }).strict(),
   output: pageOutput('assignments', AssignmentView),
   async handler(input, ctx) {
-    const page = await listProviderAssignments(ctx.em, ctx.caller.businessId, input.status ?? null, input.per_page, offsetOf(input));
+    const page = await listProviderAssignments(
+      ctx.em,
+      ctx.caller.businessId,
+      input.status ?? null,
+      input.per_page,
+      offsetOf(input),
+    );
     return pageOf(input, 'assignments', page.total, page.items.map(presentAssignment));
   },
 });
@@ -34,23 +40,32 @@ export const providerAssignmentGet = defineOperation({
   tag: TAG,
   roles: PROVIDER,
   business: true,
-  rest: { method: 'GET', path: '/v1/provider/third-party-assignments/{number}', failures: { 404: 'No assignment of this provider has this number' } },
+  rest: {
+    method: 'GET',
+    path: '/v1/provider/third-party-assignments/{number}',
+    failures: { 404: 'No assignment of this provider has this number' },
+  },
   graphql: { name: 'providerAssignment', kind: 'query' },
   input: z.object({ number: assignmentNumberParam }).strict(),
   output: z.object({ result: z.literal(true), assignment: AssignmentView }),
   async handler(input, ctx) {
-    return { result: true as const, assignment: presentAssignment(await assignmentOr404(ctx, { providerId: ctx.caller.businessId }, input.number)) };
+    return {
+      result: true as const,
+      assignment: presentAssignment(await assignmentOr404(ctx, { providerId: ctx.caller.businessId }, input.number)),
+    };
   },
 });
 
 export const providerAssignmentCancel = defineOperation({
   name: 'provider_assignment_cancel',
-  summary: 'The provider reports the order cancelled at its carrier: the assignment ends (reason cancelled) and the order goes back to the business\'s own delivery.',
+  summary:
+    "The provider reports the order cancelled at its carrier: the assignment ends (reason cancelled) and the order goes back to the business's own delivery.",
   tag: TAG,
   roles: PROVIDER,
   business: true,
   rest: {
-    method: 'POST', path: '/v1/provider/third-party-assignments/{number}/cancel',
+    method: 'POST',
+    path: '/v1/provider/third-party-assignments/{number}/cancel',
     failures: { 404: 'No assignment of this provider has this number', 409: 'The assignment has ended (INVALID_STEP)' },
   },
   graphql: { name: 'providerAssignmentCancel', kind: 'mutation' },
@@ -58,31 +73,46 @@ export const providerAssignmentCancel = defineOperation({
   output: z.object({ result: z.literal(true), assignment: AssignmentView }),
   async handler(input, ctx) {
     const a = await assignmentOr404(ctx, { providerId: ctx.caller.businessId }, input.number);
-    const answer = await sendStep(ctx, a, (h) => h.executeUpdate(cancelUpdate, { args: [{ reason: 'cancelled', actorId: ctx.caller.id }] }));
+    const answer = await sendStep(ctx, a, (h) =>
+      h.executeUpdate(cancelUpdate, { args: [{ reason: 'cancelled', actorId: ctx.caller.id }] }),
+    );
     return { result: true as const, assignment: answer.assignment };
   },
 });
 
 export const providerAssignmentLegCreate = defineOperation({
   name: 'provider_assignment_leg_create',
-  summary: 'The provider reports an order it placed with its carrier for some of the packages (a leg; one per package when that carrier has no multi-piece shipments).',
+  summary:
+    'The provider reports an order it placed with its carrier for some of the packages (a leg; one per package when that carrier has no multi-piece shipments).',
   tag: TAG,
   roles: PROVIDER,
   business: true,
   rest: {
-    method: 'POST', path: '/v1/provider/third-party-assignments/{number}/legs', status: 201,
-    failures: { 404: 'No assignment of this provider has this number', 409: 'The assignment has ended (INVALID_STEP), has a leg of this number (LEG_EXISTS), or a package is on another leg (PACKAGE_ON_LEG)' },
+    method: 'POST',
+    path: '/v1/provider/third-party-assignments/{number}/legs',
+    status: 201,
+    failures: {
+      404: 'No assignment of this provider has this number',
+      409: 'The assignment has ended (INVALID_STEP), has a leg of this number (LEG_EXISTS), or a package is on another leg (PACKAGE_ON_LEG)',
+    },
   },
   graphql: { name: 'providerAssignmentLegCreate', kind: 'mutation' },
-  input: z.object({
-    number: assignmentNumberParam,
-    carrier_order_number: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/, 'carrier order number'),
-    package_numbers: z.array(z.string().trim().min(1).max(40)).min(1).max(50),
-  }).strict(),
+  input: z
+    .object({
+      number: assignmentNumberParam,
+      carrier_order_number: z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/, 'carrier order number'),
+      package_numbers: z.array(z.string().trim().min(1).max(40)).min(1).max(50),
+    })
+    .strict(),
   output: z.object({ result: z.literal(true), assignment: AssignmentView }),
   async handler(input, ctx) {
     const a = await assignmentOr404(ctx, { providerId: ctx.caller.businessId }, input.number);
-    const written = await ctx.em.transactional((tx) => insertLeg(tx, a.id, input.carrier_order_number, input.package_numbers));
+    const written = await ctx.em.transactional((tx) =>
+      insertLeg(tx, a.id, input.carrier_order_number, input.package_numbers),
+    );
     if (written === 'not_packages') throw errors.field('package_numbers', 'field.not_a_package_of_order');
     if (written === 'ended') throw errors.conflict('INVALID_STEP', 'third_party.invalid_step', { status: a.status });
     if (written === 'leg_exists') throw errors.conflict('LEG_EXISTS', 'third_party.leg_exists');

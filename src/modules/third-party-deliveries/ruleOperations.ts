@@ -23,31 +23,50 @@ const RuleView = z.object({
 });
 
 const present = (r: RuleRow): z.input<typeof RuleView> => ({
-  ...r, created_at: new Date(r.created_at).toISOString(), ended_at: r.ended_at && new Date(r.ended_at).toISOString(),
+  ...r,
+  created_at: new Date(r.created_at).toISOString(),
+  ended_at: r.ended_at && new Date(r.ended_at).toISOString(),
 });
 
 export const thirdPartyRuleCreate = defineOperation({
   name: 'third_party_rule_create',
-  summary: 'A rule that hands each new order it matches (postal code prefix, weight, longest side) to a delivery provider; rules are tried oldest first.',
+  summary:
+    'A rule that hands each new order it matches (postal code prefix, weight, longest side) to a delivery provider; rules are tried oldest first.',
   tag: TAG,
   roles: ['client_admin'],
   business: true,
   rest: { method: 'POST', path: '/v1/third-party-rules', status: 201 },
   graphql: { name: 'thirdPartyRuleCreate', kind: 'mutation' },
-  input: z.object({
-    provider_code: providerCode,
-    postal_code_prefix: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9 -]{0,19}$/, 'postal code prefix').transform((p) => p.replace(/ /g, '').toUpperCase()).nullish()
-      .describe('Orders whose recipient postal code starts with it (any case, spaces ignored)'),
-    max_weight_grams: intParam(1_000_000).nullish().describe('Orders whose every package weighs at most this (a package of unknown weight never matches)'),
-    max_side_mm: intParam(10_000).nullish().describe('Orders whose every package measures at most this on its longest side (an unmeasured package never matches)'),
-    handover_deadline_hours: deadlineHours,
-  }).strict(),
+  input: z
+    .object({
+      provider_code: providerCode,
+      postal_code_prefix: z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9 -]{0,19}$/, 'postal code prefix')
+        .transform((p) => p.replace(/ /g, '').toUpperCase())
+        .nullish()
+        .describe('Orders whose recipient postal code starts with it (any case, spaces ignored)'),
+      max_weight_grams: intParam(1_000_000)
+        .nullish()
+        .describe('Orders whose every package weighs at most this (a package of unknown weight never matches)'),
+      max_side_mm: intParam(10_000)
+        .nullish()
+        .describe(
+          'Orders whose every package measures at most this on its longest side (an unmeasured package never matches)',
+        ),
+      handover_deadline_hours: deadlineHours,
+    })
+    .strict(),
   output: z.object({ result: z.literal(true), rule: RuleView }),
   async handler(input, ctx) {
     const providerId = await findDeliveryProvider(ctx.em, input.provider_code);
     if (providerId === null) throw errors.field('provider_code', 'field.not_a_delivery_provider');
     const rule = await insertRule(ctx.em, ctx.caller.businessId, ctx.caller.id, {
-      providerId, postalCodePrefix: input.postal_code_prefix ?? null, maxWeightGrams: input.max_weight_grams ?? null, maxSideMm: input.max_side_mm ?? null,
+      providerId,
+      postalCodePrefix: input.postal_code_prefix ?? null,
+      maxWeightGrams: input.max_weight_grams ?? null,
+      maxSideMm: input.max_side_mm ?? null,
       handoverDeadlineHours: input.handover_deadline_hours ?? null,
     });
     return { result: true as const, rule: present(rule) };
@@ -75,7 +94,11 @@ export const thirdPartyRuleEnd = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: { method: 'DELETE', path: '/v1/third-party-rules/{id}', failures: { 404: 'No live rule of the business has this id' } },
+  rest: {
+    method: 'DELETE',
+    path: '/v1/third-party-rules/{id}',
+    failures: { 404: 'No live rule of the business has this id' },
+  },
   graphql: { name: 'thirdPartyRuleEnd', kind: 'mutation' },
   input: z.object({ id: pathId }).strict(),
   output: z.object({ result: z.literal(true), rule: RuleView }),
@@ -87,9 +110,18 @@ export const thirdPartyRuleEnd = defineOperation({
 });
 
 /** After an order is created: the first rule it matches hands it to that rule's provider. */
-export async function assignByRules(ctx: BusinessContext, order: CreatedOrder): Promise<{ thirdPartyAssignment: string } | null> {
+export async function assignByRules(
+  ctx: BusinessContext,
+  order: CreatedOrder,
+): Promise<{ thirdPartyAssignment: string } | null> {
   const rule = await findMatchingRule(ctx.em, order.businessId, order.id, order.postalCode);
   if (!rule) return null;
-  const process = { id: await nextAssignmentId(ctx.em), businessId: order.businessId, orderId: order.id, providerId: rule.providerId, handoverDeadline: deadlineOf(ctx, rule.handoverDeadlineHours ?? undefined) };
+  const process = {
+    id: await nextAssignmentId(ctx.em),
+    businessId: order.businessId,
+    orderId: order.id,
+    providerId: rule.providerId,
+    handoverDeadline: deadlineOf(ctx, rule.handoverDeadlineHours ?? undefined),
+  };
   return { thirdPartyAssignment: (await startAssignment(ctx, process, 'rule')).number };
 }

@@ -7,8 +7,12 @@ export const AssignmentView = z.object({
   source: z.enum(['manual', 'rule']),
   order: z.object({ id: z.number().int(), order_ref: z.string().nullable(), tracking_number: z.string() }),
   provider: z.object({ code: z.string(), name: z.string() }),
-  packages: z.array(z.object({ package_number: z.string(), handed_over_at: z.string().nullable() })).describe('Every package of the order, with when the warehouse handed it over'),
-  legs: z.array(z.object({ carrier_order_number: z.string(), package_numbers: z.array(z.string()) })).describe("Orders the provider placed with its carrier, with the packages on each"),
+  packages: z
+    .array(z.object({ package_number: z.string(), handed_over_at: z.string().nullable() }))
+    .describe('Every package of the order, with when the warehouse handed it over'),
+  legs: z
+    .array(z.object({ carrier_order_number: z.string(), package_numbers: z.array(z.string()) }))
+    .describe('Orders the provider placed with its carrier, with the packages on each'),
   handover_deadline: z.string().describe('Packages not all handed over by then: the order falls back to self delivery'),
   handed_over_at: z.string().nullable(),
   cancel_reason: z.enum(CANCEL_REASONS).nullable(),
@@ -42,11 +46,21 @@ const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
 
 export function presentAssignment(r: AssignmentRow): AssignmentView {
   return {
-    number: r.number, status: r.status, source: r.source, order: { id: r.order_id, order_ref: r.order_ref, tracking_number: r.tracking_number },
+    number: r.number,
+    status: r.status,
+    source: r.source,
+    order: { id: r.order_id, order_ref: r.order_ref, tracking_number: r.tracking_number },
     provider: { code: r.provider_code, name: r.provider_name },
-    packages: r.packages.map((p) => ({ package_number: p.package_number, handed_over_at: p.handed_over_at && new Date(p.handed_over_at).toISOString() })),
+    packages: r.packages.map((p) => ({
+      package_number: p.package_number,
+      handed_over_at: p.handed_over_at && new Date(p.handed_over_at).toISOString(),
+    })),
     legs: r.legs,
-    handover_deadline: iso(r.handover_deadline)!, handed_over_at: iso(r.handed_over_at), cancel_reason: r.cancel_reason, ended_at: iso(r.ended_at),
-    created_at: iso(r.created_at)!, workflow_id: `third-party-delivery-${r.id}`,
+    handover_deadline: iso(r.handover_deadline)!,
+    handed_over_at: iso(r.handed_over_at),
+    cancel_reason: r.cancel_reason,
+    ended_at: iso(r.ended_at),
+    created_at: iso(r.created_at)!,
+    workflow_id: `third-party-delivery-${r.id}`,
   };
 }

@@ -1,15 +1,39 @@
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, ParentClosePolicy, patched, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  ParentClosePolicy,
+  patched,
+  proxyLocalActivities,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { StepInput, StepResult, ThirdPartyActivities } from './activities.ts';
 import {
-  ASSIGNMENT_INVALID_STEP, cancelUpdate, handoverUpdate, NOT_THE_ORDERS_PACKAGE, progressSignal, THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW, thirdPartySearchAttributes,
-  thirdPartyWorkflowId, type StepAnswer, type ThirdPartyInput,
+  ASSIGNMENT_INVALID_STEP,
+  cancelUpdate,
+  handoverUpdate,
+  NOT_THE_ORDERS_PACKAGE,
+  progressSignal,
+  THIRD_PARTY_STATUS,
+  THIRD_PARTY_WORKFLOW,
+  thirdPartySearchAttributes,
+  thirdPartyWorkflowId,
+  type StepAnswer,
+  type ThirdPartyInput,
 } from './contract.ts';
 import { allows, isLive, type AssignmentStatus } from './domain.ts';
 
 /** A step is one short transaction: a local activity, in the workflow task that took it. */
 const { applyAssignmentStep, assessAssignmentProgress } = proxyLocalActivities<ThirdPartyActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [ASSIGNMENT_INVALID_STEP, NOT_THE_ORDERS_PACKAGE] },
+  retry: {
+    initialInterval: '1 second',
+    maximumInterval: '1 minute',
+    nonRetryableErrorTypes: [ASSIGNMENT_INVALID_STEP, NOT_THE_ORDERS_PACKAGE],
+  },
 });
 
 /** Histories recorded before it replay without the look at the packages' tracking right after the last handover. */
@@ -26,18 +50,25 @@ export async function thirdPartyDeliveryWorkflow(input: ThirdPartyInput): Promis
   let status: AssignmentStatus = 'assigned';
   let queue: Promise<unknown> = Promise.resolve();
   const refuse = (step: string) => {
-    throw ApplicationFailure.create({ type: ASSIGNMENT_INVALID_STEP, message: `assignment ${input.id} is ${status}`, details: [status, step], nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: ASSIGNMENT_INVALID_STEP,
+      message: `assignment ${input.id} is ${status}`,
+      details: [status, step],
+      nonRetryable: true,
+    });
   };
 
   // A package's news is looked at in turn with the steps; news before the handover changes nothing.
   const assess = () => {
-    queue = queue.then(async () => {
-      const after = await assessAssignmentProgress({ id: input.id });
-      if (after !== status) {
-        status = after;
-        upsertSearchAttributes([{ key: THIRD_PARTY_STATUS, value: status }]);
-      }
-    }).catch(() => undefined);
+    queue = queue
+      .then(async () => {
+        const after = await assessAssignmentProgress({ id: input.id });
+        if (after !== status) {
+          status = after;
+          upsertSearchAttributes([{ key: THIRD_PARTY_STATUS, value: status }]);
+        }
+      })
+      .catch(() => undefined);
   };
 
   async function take(step: StepInput): Promise<StepAnswer> {
@@ -51,8 +82,10 @@ export async function thirdPartyDeliveryWorkflow(input: ThirdPartyInput): Promis
     if (step.step === 'handover' && status === 'handed_over' && patched(ASSESS_AFTER_HANDOVER_PATCH)) assess();
     if (result.nextInput) {
       await startChild(THIRD_PARTY_WORKFLOW, {
-        workflowId: thirdPartyWorkflowId(result.nextInput.id), args: [result.nextInput],
-        typedSearchAttributes: thirdPartySearchAttributes(result.nextInput), parentClosePolicy: ParentClosePolicy.ABANDON,
+        workflowId: thirdPartyWorkflowId(result.nextInput.id),
+        args: [result.nextInput],
+        typedSearchAttributes: thirdPartySearchAttributes(result.nextInput),
+        parentClosePolicy: ParentClosePolicy.ABANDON,
       });
     }
     return result.answer;
@@ -64,17 +97,30 @@ export async function thirdPartyDeliveryWorkflow(input: ThirdPartyInput): Promis
     return answer;
   };
 
-  setHandler(handoverUpdate, (args) => serialized({ id: input.id, step: 'handover', ...args }), { validator: (_args) => { if (!allows(status, 'handover')) refuse('handover'); } });
-  setHandler(cancelUpdate, (args) => serialized({ id: input.id, step: 'cancel', ...args }), { validator: (args) => { if (!allows(status, 'cancel', args.reason)) refuse('cancel'); } });
+  setHandler(handoverUpdate, (args) => serialized({ id: input.id, step: 'handover', ...args }), {
+    validator: (_args) => {
+      if (!allows(status, 'handover')) refuse('handover');
+    },
+  });
+  setHandler(cancelUpdate, (args) => serialized({ id: input.id, step: 'cancel', ...args }), {
+    validator: (args) => {
+      if (!allows(status, 'cancel', args.reason)) refuse('cancel');
+    },
+  });
 
   setHandler(progressSignal, assess);
 
-  const handedOver = await condition(() => status !== 'assigned', Math.max(1, Date.parse(input.handoverDeadline) - Date.now()));
+  const handedOver = await condition(
+    () => status !== 'assigned',
+    Math.max(1, Date.parse(input.handoverDeadline) - Date.now()),
+  );
   if (!handedOver) {
-    await serialized({ id: input.id, step: 'cancel', reason: 'fallback_to_self_delivery', actorId: null }).catch((err: unknown) => {
-      // A step that came first (the last handover, a reassignment) wins.
-      if (!(err instanceof ApplicationFailure && err.type === ASSIGNMENT_INVALID_STEP)) throw err;
-    });
+    await serialized({ id: input.id, step: 'cancel', reason: 'fallback_to_self_delivery', actorId: null }).catch(
+      (err: unknown) => {
+        // A step that came first (the last handover, a reassignment) wins.
+        if (!(err instanceof ApplicationFailure && err.type === ASSIGNMENT_INVALID_STEP)) throw err;
+      },
+    );
   }
   await condition(() => !isLive(status) && allHandlersFinished());
   await queue;

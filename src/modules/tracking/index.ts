@@ -4,15 +4,37 @@
  */
 import { defineModule } from '../../platform/module.ts';
 import { OTEP_MESSAGES } from './messages.ts';
-import { otepCredentialCreate, otepCredentialList, otepCredentialRevoke, otepIngest, otepIngestEpcis } from './operations/ingest.ts';
-import { otepTrackingBatch, otepTrackingEvents, otepTrackingGet, otepValidate, otepVocabulary, publicTracking } from './operations/read.ts';
+import {
+  otepCredentialCreate,
+  otepCredentialList,
+  otepCredentialRevoke,
+  otepIngest,
+  otepIngestEpcis,
+} from './operations/ingest.ts';
+import {
+  otepTrackingBatch,
+  otepTrackingEvents,
+  otepTrackingGet,
+  otepValidate,
+  otepVocabulary,
+  publicTracking,
+} from './operations/read.ts';
 import { callerForOtepKey, OTEP_KEY_PREFIX } from './repo/credentials.ts';
 
 export const tracking = defineModule({
   name: 'tracking',
   operations: [
-    otepVocabulary, otepTrackingGet, otepTrackingEvents, otepTrackingBatch, publicTracking, otepValidate,
-    otepIngest, otepIngestEpcis, otepCredentialCreate, otepCredentialList, otepCredentialRevoke,
+    otepVocabulary,
+    otepTrackingGet,
+    otepTrackingEvents,
+    otepTrackingBatch,
+    publicTracking,
+    otepValidate,
+    otepIngest,
+    otepIngestEpcis,
+    otepCredentialCreate,
+    otepCredentialList,
+    otepCredentialRevoke,
   ],
   messages: OTEP_MESSAGES,
   credentials: [{ prefix: OTEP_KEY_PREFIX, resolve: callerForOtepKey }],

@@ -15,7 +15,10 @@ export const OTEP_OF_ORDER_STATUS: ReadonlyMap<number, { code: string; reason?: 
   [ORDER_STATUS.PICKUP_STARTED, { code: 'otep:parcel:pickup_started' }],
   [ORDER_STATUS.PICKED_UP, { code: 'otep:core:picked_up' }],
   [ORDER_STATUS.HOLD, { code: 'otep:parcel:on_hold' }],
-  [ORDER_STATUS.RESCHEDULE_NEEDED, { code: 'otep:parcel:delivery_rescheduled', reason: 'otep:reason:reschedule_requested' }],
+  [
+    ORDER_STATUS.RESCHEDULE_NEEDED,
+    { code: 'otep:parcel:delivery_rescheduled', reason: 'otep:reason:reschedule_requested' },
+  ],
   [ORDER_STATUS.REDISPATCH_LATER, { code: 'otep:parcel:delivery_rescheduled', reason: 'otep:reason:other' }],
   [ORDER_STATUS.REFUSED_BY_RECIPIENT, { code: 'otep:core:rejected', reason: 'otep:reason:refused' }],
   [ORDER_STATUS.AT_WAREHOUSE, { code: 'otep:parcel:at_warehouse' }],
@@ -38,7 +41,11 @@ const ORDER_STATUS_OF_CORE: ReadonlyMap<string, number> = new Map([
 ]);
 
 /** Order statuses a carrier event never moves an order out of. */
-export const FINAL_ORDER_STATUSES: ReadonlySet<number> = new Set([ORDER_STATUS.DELIVERED, ORDER_STATUS.CANCELLED, ORDER_STATUS.REFUSED_BY_RECIPIENT]);
+export const FINAL_ORDER_STATUSES: ReadonlySet<number> = new Set([
+  ORDER_STATUS.DELIVERED,
+  ORDER_STATUS.CANCELLED,
+  ORDER_STATUS.REFUSED_BY_RECIPIENT,
+]);
 
 /** The order status a carrier's event means, through the universal code a profile code refines. */
 export function orderStatusOfOtep(statusCode: string): number | null {

@@ -9,10 +9,24 @@
  */
 export const OTEP_VERSION = '1.0.0';
 
-export const PHASES = ['pre_shipment', 'pickup', 'inbound', 'transit', 'out_for_delivery', 'delivered', 'closed'] as const;
+export const PHASES = [
+  'pre_shipment',
+  'pickup',
+  'inbound',
+  'transit',
+  'out_for_delivery',
+  'delivered',
+  'closed',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
-export const PROFILES = { core: 'current', parcel: 'current', moving: 'announced', food_delivery: 'announced', storage: 'announced' } as const;
+export const PROFILES = {
+  core: 'current',
+  parcel: 'current',
+  moving: 'announced',
+  food_delivery: 'announced',
+  storage: 'announced',
+} as const;
 export type Profile = keyof typeof PROFILES;
 
 const CBV_BIZSTEP = 'urn:epcglobal:cbv:bizstep:';
@@ -44,7 +58,16 @@ export interface StatusCode {
   since: string;
 }
 
-type Row = [code: string, phase: Phase, label: string, bizStep: string, disposition: string, onerecord: string | null, uncefact: string | null, refines?: string];
+type Row = [
+  code: string,
+  phase: Phase,
+  label: string,
+  bizStep: string,
+  disposition: string,
+  onerecord: string | null,
+  uncefact: string | null,
+  refines?: string,
+];
 
 const CORE: Row[] = [
   ['created', 'pre_shipment', 'Shipment information received', 'commissioning', 'active', 'BKD', '6'],
@@ -62,16 +85,79 @@ const CORE: Row[] = [
 ];
 
 const PARCEL: Row[] = [
-  ['label_created', 'pre_shipment', 'Label created, awaiting the parcel', 'commissioning', 'active', 'BKD', '6', 'created'],
-  ['pickup_started', 'pickup', 'Driver on the way to pick up', 'staging_outbound', 'in_progress', null, null, 'picked_up'],
-  ['at_warehouse', 'inbound', 'At the delivery warehouse', 'storing', 'in_progress', 'FOH', '1', 'received_at_facility'],
+  [
+    'label_created',
+    'pre_shipment',
+    'Label created, awaiting the parcel',
+    'commissioning',
+    'active',
+    'BKD',
+    '6',
+    'created',
+  ],
+  [
+    'pickup_started',
+    'pickup',
+    'Driver on the way to pick up',
+    'staging_outbound',
+    'in_progress',
+    null,
+    null,
+    'picked_up',
+  ],
+  [
+    'at_warehouse',
+    'inbound',
+    'At the delivery warehouse',
+    'storing',
+    'in_progress',
+    'FOH',
+    '1',
+    'received_at_facility',
+  ],
   ['sorted', 'inbound', 'Sorted for its delivery route', 'picking', 'in_progress', 'FOH', '1', 'received_at_facility'],
   ['on_hold', 'inbound', 'Held until released', 'holding', 'sellable_not_accessible', null, '315', 'exception'],
   ['intercepted', 'inbound', 'Intercepted on request', 'holding', 'sellable_not_accessible', null, '315', 'exception'],
-  ['at_pickup_point', 'out_for_delivery', 'Ready for collection at a pickup point or locker', 'stocking', 'sellable_accessible', 'NFD', '112', 'out_for_delivery'],
-  ['delivery_rescheduled', 'out_for_delivery', 'Delivery rescheduled', 'arriving', 'non_conformant', null, '209', 'delivery_failed'],
-  ['collected', 'delivered', 'Collected by the recipient from a pickup point or locker', 'retail_selling', 'completeness_verified', 'DLV', '21', 'delivered'],
-  ['returned_to_sender', 'closed', 'Returned to the sender after failed delivery', 'receiving', 'returned', null, '82', 'returned'],
+  [
+    'at_pickup_point',
+    'out_for_delivery',
+    'Ready for collection at a pickup point or locker',
+    'stocking',
+    'sellable_accessible',
+    'NFD',
+    '112',
+    'out_for_delivery',
+  ],
+  [
+    'delivery_rescheduled',
+    'out_for_delivery',
+    'Delivery rescheduled',
+    'arriving',
+    'non_conformant',
+    null,
+    '209',
+    'delivery_failed',
+  ],
+  [
+    'collected',
+    'delivered',
+    'Collected by the recipient from a pickup point or locker',
+    'retail_selling',
+    'completeness_verified',
+    'DLV',
+    '21',
+    'delivered',
+  ],
+  [
+    'returned_to_sender',
+    'closed',
+    'Returned to the sender after failed delivery',
+    'receiving',
+    'returned',
+    null,
+    '82',
+    'returned',
+  ],
 ];
 
 function build(profile: 'core' | 'parcel', rows: Row[]): StatusCode[] {
@@ -113,7 +199,12 @@ const REASONS: [code: string, label: string, uncefact: string][] = [
   ['other', 'Other reason', '62'],
 ];
 
-export const INCIDENT_REASONS: readonly IncidentReason[] = REASONS.map(([code, label, uncefact]) => ({ id: `otep:reason:${code}`, label, uncefact, since: '1.0.0' }));
+export const INCIDENT_REASONS: readonly IncidentReason[] = REASONS.map(([code, label, uncefact]) => ({
+  id: `otep:reason:${code}`,
+  label,
+  uncefact,
+  since: '1.0.0',
+}));
 export const REASON_BY_ID: ReadonlyMap<string, IncidentReason> = new Map(INCIDENT_REASONS.map((r) => [r.id, r]));
 
 export const phaseId = (phase: Phase) => `otep:phase:${phase}`;

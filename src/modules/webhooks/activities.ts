@@ -10,12 +10,25 @@ export function createWebhookActivities(deps: { orm: Orm; slots: OriginSlots; le
   return {
     /** One signed attempt of each delivery; a receiver's failure is a result, not an activity error (only infrastructure errors retry). */
     /** `notBefore` (epoch ms by delivery id): a delivery is sent no earlier than that. */
-    async attemptWebhookDeliveries(deliveryIds: number[], notBefore: Record<number, number> = {}): Promise<Record<number, AttemptResult>> {
+    async attemptWebhookDeliveries(
+      deliveryIds: number[],
+      notBefore: Record<number, number> = {},
+    ): Promise<Record<number, AttemptResult>> {
       // Heartbeats tell the server this worker lives: a dead one's batch is handed on after the heartbeat timeout.
       const ctx = Context.current();
       const beat = setInterval(() => ctx.heartbeat(), 3_000);
       try {
-        return await attemptDeliveries({ em: deps.orm.em.fork(), slots: deps.slots, publicBaseUrl: deps.publicBaseUrl, allowPrivateTargets: deps.allowPrivateTargets, leaseMarginSec: deps.leaseMarginSec }, deliveryIds, notBefore);
+        return await attemptDeliveries(
+          {
+            em: deps.orm.em.fork(),
+            slots: deps.slots,
+            publicBaseUrl: deps.publicBaseUrl,
+            allowPrivateTargets: deps.allowPrivateTargets,
+            leaseMarginSec: deps.leaseMarginSec,
+          },
+          deliveryIds,
+          notBefore,
+        );
       } finally {
         clearInterval(beat);
       }

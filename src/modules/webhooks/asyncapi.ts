@@ -26,8 +26,13 @@ const FORMAT_HEADERS: Record<string, Schema> = {
   'ce-tmsattempt': header('Attempt number (binary mode only)'),
   'webhook-id': header('Standard Webhooks id, same rule as ce-id'),
   'webhook-timestamp': header('Standard Webhooks timestamp, Unix seconds'),
-  'webhook-signature': header("'v1,' + base64(HMAC-SHA256(whsec key, id + '.' + timestamp + '.' + body)), space-separated per key"),
-  traceparent: header('W3C Trace Context of this attempt, when the service traces (docs/observability.md); not signed', { pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' }),
+  'webhook-signature': header(
+    "'v1,' + base64(HMAC-SHA256(whsec key, id + '.' + timestamp + '.' + body)), space-separated per key",
+  ),
+  traceparent: header(
+    'W3C Trace Context of this attempt, when the service traces (docs/observability.md); not signed',
+    { pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
+  ),
 };
 
 const CONTENT_TYPE = header('application/json; application/cloudevents+json in CloudEvents structured mode', {
@@ -41,7 +46,9 @@ const LOCKER_HEADERS: Record<string, Schema> = {
   'X-Webhook-Timestamp': header('Unix seconds; reject stale values'),
   'X-Webhook-Key-Id': header('Id of the current signing key'),
   'X-Webhook-Content-Digest': header("'sha-256=' + base64(SHA-256(body))"),
-  'X-Webhook-Signature': header("'v1=' + base64(HMAC-SHA256(secret, timestamp LF delivery_id LF body)); one per live key, space-separated, for 24 h after a rotation"),
+  'X-Webhook-Signature': header(
+    "'v1=' + base64(HMAC-SHA256(secret, timestamp LF delivery_id LF body)); one per live key, space-separated, for 24 h after a rotation",
+  ),
 };
 
 const SIGNING_HEADERS: Record<EventSender, { required: Record<string, Schema>; optional?: Record<string, Schema> }> = {
@@ -54,7 +61,10 @@ const SIGNING_HEADERS: Record<EventSender, { required: Record<string, Schema>; o
       'X-Webhook-Signature-V2': header("hex(HMAC-SHA256(secret, timestamp + '.' + body))"),
     },
   },
-  partner_locker: { required: LOCKER_HEADERS, optional: { 'X-Webhook-Test': header('1 on sandbox events', { const: '1' }) } },
+  partner_locker: {
+    required: LOCKER_HEADERS,
+    optional: { 'X-Webhook-Test': header('1 on sandbox events', { const: '1' }) },
+  },
   third_party: { required: LOCKER_HEADERS },
   ohp: {
     required: {
@@ -69,7 +79,11 @@ const SIGNING_HEADERS: Record<EventSender, { required: Record<string, Schema>; o
 
 function headersSchema(sender: EventSender): Schema {
   const { required, optional = {} } = SIGNING_HEADERS[sender];
-  return { type: 'object', properties: { ...required, ...optional, ...FORMAT_HEADERS }, required: Object.keys(required) };
+  return {
+    type: 'object',
+    properties: { ...required, ...optional, ...FORMAT_HEADERS },
+    required: Object.keys(required),
+  };
 }
 
 interface ChannelSpec {
@@ -86,8 +100,9 @@ function channelSpecs(): Record<string, ChannelSpec> {
   for (const field of URL_FIELDS) {
     channels[field] = {
       title: field,
-      description: `The URLs in the webhook settings field ${field} (merchant level or customer override; comma-separated). `
-        + 'Each URL receives native JSON, CloudEvents binary or structured mode, optionally with Standard Webhooks headers.',
+      description:
+        `The URLs in the webhook settings field ${field} (merchant level or customer override; comma-separated). ` +
+        'Each URL receives native JSON, CloudEvents binary or structured mode, optionally with Standard Webhooks headers.',
       events: [],
     };
   }
@@ -99,8 +114,9 @@ function channelSpecs(): Record<string, ChannelSpec> {
   }
   channels.partner_locker_endpoint = {
     title: 'Partner locker endpoint',
-    description: 'One endpoint per provider account with a selectable event list; sandbox events go to the sandbox URL when configured. '
-      + '1 + 7 retries with exponential backoff, then dead letter.',
+    description:
+      'One endpoint per provider account with a selectable event list; sandbox events go to the sandbox URL when configured. ' +
+      '1 + 7 retries with exponential backoff, then dead letter.',
     events: eventsOf('partner_locker'),
   };
   channels.third_party_endpoint = {
@@ -160,8 +176,9 @@ export function buildAsyncApiDocument(publicBaseUrl: string): Schema {
     info: {
       title: 'Transport Management Service webhooks',
       version: '1.0.0',
-      description: 'Every webhook the service pushes: signed HTTP POST requests to receiver URLs. Reply 2xx within 3 seconds; '
-        + 'verify the signature over the raw body first. Payload schemas are under components.schemas, keyed by event name.',
+      description:
+        'Every webhook the service pushes: signed HTTP POST requests to receiver URLs. Reply 2xx within 3 seconds; ' +
+        'verify the signature over the raw body first. Payload schemas are under components.schemas, keyed by event name.',
     },
     defaultContentType: 'application/json',
     channels,

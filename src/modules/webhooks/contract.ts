@@ -61,9 +61,20 @@ export type DeliveryState = 'pending' | 'retrying' | 'delivered' | 'dead';
  * One delivery's attempt, as the batch activity reports it. Not made and not counted: `leased`, another attempt
  * (one a crash left behind) still holds the delivery's lease; `busy`, its receiver's origin had no free slot.
  */
-export interface AttemptResult { state: DeliveryState | 'leased' | 'busy'; attempts: number; attemptedAt: number | null }
-export interface RetriesSummary { delivered: number; dead: number }
+export interface AttemptResult {
+  state: DeliveryState | 'leased' | 'busy';
+  attempts: number;
+  attemptedAt: number | null;
+}
+export interface RetriesSummary {
+  delivered: number;
+  dead: number;
+}
 
 export const WEBHOOK_LOG_PRUNE_WORKFLOW = 'webhookLogPruneWorkflow';
 export const WEBHOOK_LOG_PRUNE_SCHEDULE = 'webhook-log-prune';
-export interface PruneResult { deliveries: number; attempts: number; events: number }
+export interface PruneResult {
+  deliveries: number;
+  attempts: number;
+  events: number;
+}

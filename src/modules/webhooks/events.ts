@@ -11,10 +11,13 @@ const testEvent: EventDefinition = {
   name: TEST_EVENT,
   sender: 'tenant',
   summary: 'A test push sent on request to check a receiver URL and its signature check.',
-  payload: tenantEnvelope(TEST_EVENT, obj({
-    test: bool('Always true; a receiver can tell test pushes apart'),
-    'message?': str('Free text'),
-  })),
+  payload: tenantEnvelope(
+    TEST_EVENT,
+    obj({
+      test: bool('Always true; a receiver can tell test pushes apart'),
+      'message?': str('Free text'),
+    }),
+  ),
 };
 
 // ---- OHP push ----
@@ -31,13 +34,19 @@ const OHP: Record<string, string> = {
 };
 
 const ohpEvent = (name: string, summary: string): EventDefinition => ({
-  name, sender: 'ohp', summary, payload: obj({
-    message_id: str('Stable across retries (equals X-Ohp-Delivery); deduplicate on it'),
-    event: str('Event name', { const: name }),
-    occurred_at: time('When'),
-    handoff_id: str('Handoff the event is about'),
-    data: obj({}, { description: 'Event details; pull the handoff for the source of truth' }),
-  }, { description: 'OHP envelope' }),
+  name,
+  sender: 'ohp',
+  summary,
+  payload: obj(
+    {
+      message_id: str('Stable across retries (equals X-Ohp-Delivery); deduplicate on it'),
+      event: str('Event name', { const: name }),
+      occurred_at: time('When'),
+      handoff_id: str('Handoff the event is about'),
+      data: obj({}, { description: 'Event details; pull the handoff for the source of truth' }),
+    },
+    { description: 'OHP envelope' },
+  ),
 });
 export const WEBHOOK_EVENTS: readonly EventDefinition[] = [
   testEvent,

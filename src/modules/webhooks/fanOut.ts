@@ -40,10 +40,23 @@ export function planDeliveries(events: OutboxRow[], receivers: Receivers): Plann
       const settingsId = 'settings' in receiver ? receiver.settings.id : null;
       const endpointId = 'endpoint' in receiver ? receiver.endpoint.id : null;
       planned.push({
-        event: e, receiver, delivery: {
-          business_id: owner, outbox_event_id: e.id, settings_id: settingsId, endpoint_id: endpointId, sender, url, format, standard_webhooks: sw,
-          delivery_key: deliveryKey(e.key_seed, settingsId, endpointId, url), event_id: e.event_id, event_type: e.event_type,
-          reference_type: e.reference_type, reference_id: e.reference_id, max_attempts: maxAttempts(sender),
+        event: e,
+        receiver,
+        delivery: {
+          business_id: owner,
+          outbox_event_id: e.id,
+          settings_id: settingsId,
+          endpoint_id: endpointId,
+          sender,
+          url,
+          format,
+          standard_webhooks: sw,
+          delivery_key: deliveryKey(e.key_seed, settingsId, endpointId, url),
+          event_id: e.event_id,
+          event_type: e.event_type,
+          reference_type: e.reference_type,
+          reference_id: e.reference_id,
+          max_attempts: maxAttempts(sender),
         },
       });
     };
@@ -73,7 +86,8 @@ function endpointUrl(e: OutboxRow, sender: EventSender, ep: EndpointRow): string
   if (ep.kind !== sender) return null;
   const owner = sender === 'ohp' ? e.business_id : e.provider_id;
   if (ep.business_id !== owner || (ep.events.length > 0 && !ep.events.includes(e.event_type))) return null;
-  if (sender === 'partner_locker' && e.payload.livemode === false) return ep.sandbox_enabled ? (ep.sandbox_url ?? ep.url) : null;
+  if (sender === 'partner_locker' && e.payload.livemode === false)
+    return ep.sandbox_enabled ? (ep.sandbox_url ?? ep.url) : null;
   return ep.url;
 }
 
@@ -89,7 +103,8 @@ export function testTargets(s: WebhookSettingsRow, eventType: string, url: strin
 
 /** The URLs of a settings row that receive an event. */
 function receivingUrls(e: OutboxRow, s: WebhookSettingsRow): string[] {
-  if (e.target_settings_id !== null) return e.target_settings_id === s.id ? testTargets(s, e.event_type, e.target_url) : [];
+  if (e.target_settings_id !== null)
+    return e.target_settings_id === s.id ? testTargets(s, e.event_type, e.target_url) : [];
   if (s.customer_id !== null && s.customer_id !== e.customer_id) return [];
   const field = urlFieldFor(e.event_type, s);
   return field ? splitUrls(s.urls[field]) : [];

@@ -4,11 +4,26 @@
  */
 import { defineModule, type WorkerDeps } from '../../platform/module.ts';
 import { createWebhookActivities } from './activities.ts';
-import { WEBHOOK_DELIVERY_IDS, WEBHOOK_LOG_PRUNE_SCHEDULE, WEBHOOK_LOG_PRUNE_WORKFLOW, WEBHOOK_RETRIES_WORKFLOW } from './contract.ts';
+import {
+  WEBHOOK_DELIVERY_IDS,
+  WEBHOOK_LOG_PRUNE_SCHEDULE,
+  WEBHOOK_LOG_PRUNE_WORKFLOW,
+  WEBHOOK_RETRIES_WORKFLOW,
+} from './contract.ts';
 import { WEBHOOKS_MESSAGES } from './messages.ts';
-import { webhookDeliveryGet, webhookDeliveryList, webhookDeliveryReplay, webhookDeliveryResend } from './operations/deliveries.ts';
+import {
+  webhookDeliveryGet,
+  webhookDeliveryList,
+  webhookDeliveryReplay,
+  webhookDeliveryResend,
+} from './operations/deliveries.ts';
 import { ohpSubscriptionCreate, ohpSubscriptionList, ohpSubscriptionRevoke } from './operations/ohp.ts';
-import { providerWebhookSettingsGet, providerWebhookSettingsRotate, providerWebhookSettingsUpdate, providerWebhookTest } from './operations/providers.ts';
+import {
+  providerWebhookSettingsGet,
+  providerWebhookSettingsRotate,
+  providerWebhookSettingsUpdate,
+  providerWebhookTest,
+} from './operations/providers.ts';
 import { webhookSettingsGet, webhookSettingsUpdate } from './operations/settings.ts';
 import { webhookSettingsTest, webhookVerify } from './operations/tools.ts';
 import { OutboxRelay } from './relay.ts';
@@ -31,23 +46,42 @@ function originSlotsOf(deps: WorkerDeps): OriginSlots {
 export const webhooks = defineModule({
   name: 'webhooks',
   operations: [
-    webhookSettingsGet, webhookSettingsUpdate,
-    webhookDeliveryList, webhookDeliveryGet, webhookDeliveryReplay, webhookDeliveryResend,
-    webhookSettingsTest, webhookVerify,
-    providerWebhookSettingsGet, providerWebhookSettingsUpdate, providerWebhookSettingsRotate, providerWebhookTest,
-    ohpSubscriptionCreate, ohpSubscriptionList, ohpSubscriptionRevoke,
+    webhookSettingsGet,
+    webhookSettingsUpdate,
+    webhookDeliveryList,
+    webhookDeliveryGet,
+    webhookDeliveryReplay,
+    webhookDeliveryResend,
+    webhookSettingsTest,
+    webhookVerify,
+    providerWebhookSettingsGet,
+    providerWebhookSettingsUpdate,
+    providerWebhookSettingsRotate,
+    providerWebhookTest,
+    ohpSubscriptionCreate,
+    ohpSubscriptionList,
+    ohpSubscriptionRevoke,
   ],
-  activities: (deps) => createWebhookActivities({ orm: deps.orm, slots: originSlotsOf(deps), publicBaseUrl: deps.config.publicBaseUrl, allowPrivateTargets: deps.config.webhookAllowPrivateTargets, leaseMarginSec: deps.config.webhookLeaseMarginSec }),
+  activities: (deps) =>
+    createWebhookActivities({
+      orm: deps.orm,
+      slots: originSlotsOf(deps),
+      publicBaseUrl: deps.config.publicBaseUrl,
+      allowPrivateTargets: deps.config.webhookAllowPrivateTargets,
+      leaseMarginSec: deps.config.webhookLeaseMarginSec,
+    }),
   workflows: [WEBHOOK_RETRIES_WORKFLOW, WEBHOOK_LOG_PRUNE_WORKFLOW],
   messages: WEBHOOKS_MESSAGES,
   searchAttributes: [WEBHOOK_DELIVERY_IDS],
-  schedules: (config) => [{
-    id: WEBHOOK_LOG_PRUNE_SCHEDULE,
-    workflowType: WEBHOOK_LOG_PRUNE_WORKFLOW,
-    args: [config.webhookLogRetentionDays],
-    spec: { calendars: [{ hour: 3, minute: 30 }] },
-    purpose: 'Deletes webhook deliveries, attempts and published outbox events older than the retention.',
-  }],
+  schedules: (config) => [
+    {
+      id: WEBHOOK_LOG_PRUNE_SCHEDULE,
+      workflowType: WEBHOOK_LOG_PRUNE_WORKFLOW,
+      args: [config.webhookLogRetentionDays],
+      spec: { calendars: [{ hour: 3, minute: 30 }] },
+      purpose: 'Deletes webhook deliveries, attempts and published outbox events older than the retention.',
+    },
+  ],
   documents: [{ path: ASYNCAPI_PATH.slice('/api'.length), build: buildAsyncApiDocument }],
   services: (deps) => [
     new OutboxRelay(deps),

@@ -29,7 +29,7 @@ export const WEBHOOKS_MESSAGES = {
     en: 'No customer account with this id in your business.',
     'zh-Hans': '您的企业中没有此 ID 的客户账户。',
     'zh-Hant': '您的企業中沒有此 ID 的客戶帳戶。',
-    fr: "Aucun compte client avec cet identifiant dans votre entreprise.",
+    fr: 'Aucun compte client avec cet identifiant dans votre entreprise.',
     de: 'In Ihrem Unternehmen gibt es kein Kundenkonto mit dieser ID.',
     es: 'No hay ninguna cuenta de cliente con este id en su empresa.',
   },

@@ -63,7 +63,14 @@ export class OriginSlots {
         await makeOriginSlots(this.orm.em.fork(), origin, this.limit);
         this.made.add(origin);
       }
-      const got = await leaseOriginSlots(this.orm.em.fork(), origin, this.limit, leaseChunk(this.limit), this.holder, this.leaseSec);
+      const got = await leaseOriginSlots(
+        this.orm.em.fork(),
+        origin,
+        this.limit,
+        leaseChunk(this.limit),
+        this.holder,
+        this.leaseSec,
+      );
       // The hand may have been given back while the lease ran: the new slots go to the current one.
       h = this.hand(origin);
       if (got.length) {
@@ -122,8 +129,9 @@ export class OriginSlots {
   private async giveBack(origin: string, h: Held): Promise<void> {
     if (h.inUse > 0 || this.held.get(origin) !== h) return;
     this.held.delete(origin);
-    await giveBackOriginSlots(this.orm.em.fork(), origin, h.slots, this.holder)
-      .catch((err: unknown) => this.log.warn({ err, origin }, 'origin slots not given back; their lease ends on its own'));
+    await giveBackOriginSlots(this.orm.em.fork(), origin, h.slots, this.holder).catch((err: unknown) =>
+      this.log.warn({ err, origin }, 'origin slots not given back; their lease ends on its own'),
+    );
   }
 
   private async renew(origin: string, h: Held): Promise<void> {

@@ -23,7 +23,10 @@ export interface OutboundOptions {
 // Keep-alive per scheme; the guarded pair resolves names with guardedLookup, so only public addresses are dialled.
 const agents = {
   open: { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) },
-  guarded: { 'http:': new http.Agent({ keepAlive: true, lookup: guardedLookup }), 'https:': new https.Agent({ keepAlive: true, lookup: guardedLookup }) },
+  guarded: {
+    'http:': new http.Agent({ keepAlive: true, lookup: guardedLookup }),
+    'https:': new https.Agent({ keepAlive: true, lookup: guardedLookup }),
+  },
 };
 
 /** Kept-alive connections a POST may find closed by the receiver in turn before it opens a new one. */
@@ -35,34 +38,47 @@ const STALE_SOCKET_TRIES = 4;
  * A receiver may close an idle kept-alive connection just as a POST is written on it; the POST then fails at once
  * (reset or broken pipe) without the receiver having read it, and is sent again on another connection.
  */
-export function postOutbound(url: string, headers: Record<string, string>, body: string, opts: OutboundOptions, triesLeft = STALE_SOCKET_TRIES): Promise<OutboundResult> {
+export function postOutbound(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  opts: OutboundOptions,
+  triesLeft = STALE_SOCKET_TRIES,
+): Promise<OutboundResult> {
   const target = new URL(url);
-  if (!opts.allowPrivate && isPrivateUrl(url)) return Promise.resolve({ status: null, error: 'refused: a private address' });
+  if (!opts.allowPrivate && isPrivateUrl(url))
+    return Promise.resolve({ status: null, error: 'refused: a private address' });
   const client = target.protocol === 'https:' ? https : http;
   const agent = (opts.allowPrivate ? agents.open : agents.guarded)[target.protocol as 'http:' | 'https:'];
   return new Promise((resolve) => {
     let answered = false;
-    const req = client.request(target, {
-      method: 'POST', agent, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    }, (res) => {
-      answered = true;
-      const status = res.statusCode ?? null;
-      const error = status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}`;
-      if (!opts.readBody) {
-        res.resume();
-        res.on('close', () => resolve({ status, error }));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size <= MAX_ANSWER_BYTES) chunks.push(c);
-      });
-      // 'close' comes after 'end', and also when the answer is cut off (timeout, reset): what arrived is kept.
-      res.on('close', () => resolve({ status, error, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = client.request(
+      target,
+      {
+        method: 'POST',
+        agent,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        answered = true;
+        const status = res.statusCode ?? null;
+        const error = status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}`;
+        if (!opts.readBody) {
+          res.resume();
+          res.on('close', () => resolve({ status, error }));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size <= MAX_ANSWER_BYTES) chunks.push(c);
+        });
+        // 'close' comes after 'end', and also when the answer is cut off (timeout, reset): what arrived is kept.
+        res.on('close', () => resolve({ status, error, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => {
       if (!answered && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE') && triesLeft > 1) {
         resolve(postOutbound(url, headers, body, opts, triesLeft - 1));
@@ -71,7 +87,11 @@ export function postOutbound(url: string, headers: Record<string, string>, body:
       const timedOut = err.name === 'AbortError' || err.name === 'TimeoutError';
       resolve({
         status: null,
-        error: timedOut ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : err.code === 'EPRIVATETARGET' ? 'refused: a private address' : (err.code ?? err.message),
+        error: timedOut
+          ? `no answer within ${REQUEST_TIMEOUT_MS} ms`
+          : err.code === 'EPRIVATETARGET'
+            ? 'refused: a private address'
+            : (err.code ?? err.message),
       });
     });
     req.end(body);

@@ -3,7 +3,15 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../../platform/config.ts';
 import type { Em, Orm } from '../../platform/db/orm.ts';
 import {
-  CLAIM_IDLE_LIMIT_SEC, claimOutbox, extendClaimIdleLimit, insertPendingDeliveries, markPublished, orphanedDeliveries, prepare, recordAttempts, recordFirstAttempts,
+  CLAIM_IDLE_LIMIT_SEC,
+  claimOutbox,
+  extendClaimIdleLimit,
+  insertPendingDeliveries,
+  markPublished,
+  orphanedDeliveries,
+  prepare,
+  recordAttempts,
+  recordFirstAttempts,
   type AttemptOutcome,
 } from './repo/deliveries.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -28,14 +36,25 @@ type Sent = { delivery: PlannedDelivery['delivery']; attempt: AttemptOutcome };
 type Written = { planned: PlannedDelivery[]; written: Map<string, number> };
 
 /** How long first attempts may take at worst (every one timing out, 32 at a time), plus the margin for the write. */
-const worstSendSec = (planned: PlannedDelivery[], marginSec: number) => Math.ceil(planned.length / ATTEMPTS_IN_FLIGHT) * (REQUEST_TIMEOUT_MS / 1000) + marginSec;
+const worstSendSec = (planned: PlannedDelivery[], marginSec: number) =>
+  Math.ceil(planned.length / ATTEMPTS_IN_FLIGHT) * (REQUEST_TIMEOUT_MS / 1000) + marginSec;
 
 /** The failed first attempts of written deliveries, as rounds for retry workflows. */
 function failures(sent: Sent[], written: Map<string, number>): RoundToDrive[] {
   return sent.flatMap(({ delivery: d, attempt: a }) => {
     const id = written.get(d.delivery_key);
     return id !== undefined && a.outcome === 'retrying'
-      ? [{ id, sender: d.sender, businessId: d.business_id, round: 0, attemptsMade: 1, roundBase: 0, lastAttemptAt: a.attemptedAt }]
+      ? [
+          {
+            id,
+            sender: d.sender,
+            businessId: d.business_id,
+            round: 0,
+            attemptsMade: 1,
+            roundBase: 0,
+            lastAttemptAt: a.attemptedAt,
+          },
+        ]
       : [];
   });
 }
@@ -67,13 +86,19 @@ export class OutboxRelay {
 
   constructor(deps: RelayDeps) {
     this.deps = deps;
-    this.sendOptions = { publicBaseUrl: deps.config.publicBaseUrl, allowPrivateTargets: deps.config.webhookAllowPrivateTargets };
+    this.sendOptions = {
+      publicBaseUrl: deps.config.publicBaseUrl,
+      allowPrivateTargets: deps.config.webhookAllowPrivateTargets,
+    };
   }
 
   async start(): Promise<void> {
     // NOTIFY wakes the relay at once; while the listener is away, the sweep covers the gap.
     this.listener = new Listener({
-      databaseUrl: this.deps.databaseUrl, channel: 'outbox_event', log: this.deps.log, what: 'outbox listener',
+      databaseUrl: this.deps.databaseUrl,
+      channel: 'outbox_event',
+      log: this.deps.log,
+      what: 'outbox listener',
       hooks: { onNotify: () => this.wake(), onUp: () => this.wake(true) },
     });
     await this.listener.start();
@@ -114,7 +139,12 @@ export class OutboxRelay {
       if (this.stopped) break;
       const { claimed, done } = this.relayBatch();
       const sent: Promise<void> = done
-        .catch((err: unknown) => this.deps.log.error({ err }, 'relay batch failed; unpublished events are claimed again, written deliveries adopted by the sweep'))
+        .catch((err: unknown) =>
+          this.deps.log.error(
+            { err },
+            'relay batch failed; unpublished events are claimed again, written deliveries adopted by the sweep',
+          ),
+        )
         .finally(() => this.sending.delete(sent));
       this.sending.add(sent);
       if ((await claimed) < BATCH) break;
@@ -134,22 +164,27 @@ export class OutboxRelay {
    */
   private relayBatch(): { claimed: Promise<number>; done: Promise<void> } {
     let count!: (n: number) => void;
-    const claimed = new Promise<number>((resolve) => { count = resolve; });
+    const claimed = new Promise<number>((resolve) => {
+      count = resolve;
+    });
     const done = (async () => {
       let ids: number[] = [];
-      const outcome = await this.deps.orm.em.fork().transactional(async (tx): Promise<{ toSend: Written } | { failed: RoundToDrive[] }> => {
-        const { claimed, events, receivers, lagSeconds } = await claimOutbox(tx, BATCH);
-        for (const lag of lagSeconds) relayLag.observe(lag);
-        ids = events.map((e) => e.id);
-        count(claimed);
-        const planned = planDeliveries(events, receivers);
-        if (events.some((e) => this.suspects.has(e.id))) return { toSend: await this.writeFirst(tx, planned, ids) };
-        return { failed: events.length ? await this.sendThenWrite(tx, planned, ids) : [] };
-      }).catch((err: unknown) => {
-        for (const id of ids) this.suspects.add(id);
-        for (const id of this.suspects) if (this.suspects.size > SUSPECTS_KEPT) this.suspects.delete(id);
-        throw err;
-      });
+      const outcome = await this.deps.orm.em
+        .fork()
+        .transactional(async (tx): Promise<{ toSend: Written } | { failed: RoundToDrive[] }> => {
+          const { claimed, events, receivers, lagSeconds } = await claimOutbox(tx, BATCH);
+          for (const lag of lagSeconds) relayLag.observe(lag);
+          ids = events.map((e) => e.id);
+          count(claimed);
+          const planned = planDeliveries(events, receivers);
+          if (events.some((e) => this.suspects.has(e.id))) return { toSend: await this.writeFirst(tx, planned, ids) };
+          return { failed: events.length ? await this.sendThenWrite(tx, planned, ids) : [] };
+        })
+        .catch((err: unknown) => {
+          for (const id of ids) this.suspects.add(id);
+          for (const id of this.suspects) if (this.suspects.size > SUSPECTS_KEPT) this.suspects.delete(id);
+          throw err;
+        });
       for (const id of ids) this.suspects.delete(id);
       await this.startRetries('toSend' in outcome ? await this.sendWritten(outcome.toSend) : outcome.failed);
     })().finally(() => count(0));
@@ -177,7 +212,15 @@ export class OutboxRelay {
 
   /** The careful way, first part: deliveries written (leased for as long as their attempts may take) and events published. */
   private async writeFirst(tx: Em, planned: PlannedDelivery[], eventIds: number[]): Promise<Written> {
-    const written = new Map((await insertPendingDeliveries(tx, planned.map((p) => p.delivery), worstSendSec(planned, this.deps.config.webhookLeaseMarginSec))).map((w) => [w.delivery_key, w.id]));
+    const written = new Map(
+      (
+        await insertPendingDeliveries(
+          tx,
+          planned.map((p) => p.delivery),
+          worstSendSec(planned, this.deps.config.webhookLeaseMarginSec),
+        )
+      ).map((w) => [w.delivery_key, w.id]),
+    );
     await markPublished(tx, eventIds);
     return { planned: planned.filter((p) => written.has(p.delivery.delivery_key)), written };
   }
@@ -185,7 +228,10 @@ export class OutboxRelay {
   /** The careful way, once committed: first attempts, then their record; answers the failures. */
   private async sendWritten({ planned, written }: Written): Promise<RoundToDrive[]> {
     const sent = await this.send(planned);
-    await recordAttempts(this.deps.orm.em.fork(), sent.map(({ delivery, attempt }) => ({ ...attempt, deliveryId: written.get(delivery.delivery_key)! })));
+    await recordAttempts(
+      this.deps.orm.em.fork(),
+      sent.map(({ delivery, attempt }) => ({ ...attempt, deliveryId: written.get(delivery.delivery_key)! })),
+    );
     return failures(sent, written);
   }
 
@@ -196,7 +242,16 @@ export class OutboxRelay {
    */
   private async adoptOrphans(): Promise<void> {
     const orphans = await orphanedDeliveries(this.deps.orm.em.fork(), this.deps.config.webhookLeaseMarginSec, BATCH);
-    await this.startRetries(orphans.map((o) => ({ id: o.id, sender: o.sender, businessId: o.business_id, round: o.round, attemptsMade: o.attempts - o.round_base, roundBase: o.round_base })));
+    await this.startRetries(
+      orphans.map((o) => ({
+        id: o.id,
+        sender: o.sender,
+        businessId: o.business_id,
+        round: o.round,
+        attemptsMade: o.attempts - o.round_base,
+        roundBase: o.round_base,
+      })),
+    );
   }
 
   private async startRetries(rounds: RoundToDrive[]): Promise<void> {

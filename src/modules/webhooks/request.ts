@@ -1,5 +1,12 @@
 import type { EventSender } from '../../platform/events.ts';
-import { signOhp, signPartnerLocker, signStandardWebhooks, signTenant, signThirdParty, standardWebhooksKey } from './signing.ts';
+import {
+  signOhp,
+  signPartnerLocker,
+  signStandardWebhooks,
+  signTenant,
+  signThirdParty,
+  standardWebhooksKey,
+} from './signing.ts';
 import type { UrlFormat } from './repo/settings.ts';
 
 /** CloudEvents attribute values fixed by docs/webhooks.md. */
@@ -61,15 +68,37 @@ export function isTestEvent(payload: Record<string, unknown>): boolean {
 }
 
 /** The sender's own headers and signature, per the specification's table. */
-function senderHeaders(d: OutgoingDelivery, keys: SigningKeys, attempt: number, body: string, timestamp: number, contentType: string): Record<string, string> {
+function senderHeaders(
+  d: OutgoingDelivery,
+  keys: SigningKeys,
+  attempt: number,
+  body: string,
+  timestamp: number,
+  contentType: string,
+): Record<string, string> {
   switch (d.sender) {
     case 'tenant':
       return signTenant({ secret: keys.secrets[0]!, body, timestamp, eventId: d.deliveryKey, contentType });
     case 'ohp':
-      return signOhp({ secret: keys.secrets[0]!, event: d.eventType, messageId: stableId(d), body, timestamp, contentType });
+      return signOhp({
+        secret: keys.secrets[0]!,
+        event: d.eventType,
+        messageId: stableId(d),
+        body,
+        timestamp,
+        contentType,
+      });
     case 'partner_locker':
     case 'third_party': {
-      const input = { secrets: keys.secrets, keyId: keys.keyId ?? '', webhookId: d.deliveryKey, deliveryId: `${d.deliveryKey}.${attempt}`, body, timestamp, contentType };
+      const input = {
+        secrets: keys.secrets,
+        keyId: keys.keyId ?? '',
+        webhookId: d.deliveryKey,
+        deliveryId: `${d.deliveryKey}.${attempt}`,
+        body,
+        timestamp,
+        contentType,
+      };
       const test = isTestEvent(d.payload);
       if (d.sender === 'partner_locker') return signPartnerLocker({ ...input, test });
       return test ? { ...signThirdParty(input), 'X-Webhook-Test': '1' } : signThirdParty(input);
@@ -81,10 +110,18 @@ function senderHeaders(d: OutgoingDelivery, keys: SigningKeys, attempt: number, 
  * Builds one attempt: the body in the endpoint's format, signed now. The native body and the structured
  * CloudEvent are the same bytes on every retry; only timestamps, signatures and the attempt differ.
  */
-export function buildRequest(d: OutgoingDelivery, keys: SigningKeys, attempt: number, nowSec: number, publicBaseUrl: string): OutgoingRequest {
+export function buildRequest(
+  d: OutgoingDelivery,
+  keys: SigningKeys,
+  attempt: number,
+  nowSec: number,
+  publicBaseUrl: string,
+): OutgoingRequest {
   const attrs = cloudEventAttributes(d, publicBaseUrl);
   const structured = d.format === 'ce_structured';
-  const body = JSON.stringify(structured ? { ...attrs, datacontenttype: 'application/json', data: d.payload } : d.payload);
+  const body = JSON.stringify(
+    structured ? { ...attrs, datacontenttype: 'application/json', data: d.payload } : d.payload,
+  );
   const contentType = structured ? 'application/cloudevents+json' : 'application/json';
   const headers = senderHeaders(d, keys, attempt, body, nowSec, contentType);
   if (d.format === 'ce_binary') {
@@ -92,7 +129,12 @@ export function buildRequest(d: OutgoingDelivery, keys: SigningKeys, attempt: nu
     headers[`ce-${CE_ATTEMPT}`] = String(attempt);
   }
   if (d.standardWebhooks) {
-    const { 'Content-Type': _ct, ...sw } = signStandardWebhooks({ keys: keys.secrets.map(standardWebhooksKey), id: attrs.id, timestamp: nowSec, body });
+    const { 'Content-Type': _ct, ...sw } = signStandardWebhooks({
+      keys: keys.secrets.map(standardWebhooksKey),
+      id: attrs.id,
+      timestamp: nowSec,
+      body,
+    });
     Object.assign(headers, sw);
   }
   return { headers, body };

@@ -8,7 +8,15 @@ import { markRetryWorkflowStarted } from './repo/deliveries.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
 import { BUSINESS_ID } from '../../platform/temporal/searchKeys.ts';
-import { RETRY_BATCH, retryMembersKey, WEBHOOK_RETRIES_WORKFLOW, WEBHOOK_DELIVERY_IDS, webhookRetriesWorkflowId, type RetryEntry, type WebhookRetriesInput } from './contract.ts';
+import {
+  RETRY_BATCH,
+  retryMembersKey,
+  WEBHOOK_RETRIES_WORKFLOW,
+  WEBHOOK_DELIVERY_IDS,
+  webhookRetriesWorkflowId,
+  type RetryEntry,
+  type WebhookRetriesInput,
+} from './contract.ts';
 import type { webhookRetriesWorkflow } from './workflows.ts';
 import { eachInPool } from './pool.ts';
 import { delayBeforeAttemptMs, maxAttempts } from './domain.ts';
@@ -39,12 +47,21 @@ function dueAt(r: RoundToDrive, scale: number, now: number): number {
 }
 
 export function retriesWorkflowId(rounds: RoundToDrive[]): string {
-  return webhookRetriesWorkflowId(rounds[0]!.id, createHash('sha256').update(retryMembersKey(rounds)).digest('hex').slice(0, 12));
+  return webhookRetriesWorkflowId(
+    rounds[0]!.id,
+    createHash('sha256').update(retryMembersKey(rounds)).digest('hex').slice(0, 12),
+  );
 }
 
 async function startOne(deps: Deps, rounds: RoundToDrive[]): Promise<boolean> {
   const now = Date.now();
-  const deliveries: RetryEntry[] = rounds.map((r) => ({ deliveryId: Number(r.id), sender: r.sender, attemptsMade: r.attemptsMade, roundBase: r.roundBase, dueAt: dueAt(r, deps.config.webhookRetryScale, now) }));
+  const deliveries: RetryEntry[] = rounds.map((r) => ({
+    deliveryId: Number(r.id),
+    sender: r.sender,
+    attemptsMade: r.attemptsMade,
+    roundBase: r.roundBase,
+    dueAt: dueAt(r, deps.config.webhookRetryScale, now),
+  }));
   const input: WebhookRetriesInput = { deliveries, scale: deps.config.webhookRetryScale };
   // The first wait is the start delay: the server holds the workflow, with no task for any worker, until it is due.
   const delayMs = Math.min(...deliveries.map((d) => d.dueAt)) - now;
@@ -68,14 +85,22 @@ async function startOne(deps: Deps, rounds: RoundToDrive[]): Promise<boolean> {
       return false;
     }
   }
-  await markRetryWorkflowStarted(deps.em, workflowId, rounds.map((r) => r.id));
+  await markRetryWorkflowStarted(
+    deps.em,
+    workflowId,
+    rounds.map((r) => r.id),
+  );
   return true;
 }
 
 /** Batches of at most RETRY_BATCH deliveries of one business, in the order given. */
 function batches(rounds: RoundToDrive[]): RoundToDrive[][] {
   const byBusiness = Map.groupBy(rounds, (r) => r.businessId);
-  return [...byBusiness.values()].flatMap((list) => Array.from({ length: Math.ceil(list.length / RETRY_BATCH) }, (_, i) => list.slice(i * RETRY_BATCH, (i + 1) * RETRY_BATCH)));
+  return [...byBusiness.values()].flatMap((list) =>
+    Array.from({ length: Math.ceil(list.length / RETRY_BATCH) }, (_, i) =>
+      list.slice(i * RETRY_BATCH, (i + 1) * RETRY_BATCH),
+    ),
+  );
 }
 
 /**

@@ -29,7 +29,11 @@ export interface EventFilters {
 }
 
 const allows = (restriction: string | null, event: string) =>
-  !restriction?.trim() || restriction.split(',').map((s) => s.trim()).includes(event);
+  !restriction?.trim() ||
+  restriction
+    .split(',')
+    .map((s) => s.trim())
+    .includes(event);
 
 const BY_NAME = new Map(EVENTS.map((e) => [e.name, e]));
 
@@ -53,7 +57,14 @@ export const eventsOf = (sender: EventSender): string[] => EVENTS.filter((e) => 
 
 /** The URLs of a comma-separated settings value, trimmed, without empties or repeats. */
 export function splitUrls(value: string | null | undefined): string[] {
-  return [...new Set((value ?? '').split(',').map((u) => u.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      (value ?? '')
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** Who sends an event: provider channels and OHP have their own receivers; the rest, and any unknown name, is tenant. */

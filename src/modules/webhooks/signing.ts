@@ -37,7 +37,8 @@ function hmac(key: string | Buffer, parts: readonly Body[], encoding: 'hex' | 'b
 
 /** Unix seconds as the decimal string that goes into both the header and the signed message. */
 function unixSeconds(timestamp: number): string {
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new RangeError(`timestamp must be Unix seconds, got ${timestamp}`);
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0)
+    throw new RangeError(`timestamp must be Unix seconds, got ${timestamp}`);
   return String(timestamp);
 }
 
@@ -129,7 +130,9 @@ interface LockerInput extends Signed {
 
 function lockerHeaders(input: LockerInput): WebhookHeaders {
   const { body, timestamp, deliveryId } = input;
-  const signatures = nonEmpty(input.secrets, 'secret').map((secret) => lockerSignature(secret, timestamp, deliveryId, body));
+  const signatures = nonEmpty(input.secrets, 'secret').map((secret) =>
+    lockerSignature(secret, timestamp, deliveryId, body),
+  );
   return {
     'Content-Type': input.contentType ?? JSON_TYPE,
     'X-Webhook-Id': input.webhookId,
@@ -151,7 +154,9 @@ export function signThirdParty(input: LockerInput): WebhookHeaders {
   return lockerHeaders(input);
 }
 
-export function signLoadingPlan(input: Signed & { secret: string; eventId: string; eventType: string }): WebhookHeaders {
+export function signLoadingPlan(
+  input: Signed & { secret: string; eventId: string; eventType: string },
+): WebhookHeaders {
   return {
     'Content-Type': input.contentType ?? JSON_TYPE,
     'X-Webhook-Event-Id': input.eventId,
@@ -161,7 +166,9 @@ export function signLoadingPlan(input: Signed & { secret: string; eventId: strin
   };
 }
 
-export function signOpenPlatform(input: Signed & { secret: string; event: string; deliveryId: string; jobId: string }): WebhookHeaders {
+export function signOpenPlatform(
+  input: Signed & { secret: string; event: string; deliveryId: string; jobId: string },
+): WebhookHeaders {
   return {
     'Content-Type': input.contentType ?? JSON_TYPE,
     'X-Open-Event': input.event,

@@ -7,11 +7,33 @@ import net from 'node:net';
  * this service into a way into its own network.
  */
 const PRIVATE = new net.BlockList();
-for (const [net4, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
+for (const [net4, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
   PRIVATE.addSubnet(net4, bits, 'ipv4');
 }
-for (const [net6, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32]] as const) PRIVATE.addSubnet(net6, bits, 'ipv6');
+for (const [net6, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+] as const)
+  PRIVATE.addSubnet(net6, bits, 'ipv6');
 
 const EMBEDS_IPV4 = new net.BlockList();
 EMBEDS_IPV4.addSubnet('::ffff:0:0', 96, 'ipv6');
@@ -22,7 +44,10 @@ function embeddedIpv4(ip: string): string | null {
   if (!EMBEDS_IPV4.check(ip, 'ipv6')) return null;
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
   if (dotted) return dotted[1]!;
-  const [hi, lo] = ip.split(':').slice(-2).map((g) => parseInt(g || '0', 16));
+  const [hi, lo] = ip
+    .split(':')
+    .slice(-2)
+    .map((g) => parseInt(g || '0', 16));
   return [hi! >> 8, hi! & 255, lo! >> 8, lo! & 255].join('.');
 }
 
@@ -44,7 +69,11 @@ export function isPrivateUrl(url: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost');
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A dns.lookup for outbound sockets that only ever connects to public addresses: the check happens at connect

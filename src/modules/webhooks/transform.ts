@@ -28,10 +28,17 @@ export interface EventFacts {
 // null, because "a missing figure never means free" while a 0 would read as free. `price` covers rates[].price;
 // rate_id and service names stay, as the spec asks for rate lists.
 export const PRICE_KEYS: ReadonlySet<string> = new Set([
-  'shipping_price', 'price_details', 'currency', 'tax',
-  'surcharge', 'surcharges', 'surcharge_amount',
-  'price', 'rate_price',
-  'paid_amount', 'amount_paid',
+  'shipping_price',
+  'price_details',
+  'currency',
+  'tax',
+  'surcharge',
+  'surcharges',
+  'surcharge_amount',
+  'price',
+  'rate_price',
+  'paid_amount',
+  'amount_paid',
 ]);
 
 // ---- Carrier-held shipments, customer receivers only: the customer sees the shipment as if we moved it.
@@ -59,7 +66,13 @@ export const CARRIER_STATUSES: ReadonlyMap<number, number> = new Map([
 ]);
 /** Keys holding an order status id. A bare `status` is left out: device orders and others use it for their own values. */
 export const STATUS_ID_KEYS: ReadonlySet<string> = new Set([
-  'status_id', 'order_status_id', 'before_status', 'after_status', 'current_status', 'previous_status', 'tracking_event_status_id',
+  'status_id',
+  'order_status_id',
+  'before_status',
+  'after_status',
+  'current_status',
+  'previous_status',
+  'tracking_event_status_id',
 ]);
 
 /** price_details entries that exist only because a carrier moves the shipment. */
@@ -70,7 +83,14 @@ export const CARRIER_PRICE_DETAILS = ['third_party_cost_plus', 'third_party_part
  * the plain name of their status: a carrier's free text names its facilities and cannot be cleaned reliably.
  */
 export const CARRIER_PLACE_KEYS: ReadonlySet<string> = new Set([
-  'location', 'place', 'city', 'province', 'country', 'postal_code', 'latitude', 'longitude',
+  'location',
+  'place',
+  'city',
+  'province',
+  'country',
+  'postal_code',
+  'latitude',
+  'longitude',
 ]);
 
 /** order.cancel_failed: keys of `data` that hold the carrier's refusal code, and the code sent instead. */
@@ -85,14 +105,16 @@ const carrierStatusText = new Map<string, string>(
   [...CARRIER_STATUSES].flatMap(([from, to]) => {
     const a = statusById.get(from)!;
     const b = statusById.get(to)!;
-    return [[a.code, b.code], [a.name, b.name]] as [string, string][];
+    return [
+      [a.code, b.code],
+      [a.name, b.name],
+    ] as [string, string][];
   }),
 );
 
 // ---- The walk
 
 type JsonObject = Record<string, unknown>;
-
 
 /** Calls `fn` on every object in the tree, parents first, so children `fn` deleted are not visited. */
 function eachObject(value: unknown, fn: (object: JsonObject) => void): void {
@@ -106,7 +128,8 @@ function eachObject(value: unknown, fn: (object: JsonObject) => void): void {
 
 function maskStatuses(object: JsonObject): void {
   for (const [key, value] of Object.entries(object)) {
-    if (STATUS_ID_KEYS.has(key) && typeof value === 'number' && CARRIER_STATUSES.has(value)) object[key] = CARRIER_STATUSES.get(value);
+    if (STATUS_ID_KEYS.has(key) && typeof value === 'number' && CARRIER_STATUSES.has(value))
+      object[key] = CARRIER_STATUSES.get(value);
     else if (typeof value === 'string' && carrierStatusText.has(value)) object[key] = carrierStatusText.get(value);
   }
 }
@@ -128,7 +151,9 @@ function dropCarrierPriceDetails(object: JsonObject): void {
 function maskTrackingEntry(object: JsonObject): void {
   if (!('description' in object)) return;
   for (const key of CARRIER_PLACE_KEYS) delete object[key];
-  const statusId = Object.entries(object).find(([key, value]) => STATUS_ID_KEYS.has(key) && typeof value === 'number')?.[1];
+  const statusId = Object.entries(object).find(
+    ([key, value]) => STATUS_ID_KEYS.has(key) && typeof value === 'number',
+  )?.[1];
   object.description = (typeof statusId === 'number' && statusById.get(statusId)?.name) || '';
 }
 
@@ -160,7 +185,11 @@ function hidePrices(payload: JsonObject): void {
  * The payload as this recipient may see it: a changed copy when something is masked or hidden from it, else
  * the payload itself (the relay sends one event to many receivers). The input is never modified.
  */
-export function shapeForRecipient(payload: Record<string, unknown>, facts: EventFacts, recipient: Recipient): Record<string, unknown> {
+export function shapeForRecipient(
+  payload: Record<string, unknown>,
+  facts: EventFacts,
+  recipient: Recipient,
+): Record<string, unknown> {
   const mask = recipient.toCustomer && facts.carrierHeld;
   const hide = facts.family !== null && recipient.hiddenFamilies.includes(facts.family);
   if (!mask && !hide) return payload;
@@ -186,6 +215,9 @@ export interface EventRow {
 
 /** The payload one delivery sends: the same transform for the relay's first attempt and every retry. */
 export function payloadFor(event: EventRow, recipient: RecipientRow): Record<string, unknown> {
-  return shapeForRecipient(event.payload, { eventType: event.event_type, family: event.family, carrierHeld: event.carrier_held },
-    { toCustomer: recipient.customer_id !== null, hiddenFamilies: recipient.hidden_price_families });
+  return shapeForRecipient(
+    event.payload,
+    { eventType: event.event_type, family: event.family, carrierHeld: event.carrier_held },
+    { toCustomer: recipient.customer_id !== null, hiddenFamilies: recipient.hidden_price_families },
+  );
 }

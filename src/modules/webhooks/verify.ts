@@ -59,12 +59,14 @@ const locker: Recipe = {
   required: ['X-Webhook-Delivery-Id', 'X-Webhook-Timestamp', 'X-Webhook-Content-Digest', 'X-Webhook-Signature'],
   timestamp: 'X-Webhook-Timestamp',
   digest: 'X-Webhook-Content-Digest',
-  signatures: (secret, read, timestamp, body) => [{
-    header: 'X-Webhook-Signature',
-    expected: lockerSignature(secret, timestamp, read('X-Webhook-Delivery-Id'), body),
-    list: true,
-    optionalPrefix: 'v1=',
-  }],
+  signatures: (secret, read, timestamp, body) => [
+    {
+      header: 'X-Webhook-Signature',
+      expected: lockerSignature(secret, timestamp, read('X-Webhook-Delivery-Id'), body),
+      list: true,
+      optionalPrefix: 'v1=',
+    },
+  ],
 };
 
 function dotted(prefix: 'X-Webhook' | 'X-Open' | 'X-Ohp'): Recipe {
@@ -93,16 +95,20 @@ const RECIPES: Record<Sender, Recipe> = {
   dataset: {
     required: ['X-Webhook-Timestamp', 'X-Webhook-Signature'],
     timestamp: 'X-Webhook-Timestamp',
-    signatures: (secret, _read, _timestamp, body) => [{ header: 'X-Webhook-Signature', expected: datasetSignature(secret, body) }],
+    signatures: (secret, _read, _timestamp, body) => [
+      { header: 'X-Webhook-Signature', expected: datasetSignature(secret, body) },
+    ],
   },
   standard_webhooks: {
     required: ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
     timestamp: 'webhook-timestamp',
-    signatures: (secret, read, timestamp, body) => [{
-      header: 'webhook-signature',
-      expected: standardWebhooksSignature(asWhsec(secret), read('webhook-id'), timestamp, body),
-      list: true,
-    }],
+    signatures: (secret, read, timestamp, body) => [
+      {
+        header: 'webhook-signature',
+        expected: standardWebhooksSignature(asWhsec(secret), read('webhook-id'), timestamp, body),
+        list: true,
+      },
+    ],
   },
 };
 
@@ -146,7 +152,10 @@ function signatureMatches(check: SignatureCheck, received: string): boolean {
   const expected = Buffer.from(strip(check.expected));
   const candidates = check.list ? received.split(/\s+/) : [received];
   // Compare every candidate, without stopping at the first match.
-  return candidates.reduce((found, candidate) => constantTimeEqual(Buffer.from(strip(candidate)), expected) || found, false);
+  return candidates.reduce(
+    (found, candidate) => constantTimeEqual(Buffer.from(strip(candidate)), expected) || found,
+    false,
+  );
 }
 
 export function verifyWebhook(input: VerifyInput): VerifyResult {
@@ -165,11 +174,16 @@ export function verifyWebhook(input: VerifyInput): VerifyResult {
   const now = input.now ?? Math.floor(Date.now() / 1000);
   const tolerance = input.toleranceSec ?? DEFAULT_TOLERANCE_SEC;
   if (Math.abs(now - timestamp) > tolerance) {
-    return fail('timestamp', recipe.timestamp, `timestamp is more than ${tolerance}s ${timestamp < now ? 'old' : 'in the future'}`);
+    return fail(
+      'timestamp',
+      recipe.timestamp,
+      `timestamp is more than ${tolerance}s ${timestamp < now ? 'old' : 'in the future'}`,
+    );
   }
 
   for (const check of recipe.signatures(input.secret, read, timestamp, input.rawBody)) {
-    if (!signatureMatches(check, read(check.header))) return fail('signature', check.header, `${check.header} does not match`);
+    if (!signatureMatches(check, read(check.header)))
+      return fail('signature', check.header, `${check.header} does not match`);
   }
   return { valid: true };
 }

@@ -1,6 +1,13 @@
 import { continueAsNew, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { WebhookActivities } from './activities.ts';
-import { deliveriesQuery, type PruneResult, type RetriesSummary, type RetryEntry, type RetryProgress, type WebhookRetriesInput } from './contract.ts';
+import {
+  deliveriesQuery,
+  type PruneResult,
+  type RetriesSummary,
+  type RetryEntry,
+  type RetryProgress,
+  type WebhookRetriesInput,
+} from './contract.ts';
 import { delayBeforeAttemptMs, maxAttempts } from './domain.ts';
 
 const { attemptWebhookDeliveries, markWebhookDeliveriesDead } = proxyActivities<WebhookActivities>({
@@ -36,7 +43,12 @@ export async function webhookRetriesWorkflow(input: WebhookRetriesInput): Promis
   const open = new Map<number, Open>(input.deliveries.map((e) => [e.deliveryId, { ...e, made: e.attemptsMade }]));
   const done = new Map<number, RetryProgress>();
   setHandler(deliveriesQuery, () => [
-    ...[...open.values()].map((e) => ({ deliveryId: e.deliveryId, state: 'retrying' as const, attemptsMade: e.made, nextAttemptAt: new Date(e.dueAt).toISOString() })),
+    ...[...open.values()].map((e) => ({
+      deliveryId: e.deliveryId,
+      state: 'retrying' as const,
+      attemptsMade: e.made,
+      nextAttemptAt: new Date(e.dueAt).toISOString(),
+    })),
     ...done.values(),
   ]);
   const finish = (e: Open, state: 'delivered' | 'dead') => {
@@ -48,7 +60,11 @@ export async function webhookRetriesWorkflow(input: WebhookRetriesInput): Promis
     // A receiver busy for a long time makes many short rounds: the history starts afresh before it grows too long.
     if (workflowInfo().continueAsNewSuggested) {
       const carried = summaryOf(input.carried, [...done.values()]);
-      return continueAsNew<typeof webhookRetriesWorkflow>({ ...input, deliveries: [...open.values()].map(({ made, ...e }) => ({ ...e, attemptsMade: made })), carried });
+      return continueAsNew<typeof webhookRetriesWorkflow>({
+        ...input,
+        deliveries: [...open.values()].map(({ made, ...e }) => ({ ...e, attemptsMade: made })),
+        carried,
+      });
     }
     const now = Date.now();
     if (![...open.values()].some((e) => e.dueAt <= now)) {
@@ -56,9 +72,14 @@ export async function webhookRetriesWorkflow(input: WebhookRetriesInput): Promis
       continue;
     }
     const gather = patched(GATHER_PATCH);
-    const due = [...open.values()].filter((e) => e.dueAt <= now + (gather ? GATHER_MS : 0)).sort((a, b) => a.dueAt - b.dueAt);
+    const due = [...open.values()]
+      .filter((e) => e.dueAt <= now + (gather ? GATHER_MS : 0))
+      .sort((a, b) => a.dueAt - b.dueAt);
     const results = gather
-      ? await attemptWebhookDeliveries(due.map((e) => e.deliveryId), Object.fromEntries(due.map((e) => [e.deliveryId, e.dueAt])))
+      ? await attemptWebhookDeliveries(
+          due.map((e) => e.deliveryId),
+          Object.fromEntries(due.map((e) => [e.deliveryId, e.dueAt])),
+        )
       : await attemptWebhookDeliveries(due.map((e) => e.deliveryId));
     const exhausted: Open[] = [];
     for (const e of due) {
@@ -87,7 +108,10 @@ function summaryOf(carried: RetriesSummary | undefined, done: RetryProgress[]): 
   return { delivered: count('delivered'), dead: count('dead') };
 }
 
-const { pruneWebhookLog } = proxyActivities<WebhookActivities>({ startToCloseTimeout: '30 minutes', retry: { maximumAttempts: 5 } });
+const { pruneWebhookLog } = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '30 minutes',
+  retry: { maximumAttempts: 5 },
+});
 
 /** Run daily by the schedule `webhook-log-prune`: the delivery log keeps what is younger than the retention. */
 export async function webhookLogPruneWorkflow(retentionDays: number): Promise<PruneResult> {

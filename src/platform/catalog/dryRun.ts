@@ -35,7 +35,8 @@ class RollBack extends Error {
   }
 }
 
-const nameOf = (def: unknown): string | undefined => (typeof def === 'string' ? def : (def as { name?: string } | undefined)?.name);
+const nameOf = (def: unknown): string | undefined =>
+  typeof def === 'string' ? def : (def as { name?: string } | undefined)?.name;
 
 /** The real client for reads; every start, update, signal, cancel or schedule change is recorded and not made. */
 function recordingClient(real: Client, report: DryRunReport): Client {
@@ -48,27 +49,42 @@ function recordingClient(real: Client, report: DryRunReport): Client {
     const value = Reflect.get(target, key) as unknown;
     return typeof value === 'function' ? value.bind(target) : value;
   };
-  const handle = (h: WorkflowHandle) => new Proxy(h, {
-    get(target, key) {
-      if (key === 'signal') return (def: unknown) => stop('signal', target.workflowId, nameOf(def));
-      if (key === 'executeUpdate' || key === 'startUpdate') return (def: unknown) => stop('update', target.workflowId, nameOf(def));
-      if (key === 'terminate' || key === 'cancel') return () => stop(key, target.workflowId);
-      return passThrough(target, key);
-    },
-  });
+  const handle = (h: WorkflowHandle) =>
+    new Proxy(h, {
+      get(target, key) {
+        if (key === 'signal') return (def: unknown) => stop('signal', target.workflowId, nameOf(def));
+        if (key === 'executeUpdate' || key === 'startUpdate')
+          return (def: unknown) => stop('update', target.workflowId, nameOf(def));
+        if (key === 'terminate' || key === 'cancel') return () => stop(key, target.workflowId);
+        return passThrough(target, key);
+      },
+    });
   const workflow = new Proxy(real.workflow, {
     get(target, key) {
       if (key === 'start') {
         return async (type: unknown, opts: { workflowId: string }) => {
-          report.workflows.push({ action: 'start', workflow_id: opts.workflowId, ...(nameOf(type) && { name: nameOf(type) }) });
+          report.workflows.push({
+            action: 'start',
+            workflow_id: opts.workflowId,
+            ...(nameOf(type) && { name: nameOf(type) }),
+          });
           // Ending it (a start whose rows were refused) ends nothing: it never started.
-          return { workflowId: opts.workflowId, firstExecutionRunId: 'dry-run', terminate: async () => undefined, cancel: async () => undefined };
+          return {
+            workflowId: opts.workflowId,
+            firstExecutionRunId: 'dry-run',
+            terminate: async () => undefined,
+            cancel: async () => undefined,
+          };
         };
       }
-      if (key === 'getHandle') return (...args: Parameters<Client['workflow']['getHandle']>) => handle(target.getHandle(...args));
-      if (key === 'execute' || key === 'signalWithStart') return async (type: unknown, opts: { workflowId: string }) => stop(key === 'execute' ? 'start' : 'signal_with_start', opts.workflowId, nameOf(type));
+      if (key === 'getHandle')
+        return (...args: Parameters<Client['workflow']['getHandle']>) => handle(target.getHandle(...args));
+      if (key === 'execute' || key === 'signalWithStart')
+        return async (type: unknown, opts: { workflowId: string }) =>
+          stop(key === 'execute' ? 'start' : 'signal_with_start', opts.workflowId, nameOf(type));
       if (key === 'executeUpdateWithStart' || key === 'startUpdateWithStart') {
-        return async (def: unknown, opts: { startWorkflowOperation: { options: { workflowId: string } } }) => stop('update_with_start', opts.startWorkflowOperation.options.workflowId, nameOf(def));
+        return async (def: unknown, opts: { startWorkflowOperation: { options: { workflowId: string } } }) =>
+          stop('update_with_start', opts.startWorkflowOperation.options.workflowId, nameOf(def));
       }
       return passThrough(target, key);
     },
@@ -79,7 +95,9 @@ function recordingClient(real: Client, report: DryRunReport): Client {
       return passThrough(target, key);
     },
   });
-  return new Proxy(real, { get: (target, key) => (key === 'workflow' ? workflow : key === 'schedule' ? schedule : passThrough(target, key)) });
+  return new Proxy(real, {
+    get: (target, key) => (key === 'workflow' ? workflow : key === 'schedule' ? schedule : passThrough(target, key)),
+  });
 }
 
 /**
@@ -89,20 +107,27 @@ function recordingClient(real: Client, report: DryRunReport): Client {
 export async function dryRunOperation(op: Operation, raw: unknown, ctx: OperationContext): Promise<DryRunReport> {
   const report: DryRunReport = { result: true, dry_run: true, complete: true, rows: [], events: [], workflows: [] };
   try {
-    await ctx.em.transactional(async (tx) => {
-      const before = await outboxHighWater(tx);
-      const counted = await tableWriteCounts(tx);
-      try {
-        report.answer = await runOperation(op, raw, {
-          ...ctx, em: tx, dryRun: true, temporal: recordingClient(ctx.temporal, report), ...(ctx.agent && { agent: { ...ctx.agent, confirmed: true } }),
-        });
-      } catch (err) {
-        if (!(err instanceof StopsAtWorkflow)) throw err;
-      }
-      report.rows = writesBetween(counted, await tableWriteCounts(tx));
-      report.events = await outboxRowsAfter(tx, before);
-      throw new RollBack(report);
-    }, { isolationLevel: IsolationLevel.REPEATABLE_READ });
+    await ctx.em.transactional(
+      async (tx) => {
+        const before = await outboxHighWater(tx);
+        const counted = await tableWriteCounts(tx);
+        try {
+          report.answer = await runOperation(op, raw, {
+            ...ctx,
+            em: tx,
+            dryRun: true,
+            temporal: recordingClient(ctx.temporal, report),
+            ...(ctx.agent && { agent: { ...ctx.agent, confirmed: true } }),
+          });
+        } catch (err) {
+          if (!(err instanceof StopsAtWorkflow)) throw err;
+        }
+        report.rows = writesBetween(counted, await tableWriteCounts(tx));
+        report.events = await outboxRowsAfter(tx, before);
+        throw new RollBack(report);
+      },
+      { isolationLevel: IsolationLevel.REPEATABLE_READ },
+    );
   } catch (err) {
     if (err instanceof RollBack) return err.report;
     throw err;

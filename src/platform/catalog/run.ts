@@ -16,7 +16,8 @@ export function requireScope(scopes: AgentGrant['scopes'], scope: string | null 
 function checkAgent(op: Operation, agent: AgentGrant): void {
   if (!op.mcp) throw errors.forbidden();
   requireScope(agent.scopes, op.mcp.scope);
-  if (op.mcp.risk === 'high' && !agent.confirmed) throw new AppError(428, 'CONFIRMATION_REQUIRED', 'error.confirmation_required');
+  if (op.mcp.risk === 'high' && !agent.confirmed)
+    throw new AppError(428, 'CONFIRMATION_REQUIRED', 'error.confirmation_required');
 }
 
 /**

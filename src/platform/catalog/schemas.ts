@@ -5,7 +5,10 @@ import { z } from 'zod';
  * parameters arrive as text). Nothing else is read as one: `true` or `[5]` is refused as the document's `integer` says, not coerced.
  */
 export const intParam = (max = 2_147_483_647) =>
-  z.preprocess((v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v), z.number().int().min(1).max(max));
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v),
+    z.number().int().min(1).max(max),
+  );
 export const pageParams = {
   page: intParam().default(1),
   per_page: intParam(200).default(50),
@@ -22,7 +25,13 @@ export const pathCode = (max: number) => z.string().min(1).max(max);
  * An email address as the published `format: email` reads it: zod's shape, and a local part of at most 64
  * characters (RFC 5321), which zod alone lets through.
  */
-export const emailParam = () => z.string().trim().email().max(255).refine((e) => e.split('@')[0]!.length <= 64);
+export const emailParam = () =>
+  z
+    .string()
+    .trim()
+    .email()
+    .max(255)
+    .refine((e) => e.split('@')[0]!.length <= 64);
 
 /**
  * Every time and date the catalog accepts lies in the years 1000 to 9999, so that whatever the offset PostgreSQL
@@ -30,7 +39,9 @@ export const emailParam = () => z.string().trim().email().max(255).refine((e) =>
  */
 const YEARS = /^[1-9]/;
 const inYears = <S extends z.ZodString | z.ZodISODateTime | z.ZodISODate>(s: S) =>
-  s.refine((v) => YEARS.test(v), { params: { key: 'field.time_out_of_range' } }).meta({ allOf: [{ pattern: YEARS.source }] });
+  s
+    .refine((v) => YEARS.test(v), { params: { key: 'field.time_out_of_range' } })
+    .meta({ allOf: [{ pattern: YEARS.source }] });
 
 /** A time: ISO 8601 with an offset. */
 export const timeParam = () => inYears(z.iso.datetime({ offset: true }));
@@ -39,41 +50,83 @@ export const dateParam = () => inYears(z.iso.date());
 
 export const okResult = z.object({ result: z.literal(true) });
 
-type PageShape<K extends string, T extends z.ZodType, R extends z.ZodType> =
-  { result: R; total: z.ZodNumber; page: z.ZodNumber; per_page: z.ZodNumber } & { [k in K]: z.ZodArray<T> };
+type PageShape<K extends string, T extends z.ZodType, R extends z.ZodType> = {
+  result: R;
+  total: z.ZodNumber;
+  page: z.ZodNumber;
+  per_page: z.ZodNumber;
+} & { [k in K]: z.ZodArray<T> };
 
 /** The output of every list: `{ result, total, page, per_page, <key>: [...] }`, for inputs that take `pageParams`. */
-export function pageOutput<K extends string, T extends z.ZodType, R extends z.ZodType = z.ZodLiteral<true>>(key: K, item: T, result?: R): z.ZodObject<PageShape<K, T, R>> {
+export function pageOutput<K extends string, T extends z.ZodType, R extends z.ZodType = z.ZodLiteral<true>>(
+  key: K,
+  item: T,
+  result?: R,
+): z.ZodObject<PageShape<K, T, R>> {
   const int = () => z.number().int();
-  return z.object({ result: result ?? z.literal(true), total: int(), page: int(), per_page: int(), [key]: z.array(item) } as PageShape<K, T, R>);
+  return z.object({
+    result: result ?? z.literal(true),
+    total: int(),
+    page: int(),
+    per_page: int(),
+    [key]: z.array(item),
+  } as PageShape<K, T, R>);
 }
 
 /** The rows to skip for a page of `pageParams`. */
 export const offsetOf = (input: { page: number; per_page: number }): number => (input.page - 1) * input.per_page;
 
 /** A page answer: the request's page and size with the total and the items under `key`. */
-export function pageOf<K extends string, T>(input: { page: number; per_page: number }, key: K, total: number, items: T[]) {
-  return { result: true as const, total, page: input.page, per_page: input.per_page, [key]: items } as { result: true; total: number; page: number; per_page: number } & { [k in K]: T[] };
+export function pageOf<K extends string, T>(
+  input: { page: number; per_page: number },
+  key: K,
+  total: number,
+  items: T[],
+) {
+  return { result: true as const, total, page: input.page, per_page: input.per_page, [key]: items } as {
+    result: true;
+    total: number;
+    page: number;
+    per_page: number;
+  } & { [k in K]: T[] };
 }
 
 const addressText = (max: number) => z.string().trim().min(1).max(max);
 
 /** A postal address as every operation takes it; the country is kept upper-case. */
-export const addressInput = () => z.object({
-  line1: addressText(255),
-  line2: z.string().trim().max(255).nullish(),
-  city: addressText(100),
-  postal_code: addressText(20),
-  country: z.string().trim().regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2').transform((c) => c.toUpperCase()),
-  lat: z.number().min(-90).max(90).nullish(),
-  lng: z.number().min(-180).max(180).nullish(),
-}).strict();
+export const addressInput = () =>
+  z
+    .object({
+      line1: addressText(255),
+      line2: z.string().trim().max(255).nullish(),
+      city: addressText(100),
+      postal_code: addressText(20),
+      country: z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2')
+        .transform((c) => c.toUpperCase()),
+      lat: z.number().min(-90).max(90).nullish(),
+      lng: z.number().min(-180).max(180).nullish(),
+    })
+    .strict();
 
 /** A postal address as every operation answers it. */
 export const addressView = z.object({
-  line1: z.string(), line2: z.string().nullable(), city: z.string(), postal_code: z.string(), country: z.string(),
-  lat: z.number().nullable(), lng: z.number().nullable(),
+  line1: z.string(),
+  line2: z.string().nullable(),
+  city: z.string(),
+  postal_code: z.string(),
+  country: z.string(),
+  lat: z.number().nullable(),
+  lng: z.number().nullable(),
 });
 
 /** A machine key as its owner lists it (src/platform/db/accessKeys.ts): never its secret, which only its creation answers. */
-export const keyView = z.object({ key_id: z.string(), name: z.string(), created_at: z.string(), last_used_at: z.string().nullable(), revoked_at: z.string().nullable() });
+export const keyView = z.object({
+  key_id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});

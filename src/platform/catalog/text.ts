@@ -54,7 +54,10 @@ const CONSTRAINING = ['type', '$ref', 'enum', 'const', 'not', ...LIST, 'properti
  */
 export const safeJsonSchema = (ref: string) => ({
   description: 'Any JSON value whose every text, string or property name, follows the text rule.',
-  pattern: TEXT_SCHEMA_PATTERN, propertyNames: { pattern: TEXT_SCHEMA_PATTERN }, items: { $ref: ref }, additionalProperties: { $ref: ref },
+  pattern: TEXT_SCHEMA_PATTERN,
+  propertyNames: { pattern: TEXT_SCHEMA_PATTERN },
+  items: { $ref: ref },
+  additionalProperties: { $ref: ref },
 });
 
 /**
@@ -74,7 +77,8 @@ export function withTextRule<S extends object>(schema: S, anyJsonRef?: string): 
     const isObject = types.includes('object') || 'properties' in n;
     if (isObject && n.additionalProperties !== false) {
       n.propertyNames = addPattern({ ...(n.propertyNames as Node | undefined) });
-      if (open && (n.additionalProperties === undefined || n.additionalProperties === true)) n.additionalProperties = open();
+      if (open && (n.additionalProperties === undefined || n.additionalProperties === true))
+        n.additionalProperties = open();
     }
     if (open && types.includes('array') && (n.items === undefined || n.items === true)) n.items = open();
     const children = [
@@ -82,12 +86,13 @@ export function withTextRule<S extends object>(schema: S, anyJsonRef?: string): 
       ...LIST.flatMap((k) => (Array.isArray(n[k]) ? n[k] : [])),
       ...MAP.flatMap((k) => Object.values((n[k] as Node | undefined) ?? {})),
     ];
-    for (const child of children) if (child !== null && typeof child === 'object' && !('$ref' in child)) pending.push(child as Node);
+    for (const child of children)
+      if (child !== null && typeof child === 'object' && !('$ref' in child)) pending.push(child as Node);
   }
   return schema;
 }
 function addPattern(n: Node): Node {
   if (n.pattern === undefined) n.pattern = TEXT_SCHEMA_PATTERN;
-  else n.allOf = [...(n.allOf as unknown[] | undefined ?? []), { pattern: TEXT_SCHEMA_PATTERN }];
+  else n.allOf = [...((n.allOf as unknown[] | undefined) ?? []), { pattern: TEXT_SCHEMA_PATTERN }];
   return n;
 }

@@ -11,10 +11,16 @@ export const isRead = (op: Operation) => (op.rest ? op.rest.method === 'GET' : o
 export function aiToolNames(op: Operation): Partial<Record<McpServerName, string>> {
   if (!op.mcp) return {};
   const { tool, servers = ['user'] } = op.mcp;
-  return Object.fromEntries(servers.map((server) => [server, (typeof tool === 'string' ? tool : tool?.[server]) ?? op.name]));
+  return Object.fromEntries(
+    servers.map((server) => [server, (typeof tool === 'string' ? tool : tool?.[server]) ?? op.name]),
+  );
 }
 
 /** The operation behind a server's tool of that name. */
-export function operationOfTool(catalog: readonly Operation[], server: McpServerName, tool: string): Operation | undefined {
+export function operationOfTool(
+  catalog: readonly Operation[],
+  server: McpServerName,
+  tool: string,
+): Operation | undefined {
   return catalog.find((op) => aiToolNames(op)[server] === tool);
 }

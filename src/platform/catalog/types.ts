@@ -82,7 +82,11 @@ export interface Representation {
   mediaTypes: readonly string[];
 }
 
-export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, C extends OperationContext = OperationContext> {
+export interface Operation<
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+  C extends OperationContext = OperationContext,
+> {
   /** Stable id: also the future MCP tool and manifest name. */
   name: string;
   summary: string;
@@ -98,7 +102,10 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    */
   auth?: CredentialUse | readonly CredentialUse[];
   rest?: {
-    method: HttpMethod; path: string; status?: number; representation?: Representation;
+    method: HttpMethod;
+    path: string;
+    status?: number;
+    representation?: Representation;
     /** Failure statuses it can answer besides 401 and 403 (when it needs a token), 422, the body's 400, 413 and 415 and a rate limit's 429, each with what it means (the OpenAPI document lists them). */
     failures?: Readonly<Partial<Record<400 | 401 | 404 | 409 | 429 | 503, string>>>;
   };
@@ -110,7 +117,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * specification's C: nothing happens without `confirm: true`), the tool's name where the specification's catalog
    * names it otherwise than the operation, and the servers that list it (the user server by default).
    */
-  mcp?: { scope: string | null; risk: 'low' | 'medium' | 'high'; tool?: string | Partial<Record<McpServerName, string>>; servers?: readonly McpServerName[] };
+  mcp?: {
+    scope: string | null;
+    risk: 'low' | 'medium' | 'high';
+    tool?: string | Partial<Record<McpServerName, string>>;
+    servers?: readonly McpServerName[];
+  };
   /** Runs after authentication and before the role check: system availability (503). */
   available?: (ctx: OperationContext) => void | Promise<void>;
   /** Runs after the role check: per-business switches (403). */
@@ -124,8 +136,14 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
  * Keeps the input and output types of each entry while the catalog stays a plain list. An entry that declares
  * `business: true` has its handler typed with the BusinessContext the runner guarantees.
  */
-export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O, BusinessContext> & { business: true }): Operation<I, O>;
-export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O> & { business?: false }): Operation<I, O>;
-export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O, BusinessContext> | Operation<I, O>): Operation<I, O> {
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(
+  op: Operation<I, O, BusinessContext> & { business: true },
+): Operation<I, O>;
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(
+  op: Operation<I, O> & { business?: false },
+): Operation<I, O>;
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(
+  op: Operation<I, O, BusinessContext> | Operation<I, O>,
+): Operation<I, O> {
   return op as Operation<I, O>;
 }

@@ -38,20 +38,36 @@ export interface KeyHolder {
   owner: { id: number; code: string } | null;
 }
 
-interface KeyRow { key_id: string; name: string; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }
+interface KeyRow {
+  key_id: string;
+  name: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-const present = (r: KeyRow): KeyView => ({ key_id: r.key_id, name: r.name, created_at: iso(r.created_at)!, last_used_at: iso(r.last_used_at), revoked_at: iso(r.revoked_at) });
+const present = (r: KeyRow): KeyView => ({
+  key_id: r.key_id,
+  name: r.name,
+  created_at: iso(r.created_at)!,
+  last_used_at: iso(r.last_used_at),
+  revoked_at: iso(r.revoked_at),
+});
 const COLUMNS = 'k.key_id, k.name, k.created_at, k.last_used_at, k.revoked_at';
 
 export function keyStore(t: KeyTable) {
   const ownerColumn = t.owner?.column;
   /** The rows of one owner (`ownerId`) or, without owners, of the business. */
-  const scope = (alias: string) => (ownerColumn ? `${alias}.${ownerColumn} = ? and ${alias}.business_id = ?` : `${alias}.business_id = ?`);
+  const scope = (alias: string) =>
+    ownerColumn ? `${alias}.${ownerColumn} = ? and ${alias}.business_id = ?` : `${alias}.business_id = ?`;
   const scopeArgs = (businessId: number, ownerId?: number) => (ownerColumn ? [ownerId!, businessId] : [businessId]);
 
   return {
     /** A new key with its secret; null when the owner already holds `max` unrevoked keys (counted under a lock of the owner's keys). */
-    create(em: Em, k: { businessId: number; ownerId?: number; userId: number; name: string }): Promise<(KeyView & { secret: string }) | null> {
+    create(
+      em: Em,
+      k: { businessId: number; ownerId?: number; userId: number; name: string },
+    ): Promise<(KeyView & { secret: string }) | null> {
       return em.transactional(async (tx) => {
         await tx.execute('select pg_advisory_xact_lock(hashtext(?), ?)', [t.table, k.ownerId ?? k.businessId]);
         const keyId = `${t.idPrefix}${randomBytes(8).toString('hex')}`;
@@ -60,38 +76,79 @@ export function keyStore(t: KeyTable) {
           `insert into ${t.table} as k (key_id, business_id, created_by, name, secret_hash${ownerColumn ? `, ${ownerColumn}` : ''})
            select ?, ?, ?, ?, ?${ownerColumn ? ', ?' : ''} where (select count(*) from ${t.table} k where ${scope('k')} and k.revoked_at is null) < ?
            returning ${COLUMNS}`,
-          [keyId, k.businessId, k.userId, k.name, sha256Hex(secret), ...(ownerColumn ? [k.ownerId!] : []), ...scopeArgs(k.businessId, k.ownerId), t.max]);
+          [
+            keyId,
+            k.businessId,
+            k.userId,
+            k.name,
+            sha256Hex(secret),
+            ...(ownerColumn ? [k.ownerId!] : []),
+            ...scopeArgs(k.businessId, k.ownerId),
+            t.max,
+          ],
+        );
         return row ? { ...present(row), secret } : null;
       });
     },
 
     /** The keys of the owner (or business), newest first, never their secrets. */
     async list(em: Em, businessId: number, ownerId?: number): Promise<KeyView[]> {
-      return (await em.execute<KeyRow[]>(`select ${COLUMNS} from ${t.table} k where ${scope('k')} order by k.id desc`, scopeArgs(businessId, ownerId))).map(present);
+      return (
+        await em.execute<KeyRow[]>(
+          `select ${COLUMNS} from ${t.table} k where ${scope('k')} order by k.id desc`,
+          scopeArgs(businessId, ownerId),
+        )
+      ).map(present);
     },
 
     /** Revokes a key of the owner (or business); false when it has no such key. Revoking twice keeps the first time. */
     async revoke(em: Em, businessId: number, keyId: string, ownerId?: number): Promise<boolean> {
       const rows = await em.execute<{ key_id: string }[]>(
-        `update ${t.table} k set revoked_at = coalesce(k.revoked_at, now()) where ${scope('k')} and k.key_id = ? returning k.key_id`, [...scopeArgs(businessId, ownerId), keyId]);
+        `update ${t.table} k set revoked_at = coalesce(k.revoked_at, now()) where ${scope('k')} and k.key_id = ? returning k.key_id`,
+        [...scopeArgs(businessId, ownerId), keyId],
+      );
       return rows.length > 0;
     },
 
     /** Who the unrevoked key `token` stands for, as a caller signed in `via` this kind, and what it is for; null for any other token. */
     async holder(em: Em, token: string, via: CredentialUse): Promise<KeyHolder | null> {
       const secretHash = sha256Hex(token);
-      const owner = t.owner ? { select: `o.id as owner_id, o.${t.owner.code} as owner_code`, join: `join ${t.owner.table} o on o.id = k.${t.owner.column}` } : { select: 'null as owner_id, null as owner_code', join: '' };
-      const [row] = await em.execute<{ id: number; name: string; email: string; role: Role; business_id: number; owner_id: number | null; owner_code: string | null }[]>(
+      const owner = t.owner
+        ? {
+            select: `o.id as owner_id, o.${t.owner.code} as owner_code`,
+            join: `join ${t.owner.table} o on o.id = k.${t.owner.column}`,
+          }
+        : { select: 'null as owner_id, null as owner_code', join: '' };
+      const [row] = await em.execute<
+        {
+          id: number;
+          name: string;
+          email: string;
+          role: Role;
+          business_id: number;
+          owner_id: number | null;
+          owner_code: string | null;
+        }[]
+      >(
         `with used as (
            update ${t.table} set last_used_at = now()
            where secret_hash = ? and revoked_at is null and (last_used_at is null or last_used_at < now() - interval '1 minute'))
          select u.id, u.name, u.email, u.role, k.business_id, ${owner.select}
          from ${t.table} k join app_user u on u.id = k.created_by ${owner.join}
          where k.secret_hash = ? and k.revoked_at is null`,
-        [secretHash, secretHash]);
+        [secretHash, secretHash],
+      );
       if (!row) return null;
       return {
-        caller: { id: row.id, name: row.name, email: row.email, role: row.role, businessId: row.business_id, tokenHash: secretHash, via },
+        caller: {
+          id: row.id,
+          name: row.name,
+          email: row.email,
+          role: row.role,
+          businessId: row.business_id,
+          tokenHash: secretHash,
+          via,
+        },
         owner: row.owner_id === null ? null : { id: row.owner_id, code: row.owner_code! },
       };
     },

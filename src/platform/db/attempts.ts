@@ -30,10 +30,15 @@ const pairs = (subjects: readonly AttemptSubject[]) => subjects.flatMap((s) => [
  */
 export async function holdSubjects(em: Em, subjects: readonly AttemptSubject[]): Promise<number> {
   const ordered = [...subjects].sort((a, b) => `${a.kind} ${a.subject}`.localeCompare(`${b.kind} ${b.subject}`));
-  await em.execute(`insert into code_attempt (kind, subject) values ${ordered.map(() => '(?, ?)').join(', ')} on conflict do nothing`, pairs(ordered));
+  await em.execute(
+    `insert into code_attempt (kind, subject) values ${ordered.map(() => '(?, ?)').join(', ')} on conflict do nothing`,
+    pairs(ordered),
+  );
   const rows = await em.execute<{ seconds: number | null }[]>(
     `select ceil(extract(epoch from locked_until - now()))::int as seconds from code_attempt
-     where (kind, subject) in (${ordered.map(() => '(?, ?)').join(', ')}) order by kind, subject for update`, pairs(ordered));
+     where (kind, subject) in (${ordered.map(() => '(?, ?)').join(', ')}) order by kind, subject for update`,
+    pairs(ordered),
+  );
   return Math.max(0, ...rows.map((r) => r.seconds ?? 0));
 }
 
@@ -42,7 +47,10 @@ export async function holdSubjects(em: Em, subjects: readonly AttemptSubject[]):
  * limit; answers the subjects this failure locked, with their lock's length. Run it in the transaction that holds
  * the subjects (holdSubjects), so that exactly one failure crosses a limit.
  */
-export async function countFailure(em: Em, subjects: readonly AttemptSubject[]): Promise<{ subject: AttemptSubject; seconds: number }[]> {
+export async function countFailure(
+  em: Em,
+  subjects: readonly AttemptSubject[],
+): Promise<{ subject: AttemptSubject; seconds: number }[]> {
   const locked: { subject: AttemptSubject; seconds: number }[] = [];
   for (const s of subjects) {
     const { maxFailures, windowSeconds, lockSeconds, maxLockSeconds } = s.rule;
@@ -51,14 +59,17 @@ export async function countFailure(em: Em, subjects: readonly AttemptSubject[]):
        on conflict (kind, subject) do update set
          failures = case when a.window_started_at < now() - make_interval(secs => ?) then 1 else a.failures + 1 end,
          window_started_at = case when a.window_started_at < now() - make_interval(secs => ?) then now() else a.window_started_at end
-       returning failures`, [s.kind, s.subject, windowSeconds, windowSeconds]);
+       returning failures`,
+      [s.kind, s.subject, windowSeconds, windowSeconds],
+    );
     if (counted!.failures < maxFailures) {
       const slow = s.rule.slowDown;
       if (!slow || counted!.failures < slow.after) continue;
       const [held] = await em.execute<{ seconds: number }[]>(
         `update code_attempt set locked_until = now() + make_interval(secs => ?) where kind = ? and subject = ?
          returning ceil(extract(epoch from locked_until - now()))::int as seconds`,
-        [slow.seconds * 2 ** (counted!.failures - slow.after), s.kind, s.subject]);
+        [slow.seconds * 2 ** (counted!.failures - slow.after), s.kind, s.subject],
+      );
       locked.push({ subject: s, seconds: held!.seconds });
       continue;
     }
@@ -66,7 +77,8 @@ export async function countFailure(em: Em, subjects: readonly AttemptSubject[]):
       `update code_attempt set failures = 0, window_started_at = now(), locks = locks + 1,
          locked_until = now() + make_interval(secs => least(?::float8 * power(2, least(locks, 20)), ?::float8))
        where kind = ? and subject = ? returning ceil(extract(epoch from locked_until - now()))::int as seconds`,
-      [lockSeconds, maxLockSeconds, s.kind, s.subject]);
+      [lockSeconds, maxLockSeconds, s.kind, s.subject],
+    );
     locked.push({ subject: s, seconds: lock!.seconds });
   }
   return locked;
@@ -75,7 +87,9 @@ export async function countFailure(em: Em, subjects: readonly AttemptSubject[]):
 /** Whole seconds until the subject may try again (0 when it is not held back), read without taking its row. */
 export async function heldFor(em: Em, subject: AttemptSubject): Promise<number> {
   const [row] = await em.execute<{ seconds: number | null }[]>(
-    'select ceil(extract(epoch from locked_until - now()))::int as seconds from code_attempt where kind = ? and subject = ?', [subject.kind, subject.subject]);
+    'select ceil(extract(epoch from locked_until - now()))::int as seconds from code_attempt where kind = ? and subject = ?',
+    [subject.kind, subject.subject],
+  );
   return Math.max(0, row?.seconds ?? 0);
 }
 

@@ -40,8 +40,10 @@ export class Listener {
     client.on('notification', (n) => this.hooks.onNotify(n.payload));
     client.on('error', (err: Error & { code?: string }) => {
       // 57P01 admin_shutdown: PostgreSQL is stopping (Ctrl-C under `npm start` reaches it too), not a fault.
-      if (err.code === '57P01') this.log.info(`${this.what} closed: the database is shutting down; listening again once it is back`);
-      else this.log.warn({ err: { message: err.message, code: err.code } }, `${this.what} lost; listening again shortly`);
+      if (err.code === '57P01')
+        this.log.info(`${this.what} closed: the database is shutting down; listening again once it is back`);
+      else
+        this.log.warn({ err: { message: err.message, code: err.code } }, `${this.what} lost; listening again shortly`);
     });
     try {
       await client.connect();

@@ -13,7 +13,12 @@ export type Em = EntityManager;
 export const POOL_MAX = 10;
 
 /** `entities` are the modules' (src/modules/index.ts ENTITIES): the platform knows no table of its own. */
-export async function createOrm(databaseUrl: string, entities: readonly EntitySchema[], poolMax = POOL_MAX, onLog?: (message: string) => void): Promise<Orm> {
+export async function createOrm(
+  databaseUrl: string,
+  entities: readonly EntitySchema[],
+  poolMax = POOL_MAX,
+  onLog?: (message: string) => void,
+): Promise<Orm> {
   return MikroORM.init({
     clientUrl: databaseUrl,
     entities: [...entities],
@@ -24,7 +29,14 @@ export async function createOrm(databaseUrl: string, entities: readonly EntitySc
     allowGlobalContext: false,
     // Migration progress goes to our logger (when given), not to the console.
     logger: (message: string) => onLog?.(message),
-    migrations: { path: migrationsDir, pathTs: migrationsDir, glob: '*.ts', transactional: true, snapshot: false, silent: true },
+    migrations: {
+      path: migrationsDir,
+      pathTs: migrationsDir,
+      glob: '*.ts',
+      transactional: true,
+      snapshot: false,
+      silent: true,
+    },
   });
 }
 

@@ -2,7 +2,15 @@ import { executeBound, type Em } from './orm.ts';
 import { currentTraceParent } from '../telemetry/tracing.ts';
 
 /** The price families an event can belong to; a receiver whose account hides a family gets its events without prices. */
-export const PRICE_FAMILIES = ['local_delivery', 'label_service', 'shipping_service', 'ltl_service', 'storage_services', 'moving_services', 'device_orders'] as const;
+export const PRICE_FAMILIES = [
+  'local_delivery',
+  'label_service',
+  'shipping_service',
+  'ltl_service',
+  'storage_services',
+  'moving_services',
+  'device_orders',
+] as const;
 export type PriceFamily = (typeof PRICE_FAMILIES)[number];
 
 export interface NewOutboxEvent {
@@ -36,24 +44,39 @@ export interface NewOutboxEvent {
 export async function insertOutboxEvents(em: Em, events: readonly NewOutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
   if (!em.isInTransaction()) return em.transactional((tx) => insertOutboxEvents(tx, events));
-  const audience = await executeBound<{ business_id: number; provider_id: number | null; reached: boolean }>(em,
-    'select * from webhook_audience($1::int[], $2::int[])', [events.map((e) => e.businessId), events.map((e) => e.providerId ?? null)]);
+  const audience = await executeBound<{ business_id: number; provider_id: number | null; reached: boolean }>(
+    em,
+    'select * from webhook_audience($1::int[], $2::int[])',
+    [events.map((e) => e.businessId), events.map((e) => e.providerId ?? null)],
+  );
   const reached = new Set(audience.filter((a) => a.reached).map((a) => `${a.business_id}:${a.provider_id}`));
   const written = events.filter((e) => reached.has(`${e.businessId}:${e.providerId ?? null}`));
   if (written.length === 0) return;
   const trace_parent = currentTraceParent();
   const rows = written.map((e) => ({
-    business_id: e.businessId, customer_id: e.customerId ?? null, event_id: e.eventId, event_type: e.eventType, reference_type: e.referenceType,
-    reference_id: e.referenceId, payload: e.payload, family: e.family ?? null, carrier_held: e.carrierHeld ?? false, provider_id: e.providerId ?? null,
-    target_settings_id: e.targetSettingsId ?? null, target_url: e.targetUrl ?? null, trace_parent,
+    business_id: e.businessId,
+    customer_id: e.customerId ?? null,
+    event_id: e.eventId,
+    event_type: e.eventType,
+    reference_type: e.referenceType,
+    reference_id: e.referenceId,
+    payload: e.payload,
+    family: e.family ?? null,
+    carrier_held: e.carrierHeld ?? false,
+    provider_id: e.providerId ?? null,
+    target_settings_id: e.targetSettingsId ?? null,
+    target_url: e.targetUrl ?? null,
+    trace_parent,
   }));
   // Bound, not written into the SQL text: a batch is one large JSON value.
-  await executeBound(em,
+  await executeBound(
+    em,
     `insert into outbox_event (business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url, trace_parent)
      select business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url, trace_parent
      from jsonb_to_recordset($1::jsonb) as e(business_id int, customer_id int, event_id text, event_type text, reference_type text, reference_id text,
        payload jsonb, family text, carrier_held boolean, provider_id int, target_settings_id int, target_url text, trace_parent text)`,
-    [JSON.stringify(rows)]);
+    [JSON.stringify(rows)],
+  );
 }
 
 export const insertOutboxEvent = (em: Em, e: NewOutboxEvent): Promise<void> => insertOutboxEvents(em, [e]);

@@ -25,11 +25,20 @@ export class ReadCache {
   /** Listens for changes; until this resolves, nothing is kept. */
   async start(databaseUrl: string, log: Logger): Promise<void> {
     this.listener = new Listener({
-      databaseUrl, channel: 'read_cache', log, what: 'read cache listener',
+      databaseUrl,
+      channel: 'read_cache',
+      log,
+      what: 'read cache listener',
       hooks: {
         onNotify: () => this.clear(),
-        onUp: () => { this.clear(); this.live = true; },
-        onDown: () => { this.live = false; this.clear(); },
+        onUp: () => {
+          this.clear();
+          this.live = true;
+        },
+        onDown: () => {
+          this.live = false;
+          this.clear();
+        },
       },
     });
     await this.listener.start();
@@ -55,7 +64,10 @@ export class ReadCache {
     if (value !== null && this.live && generation === this.generation) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       // Kept values are shared by every request that reads them: frozen, so that none can change them for the others.
-      this.entries.set(key, { value: typeof value === 'object' ? Object.freeze(value) : value, until: Math.min(now + MAX_AGE_MS, until?.(value) ?? Infinity) });
+      this.entries.set(key, {
+        value: typeof value === 'object' ? Object.freeze(value) : value,
+        until: Math.min(now + MAX_AGE_MS, until?.(value) ?? Infinity),
+      });
     }
     return value;
   }

@@ -11,16 +11,24 @@ export type TableWrites = { table: string; inserted: number; updated: number; de
 export async function tableWriteCounts(em: Em): Promise<TableWrites[]> {
   return em.execute(
     `select relname as table, n_tup_ins::int as inserted, n_tup_upd::int as updated, n_tup_del::int as deleted
-     from pg_stat_xact_user_tables where n_tup_ins + n_tup_upd + n_tup_del > 0 order by relname`);
+     from pg_stat_xact_user_tables where n_tup_ins + n_tup_upd + n_tup_del > 0 order by relname`,
+  );
 }
 
 /** What `after` counts beyond `before`, by table; tables with no new writes left out. */
 export function writesBetween(before: readonly TableWrites[], after: readonly TableWrites[]): TableWrites[] {
   const base = new Map(before.map((b) => [b.table, b]));
-  return after.map((a) => {
-    const b = base.get(a.table);
-    return { table: a.table, inserted: a.inserted - (b?.inserted ?? 0), updated: a.updated - (b?.updated ?? 0), deleted: a.deleted - (b?.deleted ?? 0) };
-  }).filter((d) => d.inserted + d.updated + d.deleted > 0);
+  return after
+    .map((a) => {
+      const b = base.get(a.table);
+      return {
+        table: a.table,
+        inserted: a.inserted - (b?.inserted ?? 0),
+        updated: a.updated - (b?.updated ?? 0),
+        deleted: a.deleted - (b?.deleted ?? 0),
+      };
+    })
+    .filter((d) => d.inserted + d.updated + d.deleted > 0);
 }
 
 /** The newest outbox row this transaction's snapshot sees. */
@@ -33,6 +41,12 @@ export async function outboxHighWater(em: Em): Promise<number> {
  * The outbox rows after `afterId` that this transaction sees. Under REPEATABLE READ, with `afterId` read in the same
  * snapshot, those are exactly the rows the transaction wrote itself: no other transaction's row becomes visible.
  */
-export async function outboxRowsAfter(em: Em, afterId: number): Promise<{ event_id: string; event_type: string; reference_type: string; reference_id: string }[]> {
-  return em.execute('select event_id, event_type, reference_type, reference_id from outbox_event where id > ? order by id', [afterId]);
+export async function outboxRowsAfter(
+  em: Em,
+  afterId: number,
+): Promise<{ event_id: string; event_type: string; reference_type: string; reference_id: string }[]> {
+  return em.execute(
+    'select event_id, event_type, reference_type, reference_id from outbox_event where id > ? order by id',
+    [afterId],
+  );
 }

@@ -51,8 +51,10 @@ export const PLATFORM_MESSAGES = {
   },
   'error.confirmation_required': {
     en: 'This is a high-risk tool: nothing was done. Call it again with confirm: true, or queue it for a person to approve (propose_write, or the header X-MCP-Require-Approval: 1).',
-    'zh-Hans': '这是高风险工具：未执行任何操作。请使用 confirm: true 再次调用，或将其排队等待人工批准（propose_write 或请求头 X-MCP-Require-Approval: 1）。',
-    'zh-Hant': '這是高風險工具：未執行任何操作。請使用 confirm: true 再次呼叫，或將其排隊等待人工核准（propose_write 或標頭 X-MCP-Require-Approval: 1）。',
+    'zh-Hans':
+      '这是高风险工具：未执行任何操作。请使用 confirm: true 再次调用，或将其排队等待人工批准（propose_write 或请求头 X-MCP-Require-Approval: 1）。',
+    'zh-Hant':
+      '這是高風險工具：未執行任何操作。請使用 confirm: true 再次呼叫，或將其排隊等待人工核准（propose_write 或標頭 X-MCP-Require-Approval: 1）。',
     fr: "Outil à haut risque : rien n'a été fait. Appelez-le de nouveau avec confirm: true, ou mettez-le en attente d'approbation humaine (propose_write, ou l'en-tête X-MCP-Require-Approval: 1).",
     de: 'Werkzeug mit hohem Risiko: Es wurde nichts ausgeführt. Rufen Sie es erneut mit confirm: true auf oder stellen Sie es zur Freigabe durch eine Person ein (propose_write oder der Header X-MCP-Require-Approval: 1).',
     es: 'Herramienta de alto riesgo: no se hizo nada. Llámela de nuevo con confirm: true, o póngala en cola para aprobación humana (propose_write, o el encabezado X-MCP-Require-Approval: 1).',
@@ -77,7 +79,7 @@ export const PLATFORM_MESSAGES = {
     en: 'The requested resource was not found.',
     'zh-Hans': '未找到请求的资源。',
     'zh-Hant': '找不到請求的資源。',
-    fr: "La ressource demandée est introuvable.",
+    fr: 'La ressource demandée est introuvable.',
     de: 'Die angeforderte Ressource wurde nicht gefunden.',
     es: 'No se encontró el recurso solicitado.',
   },
@@ -85,7 +87,7 @@ export const PLATFORM_MESSAGES = {
     en: 'No endpoint answers at this path.',
     'zh-Hans': '此路径没有对应的接口。',
     'zh-Hant': '此路徑沒有對應的端點。',
-    fr: "Aucun point de terminaison ne répond à ce chemin.",
+    fr: 'Aucun point de terminaison ne répond à ce chemin.',
     de: 'Unter diesem Pfad antwortet kein Endpunkt.',
     es: 'Ningún endpoint responde en esta ruta.',
   },

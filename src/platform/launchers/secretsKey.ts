@@ -20,6 +20,9 @@ export function loadOrCreateSecretsKey(file: string): { key: Buffer; created: bo
 
 function read(file: string): Buffer {
   const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
-  if (key.length < 32) throw new Error(`${file} does not hold a key of 32 bytes in base64; remove it to have a new one made (stored codes then stop matching)`);
+  if (key.length < 32)
+    throw new Error(
+      `${file} does not hold a key of 32 bytes in base64; remove it to have a new one made (stored codes then stop matching)`,
+    );
   return key;
 }

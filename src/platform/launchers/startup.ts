@@ -16,7 +16,10 @@ export async function assertPortFree(port: number, what: string, setting: string
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
-  if (!free) throw new StartupError(`${what} cannot start: port ${port} is already in use. Stop what listens there or choose another port (${setting}).`);
+  if (!free)
+    throw new StartupError(
+      `${what} cannot start: port ${port} is already in use. Stop what listens there or choose another port (${setting}).`,
+    );
 }
 
 /** The last lines a child printed, to name its failure in one line. */
@@ -32,7 +35,8 @@ export class RecentOutput {
 
   /** The last line that reads like an error (else the last line), without its timestamp, squeezed to one line. */
   problem(): string | undefined {
-    const line = this.lines.findLast((l) => /fatal|error|failed|could not|cannot|denied|in use/i.test(l)) ?? this.lines.at(-1);
+    const line =
+      this.lines.findLast((l) => /fatal|error|failed|could not|cannot|denied|in use/i.test(l)) ?? this.lines.at(-1);
     return line
       ?.replace(/^\[STDERR\]\s*/, '')
       .replace(/^\d{4}-\d\d-\d\d[ T][\d:.]+(?: [A-Z]{2,5})?(?: \[\d+\])?:?\s*/, '')

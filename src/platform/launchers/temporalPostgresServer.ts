@@ -21,15 +21,30 @@ const SQL_TOOL = path.join(toolsBin, 'temporal-sql-tool');
 export function findOrBuildTemporalServer(log: Logger): { server: string; sqlTool: string } {
   if (fs.existsSync(SERVER) && fs.existsSync(SQL_TOOL)) return { server: SERVER, sqlTool: SQL_TOOL };
   const gobin = fs.mkdtempSync(path.join(toolsBin, '.build-'));
-  log.info(`building the Temporal server ${TEMPORAL_SERVER_VERSION} and its SQL tool with go install (once; it takes a few minutes)`);
+  log.info(
+    `building the Temporal server ${TEMPORAL_SERVER_VERSION} and its SQL tool with go install (once; it takes a few minutes)`,
+  );
   try {
-    const built = spawnSync('go', ['install', `go.temporal.io/server/cmd/server@${TEMPORAL_SERVER_VERSION}`, `go.temporal.io/server/cmd/tools/sql@${TEMPORAL_SERVER_VERSION}`], {
-      env: { ...process.env, GOBIN: gobin, GOTOOLCHAIN: 'local' }, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
-    });
+    const built = spawnSync(
+      'go',
+      [
+        'install',
+        `go.temporal.io/server/cmd/server@${TEMPORAL_SERVER_VERSION}`,
+        `go.temporal.io/server/cmd/tools/sql@${TEMPORAL_SERVER_VERSION}`,
+      ],
+      {
+        env: { ...process.env, GOBIN: gobin, GOTOOLCHAIN: 'local' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     if (built.status !== 0) {
       const output = new RecentOutput();
       output.add(`${built.stdout ?? ''}\n${built.stderr ?? ''}`);
-      throw new StartupError(`Building the Temporal server with go install failed (${built.error?.message ?? output.problem() ?? `exit code ${built.status}`})`);
+      throw new StartupError(
+        `Building the Temporal server with go install failed (${built.error?.message ?? output.problem() ?? `exit code ${built.status}`})`,
+      );
     }
     fs.renameSync(path.join(gobin, 'server'), SERVER);
     fs.renameSync(path.join(gobin, 'sql'), SQL_TOOL);
@@ -58,11 +73,17 @@ export interface TemporalOnPostgresOptions {
 /** Creates the `temporal` and `temporal_visibility` databases with their schemas, at the versions the binary embeds. */
 function setUpSchemas(sqlTool: string, pg: PostgresAccess, log: Logger): void {
   const base = ['--ep', pg.host, '-p', String(pg.port), '-u', pg.user, '--pw', pg.password, '--pl', 'postgres12'];
-  for (const [db, schema] of [['temporal', 'postgresql/v12/temporal'], ['temporal_visibility', 'postgresql/v12/visibility']] as const) {
+  for (const [db, schema] of [
+    ['temporal', 'postgresql/v12/temporal'],
+    ['temporal_visibility', 'postgresql/v12/visibility'],
+  ] as const) {
     for (const args of [['create'], ['setup-schema', '-v', '0.0'], ['update-schema', '--schema-name', schema]]) {
       const run = spawnSync(sqlTool, [...base, '--db', db, ...args], { encoding: 'utf8' });
       log.debug({ component: 'temporal-sql-tool', db, args }, `${run.stdout}${run.stderr}`);
-      if (run.status !== 0) throw new StartupError(`temporal-sql-tool ${args[0]} on ${db} failed: ${(run.stderr || run.stdout).trim().split('\n').pop()}`);
+      if (run.status !== 0)
+        throw new StartupError(
+          `temporal-sql-tool ${args[0]} on ${db} failed: ${(run.stderr || run.stdout).trim().split('\n').pop()}`,
+        );
     }
   }
 }
@@ -78,23 +99,44 @@ async function writeConfig(dir: string, pg: PostgresAccess, shards: number): Pro
   const [frontend, history, matching, worker, ...membership] = [...ports];
   const store = (databaseName: string, maxConns: number) => ({
     sql: {
-      pluginName: 'postgres12', databaseName, connectAddr: `${pg.host}:${pg.port}`, connectProtocol: 'tcp', user: pg.user, password: pg.password,
-      maxConns, maxIdleConns: maxConns, maxConnLifetime: '1h',
+      pluginName: 'postgres12',
+      databaseName,
+      connectAddr: `${pg.host}:${pg.port}`,
+      connectProtocol: 'tcp',
+      user: pg.user,
+      password: pg.password,
+      maxConns,
+      maxIdleConns: maxConns,
+      maxConnLifetime: '1h',
     },
   });
-  const rpc = (grpcPort: number, membershipPort: number) => ({ rpc: { grpcPort, membershipPort, bindOnLocalHost: true } });
+  const rpc = (grpcPort: number, membershipPort: number) => ({
+    rpc: { grpcPort, membershipPort, bindOnLocalHost: true },
+  });
   fs.writeFileSync(path.join(dir, 'dynamicconfig.yaml'), 'limit.maxIDLength:\n  - value: 255\n');
   const config = {
     log: { stdout: true, level: 'warn' },
     persistence: {
-      defaultStore: 'default', visibilityStore: 'visibility', numHistoryShards: shards,
+      defaultStore: 'default',
+      visibilityStore: 'visibility',
+      numHistoryShards: shards,
       datastores: { default: store('temporal', 20), visibility: store('temporal_visibility', 10) },
     },
     global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
-    services: { frontend: rpc(frontend!, membership[0]!), history: rpc(history!, membership[1]!), matching: rpc(matching!, membership[2]!), worker: rpc(worker!, membership[3]!) },
+    services: {
+      frontend: rpc(frontend!, membership[0]!),
+      history: rpc(history!, membership[1]!),
+      matching: rpc(matching!, membership[2]!),
+      worker: rpc(worker!, membership[3]!),
+    },
     clusterMetadata: {
-      enableGlobalNamespace: false, failoverVersionIncrement: 10, masterClusterName: 'active', currentClusterName: 'active',
-      clusterInformation: { active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: `127.0.0.1:${frontend}` } },
+      enableGlobalNamespace: false,
+      failoverVersionIncrement: 10,
+      masterClusterName: 'active',
+      currentClusterName: 'active',
+      clusterInformation: {
+        active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: `127.0.0.1:${frontend}` },
+      },
     },
     dcRedirectionPolicy: { policy: 'noop' },
     dynamicConfigClient: { filepath: path.join(dir, 'dynamicconfig.yaml'), pollInterval: '10s' },
@@ -112,7 +154,11 @@ export async function startTemporalOnPostgres(opts: TemporalOnPostgresOptions, l
   setUpSchemas(sqlTool, opts.pg, log);
   const { frontend } = await writeConfig(opts.dir, opts.pg, opts.shards ?? 4);
   const output = new RecentOutput();
-  const child = spawn(server, ['--root', opts.dir, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    server,
+    ['--root', opts.dir, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   child.stdout?.on('data', (d: Buffer) => log.debug({ component: 'temporal' }, output.add(d)));
   child.stderr?.on('data', (d: Buffer) => log.debug({ component: 'temporal' }, output.add(d)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -124,7 +170,9 @@ export async function startTemporalOnPostgres(opts: TemporalOnPostgresOptions, l
   };
   const address = `127.0.0.1:${frontend}`;
   try {
-    await registerNamespace(address, opts.namespace, () => (child.exitCode === null ? null : output.problem() ?? `exit code ${child.exitCode}`));
+    await registerNamespace(address, opts.namespace, () =>
+      child.exitCode === null ? null : (output.problem() ?? `exit code ${child.exitCode}`),
+    );
   } catch (err) {
     await stop();
     throw err;
@@ -133,7 +181,12 @@ export async function startTemporalOnPostgres(opts: TemporalOnPostgresOptions, l
 }
 
 /** Waits for the frontend, registers the namespace (3 days of retention) and waits until the frontend serves it. */
-async function registerNamespace(address: string, namespace: string, died: () => string | null, timeoutMs = 120_000): Promise<void> {
+async function registerNamespace(
+  address: string,
+  namespace: string,
+  died: () => string | null,
+  timeoutMs = 120_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let registered = false;
   for (;;) {
@@ -143,8 +196,11 @@ async function registerNamespace(address: string, namespace: string, died: () =>
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       try {
         if (!registered) {
-          await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') })
-            .catch((err: { code?: number }) => { if (err.code !== 6) throw err; }); // 6: ALREADY_EXISTS
+          await connection.workflowService
+            .registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') })
+            .catch((err: { code?: number }) => {
+              if (err.code !== 6) throw err;
+            }); // 6: ALREADY_EXISTS
           registered = true;
         }
         await connection.workflowService.describeNamespace({ namespace });
@@ -153,7 +209,10 @@ async function registerNamespace(address: string, namespace: string, died: () =>
         await connection.close();
       }
     } catch (err) {
-      if (Date.now() > deadline) throw new StartupError(`The Temporal server did not serve namespace ${namespace} at ${address} within ${timeoutMs / 1000} s (${String(err).split('\n')[0]})`);
+      if (Date.now() > deadline)
+        throw new StartupError(
+          `The Temporal server did not serve namespace ${namespace} at ${address} within ${timeoutMs / 1000} s (${String(err).split('\n')[0]})`,
+        );
       await new Promise((r) => setTimeout(r, 500));
     }
   }

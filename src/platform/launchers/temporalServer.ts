@@ -22,7 +22,9 @@ export function findOrBuildTemporalCli(log: Logger): string {
   const existing = onPath('temporal') ?? (fs.existsSync(localCli) ? localCli : null);
   if (existing) return existing;
   if (!onPath('go')) {
-    throw new StartupError('The Temporal CLI is not on the PATH or in .tools/bin, and Go is not installed to build it: install the Temporal CLI (https://docs.temporal.io/cli) or Go, or set TEMPORAL_ADDRESS to an existing Temporal server.');
+    throw new StartupError(
+      'The Temporal CLI is not on the PATH or in .tools/bin, and Go is not installed to build it: install the Temporal CLI (https://docs.temporal.io/cli) or Go, or set TEMPORAL_ADDRESS to an existing Temporal server.',
+    );
   }
   log.info('building the Temporal CLI with go install (once; it takes a few minutes)');
   const built = spawnSync('go', ['install', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`], {
@@ -35,7 +37,9 @@ export function findOrBuildTemporalCli(log: Logger): string {
   log.debug({ component: 'go' }, output.add(`${built.stdout ?? ''}\n${built.stderr ?? ''}`));
   if (built.status !== 0 || !fs.existsSync(localCli)) {
     const cause = built.error?.message ?? output.problem() ?? `exit code ${built.status}`;
-    throw new StartupError(`Building the Temporal CLI with go install failed (${cause}): install the Temporal CLI by hand (https://docs.temporal.io/cli) or set TEMPORAL_ADDRESS.`);
+    throw new StartupError(
+      `Building the Temporal CLI with go install failed (${cause}): install the Temporal CLI by hand (https://docs.temporal.io/cli) or set TEMPORAL_ADDRESS.`,
+    );
   }
   return localCli;
 }
@@ -62,13 +66,31 @@ export async function startTemporalDevServer(opts: DevServerOptions, log: Logger
   const cli = findOrBuildTemporalCli(log);
   await assertPortFree(opts.port, 'The Temporal dev server', 'TEMPORAL_PORT');
   if (!opts.headless) await assertPortFree(opts.uiPort, 'The Temporal UI', 'TEMPORAL_UI_PORT');
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--namespace', opts.namespace, '--log-level', 'warn'];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    '--namespace',
+    opts.namespace,
+    '--log-level',
+    'warn',
+  ];
   if (opts.headless) args.push('--headless');
   else args.push('--ui-port', String(opts.uiPort));
   for (const value of opts.dynamicConfig ?? []) args.push('--dynamic-config-value', value);
   if (opts.dbFile) {
     fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
-    args.push('--db-filename', opts.dbFile, '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
+    args.push(
+      '--db-filename',
+      opts.dbFile,
+      '--sqlite-pragma',
+      'journal_mode=wal',
+      '--sqlite-pragma',
+      'synchronous=normal',
+    );
   }
   const output = new RecentOutput();
   const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: false });
@@ -81,7 +103,11 @@ export async function startTemporalDevServer(opts: DevServerOptions, log: Logger
   // 'close' comes after the last output; a spawn failure (missing, not executable) is an 'error' event instead.
   const failed = new Promise<string>((resolve) => {
     child.once('error', (err) => resolve(`could not be run: ${err.message}`));
-    child.once('close', (code, signal) => resolve(`exited during start-up (${code === null ? `signal ${signal}` : `code ${code}`})${output.problem() ? `: ${output.problem()}` : ''}`));
+    child.once('close', (code, signal) =>
+      resolve(
+        `exited during start-up (${code === null ? `signal ${signal}` : `code ${code}`})${output.problem() ? `: ${output.problem()}` : ''}`,
+      ),
+    );
   });
   const address = `127.0.0.1:${opts.port}`;
   try {
@@ -97,7 +123,8 @@ export async function startTemporalDevServer(opts: DevServerOptions, log: Logger
   // A server that dies under the service (a crash, a port taken by another process) says so, with its last words.
   let stopping = false;
   void exited.then((code) => {
-    if (!stopping) log.error({ component: 'temporal', code, output: output.problem() }, 'the Temporal dev server ended by itself');
+    if (!stopping)
+      log.error({ component: 'temporal', code, output: output.problem() }, 'the Temporal dev server ended by itself');
   });
   return {
     address,
@@ -110,9 +137,16 @@ export async function startTemporalDevServer(opts: DevServerOptions, log: Logger
   };
 }
 
-async function waitForTemporal(address: string, namespace: string, failed: Promise<string>, timeoutMs = 60_000): Promise<void> {
+async function waitForTemporal(
+  address: string,
+  namespace: string,
+  failed: Promise<string>,
+  timeoutMs = 60_000,
+): Promise<void> {
   let failure: string | undefined;
-  void failed.then((reason) => { failure = reason; });
+  void failed.then((reason) => {
+    failure = reason;
+  });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (failure !== undefined) throw new StartupError(`The Temporal dev server ${failure}`);
@@ -126,7 +160,9 @@ async function waitForTemporal(address: string, namespace: string, failed: Promi
       }
     } catch (err) {
       if (Date.now() > deadline) {
-        throw new StartupError(`The Temporal dev server did not answer at ${address} within ${timeoutMs / 1000} s (${String(err).split('\n')[0]}); its output is logged at debug level (LOG_LEVEL=debug; TEST_LOG_LEVEL=debug under npm test).`);
+        throw new StartupError(
+          `The Temporal dev server did not answer at ${address} within ${timeoutMs / 1000} s (${String(err).split('\n')[0]}); its output is logged at debug level (LOG_LEVEL=debug; TEST_LOG_LEVEL=debug under npm test).`,
+        );
       }
       await new Promise((r) => setTimeout(r, 250));
     }

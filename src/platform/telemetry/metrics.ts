@@ -35,7 +35,7 @@ export const webhookAttemptDuration = new Histogram({
 
 export const relayLag = new Histogram({
   name: 'tms_outbox_relay_lag_seconds',
-  help: 'Time from an outbox event\'s commit to the relay claiming it',
+  help: "Time from an outbox event's commit to the relay claiming it",
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 120],
   registers: [registry],
 });

@@ -15,7 +15,8 @@ async function readOutboxGauges(orm: Orm): Promise<void> {
     `select (select count(*) from outbox_event where published_at is null)::int as backlog,
        coalesce((select extract(epoch from now() - min(created_at)) from outbox_event where published_at is null), 0)::float8 as oldest,
        (select count(*) from webhook_delivery where status in ('pending', 'retrying') and retry_workflow_id is null
-          and updated_at < now() - interval '1 minute')::int as undriven`);
+          and updated_at < now() - interval '1 minute')::int as undriven`,
+  );
   outboxBacklog.set(row!.backlog);
   outboxOldest.set(row!.oldest);
   undrivenDeliveries.set(row!.undriven);
@@ -30,7 +31,8 @@ export async function startMetricsServer(port: number, log: Logger, outboxFrom: 
     if (req.url?.split('?')[0] !== '/metrics') return void res.writeHead(404).end();
     if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
     void (async () => {
-      if (outboxFrom) await readOutboxGauges(outboxFrom).catch((err: unknown) => log.warn({ err }, 'outbox gauges not read'));
+      if (outboxFrom)
+        await readOutboxGauges(outboxFrom).catch((err: unknown) => log.warn({ err }, 'outbox gauges not read'));
       res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
     })().catch((err: unknown) => {
       log.error({ err }, 'metrics scrape failed');
@@ -40,6 +42,10 @@ export async function startMetricsServer(port: number, log: Logger, outboxFrom: 
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`,
-    close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -13,7 +13,10 @@ export function countingClientInterceptor(): WorkflowClientInterceptor {
       workflowStarts.inc({ workflow_type: workflowType, result: 'started' });
       return out;
     } catch (err) {
-      workflowStarts.inc({ workflow_type: workflowType, result: err instanceof WorkflowExecutionAlreadyStartedError ? 'already_started' : 'error' });
+      workflowStarts.inc({
+        workflow_type: workflowType,
+        result: err instanceof WorkflowExecutionAlreadyStartedError ? 'already_started' : 'error',
+      });
       throw err;
     }
   };
@@ -45,7 +48,10 @@ const activityCounter: WorkerInterceptors['activity'] = [
 /** The worker's side of workflowSinks.ts: a finished run counted (not again on replay). */
 const metricsSinks: InjectedSinks<MetricsSinks> = {
   tmsMetrics: {
-    workflowResult: { fn: (info, outcome) => workflowResults.inc({ workflow_type: info.workflowType, outcome }), callDuringReplay: false },
+    workflowResult: {
+      fn: (info, outcome) => workflowResults.inc({ workflow_type: info.workflowType, outcome }),
+      callDuringReplay: false,
+    },
   },
 };
 

@@ -1,4 +1,13 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+} from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { envDetectorSync, hostDetectorSync, processDetectorSync, Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -49,17 +58,26 @@ export function currentTraceParent(): string | null {
  * Runs `fn` in a new span, child of the given `traceparent` (or of the active span without one), and hands it the
  * span's own `traceparent` for the request it makes. The span records an exception and ends however `fn` ends.
  */
-export function inSpan<T>(name: string, opts: { parent?: string | null; kind?: SpanKind; attributes?: Attributes }, fn: (span: Span, traceParent: string | null) => Promise<T>): Promise<T> {
+export function inSpan<T>(
+  name: string,
+  opts: { parent?: string | null; kind?: SpanKind; attributes?: Attributes },
+  fn: (span: Span, traceParent: string | null) => Promise<T>,
+): Promise<T> {
   const parent = opts.parent ? propagation.extract(ROOT_CONTEXT, { traceparent: opts.parent }) : context.active();
-  return tracer.startActiveSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes }, parent, async (span) => {
-    try {
-      return await fn(span, currentTraceParent());
-    } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(
+    name,
+    { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes },
+    parent,
+    async (span) => {
+      try {
+        return await fn(span, currentTraceParent());
+      } catch (err) {
+        span.recordException(err as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }

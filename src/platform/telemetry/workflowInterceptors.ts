@@ -2,7 +2,13 @@
  * Runs inside the workflow sandbox (bundled with every module's workflows): reports how each run ends through
  * the metrics sink. It only observes, so it changes no history and replays as before.
  */
-import { ContinueAsNew, isCancellation, proxySinks, TemporalFailure, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
+import {
+  ContinueAsNew,
+  isCancellation,
+  proxySinks,
+  TemporalFailure,
+  type WorkflowInterceptorsFactory,
+} from '@temporalio/workflow';
 import type { MetricsSinks, WorkflowOutcome } from './workflowSinks.ts';
 
 const { tmsMetrics } = proxySinks<MetricsSinks>();
@@ -15,16 +21,18 @@ function outcomeOf(err: unknown): WorkflowOutcome {
 }
 
 export const interceptors: WorkflowInterceptorsFactory = () => ({
-  inbound: [{
-    async execute(input, next) {
-      try {
-        const result = await next(input);
-        tmsMetrics.workflowResult('completed');
-        return result;
-      } catch (err) {
-        tmsMetrics.workflowResult(outcomeOf(err));
-        throw err;
-      }
+  inbound: [
+    {
+      async execute(input, next) {
+        try {
+          const result = await next(input);
+          tmsMetrics.workflowResult('completed');
+          return result;
+        } catch (err) {
+          tmsMetrics.workflowResult(outcomeOf(err));
+          throw err;
+        }
+      },
     },
-  }],
+  ],
 });

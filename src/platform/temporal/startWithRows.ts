@@ -9,7 +9,13 @@ import type { Logger } from '../logger.ts';
  * itself. Holding the transaction across the start costs a connection for a few milliseconds; it buys "no row
  * without a process, no process that acts on a row that was never written".
  */
-export async function writeOnceStarted<T>(em: Em, started: Promise<WorkflowHandle>, write: (tx: Em) => Promise<T>, log: Logger, what: string): Promise<T> {
+export async function writeOnceStarted<T>(
+  em: Em,
+  started: Promise<WorkflowHandle>,
+  write: (tx: Em) => Promise<T>,
+  log: Logger,
+  what: string,
+): Promise<T> {
   // Awaited below on every path; this only keeps a start that fails first from counting as unhandled.
   started.catch(() => undefined);
   let written = false;
@@ -22,7 +28,12 @@ export async function writeOnceStarted<T>(em: Em, started: Promise<WorkflowHandl
     });
   } catch (err) {
     const handle = written ? null : await started.catch(() => null);
-    if (handle) await handle.terminate(`${what} not written`).catch((e: unknown) => log.warn({ err: e, workflowId: handle.workflowId }, `could not end the process of a ${what} not written`));
+    if (handle)
+      await handle
+        .terminate(`${what} not written`)
+        .catch((e: unknown) =>
+          log.warn({ err: e, workflowId: handle.workflowId }, `could not end the process of a ${what} not written`),
+        );
     throw err;
   }
 }

@@ -19,14 +19,30 @@ export function installRuntime(log: Logger): void {
   Runtime.install({
     logger: new DefaultLogger('WARN', (entry) => {
       const level = entry.level.toLowerCase() as Lowercase<LogLevel>;
-      const fn = level === 'trace' ? 'trace' : level === 'debug' ? 'debug' : level === 'info' ? 'info' : level === 'warn' ? 'warn' : 'error';
+      const fn =
+        level === 'trace'
+          ? 'trace'
+          : level === 'debug'
+            ? 'debug'
+            : level === 'info'
+              ? 'info'
+              : level === 'warn'
+                ? 'warn'
+                : 'error';
       sdkLog[fn](entry.meta ?? {}, entry.message);
     }),
   });
 }
 
 /** One worker for every module: its activities are the union of the modules' activity factories. It shares the connection of this process's client. */
-export async function createWorker(config: Config, connection: NativeConnection, modules: readonly ModuleDescriptor[], deps: WorkerDeps, log: Logger, tracing: Tracing | null = null): Promise<Worker> {
+export async function createWorker(
+  config: Config,
+  connection: NativeConnection,
+  modules: readonly ModuleDescriptor[],
+  deps: WorkerDeps,
+  log: Logger,
+  tracing: Tracing | null = null,
+): Promise<Worker> {
   // A prebuilt bundle holds the metrics interceptor but not the tracing one: with tracing on, the worker bundles its own.
   const prebuilt = config.workflowBundlePath && !tracing;
   return Worker.create({

@@ -6,8 +6,19 @@ import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { DeviceOrderActivities, TransitionInput } from '../../../src/modules/device-orders/activities.ts';
 import {
-  collectUpdate, DEVICE_ORDER_MISSING, DEVICE_ORDER_WORKFLOW, deviceOrderWorkflowId, doorReportSignal, INVALID_TRANSITION, openExceptionUpdate, removeUpdate,
-  resolveExceptionUpdate, statusQuery, type DeviceOrderInput, type DeviceOrderSnapshot, type ExceptionSnapshot,
+  collectUpdate,
+  DEVICE_ORDER_MISSING,
+  DEVICE_ORDER_WORKFLOW,
+  deviceOrderWorkflowId,
+  doorReportSignal,
+  INVALID_TRANSITION,
+  openExceptionUpdate,
+  removeUpdate,
+  resolveExceptionUpdate,
+  statusQuery,
+  type DeviceOrderInput,
+  type DeviceOrderSnapshot,
+  type ExceptionSnapshot,
 } from '../../../src/modules/device-orders/contract.ts';
 import type { ExceptionType, ExceptionView } from '../../../src/modules/device-orders/exceptions.ts';
 import { outcomeOf } from '../../../src/modules/device-orders/domain.ts';
@@ -27,25 +38,56 @@ function readModel(override?: (input: TransitionInput) => Promise<DeviceOrderSna
   const open = new Set<ExceptionType>();
   const applyDeviceOrderTransition: Transition = async (input) => {
     calls.push(input);
-    return (await override?.(input)) ?? ({ id: input.id, status: outcomeOf(input.action).status } as DeviceOrderSnapshot);
+    return (
+      (await override?.(input)) ?? ({ id: input.id, status: outcomeOf(input.action).status } as DeviceOrderSnapshot)
+    );
   };
-  const snapshot = (type: ExceptionType, status: ExceptionView['status']): ExceptionSnapshot =>
-    ({ device_order: { id: 1 } as DeviceOrderSnapshot, exception: { id: 1, type, severity: 'high', status, resolution_action: null } });
+  const snapshot = (type: ExceptionType, status: ExceptionView['status']): ExceptionSnapshot => ({
+    device_order: { id: 1 } as DeviceOrderSnapshot,
+    exception: { id: 1, type, severity: 'high', status, resolution_action: null },
+  });
   const activities: DeviceOrderActivities = {
     applyDeviceOrderTransition,
-    async openDeviceOrderException(input) { open.add(input.type); exceptionCalls.push(`open ${input.type}`); return snapshot(input.type, 'open'); },
-    async resolveDeviceOrderException(input) { const type = [...open][0]!; open.delete(type); exceptionCalls.push(`resolve ${type} ${input.resolutionAction}`); return snapshot(type, input.status); },
-    async raiseDeviceOrderException(input) { exceptionCalls.push(`raise ${input.type}`); const fresh = !open.has(input.type); open.add(input.type); return fresh; },
-    async settleDeviceOrderException(input) { exceptionCalls.push(`settle ${input.type} ${input.resolutionAction}`); return open.delete(input.type); },
-    async openDeviceOrderExceptionTypes() { return [...open]; },
+    async openDeviceOrderException(input) {
+      open.add(input.type);
+      exceptionCalls.push(`open ${input.type}`);
+      return snapshot(input.type, 'open');
+    },
+    async resolveDeviceOrderException(input) {
+      const type = [...open][0]!;
+      open.delete(type);
+      exceptionCalls.push(`resolve ${type} ${input.resolutionAction}`);
+      return snapshot(type, input.status);
+    },
+    async raiseDeviceOrderException(input) {
+      exceptionCalls.push(`raise ${input.type}`);
+      const fresh = !open.has(input.type);
+      open.add(input.type);
+      return fresh;
+    },
+    async settleDeviceOrderException(input) {
+      exceptionCalls.push(`settle ${input.type} ${input.resolutionAction}`);
+      return open.delete(input.type);
+    },
+    async openDeviceOrderExceptionTypes() {
+      return [...open];
+    },
   };
   return { calls, exceptionCalls, open, activities };
 }
 
-function start(w: MockedWorker, dueInMs: number, door: Pick<DeviceOrderInput, 'doorWatchMs' | 'doorOpenLimitMs'> = { doorWatchMs: 0 }) {
+function start(
+  w: MockedWorker,
+  dueInMs: number,
+  door: Pick<DeviceOrderInput, 'doorWatchMs' | 'doorOpenLimitMs'> = { doorWatchMs: 0 },
+) {
   const id = randomInt(1, 2 ** 31 - 1);
   const input: DeviceOrderInput = { id, businessId: 1, dueAt: new Date(Date.now() + dueInMs).toISOString(), ...door };
-  return w.client.workflow.start<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, { workflowId: deviceOrderWorkflowId(id), taskQueue: w.taskQueue, args: [input] });
+  return w.client.workflow.start<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, {
+    workflowId: deviceOrderWorkflowId(id),
+    taskQueue: w.taskQueue,
+    args: [input],
+  });
 }
 
 const refusedWith = (type: string) => (err: unknown) =>
@@ -61,7 +103,13 @@ describe('device order workflow (mocked activities)', () => {
       assert.equal(snapshot.status, 'collected');
       assert.equal(await handle.result(), 'collected');
     });
-    assert.deepEqual(model.calls.map((c) => [c.action, c.actorId]), [['overdue', undefined], ['collect', 7]]);
+    assert.deepEqual(
+      model.calls.map((c) => [c.action, c.actorId]),
+      [
+        ['overdue', undefined],
+        ['collect', 7],
+      ],
+    );
   });
 
   test('collected before due_at: the timer never fires', async () => {
@@ -71,36 +119,54 @@ describe('device order workflow (mocked activities)', () => {
       await handle.executeUpdate(removeUpdate, { args: [{ removalReason: 'handover', actorId: 3 }] });
       assert.equal(await handle.result(), 'removed');
     });
-    assert.deepEqual(model.calls.map((c) => [c.action, c.removalReason]), [['remove', 'handover']]);
+    assert.deepEqual(
+      model.calls.map((c) => [c.action, c.removalReason]),
+      [['remove', 'handover']],
+    );
   });
 
   test('an update while a transition is applied is refused as InvalidTransition; the running one completes', async () => {
     let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
-    const model = readModel(async (input) => { if (input.action === 'collect') await held; return undefined; });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const model = readModel(async (input) => {
+      if (input.action === 'collect') await held;
+      return undefined;
+    });
     await withMockedWorker(model.activities, async (w) => {
       const handle = await start(w, 3_600_000);
       const collecting = handle.executeUpdate(collectUpdate, { args: [{ actorId: 1 }] });
       await waitFor(async () => model.calls.length === 1);
       try {
-        await assert.rejects(handle.executeUpdate(removeUpdate, { args: [{ removalReason: 'anomaly', actorId: 1 }] }), refusedWith(INVALID_TRANSITION));
+        await assert.rejects(
+          handle.executeUpdate(removeUpdate, { args: [{ removalReason: 'anomaly', actorId: 1 }] }),
+          refusedWith(INVALID_TRANSITION),
+        );
       } finally {
         release();
       }
       assert.equal((await collecting).status, 'collected');
       assert.equal(await handle.result(), 'collected');
     });
-    assert.deepEqual(model.calls.map((c) => c.action), ['collect']);
+    assert.deepEqual(
+      model.calls.map((c) => c.action),
+      ['collect'],
+    );
   });
 
   test('the read model refusing a transition reaches the caller as InvalidTransition, and the order stays open', async () => {
     const model = readModel(async (input) => {
-      if (input.action === 'collect') throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: 'refused', nonRetryable: true });
+      if (input.action === 'collect')
+        throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: 'refused', nonRetryable: true });
       return undefined;
     });
     await withMockedWorker(model.activities, async (w) => {
       const handle = await start(w, 3_600_000);
-      await assert.rejects(handle.executeUpdate(collectUpdate, { args: [{ actorId: 1 }] }), refusedWith(INVALID_TRANSITION));
+      await assert.rejects(
+        handle.executeUpdate(collectUpdate, { args: [{ actorId: 1 }] }),
+        refusedWith(INVALID_TRANSITION),
+      );
       assert.equal(await handle.query(statusQuery), 'stored');
       await handle.executeUpdate(removeUpdate, { args: [{ removalReason: 'recovery', actorId: 1 }] });
       assert.equal(await handle.result(), 'removed');
@@ -108,12 +174,17 @@ describe('device order workflow (mocked activities)', () => {
   });
 
   test('a store rolled back after the start: the overdue timer finds no row and the workflow ends quietly', async () => {
-    const model = readModel(async () => { throw ApplicationFailure.create({ type: DEVICE_ORDER_MISSING, message: 'no row', nonRetryable: true }); });
+    const model = readModel(async () => {
+      throw ApplicationFailure.create({ type: DEVICE_ORDER_MISSING, message: 'no row', nonRetryable: true });
+    });
     await withMockedWorker(model.activities, async (w) => {
       const handle = await start(w, 200);
       assert.equal(await handle.result(), 'stored');
     });
-    assert.deepEqual(model.calls.map((c) => c.action), ['overdue']);
+    assert.deepEqual(
+      model.calls.map((c) => c.action),
+      ['overdue'],
+    );
   });
 
   test('overdue raises its exception; the collect settles it', async () => {
@@ -162,11 +233,19 @@ describe('device order workflow (mocked activities)', () => {
       await handle.executeUpdate(openExceptionUpdate, { args: [{ type: 'item_damaged', actorId: 1 }] });
       model.open.add('pickup_code_locked');
       await handle.executeUpdate(collectUpdate, { args: [{ actorId: 1 }] });
-      await handle.executeUpdate(resolveExceptionUpdate, { args: [{ exceptionId: 1, status: 'resolved', resolutionAction: 'parcel_replaced', actorId: 1 }] });
+      await handle.executeUpdate(resolveExceptionUpdate, {
+        args: [{ exceptionId: 1, status: 'resolved', resolutionAction: 'parcel_replaced', actorId: 1 }],
+      });
       assert.equal((await handle.describe()).status.name, 'RUNNING', 'pickup_code_locked is still open');
-      await handle.executeUpdate(resolveExceptionUpdate, { args: [{ exceptionId: 2, status: 'dismissed', resolutionAction: 'no_action_needed', actorId: 1 }] });
+      await handle.executeUpdate(resolveExceptionUpdate, {
+        args: [{ exceptionId: 2, status: 'dismissed', resolutionAction: 'no_action_needed', actorId: 1 }],
+      });
       assert.equal(await handle.result(), 'collected');
     });
-    assert.deepEqual(model.exceptionCalls, ['open item_damaged', 'resolve item_damaged parcel_replaced', 'resolve pickup_code_locked no_action_needed']);
+    assert.deepEqual(model.exceptionCalls, [
+      'open item_damaged',
+      'resolve item_damaged parcel_replaced',
+      'resolve pickup_code_locked no_action_needed',
+    ]);
   });
 });

@@ -5,7 +5,9 @@ import { waitFor } from '../../helpers/wait.ts';
 
 describe('sign-in, tokens and the caller', () => {
   let app: TestApp;
-  before(async () => { app = await startApp({}, { worker: false }); });
+  before(async () => {
+    app = await startApp({}, { worker: false });
+  });
   after(() => app.running.close());
 
   test('login answers a bearer token with expiry; /me answers the caller and business', async () => {
@@ -16,17 +18,32 @@ describe('sign-in, tokens and the caller', () => {
     assert.ok(res.headers.get('x-request-id'));
     const me = await app.http.get('/v1/user/me', { token: res.body.access_token });
     assert.equal(me.status, 200);
-    assert.deepEqual({ email: me.body.email, role: me.body.role, business: me.body.business.code }, { email: 'admin@demo.example', role: 'client_admin', business: 'DEMO' });
+    assert.deepEqual(
+      { email: me.body.email, role: me.body.role, business: me.body.business.code },
+      { email: 'admin@demo.example', role: 'client_admin', business: 'DEMO' },
+    );
     const platform = await app.http.get('/v1/user/me', { token: await app.login('platform@demo.example') });
     assert.equal(platform.body.business, null);
   });
 
   test('wrong password and unknown email answer the same 401, translated', async () => {
-    const wrong = await app.http.post('/v1/user/login', { email: 'admin@demo.example', password: 'nope' }, { lang: 'es' });
-    const unknown = await app.http.post('/v1/user/login', { email: 'ghost@demo.example', password: 'nope' }, { lang: 'es' });
+    const wrong = await app.http.post(
+      '/v1/user/login',
+      { email: 'admin@demo.example', password: 'nope' },
+      { lang: 'es' },
+    );
+    const unknown = await app.http.post(
+      '/v1/user/login',
+      { email: 'ghost@demo.example', password: 'nope' },
+      { lang: 'es' },
+    );
     assert.equal(wrong.status, 401);
     assert.deepEqual(wrong.body, unknown.body);
-    assert.deepEqual(wrong.body, { result: false, code: 'INVALID_CREDENTIALS', message: 'El correo electrónico o la contraseña son incorrectos.' });
+    assert.deepEqual(wrong.body, {
+      result: false,
+      code: 'INVALID_CREDENTIALS',
+      message: 'El correo electrónico o la contraseña son incorrectos.',
+    });
   });
 
   test('bad login input answers 422 naming the fields', async () => {
@@ -36,7 +53,11 @@ describe('sign-in, tokens and the caller', () => {
     // As the published `format: email` reads an address: a local part of at most 64 characters; unknown fields refused.
     const long = await app.http.post('/v1/user/login', { email: `${'a'.repeat(65)}@demo.example`, password: 'x' });
     assert.deepEqual([long.status, long.body.errors?.[0]?.field], [422, 'email']);
-    const extra = await app.http.post('/v1/user/login', { email: 'admin@demo.example', password: 'demo-password', remember: true });
+    const extra = await app.http.post('/v1/user/login', {
+      email: 'admin@demo.example',
+      password: 'demo-password',
+      remember: true,
+    });
     assert.deepEqual([extra.status, extra.body.errors?.[0]?.field], [422, 'remember']);
   });
 
@@ -54,7 +75,12 @@ describe('sign-in, tokens and the caller', () => {
     const token = await app.login('employee@demo.example');
     assert.equal((await app.http.get('/v1/user/me', { token })).status, 200);
     const clears = app.running.reads!.clears;
-    await app.em().execute("update auth_token set expires_at = now() - interval '1 second' where token_hash = encode(sha256(?::bytea), 'hex')", [token]);
+    await app
+      .em()
+      .execute(
+        "update auth_token set expires_at = now() - interval '1 second' where token_hash = encode(sha256(?::bytea), 'hex')",
+        [token],
+      );
     // The read cache keeps who the token belongs to until PostgreSQL reports the change (test/platform/readCache.test.ts).
     await waitFor(async () => app.running.reads!.clears > clears, 5_000, 5);
     assert.equal((await app.http.get('/v1/user/me', { token })).status, 401);
@@ -72,8 +98,15 @@ describe('sign-in, tokens and the caller', () => {
     const malformed = await app.http.post('/v1/user/login', undefined, { raw: '{"email":', lang: 'fr' });
     assert.equal(malformed.status, 400);
     assert.equal(malformed.body.message, "Le corps de la requête n'est pas un JSON valide.");
-    assert.equal((await app.http.put('/v1/webhook-settings', undefined, { raw: '\n' })).status, 400, 'blanks alone are not JSON');
-    const form = await app.http.post('/v1/user/login', undefined, { raw: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(
+      (await app.http.put('/v1/webhook-settings', undefined, { raw: '\n' })).status,
+      400,
+      'blanks alone are not JSON',
+    );
+    const form = await app.http.post('/v1/user/login', undefined, {
+      raw: 'email=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(form.status, 415);
     assert.equal((await app.http.get('/v1/nothing-here')).status, 404);
     const wrongMethod = await app.http.get('/v1/user/login', { lang: 'de' });
@@ -95,6 +128,10 @@ describe('sign-in, tokens and the caller', () => {
     assert.equal(options.status, 204);
     assert.equal(options.headers.get('allow'), 'POST');
     assert.equal((await fetch(`${app.url}/api/v1/orders/1`, { method: 'OPTIONS' })).headers.get('allow'), 'HEAD, GET');
-    assert.equal((await app.http.get('/v1/otep/trackings/NOT-A-NUMBER-1')).status, 404, 'the templated path still answers');
+    assert.equal(
+      (await app.http.get('/v1/otep/trackings/NOT-A-NUMBER-1')).status,
+      404,
+      'the templated path still answers',
+    );
   });
 });

@@ -14,7 +14,8 @@ function seen(r: Reply): string {
 describe('sign-in slows down and then refuses an email after wrong passwords', () => {
   let app: TestApp;
   let b: Awaited<ReturnType<typeof makeBusiness>>;
-  const signIn = (email: string, password: string, lang?: string) => app.http.post('/v1/user/login', { email, password }, { lang });
+  const signIn = (email: string, password: string, lang?: string) =>
+    app.http.post('/v1/user/login', { email, password }, { lang });
 
   before(async () => {
     app = await startApp({ SIGN_IN_MAX_FAILURES: '5', SIGN_IN_LOCK_SECONDS: '600' }, { worker: false });
@@ -41,8 +42,14 @@ describe('sign-in slows down and then refuses an email after wrong passwords', (
     const known = await runToLock(b.users.driver.email, PASSWORD);
     const unknown = await runToLock(`nobody-${randomUUID().slice(0, 8)}@test.example`, PASSWORD);
     assert.deepEqual(known, [
-      '401 INVALID_CREDENTIALS 0', '401 INVALID_CREDENTIALS 0', '401 INVALID_CREDENTIALS 0', '429 TOO_MANY_ATTEMPTS 1',
-      '401 INVALID_CREDENTIALS 0', '429 TOO_MANY_ATTEMPTS 2', '401 INVALID_CREDENTIALS 0', '429 TOO_MANY_ATTEMPTS ~600',
+      '401 INVALID_CREDENTIALS 0',
+      '401 INVALID_CREDENTIALS 0',
+      '401 INVALID_CREDENTIALS 0',
+      '429 TOO_MANY_ATTEMPTS 1',
+      '401 INVALID_CREDENTIALS 0',
+      '429 TOO_MANY_ATTEMPTS 2',
+      '401 INVALID_CREDENTIALS 0',
+      '429 TOO_MANY_ATTEMPTS ~600',
     ]);
     assert.deepEqual(unknown, known);
 
@@ -72,8 +79,13 @@ describe('sign-in slows down and then refuses an email after wrong passwords', (
   });
 
   test('the counts are kept under a hash of the email, not the email', async () => {
-    const rows = await app.em().execute<{ subject: string }[]>("select subject from code_attempt where kind = 'sign_in'");
+    const rows = await app
+      .em()
+      .execute<{ subject: string }[]>("select subject from code_attempt where kind = 'sign_in'");
     assert.ok(rows.length > 0);
-    assert.ok(rows.every((r) => /^email:[0-9a-f]{40}$/.test(r.subject)), JSON.stringify(rows));
+    assert.ok(
+      rows.every((r) => /^email:[0-9a-f]{40}$/.test(r.subject)),
+      JSON.stringify(rows),
+    );
   });
 });

@@ -27,7 +27,7 @@ test('tags are per device and per key; every configured key is looked up', () =>
   }
 });
 
-test("a drawn code that an open delivery of the device holds (delivery or pickup code) is drawn again", async () => {
+test('a drawn code that an open delivery of the device holds (delivery or pickup code) is drawn again', async () => {
   const { app, w } = suite;
   const d = await w.deliver('screen_code');
   const pickup = await w.pickupCode(d.id);
@@ -35,5 +35,9 @@ test("a drawn code that an open delivery of the device holds (delivery or pickup
   const drawn = await app.em().transactional((tx) => drawFreeCodes(tx, w.b.device.id, 2, () => draws.shift()!));
   assert.deepEqual(drawn.sort(), ['33333333', '44444444']);
   assert.equal((await findByScreenCode(app.em(), w.b.device.id, d.code!))?.id, d.id);
-  assert.equal(await findByScreenCode(app.em(), w.b.device.id, pickup), null, 'a pickup code opens nothing before the deposit');
+  assert.equal(
+    await findByScreenCode(app.em(), w.b.device.id, pickup),
+    null,
+    'a pickup code opens nothing before the deposit',
+  );
 });

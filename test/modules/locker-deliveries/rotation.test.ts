@@ -13,9 +13,14 @@ describe('locker code rotation', () => {
   let mail: MailCatcher;
   let w: Awaited<ReturnType<typeof lockerWorld>>;
   const nowhere = async (id: number, code: string) => {
-    const bodies = w.receiver.received.filter((r) => r.body.includes(`"delivery_id":"${id}"`)).map((r) => r.body).join('\n');
+    const bodies = w.receiver.received
+      .filter((r) => r.body.includes(`"delivery_id":"${id}"`))
+      .map((r) => r.body)
+      .join('\n');
     assert.ok(!bodies.includes(code), 'no webhook carries the new code');
-    const history = JSON.stringify(await app.running.temporal.workflow.getHandle(`locker-delivery-${id}`).fetchHistory());
+    const history = JSON.stringify(
+      await app.running.temporal.workflow.getHandle(`locker-delivery-${id}`).fetchHistory(),
+    );
     assert.ok(!history.includes(code), 'nor the workflow history');
   };
   const mailWith = (code: string) => waitFor(async () => mail.mails.find((m) => m.text.includes(code)));
@@ -26,9 +31,13 @@ describe('locker code rotation', () => {
     app = await startApp({ SMTP_URL: mail.smtpUrl, NOTIFY_RETRY_SCALE: '0.001', LOCKER_TIMER_SCALE: '0.0005' });
     w = await lockerWorld(app);
   });
-  after(async () => { await app.running.close(); await w.receiver.close(); await mail.close(); });
+  after(async () => {
+    await app.running.close();
+    await w.receiver.close();
+    await mail.close();
+  });
 
-  test("a new delivery code is answered to the provider once; the old one opens nothing from then on", async () => {
+  test('a new delivery code is answered to the provider once; the old one opens nothing from then on', async () => {
     const d = await w.deliver('screen_code');
     const rotated = await w.act(d.id, 'rotate-code', { code: 'delivery' });
     assert.equal(rotated.status, 200);
@@ -43,8 +52,10 @@ describe('locker code rotation', () => {
     await nowhere(d.id, fresh);
     const remote = await w.deliver('remote_open');
     const refused = await w.act(remote.id, 'rotate-code', { code: 'delivery' }, 'de');
-    assert.deepEqual([refused.status, refused.body.errors[0].field, refused.body.errors[0].message],
-      [422, 'code', 'Diese Zustellung wird aus der Ferne geöffnet und hat keinen Zustellcode.']);
+    assert.deepEqual(
+      [refused.status, refused.body.errors[0].field, refused.body.errors[0].message],
+      [422, 'code', 'Diese Zustellung wird aus der Ferne geöffnet und hat keinen Zustellcode.'],
+    );
     await w.act(d.id, 'cancel');
     await w.act(remote.id, 'cancel');
   });
@@ -68,14 +79,22 @@ describe('locker code rotation', () => {
     await w.door(d.doors[0]!, 'closed');
     await w.event(d.id, 'partner_locker.pickup.completed');
     await nowhere(d.id, second);
-    assert.equal((await w.act(d.id, 'rotate-code', { code: 'pickup' })).status, 409, 'nothing to rotate once collected');
+    assert.equal(
+      (await w.act(d.id, 'rotate-code', { code: 'pickup' })).status,
+      409,
+      'nothing to rotate once collected',
+    );
   });
 
   test('rotated before the deposit: the recipient is told at delivery, not before, and the events carry pickup_code null', async () => {
     const d = await w.deliver('remote_open');
     const rotated = await w.act(d.id, 'rotate-code', { code: 'pickup' });
     assert.equal(rotated.status, 200);
-    assert.equal((await w.event(d.id, 'partner_locker.delivery.code_rotated')).data.rotation.recipient_notified, false, 'the recipient has no code yet');
+    assert.equal(
+      (await w.event(d.id, 'partner_locker.delivery.code_rotated')).data.rotation.recipient_notified,
+      false,
+      'the recipient has no code yet',
+    );
     await w.act(d.id, 'open');
     await w.act(d.id, 'confirm');
     assert.equal((await w.event(d.id, 'partner_locker.delivery.doors_opened')).data.pickup_code, null);

@@ -4,8 +4,15 @@ import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
 
 const valid = {
-  type: 'D', scheduled_date: '2026-12-24', order_ref: 'XMAS-1',
-  recipient: { name: 'Grace Hopper', phone: '+1 555 0199', email: 'grace@example.com', address: { line1: '1 Navy Way', city: 'Arlington', postal_code: '22202', country: 'us', lat: 38.87, lng: -77.05 } },
+  type: 'D',
+  scheduled_date: '2026-12-24',
+  order_ref: 'XMAS-1',
+  recipient: {
+    name: 'Grace Hopper',
+    phone: '+1 555 0199',
+    email: 'grace@example.com',
+    address: { line1: '1 Navy Way', city: 'Arlington', postal_code: '22202', country: 'us', lat: 38.87, lng: -77.05 },
+  },
   note: 'ring twice',
 };
 
@@ -25,44 +32,104 @@ describe('orders', () => {
     assert.equal(created.status, 200);
     assert.equal(created.body.result, true);
     assert.match(created.body.tracking_number, /^TMS[0-9A-F]{12}$/);
-    const one = await app.http.get(`/v1/orders/${created.body.order_id}`, { token: await app.login(b.users.employee.email, PASSWORD) });
+    const one = await app.http.get(`/v1/orders/${created.body.order_id}`, {
+      token: await app.login(b.users.employee.email, PASSWORD),
+    });
     assert.equal(one.body.order.status_id, 1);
     assert.equal(one.body.order.status, 'NEW_ORDER');
     assert.equal(one.body.order.recipient.address.country, 'US');
     assert.equal(one.body.order.tracking_number, created.body.tracking_number);
     const list = await app.http.get('/v1/orders?order_ref=XMAS-1&status=1', { token: admin });
-    assert.deepEqual(list.body.orders.map((o: { id: number }) => o.id), [created.body.order_id]);
+    assert.deepEqual(
+      list.body.orders.map((o: { id: number }) => o.id),
+      [created.body.order_id],
+    );
   });
 
   test('an order has its packages: the first is numbered with the tracking number, each measured as sent', async () => {
     // A receiver for order.created, so that the event is written (the relay does not run here).
-    const settings = await app.http.put('/v1/webhook-settings', { webhook_sign_secret: 'packages-test-secret-0123456789', order_create_webhook_url: 'https://receiver.example/orders' }, { token: admin });
+    const settings = await app.http.put(
+      '/v1/webhook-settings',
+      {
+        webhook_sign_secret: 'packages-test-secret-0123456789',
+        order_create_webhook_url: 'https://receiver.example/orders',
+      },
+      { token: admin },
+    );
     assert.equal(settings.status, 200, JSON.stringify(settings.body));
-    const sent = [{ weight_grams: 1200, length_mm: 300, width_mm: 200, height_mm: 100, carrier_reference: 'CR-1' }, {}, { weight_grams: 5 }];
-    const created = await app.http.post('/v1/client/orderCreate', { ...valid, order_ref: 'PKG-3', packages: sent }, { token: admin });
+    const sent = [
+      { weight_grams: 1200, length_mm: 300, width_mm: 200, height_mm: 100, carrier_reference: 'CR-1' },
+      {},
+      { weight_grams: 5 },
+    ];
+    const created = await app.http.post(
+      '/v1/client/orderCreate',
+      { ...valid, order_ref: 'PKG-3', packages: sent },
+      { token: admin },
+    );
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const numbers = created.body.packages.map((p: { package_number: string }) => p.package_number);
     assert.equal(numbers.length, 3);
     assert.equal(numbers[0], created.body.tracking_number);
     assert.equal(new Set(numbers).size, 3);
-    assert.deepEqual(created.body.packages.map((p: { position: number }) => p.position), [1, 2, 3]);
+    assert.deepEqual(
+      created.body.packages.map((p: { position: number }) => p.position),
+      [1, 2, 3],
+    );
     const one = await app.http.get(`/v1/orders/${created.body.order_id}`, { token: admin });
     assert.deepEqual(one.body.order.packages, [
-      { position: 1, package_number: numbers[0], weight_grams: 1200, length_mm: 300, width_mm: 200, height_mm: 100, carrier_reference: 'CR-1' },
-      { position: 2, package_number: numbers[1], weight_grams: null, length_mm: null, width_mm: null, height_mm: null, carrier_reference: null },
-      { position: 3, package_number: numbers[2], weight_grams: 5, length_mm: null, width_mm: null, height_mm: null, carrier_reference: null },
+      {
+        position: 1,
+        package_number: numbers[0],
+        weight_grams: 1200,
+        length_mm: 300,
+        width_mm: 200,
+        height_mm: 100,
+        carrier_reference: 'CR-1',
+      },
+      {
+        position: 2,
+        package_number: numbers[1],
+        weight_grams: null,
+        length_mm: null,
+        width_mm: null,
+        height_mm: null,
+        carrier_reference: null,
+      },
+      {
+        position: 3,
+        package_number: numbers[2],
+        weight_grams: 5,
+        length_mm: null,
+        width_mm: null,
+        height_mm: null,
+        carrier_reference: null,
+      },
     ]);
-    const [event] = await app.em().execute('select payload from outbox_event where event_id = ?', [`ORC-${created.body.order_id}`]);
+    const [event] = await app
+      .em()
+      .execute('select payload from outbox_event where event_id = ?', [`ORC-${created.body.order_id}`]);
     assert.deepEqual(event?.payload.data.packages, numbers, 'order.created names the packages');
 
     // Without packages, one unmeasured package carries the tracking number.
     const plain = await app.http.post('/v1/client/orderCreate', { ...valid, order_ref: 'PKG-1' }, { token: admin });
     const read = await app.http.get(`/v1/orders/${plain.body.order_id}`, { token: admin });
-    assert.deepEqual(read.body.order.packages.map((p: { package_number: string }) => p.package_number), [plain.body.tracking_number]);
+    assert.deepEqual(
+      read.body.order.packages.map((p: { package_number: string }) => p.package_number),
+      [plain.body.tracking_number],
+    );
   });
 
   test('bad input answers 422 naming fields and writes nothing', async () => {
-    const count = async () => (await app.em().execute('select (select count(*) from delivery_order where business_id = ?) + (select count(*) from order_package where business_id = ?) as n', [b.business.id, b.business.id]))[0]!.n;
+    const count = async () =>
+      (
+        await app
+          .em()
+          .execute(
+            'select (select count(*) from delivery_order where business_id = ?) + (select count(*) from order_package where business_id = ?) as n',
+            [b.business.id, b.business.id],
+          )
+      )[0]!.n;
     const before = await count();
     const cases: [unknown, string][] = [
       [{ ...valid, type: 'X' }, 'type'],
@@ -71,8 +138,14 @@ describe('orders', () => {
       [{ ...valid, order_ref: 'r'.repeat(101) }, 'order_ref'],
       [{ ...valid, recipient: { ...valid.recipient, name: '' } }, 'recipient.name'],
       [{ ...valid, recipient: { ...valid.recipient, email: 'nope' } }, 'recipient.email'],
-      [{ ...valid, recipient: { ...valid.recipient, address: { ...valid.recipient.address, country: 'USA' } } }, 'recipient.address.country'],
-      [{ ...valid, recipient: { ...valid.recipient, address: { ...valid.recipient.address, lat: 91 } } }, 'recipient.address.lat'],
+      [
+        { ...valid, recipient: { ...valid.recipient, address: { ...valid.recipient.address, country: 'USA' } } },
+        'recipient.address.country',
+      ],
+      [
+        { ...valid, recipient: { ...valid.recipient, address: { ...valid.recipient.address, lat: 91 } } },
+        'recipient.address.lat',
+      ],
       [{ type: 'D' }, 'recipient'],
       [{ ...valid, packages: [] }, 'packages'],
       [{ ...valid, packages: Array.from({ length: 51 }, () => ({})) }, 'packages'],
@@ -86,7 +159,10 @@ describe('orders', () => {
     for (const [body, field] of cases) {
       const res = await app.http.post('/v1/client/orderCreate', body, { token: admin });
       assert.equal(res.status, 422, field);
-      assert.ok(res.body.errors.some((e: { field: string }) => e.field === field), `${field}: ${JSON.stringify(res.body.errors)}`);
+      assert.ok(
+        res.body.errors.some((e: { field: string }) => e.field === field),
+        `${field}: ${JSON.stringify(res.body.errors)}`,
+      );
     }
     assert.equal(await count(), before);
   });
@@ -96,7 +172,11 @@ describe('orders', () => {
     const other = await makeBusiness(app.em());
     const otherAdmin = await app.login(other.users.admin.email, PASSWORD);
     assert.equal((await app.http.get(`/v1/orders/${created.body.order_id}`, { token: otherAdmin })).status, 404);
-    assert.ok(!(await app.http.get('/v1/orders?per_page=200', { token: otherAdmin })).body.orders.some((o: { id: number }) => o.id === created.body.order_id));
+    assert.ok(
+      !(await app.http.get('/v1/orders?per_page=200', { token: otherAdmin })).body.orders.some(
+        (o: { id: number }) => o.id === created.body.order_id,
+      ),
+    );
     for (const who of ['driver', 'customer', 'broker'] as const) {
       const token = await app.login(b.users[who].email, PASSWORD);
       assert.equal((await app.http.post('/v1/client/orderCreate', valid, { token })).status, 403, who);
@@ -110,11 +190,22 @@ describe('orders', () => {
     const demo = await app.login('admin@demo.example');
     const refs = ['DEMO-ON-ROUTE', 'DEMO-THIRD-PARTY', 'DEMO-DELIVERED', 'DEMO-CARRIER-HELD'];
     const ids = [];
-    for (const ref of refs) ids.push((await app.http.get(`/v1/orders?order_ref=${ref}`, { token: demo })).body.orders[0].id);
+    for (const ref of refs)
+      ids.push((await app.http.get(`/v1/orders?order_ref=${ref}`, { token: demo })).body.orders[0].id);
     const broker = (await app.em().execute("select id from app_user where email = 'broker@demo.example'"))[0]!.id;
-    const res = await app.http.post('/v1/broker-order-assignments', { order_ids: ids, broker_id: broker }, { token: demo });
-    assert.deepEqual(res.body.errors.map((e: { message: string }) => e.message), [
-      'The order is already on a route.', 'The order is not a self-delivery order.', 'The order is not in an assignable status.', 'The order is held by a third-party carrier.',
-    ]);
+    const res = await app.http.post(
+      '/v1/broker-order-assignments',
+      { order_ids: ids, broker_id: broker },
+      { token: demo },
+    );
+    assert.deepEqual(
+      res.body.errors.map((e: { message: string }) => e.message),
+      [
+        'The order is already on a route.',
+        'The order is not a self-delivery order.',
+        'The order is not in an assignable status.',
+        'The order is held by a third-party carrier.',
+      ],
+    );
   });
 });

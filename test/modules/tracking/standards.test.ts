@@ -18,7 +18,9 @@ const TN = JOURNEY.tracking_number;
 const FAILED = JOURNEY.events.find((e) => e.incident_reason)!;
 const REASON = REASON_BY_ID.get(FAILED.incident_reason!)!;
 const statusOf = (e: OtepEvent) => STATUS_BY_ID.get(e.status_code)!;
-const LOCATION_NAMES = new Set(JOURNEY.events.flatMap((e) => [e.location?.name, e.location?.city]).filter((v): v is string => Boolean(v)));
+const LOCATION_NAMES = new Set(
+  JOURNEY.events.flatMap((e) => [e.location?.name, e.location?.city]).filter((v): v is string => Boolean(v)),
+);
 
 type Json = any;
 const project = (f: Format, t: Timeline = JOURNEY): Json => f.project(t, ctx);
@@ -40,7 +42,11 @@ const PRIVATE_KEY = /(^|_)(name|phone|email|price)$/i;
 /** Keys that could carry a person's data, except `name`s the format itself requires and place names. */
 function privateFields(doc: unknown, structuralName: (path: string) => boolean = () => false): string[] {
   return entries(doc)
-    .filter(([path, key, value]) => PRIVATE_KEY.test(key) && !(key === 'name' && (value === null || LOCATION_NAMES.has(value as string) || structuralName(path))))
+    .filter(
+      ([path, key, value]) =>
+        PRIVATE_KEY.test(key) &&
+        !(key === 'name' && (value === null || LOCATION_NAMES.has(value as string) || structuralName(path))),
+    )
     .map(([path]) => path);
 }
 
@@ -49,15 +55,27 @@ function poisoned(): Timeline {
   const secret = { recipient_name: 'Jane Doe', phone: '+33 6 12 34 56 78', email: 'jane@example.com', price: 12.34 };
   const t = structuredClone(JOURNEY) as Timeline & Record<string, unknown>;
   Object.assign(t, { customer_name: 'Jane Doe', shipping_price: 99.99 });
-  t.events = t.events.map((e) => ({ ...e, ...secret, ...(e.location ? { location: { ...e.location, contact_name: 'Jane Doe', phone: '+33 6 12 34 56 78' } } : {}) }));
+  t.events = t.events.map((e) => ({
+    ...e,
+    ...secret,
+    ...(e.location ? { location: { ...e.location, contact_name: 'Jane Doe', phone: '+33 6 12 34 56 78' } } : {}),
+  }));
   return t;
 }
 
 const FORMATS: [Format, (doc: Json) => string[], (path: string) => boolean][] = [
   [onerecord, (d) => d.events.map((e: Json) => e.eventDate['@value']), () => false],
   [uncefact, (d) => d.consignment.transportEvents.map((e: Json) => e.occurrenceDateTime), () => false],
-  [otlp, (d) => d.resourceSpans[0].scopeSpans[0].spans.slice(1).map((s: Json) => s.startTimeUnixNano), (p) => /^resourceSpans\.0\.scopeSpans\.0\.(scope|spans\.\d+)\.name$/.test(p)],
-  [sensorthings, (d) => d.Datastreams[0].Observations.map((o: Json) => o.phenomenonTime), (p) => /^(name|Datastreams\.0\.(name|ObservedProperty\.name|Sensor\.name))$/.test(p)],
+  [
+    otlp,
+    (d) => d.resourceSpans[0].scopeSpans[0].spans.slice(1).map((s: Json) => s.startTimeUnixNano),
+    (p) => /^resourceSpans\.0\.scopeSpans\.0\.(scope|spans\.\d+)\.name$/.test(p),
+  ],
+  [
+    sensorthings,
+    (d) => d.Datastreams[0].Observations.map((o: Json) => o.phenomenonTime),
+    (p) => /^(name|Datastreams\.0\.(name|ObservedProperty\.name|Sensor\.name))$/.test(p),
+  ],
 ];
 
 describe('every projection', () => {
@@ -66,14 +84,19 @@ describe('every projection', () => {
       const expected = JOURNEY.events.map((e) => (format === otlp ? unixNanos(e.occurred_at) : e.occurred_at));
       assert.deepEqual(occurrences(project(format)), expected);
       const instants = JOURNEY.events.map((e) => Date.parse(e.occurred_at));
-      assert.deepEqual(instants, [...instants].sort((a, b) => a - b), 'the fixture itself is in occurrence order');
+      assert.deepEqual(
+        instants,
+        [...instants].sort((a, b) => a - b),
+        'the fixture itself is in occurrence order',
+      );
     });
 
     test(`${format.id}: nothing private, even when the timeline carries it`, () => {
       assert.deepEqual(privateFields(project(format), structuralName), []);
       assert.deepEqual(privateFields(projectEvents(format), structuralName), []);
       const leaked = JSON.stringify([project(format, poisoned()), projectEvents(format, poisoned())]);
-      for (const secret of ['Jane Doe', '+33 6 12 34 56 78', 'jane@example.com', '12.34', '99.99']) assert.ok(!leaked.includes(secret), `${format.id} leaks ${secret}`);
+      for (const secret of ['Jane Doe', '+33 6 12 34 56 78', 'jane@example.com', '12.34', '99.99'])
+        assert.ok(!leaked.includes(secret), `${format.id} leaks ${secret}`);
       assert.deepEqual(project(format, poisoned()), project(format));
     });
 
@@ -111,9 +134,12 @@ describe('IATA ONE Record', () => {
       const e = doc.events[i];
       const code = statusOf(src).projection.onerecord;
       // A meaning the IATA list lacks (a failed delivery) is named by its OTEP code instead.
-      assert.deepEqual(e.eventCode, code
-        ? { '@type': 'cargo:CodeListElement', code, codeListName: 'IATA cXML Code List 1.18 Status Codes' }
-        : { '@type': 'cargo:CodeListElement', code: src.status_code, codeListName: 'OTEP vocabulary status codes' });
+      assert.deepEqual(
+        e.eventCode,
+        code
+          ? { '@type': 'cargo:CodeListElement', code, codeListName: 'IATA cXML Code List 1.18 Status Codes' }
+          : { '@type': 'cargo:CodeListElement', code: src.status_code, codeListName: 'OTEP vocabulary status codes' },
+      );
       assert.equal(e.eventName, statusOf(src).label);
       assert.deepEqual(e.eventDate, { '@type': 'xsd:dateTime', '@value': src.occurred_at });
       assert.deepEqual(e.creationDate, { '@type': 'xsd:dateTime', '@value': src.recorded_at });
@@ -132,10 +158,21 @@ describe('IATA ONE Record', () => {
     assert.deepEqual(pickedUp.eventLocation, {
       '@type': 'cargo:Location',
       locationName: 'Sender dock',
-      address: { '@type': 'cargo:Address', cityName: 'Lyon', textualPostCode: '69007', country: { '@type': 'cargo:CodeListElement', code: 'FR', codeListName: 'ISO 3166-1 alpha-2' } },
-      geolocation: { '@type': 'cargo:Geolocation', latitude: { '@type': 'xsd:double', '@value': 45.7485 }, longitude: { '@type': 'xsd:double', '@value': 4.8467 } },
+      address: {
+        '@type': 'cargo:Address',
+        cityName: 'Lyon',
+        textualPostCode: '69007',
+        country: { '@type': 'cargo:CodeListElement', code: 'FR', codeListName: 'ISO 3166-1 alpha-2' },
+      },
+      geolocation: {
+        '@type': 'cargo:Geolocation',
+        latitude: { '@type': 'xsd:double', '@value': 45.7485 },
+        longitude: { '@type': 'xsd:double', '@value': 4.8467 },
+      },
     });
-    assert.deepEqual(atHub.eventLocation.locationCodes, [{ '@type': 'cargo:CodeListElement', code: 'urn:epc:id:sgln:3012345.00001.0', codeListName: 'GS1 GLN' }]);
+    assert.deepEqual(atHub.eventLocation.locationCodes, [
+      { '@type': 'cargo:CodeListElement', code: 'urn:epc:id:sgln:3012345.00001.0', codeListName: 'GS1 GLN' },
+    ]);
     assert.equal(atHub.eventLocation.geolocation, undefined);
   });
 
@@ -183,9 +220,16 @@ describe('UN/CEFACT transport status', () => {
       postalAddress: { cityName: 'Paris', postcode: '75011', countryCode: 'FR' },
       geographicalCoordinate: { latitudeMeasure: 48.8589, longitudeMeasure: 2.3797 },
     });
-    assert.deepEqual(events[2].occurrenceLocation, { id: 'urn:epc:id:sgln:3012345.00001.0', name: 'Paris Nord hub', postalAddress: { cityName: 'Gonesse', postcode: '95500', countryCode: 'FR' } });
+    assert.deepEqual(events[2].occurrenceLocation, {
+      id: 'urn:epc:id:sgln:3012345.00001.0',
+      name: 'Paris Nord hub',
+      postalAddress: { cityName: 'Gonesse', postcode: '95500', countryCode: 'FR' },
+    });
     assert.equal(events[0].occurrenceLocation, undefined);
-    assert.deepEqual(entries(doc).filter(([, , v]) => v === null || v === undefined), []);
+    assert.deepEqual(
+      entries(doc).filter(([, , v]) => v === null || v === undefined),
+      [],
+    );
   });
 });
 
@@ -196,7 +240,10 @@ describe('OpenTelemetry OTLP/JSON', () => {
 
   test('an ExportTraceServiceRequest: resource attributes, an instrumentation scope, spans', () => {
     assert.equal(doc.resourceSpans.length, 1);
-    assert.deepEqual(doc.resourceSpans[0].resource.attributes.find((a: Json) => a.key === 'service.name'), { key: 'service.name', value: { stringValue: 'tms' } });
+    assert.deepEqual(
+      doc.resourceSpans[0].resource.attributes.find((a: Json) => a.key === 'service.name'),
+      { key: 'service.name', value: { stringValue: 'tms' } },
+    );
     assert.equal(doc.resourceSpans[0].scopeSpans[0].scope.name, 'otep');
     assert.equal(spans.length, JOURNEY.events.length + 1);
   });
@@ -270,23 +317,37 @@ describe('OpenTelemetry OTLP/JSON', () => {
   test('the failed attempt is an ERROR span with its reason as the message; the rest are unset', () => {
     const i = JOURNEY.events.indexOf(FAILED);
     assert.deepEqual(children[i].status, { code: 2, message: REASON.label });
-    assert.deepEqual(children[i].attributes.find((a: Json) => a.key === 'otep.incident_reason').value, { stringValue: FAILED.incident_reason });
+    assert.deepEqual(children[i].attributes.find((a: Json) => a.key === 'otep.incident_reason').value, {
+      stringValue: FAILED.incident_reason,
+    });
     children.forEach((s, j) => j !== i && assert.deepEqual(s.status, { code: 0 }));
   });
 
   test('exception codes and the profile codes that refine them are errors too, with the status label when there is no reason', () => {
     const base = JOURNEY.events[3]!;
-    const t: Timeline = { ...JOURNEY, events: [
-      { ...base, id: 'x-1', status_code: 'otep:core:exception', phase: 'otep:phase:transit' },
-      { ...base, id: 'x-2', status_code: 'otep:parcel:on_hold', phase: 'otep:phase:inbound', incident_reason: 'otep:reason:customs' },
-    ] };
+    const t: Timeline = {
+      ...JOURNEY,
+      events: [
+        { ...base, id: 'x-1', status_code: 'otep:core:exception', phase: 'otep:phase:transit' },
+        {
+          ...base,
+          id: 'x-2',
+          status_code: 'otep:parcel:on_hold',
+          phase: 'otep:phase:inbound',
+          incident_reason: 'otep:reason:customs',
+        },
+      ],
+    };
     const [, first, second] = (project(otlp, t) as Json).resourceSpans[0].scopeSpans[0].spans;
     assert.deepEqual(first.status, { code: 2, message: STATUS_BY_ID.get('otep:core:exception')!.label });
     assert.deepEqual(second.status, { code: 2, message: REASON_BY_ID.get('otep:reason:customs')!.label });
   });
 
   test('an empty timeline is an empty trace', () => {
-    assert.deepEqual((project(otlp, { ...JOURNEY, events: [], current: null }) as Json).resourceSpans[0].scopeSpans[0].spans, []);
+    assert.deepEqual(
+      (project(otlp, { ...JOURNEY, events: [], current: null }) as Json).resourceSpans[0].scopeSpans[0].spans,
+      [],
+    );
   });
 });
 
@@ -300,7 +361,10 @@ describe('OGC SensorThings', () => {
     assert.equal(doc.name, TN);
     assert.equal(doc.Datastreams.length, 1);
     assert.equal(stream.name, `${TN} status`);
-    assert.equal(stream.observationType, 'http://www.opengis.net/def/observationType/OGC-OM/2.0/OM_CategoryObservation');
+    assert.equal(
+      stream.observationType,
+      'http://www.opengis.net/def/observationType/OGC-OM/2.0/OM_CategoryObservation',
+    );
     assert.deepEqual(stream.unitOfMeasurement, { name: null, symbol: null, definition: null });
     assert.equal(stream['Observations@iot.count'], JOURNEY.events.length);
     const links = entries(doc).filter(([, k]) => k.endsWith('@iot.selfLink') || k.endsWith('@iot.navigationLink'));
@@ -309,8 +373,13 @@ describe('OGC SensorThings', () => {
       assert.ok(String(link).startsWith(`${BASE}/api/v1/otep/`), path);
       assert.doesNotThrow(() => new URL(String(link)));
     }
-    assert.equal(stream['Observations@iot.navigationLink'], `${BASE}/api/v1/otep/trackings/${TN}/events?format=sensorthings`);
-    const ids = entries(doc).filter(([, k]) => k === '@iot.id').map(([, , v]) => v);
+    assert.equal(
+      stream['Observations@iot.navigationLink'],
+      `${BASE}/api/v1/otep/trackings/${TN}/events?format=sensorthings`,
+    );
+    const ids = entries(doc)
+      .filter(([, k]) => k === '@iot.id')
+      .map(([, , v]) => v);
     assert.equal(new Set(ids).size, ids.length);
   });
 

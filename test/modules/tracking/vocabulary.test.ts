@@ -22,7 +22,9 @@ describe('the OTEP vocabulary', () => {
   });
 
   test('each universal code has its own EPCIS bizStep + disposition, so a foreign document maps back to it', () => {
-    const pairs = STATUS_CODES.filter((s) => s.profile === 'core').map((s) => `${s.projection.epcis.bizStep} ${s.projection.epcis.disposition}`);
+    const pairs = STATUS_CODES.filter((s) => s.profile === 'core').map(
+      (s) => `${s.projection.epcis.bizStep} ${s.projection.epcis.disposition}`,
+    );
     assert.equal(new Set(pairs).size, pairs.length);
   });
 

@@ -9,7 +9,9 @@ import { createLogger } from '../../../src/platform/logger.ts';
 /** Several OriginSlots on one database stand for several worker processes. */
 describe('retry slots per receiving origin, shared by every worker', () => {
   let orm: Orm;
-  before(async () => { orm = await createOrm(process.env.DATABASE_URL!, ENTITIES, 4); });
+  before(async () => {
+    orm = await createOrm(process.env.DATABASE_URL!, ENTITIES, 4);
+  });
   const workers: OriginSlots[] = [];
   after(async () => {
     for (const w of workers) await w.close();
@@ -63,7 +65,7 @@ describe('retry slots per receiving origin, shared by every worker', () => {
     assert.equal(await dead.acquire(o, 0), true);
     const live = worker(2, 1);
     assert.equal(await live.acquire(o, 0), false);
-    assert.equal(await live.acquire(o, 3_000), true, 'the dead worker\'s lease ended');
+    assert.equal(await live.acquire(o, 3_000), true, "the dead worker's lease ended");
     // The live worker keeps its slot past its lease by using it: the renewal happens on acquire.
     live.release(o);
     for (let i = 0; i < 6; i++) {
@@ -71,8 +73,12 @@ describe('retry slots per receiving origin, shared by every worker', () => {
       assert.equal(await live.acquire(o, 0), true);
       live.release(o);
     }
-    const rows = await orm.em.fork().execute<{ holder: string | null; live: boolean }[]>(
-      'select holder, leased_until > now() as live from webhook_origin_slot where origin = ? order by slot', [o]);
+    const rows = await orm.em
+      .fork()
+      .execute<{ holder: string | null; live: boolean }[]>(
+        'select holder, leased_until > now() as live from webhook_origin_slot where origin = ? order by slot',
+        [o],
+      );
     assert.equal(rows.filter((r) => r.live).length, live.heldBy(o));
     assert.ok(live.heldBy(o) >= 1);
   });

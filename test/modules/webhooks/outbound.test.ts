@@ -12,23 +12,25 @@ function closingReceiver() {
   const seen: { connection: number; request: number }[] = [];
   let connections = 0;
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    const connection = ++connections;
-    let requests = 0;
-    let buffered = '';
-    socket.on('data', (chunk) => {
-      buffered += chunk.toString();
-      // Each test request is one small POST with a body of "x": a request is complete once its body has come.
-      while (buffered.includes('\r\n\r\nx')) {
-        buffered = buffered.slice(buffered.indexOf('\r\n\r\nx') + 5);
-        seen.push({ connection, request: ++requests });
-        if (requests === 1) socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n');
-        else socket.resetAndDestroy();
-      }
-    });
-    socket.on('error', () => undefined);
-  }).listen(0, '127.0.0.1');
+  const server = net
+    .createServer((socket) => {
+      sockets.add(socket);
+      const connection = ++connections;
+      let requests = 0;
+      let buffered = '';
+      socket.on('data', (chunk) => {
+        buffered += chunk.toString();
+        // Each test request is one small POST with a body of "x": a request is complete once its body has come.
+        while (buffered.includes('\r\n\r\nx')) {
+          buffered = buffered.slice(buffered.indexOf('\r\n\r\nx') + 5);
+          seen.push({ connection, request: ++requests });
+          if (requests === 1) socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n');
+          else socket.resetAndDestroy();
+        }
+      });
+      socket.on('error', () => undefined);
+    })
+    .listen(0, '127.0.0.1');
   const close = () => {
     for (const s of sockets) s.destroy();
     server.close();
@@ -46,7 +48,11 @@ describe('outbound webhook POST', () => {
       const second = await postOutbound(rx.url(), {}, 'x', opts);
       assert.equal(second.status, 200, JSON.stringify(second));
       // The second POST went out on the kept-alive connection, was dropped, and was answered on a new connection.
-      assert.deepEqual(rx.seen, [{ connection: 1, request: 1 }, { connection: 1, request: 2 }, { connection: 2, request: 1 }]);
+      assert.deepEqual(rx.seen, [
+        { connection: 1, request: 1 },
+        { connection: 1, request: 2 },
+        { connection: 2, request: 1 },
+      ]);
     } finally {
       rx.close();
     }

@@ -20,11 +20,24 @@ describe('outbox audience', () => {
   /** One event of `businessId` (naming `providerId`), under a reference no other file looks up. */
   const event = (businessId: number, providerId: number | null = null): NewOutboxEvent => {
     const id = randomUUID();
-    return { businessId, providerId, eventId: `AUD-${id}`, eventType: 'device_order.stored', referenceType: 'audience_test', referenceId: id, payload: {} };
+    return {
+      businessId,
+      providerId,
+      eventId: `AUD-${id}`,
+      eventType: 'device_order.stored',
+      referenceType: 'audience_test',
+      referenceId: id,
+      payload: {},
+    };
   };
   const written = async (e: NewOutboxEvent) =>
-    (await em().execute<{ n: number }[]>('select count(*)::int as n from outbox_event where event_id = ?', [e.eventId]))[0]!.n === 1;
-  const write = async (e: NewOutboxEvent) => { await insertOutboxEvents(em(), [e]); return written(e); };
+    (
+      await em().execute<{ n: number }[]>('select count(*)::int as n from outbox_event where event_id = ?', [e.eventId])
+    )[0]!.n === 1;
+  const write = async (e: NewOutboxEvent) => {
+    await insertOutboxEvents(em(), [e]);
+    return written(e);
+  };
 
   before(async () => {
     orm = await createOrm(process.env.DATABASE_URL!, ENTITIES);
@@ -33,7 +46,9 @@ describe('outbox audience', () => {
   });
   after(async () => {
     // Published, so that no relay of a later file sends these hand-made events.
-    await em().execute("update outbox_event set published_at = now() where reference_type = 'audience_test' and published_at is null");
+    await em().execute(
+      "update outbox_event set published_at = now() where reference_type = 'audience_test' and published_at is null",
+    );
     await orm.close();
   });
 
@@ -43,7 +58,11 @@ describe('outbox audience', () => {
     assert.equal(await write(event(business.id)), false, 'nobody receives it');
     assert.equal(await write(event(business.id, provider.business.id)), false);
 
-    await insertProviderEndpoint(em(), provider.business.id, 'partner_locker', { url: 'https://partner.example/hooks', secret: 'whsec-audience', keyId: 'k1' });
+    await insertProviderEndpoint(em(), provider.business.id, 'partner_locker', {
+      url: 'https://partner.example/hooks',
+      secret: 'whsec-audience',
+      keyId: 'k1',
+    });
     assert.equal(await write(event(business.id, provider.business.id)), true, "the provider's endpoint receives it");
     assert.equal(await write(event(business.id)), false, 'the provider is not named');
 
@@ -55,55 +74,92 @@ describe('outbox audience', () => {
     const listening = await makeBusiness(em());
     const silent = await makeBusiness(em());
     await upsertWebhookSettings(em(), listening.business.id, null, {});
-    const events = [event(silent.business.id), event(listening.business.id), event(silent.business.id), event(listening.business.id)];
+    const events = [
+      event(silent.business.id),
+      event(listening.business.id),
+      event(silent.business.id),
+      event(listening.business.id),
+    ];
     await insertOutboxEvents(em(), events);
     assert.deepEqual(await Promise.all(events.map(written)), [false, true, false, true]);
   });
 
   /** Resolves when a session of this database waits for a lock while running a statement that contains `text`. */
-  const waitingOn = (text: string) => waitFor(async () =>
-    (await em().execute<{ n: number }[]>(
-      "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like ?", [`%${text}%`]))[0]!.n > 0);
+  const waitingOn = (text: string) =>
+    waitFor(
+      async () =>
+        (
+          await em().execute<{ n: number }[]>(
+            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like ?",
+            [`%${text}%`],
+          )
+        )[0]!.n > 0,
+    );
   /** Resolves when some session holds `owner`'s receiver lock in `mode`. */
-  const lockHeld = (mode: 'ExclusiveLock' | 'ShareLock', owner: number) => waitFor(async () =>
-    (await em().execute<{ n: number }[]>("select count(*)::int as n from pg_locks where locktype = 'advisory' and mode = ? and objid = ?", [mode, owner]))[0]!.n > 0);
+  const lockHeld = (mode: 'ExclusiveLock' | 'ShareLock', owner: number) =>
+    waitFor(
+      async () =>
+        (
+          await em().execute<{ n: number }[]>(
+            "select count(*)::int as n from pg_locks where locktype = 'advisory' and mode = ? and objid = ?",
+            [mode, owner],
+          )
+        )[0]!.n > 0,
+    );
 
   /** Runs `work` in a transaction left open, with its locks, until `release`. */
   function heldOpen(work: (tx: Em) => Promise<unknown>) {
     let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
-    const done = em().transactional(async (tx: Em) => { await work(tx); await held; });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const done = em().transactional(async (tx: Em) => {
+      await work(tx);
+      await held;
+    });
     return { done, release };
   }
 
-  test('an event written while a receiver is being added waits for it and is then written', { timeout: 30_000 }, async () => {
-    const { business } = await makeBusiness(em());
-    const adding = heldOpen((tx) => upsertWebhookSettings(tx, business.id, null, {}));
-    const e = event(business.id);
-    let writing: Promise<void> | undefined;
-    try {
-      await lockHeld('ExclusiveLock', business.id);
-      writing = insertOutboxEvents(em(), [e]);
-      await waitingOn('webhook_audience');
-    } finally { adding.release(); }
-    await adding.done;
-    await writing;
-    assert.equal(await written(e), true, 'it saw the receiver committed while it waited');
-  });
+  test(
+    'an event written while a receiver is being added waits for it and is then written',
+    { timeout: 30_000 },
+    async () => {
+      const { business } = await makeBusiness(em());
+      const adding = heldOpen((tx) => upsertWebhookSettings(tx, business.id, null, {}));
+      const e = event(business.id);
+      let writing: Promise<void> | undefined;
+      try {
+        await lockHeld('ExclusiveLock', business.id);
+        writing = insertOutboxEvents(em(), [e]);
+        await waitingOn('webhook_audience');
+      } finally {
+        adding.release();
+      }
+      await adding.done;
+      await writing;
+      assert.equal(await written(e), true, 'it saw the receiver committed while it waited');
+    },
+  );
 
-  test('a receiver added while an event transaction is open waits for that transaction', { timeout: 30_000 }, async () => {
-    const { business } = await makeBusiness(em());
-    const e = event(business.id);
-    const writing = heldOpen((tx) => insertOutboxEvents(tx, [e]));
-    let adding: Promise<unknown> | undefined;
-    try {
-      await lockHeld('ShareLock', business.id);
-      adding = upsertWebhookSettings(em(), business.id, null, {});
-      await waitingOn('lock_webhook_receivers');
-    } finally { writing.release(); }
-    await writing.done;
-    await adding;
-    assert.equal(await written(e), false, 'committed before the receiver existed');
-    assert.equal(await write(event(business.id)), true);
-  });
+  test(
+    'a receiver added while an event transaction is open waits for that transaction',
+    { timeout: 30_000 },
+    async () => {
+      const { business } = await makeBusiness(em());
+      const e = event(business.id);
+      const writing = heldOpen((tx) => insertOutboxEvents(tx, [e]));
+      let adding: Promise<unknown> | undefined;
+      try {
+        await lockHeld('ShareLock', business.id);
+        adding = upsertWebhookSettings(em(), business.id, null, {});
+        await waitingOn('lock_webhook_receivers');
+      } finally {
+        writing.release();
+      }
+      await writing.done;
+      await adding;
+      assert.equal(await written(e), false, 'committed before the receiver existed');
+      assert.equal(await write(event(business.id)), true);
+    },
+  );
 });

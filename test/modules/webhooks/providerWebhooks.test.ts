@@ -15,10 +15,11 @@ const valid = (sender: 'partner_locker' | 'third_party' | 'ohp', r: Received, se
 describe('provider endpoints and OHP subscriptions', () => {
   let app: TestApp;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  const arrived = (eventId: string, n = 1) => waitFor(async () => {
-    const got = receiver.received.filter((r) => r.body.includes(eventId));
-    return got.length >= n && got;
-  }, 30_000);
+  const arrived = (eventId: string, n = 1) =>
+    waitFor(async () => {
+      const got = receiver.received.filter((r) => r.body.includes(eventId));
+      return got.length >= n && got;
+    }, 30_000);
 
   before(async () => {
     // Provider schedules run 10 s .. 40960 s; at this scale the eight attempts take about 5 s.
@@ -33,11 +34,21 @@ describe('provider endpoints and OHP subscriptions', () => {
   test('partner locker: generated secret shown once, sandbox test events, the switch, key rotation signing with both keys', async () => {
     const { user } = await makeProvider(app.em(), 'locker_provider');
     const token = await app.login(user.email, PASSWORD);
-    assert.deepEqual((await app.http.get('/v1/provider/webhook-settings', { token })).body, { result: true, settings: null });
+    assert.deepEqual((await app.http.get('/v1/provider/webhook-settings', { token })).body, {
+      result: true,
+      settings: null,
+    });
     assert.equal((await app.http.post('/v1/provider/webhook-settings/test', {}, { token })).status, 409);
-    assert.equal((await app.http.put('/v1/provider/webhook-settings', { sandbox_enabled: true }, { token })).body.errors[0].field, 'url');
+    assert.equal(
+      (await app.http.put('/v1/provider/webhook-settings', { sandbox_enabled: true }, { token })).body.errors[0].field,
+      'url',
+    );
 
-    const put = await app.http.put('/v1/provider/webhook-settings', { url: `${receiver.url}/prod`, sandbox_url: `${receiver.url}/sandbox`, standard_webhooks: true }, { token });
+    const put = await app.http.put(
+      '/v1/provider/webhook-settings',
+      { url: `${receiver.url}/prod`, sandbox_url: `${receiver.url}/sandbox`, standard_webhooks: true },
+      { token },
+    );
     assert.equal(put.status, 200);
     const secret = put.body.generated_secret as string;
     assert.ok(secret.length >= 32);
@@ -77,8 +88,21 @@ describe('provider endpoints and OHP subscriptions', () => {
     const { user } = await makeProvider(app.em(), 'delivery_provider');
     const token = await app.login(user.email, PASSWORD);
     const secret = `tp-secret-${randomUUID()}`;
-    await app.http.put('/v1/provider/webhook-settings', { url: `${receiver.url}/tp`, secret, events: ['delivery.assignment.created'] }, { token });
-    assert.equal((await app.http.put('/v1/provider/webhook-settings', { events: ['partner_locker.delivery.delivered'] }, { token })).status, 422);
+    await app.http.put(
+      '/v1/provider/webhook-settings',
+      { url: `${receiver.url}/tp`, secret, events: ['delivery.assignment.created'] },
+      { token },
+    );
+    assert.equal(
+      (
+        await app.http.put(
+          '/v1/provider/webhook-settings',
+          { events: ['partner_locker.delivery.delivered'] },
+          { token },
+        )
+      ).status,
+      422,
+    );
 
     receiver.behave((_n, req) => (req.body.includes('TPE-TEST') && !req.body.includes('"pass"') ? 500 : 200));
     const sent = await app.http.post('/v1/provider/webhook-settings/test', {}, { token });
@@ -102,7 +126,11 @@ describe('provider endpoints and OHP subscriptions', () => {
     receiver.behave(() => 200);
     const resend = await app.http.post('/v1/webhook-deliveries/resend', { delivery_ids: [dead.id] }, { token });
     assert.equal(resend.body.resent, 1);
-    await waitFor(async () => (await app.http.get(`/v1/webhook-deliveries/${dead.id}`, { token })).body.delivery.status === 'delivered', 30_000);
+    await waitFor(
+      async () =>
+        (await app.http.get(`/v1/webhook-deliveries/${dead.id}`, { token })).body.delivery.status === 'delivered',
+      30_000,
+    );
   });
 
   test('OHP: a subscription exists only after its URL echoes the challenge; pushes keep message_id and are signed', async () => {
@@ -114,7 +142,11 @@ describe('provider endpoints and OHP subscriptions', () => {
       return req.headers['x-ohp-event'] === 'challenge' ? { status: 200, json: { challenge: body.challenge } } : 400;
     });
     const secret = `ohp-secret-${randomUUID()}`;
-    const created = await app.http.post('/v1/ohp/subscriptions', { url: `${receiver.url}/ohp`, secret, events: ['handoff.accepted'], format: 'ce_binary' }, { token: admin });
+    const created = await app.http.post(
+      '/v1/ohp/subscriptions',
+      { url: `${receiver.url}/ohp`, secret, events: ['handoff.accepted'], format: 'ce_binary' },
+      { token: admin },
+    );
     assert.equal(created.status, 201);
     assert.equal(created.body.subscription.secret, `…${secret.slice(-4)}`);
     assert.ok(!('generated_secret' in created.body));
@@ -122,12 +154,23 @@ describe('provider endpoints and OHP subscriptions', () => {
     assert.ok(valid('ohp', challengeReq, secret), 'the challenge is signed like a push');
 
     receiver.behave(() => ({ status: 200, json: { challenge: 'something else' } }));
-    const wrong = await app.http.post('/v1/ohp/subscriptions', { url: `${receiver.url}/ohp2` }, { token: admin, lang: 'fr' });
+    const wrong = await app.http.post(
+      '/v1/ohp/subscriptions',
+      { url: `${receiver.url}/ohp2` },
+      { token: admin, lang: 'fr' },
+    );
     assert.equal(wrong.status, 400);
     assert.equal(wrong.body.code, 'CHALLENGE_FAILED');
     receiver.behave(() => 'hang');
-    assert.equal((await app.http.post('/v1/ohp/subscriptions', { url: `${receiver.url}/ohp3` }, { token: admin })).status, 400);
-    assert.equal((await app.http.get('/v1/ohp/subscriptions', { token: admin })).body.subscriptions.length, 1, 'failed challenges create nothing');
+    assert.equal(
+      (await app.http.post('/v1/ohp/subscriptions', { url: `${receiver.url}/ohp3` }, { token: admin })).status,
+      400,
+    );
+    assert.equal(
+      (await app.http.get('/v1/ohp/subscriptions', { token: admin })).body.subscriptions.length,
+      1,
+      'failed challenges create nothing',
+    );
 
     // No OHP producer exists yet: write the event as one would, then watch the engine push it.
     receiver.behave((_n, req) => (receiver.received.filter((x) => x.body === req.body).length === 1 ? 503 : 200));
@@ -135,7 +178,18 @@ describe('provider endpoints and OHP subscriptions', () => {
     await app.em().execute(
       `insert into outbox_event (business_id, event_id, event_type, reference_type, reference_id, payload)
        values (?, ?, 'handoff.accepted', 'handoff', 'H-1', ?::jsonb)`,
-      [b.business.id, messageId, JSON.stringify({ message_id: messageId, event: 'handoff.accepted', occurred_at: new Date().toISOString(), handoff_id: 'H-1', data: {} })]);
+      [
+        b.business.id,
+        messageId,
+        JSON.stringify({
+          message_id: messageId,
+          event: 'handoff.accepted',
+          occurred_at: new Date().toISOString(),
+          handoff_id: 'H-1',
+          data: {},
+        }),
+      ],
+    );
     const pushes = await arrived(messageId, 2);
     for (const p of pushes) {
       assert.equal(p.headers['x-ohp-delivery'], messageId);
@@ -146,7 +200,11 @@ describe('provider endpoints and OHP subscriptions', () => {
 
     const id = created.body.subscription.id;
     const other = await app.login((await makeBusiness(app.em())).users.admin.email, PASSWORD);
-    assert.equal((await app.http.del(`/v1/ohp/subscriptions?id=${id}`, { token: other })).status, 404, 'another business cannot revoke it');
+    assert.equal(
+      (await app.http.del(`/v1/ohp/subscriptions?id=${id}`, { token: other })).status,
+      404,
+      'another business cannot revoke it',
+    );
     assert.equal((await app.http.del(`/v1/ohp/subscriptions?id=${id}`, { token: admin })).status, 200);
     assert.deepEqual((await app.http.get('/v1/ohp/subscriptions', { token: admin })).body.subscriptions, []);
   });
@@ -158,7 +216,8 @@ describe('provider endpoints and OHP subscriptions', () => {
     const path = `/ohp-limits-${randomUUID()}`;
     const url = `${receiver.url}${path}`;
     const challenges = () => receiver.received.filter((r) => r.url === path).length;
-    const subscribe = (events: string[], at = url) => app.http.post('/v1/ohp/subscriptions', { url: at, events }, { token: admin, lang: 'de' });
+    const subscribe = (events: string[], at = url) =>
+      app.http.post('/v1/ohp/subscriptions', { url: at, events }, { token: admin, lang: 'de' });
 
     assert.equal((await subscribe(['handoff.accepted', 'handoff.rejected'])).status, 201);
     const again = await subscribe(['handoff.rejected', 'handoff.accepted', 'handoff.accepted']);
@@ -179,7 +238,9 @@ describe('provider endpoints and OHP subscriptions', () => {
     await app.em().execute(
       `insert into webhook_endpoint (business_id, kind, url, events, format, standard_webhooks, secret, key_id)
        select ?, 'ohp', 'https://example.com/ohp/' || n, '{handoff.accepted}', 'native', false, 'secret-' || n, 'key-' || n
-       from generate_series(1, 45) as n`, [b.business.id]);
+       from generate_series(1, 45) as n`,
+      [b.business.id],
+    );
     const over = await subscribe(['handoff.tracking'], `${receiver.url}/ohp-other`);
     assert.equal(over.status, 409);
     assert.equal(over.body.code, 'TOO_MANY_SUBSCRIPTIONS');
@@ -187,6 +248,10 @@ describe('provider endpoints and OHP subscriptions', () => {
     assert.equal(list.length, 50);
 
     assert.equal((await app.http.del(`/v1/ohp/subscriptions?id=${list[0].id}`, { token: admin })).status, 200);
-    assert.equal((await subscribe(['handoff.tracking'], `${receiver.url}/ohp-other`)).status, 201, 'a revoked subscription frees its place');
+    assert.equal(
+      (await subscribe(['handoff.tracking'], `${receiver.url}/ohp-other`)).status,
+      201,
+      'a revoked subscription frees its place',
+    );
   });
 });

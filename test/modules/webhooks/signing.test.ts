@@ -36,47 +36,88 @@ interface Case {
 }
 
 const locker = { secrets: [SECRET], keyId: 'key-2024', webhookId: 'wh_1', deliveryId: 'dlv_1' };
-const lockerHeaders = ['Content-Type', 'X-Webhook-Id', 'X-Webhook-Delivery-Id', 'X-Webhook-Timestamp', 'X-Webhook-Key-Id', 'X-Webhook-Content-Digest', 'X-Webhook-Signature'];
+const lockerHeaders = [
+  'Content-Type',
+  'X-Webhook-Id',
+  'X-Webhook-Delivery-Id',
+  'X-Webhook-Timestamp',
+  'X-Webhook-Key-Id',
+  'X-Webhook-Content-Digest',
+  'X-Webhook-Signature',
+];
 
 const CASES: Record<Sender, Case> = {
   tenant: {
     sign: (body, timestamp) => signTenant({ secret: SECRET, body, timestamp, eventId: 'evt_1' }),
-    secret: SECRET, timestampHeader: 'X-Webhook-Timestamp', signatureHeader: 'Signature', tamper: 'signature',
+    secret: SECRET,
+    timestampHeader: 'X-Webhook-Timestamp',
+    signatureHeader: 'Signature',
+    tamper: 'signature',
     headers: ['Content-Type', 'Signature', 'X-Webhook-Event-Id', 'X-Webhook-Timestamp', 'X-Webhook-Signature-V2'],
   },
   partner_locker: {
     sign: (body, timestamp) => signPartnerLocker({ ...locker, body, timestamp, test: true }),
-    secret: SECRET, timestampHeader: 'X-Webhook-Timestamp', signatureHeader: 'X-Webhook-Signature', tamper: 'content_digest',
+    secret: SECRET,
+    timestampHeader: 'X-Webhook-Timestamp',
+    signatureHeader: 'X-Webhook-Signature',
+    tamper: 'content_digest',
     headers: [...lockerHeaders, 'X-Webhook-Test'],
   },
   third_party: {
     sign: (body, timestamp) => signThirdParty({ ...locker, body, timestamp }),
-    secret: SECRET, timestampHeader: 'X-Webhook-Timestamp', signatureHeader: 'X-Webhook-Signature', tamper: 'content_digest',
+    secret: SECRET,
+    timestampHeader: 'X-Webhook-Timestamp',
+    signatureHeader: 'X-Webhook-Signature',
+    tamper: 'content_digest',
     headers: lockerHeaders,
   },
   loading_plan: {
-    sign: (body, timestamp) => signLoadingPlan({ secret: SECRET, body, timestamp, eventId: 'evt_2', eventType: 'plan.ready' }),
-    secret: SECRET, timestampHeader: 'X-Webhook-Timestamp', signatureHeader: 'X-Webhook-Signature', tamper: 'signature',
-    headers: ['Content-Type', 'X-Webhook-Event-Id', 'X-Webhook-Event-Type', 'X-Webhook-Timestamp', 'X-Webhook-Signature'],
+    sign: (body, timestamp) =>
+      signLoadingPlan({ secret: SECRET, body, timestamp, eventId: 'evt_2', eventType: 'plan.ready' }),
+    secret: SECRET,
+    timestampHeader: 'X-Webhook-Timestamp',
+    signatureHeader: 'X-Webhook-Signature',
+    tamper: 'signature',
+    headers: [
+      'Content-Type',
+      'X-Webhook-Event-Id',
+      'X-Webhook-Event-Type',
+      'X-Webhook-Timestamp',
+      'X-Webhook-Signature',
+    ],
   },
   open_platform: {
-    sign: (body, timestamp) => signOpenPlatform({ secret: SECRET, body, timestamp, event: 'job.done', deliveryId: 'd_1', jobId: 'job_1' }),
-    secret: SECRET, timestampHeader: 'X-Open-Timestamp', signatureHeader: 'X-Open-Signature', tamper: 'signature',
+    sign: (body, timestamp) =>
+      signOpenPlatform({ secret: SECRET, body, timestamp, event: 'job.done', deliveryId: 'd_1', jobId: 'job_1' }),
+    secret: SECRET,
+    timestampHeader: 'X-Open-Timestamp',
+    signatureHeader: 'X-Open-Signature',
+    tamper: 'signature',
     headers: ['Content-Type', 'X-Open-Event', 'X-Open-Delivery', 'X-Open-Job', 'X-Open-Timestamp', 'X-Open-Signature'],
   },
   ohp: {
     sign: (body, timestamp) => signOhp({ secret: SECRET, body, timestamp, event: 'order.updated', messageId: 'msg_1' }),
-    secret: SECRET, timestampHeader: 'X-Ohp-Timestamp', signatureHeader: 'X-Ohp-Signature', tamper: 'signature',
+    secret: SECRET,
+    timestampHeader: 'X-Ohp-Timestamp',
+    signatureHeader: 'X-Ohp-Signature',
+    tamper: 'signature',
     headers: ['Content-Type', 'X-Ohp-Event', 'X-Ohp-Delivery', 'X-Ohp-Timestamp', 'X-Ohp-Signature'],
   },
   dataset: {
     sign: (body, timestamp) => signDataset({ secret: SECRET, body, timestamp, event: 'dataset.published' }),
-    secret: SECRET, timestampHeader: 'X-Webhook-Timestamp', signatureHeader: 'X-Webhook-Signature', tamper: 'signature',
-    headers: ['Content-Type', 'X-Webhook-Event', 'X-Webhook-Timestamp', 'X-Webhook-Signature'], timestampSigned: false,
+    secret: SECRET,
+    timestampHeader: 'X-Webhook-Timestamp',
+    signatureHeader: 'X-Webhook-Signature',
+    tamper: 'signature',
+    headers: ['Content-Type', 'X-Webhook-Event', 'X-Webhook-Timestamp', 'X-Webhook-Signature'],
+    timestampSigned: false,
   },
   standard_webhooks: {
     sign: (body, timestamp) => signStandardWebhooks({ keys: [WHSEC], id: 'msg_1', timestamp, body }),
-    secret: WHSEC, timestampHeader: 'webhook-timestamp', signatureHeader: 'webhook-signature', tamper: 'signature',
+    secret: WHSEC,
+    timestampHeader: 'webhook-timestamp',
+    signatureHeader: 'webhook-signature',
+    tamper: 'signature',
     headers: ['Content-Type', 'webhook-id', 'webhook-timestamp', 'webhook-signature'],
   },
 };
@@ -117,7 +158,13 @@ for (const sender of SENDERS) {
     });
 
     test('another secret fails with signature', () => {
-      const result = verifyWebhook({ sender, secret: 'another-secret', headers: c.sign(BODY, NOW), rawBody: BODY, now: NOW });
+      const result = verifyWebhook({
+        sender,
+        secret: 'another-secret',
+        headers: c.sign(BODY, NOW),
+        rawBody: BODY,
+        now: NOW,
+      });
       assert.deepEqual(result.valid ? null : [result.failed, result.header], ['signature', c.signatureHeader]);
       const headers = c.sign(BODY, NOW);
       const truncated = verify({ ...headers, [c.signatureHeader]: headers[c.signatureHeader]?.slice(0, -4) ?? '' });
@@ -132,16 +179,28 @@ for (const sender of SENDERS) {
         const result = verify(headers, BODY, now);
         assert.deepEqual(result.valid ? null : [result.failed, result.header], ['timestamp', c.timestampHeader]);
       }
-      const tight = verifyWebhook({ sender, secret: c.secret, headers, rawBody: BODY, now: NOW + 61, toleranceSec: 60 });
+      const tight = verifyWebhook({
+        sender,
+        secret: c.secret,
+        headers,
+        rawBody: BODY,
+        now: NOW + 61,
+        toleranceSec: 60,
+      });
       assert.equal(!tight.valid && tight.failed, 'timestamp');
       const garbled = verify({ ...headers, [c.timestampHeader]: '2023-11-14T22:13:20Z' });
       assert.equal(!garbled.valid && garbled.failed, 'timestamp');
     });
 
-    test(c.timestampSigned === false ? 'a replaced timestamp is not detected: the formula covers only the body' : 'a replaced timestamp within the tolerance fails with signature', () => {
-      const result = verify({ ...c.sign(BODY, NOW), [c.timestampHeader]: String(NOW + 1) });
-      assert.deepEqual(result.valid ? 'valid' : result.failed, c.timestampSigned === false ? 'valid' : 'signature');
-    });
+    test(
+      c.timestampSigned === false
+        ? 'a replaced timestamp is not detected: the formula covers only the body'
+        : 'a replaced timestamp within the tolerance fails with signature',
+      () => {
+        const result = verify({ ...c.sign(BODY, NOW), [c.timestampHeader]: String(NOW + 1) });
+        assert.deepEqual(result.valid ? 'valid' : result.failed, c.timestampSigned === false ? 'valid' : 'signature');
+      },
+    );
 
     test('a missing signature or timestamp header fails with missing_header naming it', () => {
       for (const name of [c.signatureHeader, c.timestampHeader]) {
@@ -164,7 +223,14 @@ describe('known-answer vectors', () => {
       'bbbcf3bff56e6fdbcc405d3cb76527d247ceef3fccd8975b6a88c13c866c8bd3',
     );
     // printf '1700000000\ndlv_1\n{"id":1}' | openssl dgst -sha256 -hmac locker-secret -binary | base64
-    const lockerHeaders = signThirdParty({ secrets: ['locker-secret'], keyId: 'k', webhookId: 'w', deliveryId: 'dlv_1', body, timestamp });
+    const lockerHeaders = signThirdParty({
+      secrets: ['locker-secret'],
+      keyId: 'k',
+      webhookId: 'w',
+      deliveryId: 'dlv_1',
+      body,
+      timestamp,
+    });
     assert.equal(lockerHeaders['X-Webhook-Signature'], 'v1=VxEcqnFYppui4vsaeCq29KJpeQdo2JoqOCAkJx1oY1g=');
     // printf '%s' '{"id":1}' | openssl dgst -sha256 -binary | base64
     assert.equal(lockerHeaders['X-Webhook-Content-Digest'], 'sha-256=A3ySFO73TMOIfzpPCFtOF9digNr9JzsO4WDAnEuhz9Q=');
@@ -186,7 +252,8 @@ describe('known-answer vectors', () => {
   });
 
   test('every formula written out again with node:crypto', () => {
-    const mac = (key: string | Buffer, data: string, encoding: 'hex' | 'base64') => createHmac('sha256', key).update(data).digest(encoding);
+    const mac = (key: string | Buffer, data: string, encoding: 'hex' | 'base64') =>
+      createHmac('sha256', key).update(data).digest(encoding);
     const tenant = signTenant({ secret: SECRET, body, timestamp, eventId: 'e' });
     assert.equal(tenant.Signature, mac(SECRET, body, 'hex'));
     assert.equal(tenant['X-Webhook-Signature-V2'], mac(SECRET, `${timestamp}.${body}`, 'hex'));
@@ -195,10 +262,21 @@ describe('known-answer vectors', () => {
       `v1=${mac(SECRET, `${timestamp}\n${locker.deliveryId}\n${body}`, 'base64')}`,
     );
     const dotted = `v1=${mac(SECRET, `${timestamp}.${body}`, 'hex')}`;
-    assert.equal(signLoadingPlan({ secret: SECRET, body, timestamp, eventId: 'e', eventType: 't' })['X-Webhook-Signature'], dotted);
-    assert.equal(signOpenPlatform({ secret: SECRET, body, timestamp, event: 'e', deliveryId: 'd', jobId: 'j' })['X-Open-Signature'], dotted);
+    assert.equal(
+      signLoadingPlan({ secret: SECRET, body, timestamp, eventId: 'e', eventType: 't' })['X-Webhook-Signature'],
+      dotted,
+    );
+    assert.equal(
+      signOpenPlatform({ secret: SECRET, body, timestamp, event: 'e', deliveryId: 'd', jobId: 'j' })[
+        'X-Open-Signature'
+      ],
+      dotted,
+    );
     assert.equal(signOhp({ secret: SECRET, body, timestamp, event: 'e', messageId: 'm' })['X-Ohp-Signature'], dotted);
-    assert.equal(signDataset({ secret: SECRET, body, timestamp, event: 'e' })['X-Webhook-Signature'], mac(SECRET, body, 'hex'));
+    assert.equal(
+      signDataset({ secret: SECRET, body, timestamp, event: 'e' })['X-Webhook-Signature'],
+      mac(SECRET, body, 'hex'),
+    );
     assert.equal(
       signStandardWebhooks({ keys: [WHSEC], id: 'msg_1', timestamp, body })['webhook-signature'],
       `v1,${mac(Buffer.from(SECRET), `msg_1.${timestamp}.${body}`, 'base64')}`,
@@ -209,21 +287,41 @@ describe('known-answer vectors', () => {
 
 test('tenant webhooks need both signatures, and V2 binds the timestamp', () => {
   const headers = signTenant({ secret: SECRET, body: BODY, timestamp: NOW, eventId: 'e' });
-  const missing = verifyWebhook({ sender: 'tenant', secret: SECRET, headers: without(headers, 'X-Webhook-Signature-V2'), rawBody: BODY, now: NOW });
-  assert.deepEqual(missing.valid ? null : [missing.failed, missing.header], ['missing_header', 'X-Webhook-Signature-V2']);
-  const moved = verifyWebhook({ sender: 'tenant', secret: SECRET, headers: { ...headers, 'X-Webhook-Timestamp': String(NOW + 1) }, rawBody: BODY, now: NOW });
+  const missing = verifyWebhook({
+    sender: 'tenant',
+    secret: SECRET,
+    headers: without(headers, 'X-Webhook-Signature-V2'),
+    rawBody: BODY,
+    now: NOW,
+  });
+  assert.deepEqual(missing.valid ? null : [missing.failed, missing.header], [
+    'missing_header',
+    'X-Webhook-Signature-V2',
+  ]);
+  const moved = verifyWebhook({
+    sender: 'tenant',
+    secret: SECRET,
+    headers: { ...headers, 'X-Webhook-Timestamp': String(NOW + 1) },
+    rawBody: BODY,
+    now: NOW,
+  });
   assert.deepEqual(moved.valid ? null : [moved.failed, moved.header], ['signature', 'X-Webhook-Signature-V2']);
 });
 
 describe('partner locker and third-party specifics', () => {
-  const sign = (secrets: string[], test = false) => signPartnerLocker({ ...locker, secrets, body: BODY, timestamp: NOW, test });
+  const sign = (secrets: string[], test = false) =>
+    signPartnerLocker({ ...locker, secrets, body: BODY, timestamp: NOW, test });
   const verify = (secret: string, headers: Record<string, string>, sender: Sender = 'partner_locker') =>
     verifyWebhook({ sender, secret, headers, rawBody: BODY, now: NOW });
 
   test('after a rotation the header carries one signature per key and either key verifies', () => {
     const headers = sign(['new-secret', 'old-secret']);
     assert.match(headers['X-Webhook-Signature'] ?? '', /^v1=\S+ v1=\S+$/);
-    assert.equal(headers['X-Webhook-Signature']?.split(' ')[0], sign(['new-secret'])['X-Webhook-Signature'], 'current key first');
+    assert.equal(
+      headers['X-Webhook-Signature']?.split(' ')[0],
+      sign(['new-secret'])['X-Webhook-Signature'],
+      'current key first',
+    );
     assert.deepEqual(verify('new-secret', headers), { valid: true });
     assert.deepEqual(verify('old-secret', headers), { valid: true });
     assert.equal(verify('retired-secret', headers).valid, false);
@@ -267,7 +365,13 @@ describe('partner locker and third-party specifics', () => {
 });
 
 test('a caller can override the content type', () => {
-  const headers = signTenant({ secret: SECRET, body: BODY, timestamp: NOW, eventId: 'e', contentType: 'application/cloudevents+json' });
+  const headers = signTenant({
+    secret: SECRET,
+    body: BODY,
+    timestamp: NOW,
+    eventId: 'e',
+    contentType: 'application/cloudevents+json',
+  });
   assert.equal(headers['Content-Type'], 'application/cloudevents+json');
 });
 

@@ -13,7 +13,12 @@ const merchant: Recipient = { toCustomer: false, hiddenFamilies: [] };
 const customer: Recipient = { toCustomer: true, hiddenFamilies: [] };
 const hidingLocal: Recipient = { toCustomer: true, hiddenFamilies: ['local_delivery'] };
 
-const facts = (eventType: string, over: Partial<EventFacts> = {}): EventFacts => ({ eventType, family: 'local_delivery', carrierHeld: false, ...over });
+const facts = (eventType: string, over: Partial<EventFacts> = {}): EventFacts => ({
+  eventType,
+  family: 'local_delivery',
+  carrierHeld: false,
+  ...over,
+});
 const held = (eventType: string): EventFacts => facts(eventType, { carrierHeld: true });
 
 function envelope(event: string, data: Record<string, unknown>): Record<string, unknown> {
@@ -23,22 +28,27 @@ function envelope(event: string, data: Record<string, unknown>): Record<string, 
 /** Every key anywhere in a JSON value, to prove a key is absent at any depth. */
 function allKeys(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(allKeys);
-  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, child]) => [key, ...allKeys(child)]);
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([key, child]) => [key, ...allKeys(child)]);
   return [];
 }
 
-const pricedOrder = () => envelope('order.status_change', {
-  order_id: 42,
-  tracking_number: 'TMS000042',
-  shipping_price: 0,
-  currency: 'CAD',
-  tax: 1.3,
-  price_details: { base: 10, third_party_cost_plus: 2 },
-  surcharges: [{ name: 'fuel', surcharge_amount: 0.5 }],
-  rates: [{ rate_id: 'r1', service_name: 'Ground', price: 12.5, rate_price: 12.5 }, { rate_id: 'r2', service_name: 'Express', price: 0 }],
-  payment: { method: 'card', paid_amount: 14.8, amount_paid: 14.8, surcharge: 1 },
-  items: [{ sku: 'A', lines: [{ qty: 1, price: 3 }] }],
-});
+const pricedOrder = () =>
+  envelope('order.status_change', {
+    order_id: 42,
+    tracking_number: 'TMS000042',
+    shipping_price: 0,
+    currency: 'CAD',
+    tax: 1.3,
+    price_details: { base: 10, third_party_cost_plus: 2 },
+    surcharges: [{ name: 'fuel', surcharge_amount: 0.5 }],
+    rates: [
+      { rate_id: 'r1', service_name: 'Ground', price: 12.5, rate_price: 12.5 },
+      { rate_id: 'r2', service_name: 'Express', price: 0 },
+    ],
+    payment: { method: 'card', paid_amount: 14.8, amount_paid: 14.8, surcharge: 1 },
+    items: [{ sku: 'A', lines: [{ qty: 1, price: 3 }] }],
+  });
 
 describe('price hiding', () => {
   test('a hidden family loses every price field at any depth, including zeros', () => {
@@ -52,14 +62,22 @@ describe('price hiding', () => {
 
   test('rate lists keep rate ids and service names; other fields keep values and order', () => {
     const shaped = shapeForRecipient(pricedOrder(), facts('order.status_change'), hidingLocal);
-    assert.equal(JSON.stringify(shaped), JSON.stringify(envelope('order.status_change', {
-      order_id: 42,
-      tracking_number: 'TMS000042',
-      rates: [{ rate_id: 'r1', service_name: 'Ground' }, { rate_id: 'r2', service_name: 'Express' }],
-      payment: { method: 'card' },
-      items: [{ sku: 'A', lines: [{ qty: 1 }] }],
-      price_hidden: true,
-    })));
+    assert.equal(
+      JSON.stringify(shaped),
+      JSON.stringify(
+        envelope('order.status_change', {
+          order_id: 42,
+          tracking_number: 'TMS000042',
+          rates: [
+            { rate_id: 'r1', service_name: 'Ground' },
+            { rate_id: 'r2', service_name: 'Express' },
+          ],
+          payment: { method: 'card' },
+          items: [{ sku: 'A', lines: [{ qty: 1 }] }],
+          price_hidden: true,
+        }),
+      ),
+    );
   });
 
   test('price_hidden: true goes into data, or the top level when there is no data object', () => {
@@ -69,9 +87,15 @@ describe('price hiding', () => {
 
   test('applies only to the hidden family', () => {
     for (const family of PRICE_FAMILIES.filter((f) => f !== 'local_delivery')) {
-      assert.deepEqual(shapeForRecipient(pricedOrder(), facts('order.status_change', { family }), hidingLocal), pricedOrder());
+      assert.deepEqual(
+        shapeForRecipient(pricedOrder(), facts('order.status_change', { family }), hidingLocal),
+        pricedOrder(),
+      );
     }
-    assert.deepEqual(shapeForRecipient(pricedOrder(), facts('order.status_change', { family: null }), hidingLocal), pricedOrder());
+    assert.deepEqual(
+      shapeForRecipient(pricedOrder(), facts('order.status_change', { family: null }), hidingLocal),
+      pricedOrder(),
+    );
     assert.deepEqual(shapeForRecipient(pricedOrder(), facts('order.status_change'), customer), pricedOrder());
   });
 
@@ -85,48 +109,67 @@ describe('price hiding', () => {
   });
 });
 
-const statusChange = () => envelope('order.status_change', {
-  order_id: 42,
-  before_status: 29,
-  after_status: 43,
-  status_code: 'CARRIER_ON_THE_WAY',
-  operation_type: 6008,
-  operation_description: 'Carrier X depot Montreal, scanned by J. Doe',
-  ip_address: '203.0.113.9',
-  price_details: { base: 10, third_party_cost_plus: 2, third_party_partial_delivery_deduction: 1, total: 13 },
-  history: [
-    { operation_type: 6007, operation_description: 'accepted by Carrier X', ip_address: '203.0.113.9', after_status: 33 },
-    { operation_type: 2009, after_status: 33 },
-    { operation_type: 3043, operation_description: 'intercepted', ip_address: '198.51.100.1', after_status: 48 },
-  ],
-});
+const statusChange = () =>
+  envelope('order.status_change', {
+    order_id: 42,
+    before_status: 29,
+    after_status: 43,
+    status_code: 'CARRIER_ON_THE_WAY',
+    operation_type: 6008,
+    operation_description: 'Carrier X depot Montreal, scanned by J. Doe',
+    ip_address: '203.0.113.9',
+    price_details: { base: 10, third_party_cost_plus: 2, third_party_partial_delivery_deduction: 1, total: 13 },
+    history: [
+      {
+        operation_type: 6007,
+        operation_description: 'accepted by Carrier X',
+        ip_address: '203.0.113.9',
+        after_status: 33,
+      },
+      { operation_type: 2009, after_status: 33 },
+      { operation_type: 3043, operation_description: 'intercepted', ip_address: '198.51.100.1', after_status: 48 },
+    ],
+  });
 
 describe('carrier-held shipments to a customer', () => {
   test('order.status_change: operation types, their description and ip, statuses, price details', () => {
     const shaped = shapeForRecipient(statusChange(), held('order.status_change'), customer);
-    assert.deepEqual(shaped, envelope('order.status_change', {
-      order_id: 42,
-      before_status: 29,
-      after_status: 2,
-      status_code: 'ON_THE_WAY',
-      operation_type: 6002,
-      operation_description: '',
-      ip_address: '',
-      price_details: { base: 10, total: 13 },
-      history: [
-        { operation_type: 1001, operation_description: '', ip_address: '', after_status: 29 },
-        { operation_type: 2002, after_status: 29, operation_description: '', ip_address: '' },
-        { operation_type: 3043, operation_description: 'intercepted', ip_address: '198.51.100.1', after_status: 48 },
-      ],
-    }));
+    assert.deepEqual(
+      shaped,
+      envelope('order.status_change', {
+        order_id: 42,
+        before_status: 29,
+        after_status: 2,
+        status_code: 'ON_THE_WAY',
+        operation_type: 6002,
+        operation_description: '',
+        ip_address: '',
+        price_details: { base: 10, total: 13 },
+        history: [
+          { operation_type: 1001, operation_description: '', ip_address: '', after_status: 29 },
+          { operation_type: 2002, after_status: 29, operation_description: '', ip_address: '' },
+          { operation_type: 3043, operation_description: 'intercepted', ip_address: '198.51.100.1', after_status: 48 },
+        ],
+      }),
+    );
     // Rewritten keys stay where they were.
     assert.deepEqual(Object.keys(shaped.data as object), Object.keys(statusChange().data as object));
   });
 
   test('each carrier operation type maps as documented', () => {
-    const mapping: [number, number][] = [[6007, 1001], [2009, 2002], [6008, 6002], [6009, 6002], [6010, 6002]];
+    const mapping: [number, number][] = [
+      [6007, 1001],
+      [2009, 2002],
+      [6008, 6002],
+      [6009, 6002],
+      [6010, 6002],
+    ];
     for (const [from, to] of mapping) {
-      const shaped = shapeForRecipient(envelope('order.status_change', { operation_type: from }), held('order.status_change'), customer);
+      const shaped = shapeForRecipient(
+        envelope('order.status_change', { operation_type: from }),
+        held('order.status_change'),
+        customer,
+      );
       assert.deepEqual(shaped.data, { operation_type: to, operation_description: '', ip_address: '' }, String(from));
     }
   });
@@ -142,29 +185,44 @@ describe('carrier-held shipments to a customer', () => {
       order_status_id: 43,
       current_status: 43,
       previous_status: 33,
-      orders: [{ order: { status_id: 43, status: 'CARRIER_AT_WAREHOUSE', status_name: 'at the carrier warehouse (shown to customers as 29)' } }],
+      orders: [
+        {
+          order: {
+            status_id: 43,
+            status: 'CARRIER_AT_WAREHOUSE',
+            status_name: 'at the carrier warehouse (shown to customers as 29)',
+          },
+        },
+      ],
       files: [{ tracking_event_status_id: 33 }],
       // Not order statuses: a bare `status` number and other counts stay.
       status: 33,
       parcel_count: 43,
     });
-    assert.deepEqual(shapeForRecipient(payload, held('order.completed'), customer), envelope('order.completed', {
-      status_id: 29,
-      order_status_id: 2,
-      current_status: 2,
-      previous_status: 29,
-      orders: [{ order: { status_id: 2, status: 'AT_WAREHOUSE', status_name: 'received at warehouse' } }],
-      files: [{ tracking_event_status_id: 29 }],
-      status: 33,
-      parcel_count: 43,
-    }));
+    assert.deepEqual(
+      shapeForRecipient(payload, held('order.completed'), customer),
+      envelope('order.completed', {
+        status_id: 29,
+        order_status_id: 2,
+        current_status: 2,
+        previous_status: 29,
+        orders: [{ order: { status_id: 2, status: 'AT_WAREHOUSE', status_name: 'received at warehouse' } }],
+        files: [{ tracking_event_status_id: 29 }],
+        status: 33,
+        parcel_count: 43,
+      }),
+    );
   });
 
   test('price_details lose the carrier entries, also in arrays and nested orders', () => {
     const payload = envelope('order.created', {
-      orders: [{ price_details: [{ third_party_cost_plus: 1, fee: 2 }, { third_party_partial_delivery_deduction: 3 }] }],
+      orders: [
+        { price_details: [{ third_party_cost_plus: 1, fee: 2 }, { third_party_partial_delivery_deduction: 3 }] },
+      ],
     });
-    assert.deepEqual(shapeForRecipient(payload, held('order.created'), customer).data, { orders: [{ price_details: [{ fee: 2 }, {}] }] });
+    assert.deepEqual(shapeForRecipient(payload, held('order.created'), customer).data, {
+      orders: [{ price_details: [{ fee: 2 }, {}] }],
+    });
   });
 
   test('tracking.event: entries lose carrier places and get the generic status description', () => {
@@ -172,7 +230,15 @@ describe('carrier-held shipments to a customer', () => {
       tracking_number: 'TMS000042',
       recipient: { city: 'Toronto', postal_code: 'M5V 1A1' },
       events: [
-        { status_id: 43, description: 'Departed Carrier X hub, MEMPHIS TN', location: 'Memphis', city: 'Memphis', latitude: 35.1, longitude: -90, at: '2026-01-01' },
+        {
+          status_id: 43,
+          description: 'Departed Carrier X hub, MEMPHIS TN',
+          location: 'Memphis',
+          city: 'Memphis',
+          latitude: 35.1,
+          longitude: -90,
+          at: '2026-01-01',
+        },
         { status_id: 3, description: 'Delivered, left at front door in Toronto', city: 'Toronto' },
         { description: 'Label created by Carrier X in Ohio' },
       ],
@@ -190,16 +256,27 @@ describe('carrier-held shipments to a customer', () => {
   });
 
   test('order.cancel_failed: the carrier refusal code becomes ORDER_CANCEL_REFUSED', () => {
-    const payload = envelope('order.cancel_failed', { order_id: 42, reason_code: 'CX-409-ALREADY-OUT', message: 'already out for delivery', code: 'E77' });
+    const payload = envelope('order.cancel_failed', {
+      order_id: 42,
+      reason_code: 'CX-409-ALREADY-OUT',
+      message: 'already out for delivery',
+      code: 'E77',
+    });
     assert.deepEqual(shapeForRecipient(payload, held('order.cancel_failed'), customer).data, {
-      order_id: 42, reason_code: CANCEL_REFUSED_CODE, message: 'already out for delivery', code: CANCEL_REFUSED_CODE,
+      order_id: 42,
+      reason_code: CANCEL_REFUSED_CODE,
+      message: 'already out for delivery',
+      code: CANCEL_REFUSED_CODE,
     });
     const noCode = envelope('order.cancel_failed', { order_id: 42 });
     assert.deepEqual(shapeForRecipient(noCode, held('order.cancel_failed'), customer), noCode);
   });
 
   test('nothing is masked for a merchant-level recipient or a shipment we carry', () => {
-    for (const make of [statusChange, () => envelope('tracking.event', { events: [{ status_id: 43, description: 'Memphis', city: 'Memphis' }] })]) {
+    for (const make of [
+      statusChange,
+      () => envelope('tracking.event', { events: [{ status_id: 43, description: 'Memphis', city: 'Memphis' }] }),
+    ]) {
       const eventType = make().event as string;
       assert.deepEqual(shapeForRecipient(make(), held(eventType), merchant), make());
       assert.deepEqual(shapeForRecipient(make(), facts(eventType), customer), make());
@@ -238,7 +315,13 @@ describe('purity and totality', () => {
 
   test('an unrelated payload comes back deep-equal and serialises to the same bytes', () => {
     const payload = envelope('device_order.stored', {
-      device_order: { id: 9, status: 'stored', grid_code: 'A1', pickup_code: '123456', tags: ['x', null, 1.5, { deep: [true] }] },
+      device_order: {
+        id: 9,
+        status: 'stored',
+        grid_code: 'A1',
+        pickup_code: '123456',
+        tags: ['x', null, 1.5, { deep: [true] }],
+      },
     });
     for (const [eventFacts, recipient] of [
       [facts('device_order.stored', { family: 'device_orders' }), merchant],

@@ -5,8 +5,13 @@ import { describe, test } from 'node:test';
 import type { EventSender } from '../../../src/platform/events.ts';
 import type { WebhookActivities } from '../../../src/modules/webhooks/activities.ts';
 import {
-  deliveriesQuery, WEBHOOK_LOG_PRUNE_WORKFLOW, WEBHOOK_RETRIES_WORKFLOW, webhookRetriesWorkflowId,
-  type AttemptResult, type RetriesSummary, type WebhookRetriesInput,
+  deliveriesQuery,
+  WEBHOOK_LOG_PRUNE_WORKFLOW,
+  WEBHOOK_RETRIES_WORKFLOW,
+  webhookRetriesWorkflowId,
+  type AttemptResult,
+  type RetriesSummary,
+  type WebhookRetriesInput,
 } from '../../../src/modules/webhooks/contract.ts';
 import { maxAttempts } from '../../../src/modules/webhooks/domain.ts';
 import type { webhookLogPruneWorkflow, webhookRetriesWorkflow } from '../../../src/modules/webhooks/workflows.ts';
@@ -43,23 +48,37 @@ function receivers(script: Record<number, AttemptResult['state'][]>) {
 
 function startRetries(w: MockedWorker, deliveries: { id: number; sender: EventSender }[], carried?: RetriesSummary) {
   const input: WebhookRetriesInput = {
-    deliveries: deliveries.map((d) => ({ deliveryId: d.id, sender: d.sender, attemptsMade: 1, roundBase: 0, dueAt: Date.now() })),
+    deliveries: deliveries.map((d) => ({
+      deliveryId: d.id,
+      sender: d.sender,
+      attemptsMade: 1,
+      roundBase: 0,
+      dueAt: Date.now(),
+    })),
     scale: SCALE,
     ...(carried && { carried }),
   };
   return w.client.workflow.start<typeof webhookRetriesWorkflow>(WEBHOOK_RETRIES_WORKFLOW, {
-    workflowId: webhookRetriesWorkflowId(deliveries[0]!.id, randomUUID().slice(0, 12)), taskQueue: w.taskQueue, args: [input],
+    workflowId: webhookRetriesWorkflowId(deliveries[0]!.id, randomUUID().slice(0, 12)),
+    taskQueue: w.taskQueue,
+    args: [input],
   });
 }
 
 describe('webhook retry workflow (mocked activities)', () => {
-  test('each delivery follows its own sender\'s schedule: a tenant delivery dies after 5 attempts, a partner one stops when delivered', async () => {
+  test("each delivery follows its own sender's schedule: a tenant delivery dies after 5 attempts, a partner one stops when delivered", async () => {
     const rx = receivers({ 1: ['retrying'], 2: ['retrying', 'delivered'] });
     await withMockedWorker(rx.activities, async (w) => {
-      const handle = await startRetries(w, [{ id: 1, sender: 'tenant' }, { id: 2, sender: 'partner_locker' }]);
+      const handle = await startRetries(w, [
+        { id: 1, sender: 'tenant' },
+        { id: 2, sender: 'partner_locker' },
+      ]);
       assert.deepEqual(await handle.result(), { delivered: 1, dead: 1 });
       const progress = await handle.query(deliveriesQuery);
-      assert.deepEqual(progress.map((p) => [p.deliveryId, p.state, p.attemptsMade, p.nextAttemptAt]).sort(), [[1, 'dead', 5, null], [2, 'delivered', 3, null]]);
+      assert.deepEqual(progress.map((p) => [p.deliveryId, p.state, p.attemptsMade, p.nextAttemptAt]).sort(), [
+        [1, 'dead', 5, null],
+        [2, 'delivered', 3, null],
+      ]);
     });
     // The relay made attempt 1; the workflow made the rest.
     assert.equal(rx.tries.get(1), maxAttempts('tenant') - 1);
@@ -80,33 +99,50 @@ describe('webhook retry workflow (mocked activities)', () => {
     const dueAt = { 11: now + 1_000, 12: now + 1_400, 13: now + 1_900, 14: now + 2_600 };
     await withMockedWorker(activities, async (w) => {
       const input: WebhookRetriesInput = {
-        deliveries: Object.entries(dueAt).map(([id, due]) => ({ deliveryId: Number(id), sender: 'tenant', attemptsMade: 1, roundBase: 0, dueAt: due })),
+        deliveries: Object.entries(dueAt).map(([id, due]) => ({
+          deliveryId: Number(id),
+          sender: 'tenant',
+          attemptsMade: 1,
+          roundBase: 0,
+          dueAt: due,
+        })),
         scale: SCALE,
       };
       const handle = await w.client.workflow.start<typeof webhookRetriesWorkflow>(WEBHOOK_RETRIES_WORKFLOW, {
-        workflowId: webhookRetriesWorkflowId(11, randomUUID().slice(0, 12)), taskQueue: w.taskQueue, args: [input],
+        workflowId: webhookRetriesWorkflowId(11, randomUUID().slice(0, 12)),
+        taskQueue: w.taskQueue,
+        args: [input],
       });
       assert.deepEqual(await handle.result(), { delivered: 4, dead: 0 });
     });
     // Woken by 11: 12 and 13 fall due within the second and come along, in due order; 14 waits for a round of its own.
-    assert.deepEqual(calls.map((c) => c.ids), [[11, 12, 13], [14]]);
+    assert.deepEqual(
+      calls.map((c) => c.ids),
+      [[11, 12, 13], [14]],
+    );
     assert.deepEqual(calls[0]!.notBefore, { 11: dueAt[11], 12: dueAt[12], 13: dueAt[13] });
   });
 
   test('a partner-locker delivery that never succeeds gets 1 + 7 attempts before the dead letter', async () => {
     const rx = receivers({ 5: ['retrying'] });
     await withMockedWorker(rx.activities, async (w) => {
-      assert.deepEqual(await (await startRetries(w, [{ id: 5, sender: 'partner_locker' }])).result(), { delivered: 0, dead: 1 });
+      assert.deepEqual(await (await startRetries(w, [{ id: 5, sender: 'partner_locker' }])).result(), {
+        delivered: 0,
+        dead: 1,
+      });
     });
     assert.equal(maxAttempts('partner_locker'), 8);
     assert.equal(rx.tries.get(5), 7);
     assert.deepEqual(rx.dead, [[5]]);
   });
 
-  test('a try that found the receiver\'s origin busy is not counted as an attempt', async () => {
+  test("a try that found the receiver's origin busy is not counted as an attempt", async () => {
     const rx = receivers({ 3: ['busy', 'retrying'] });
     await withMockedWorker(rx.activities, async (w) => {
-      assert.deepEqual(await (await startRetries(w, [{ id: 3, sender: 'tenant' }])).result(), { delivered: 0, dead: 1 });
+      assert.deepEqual(await (await startRetries(w, [{ id: 3, sender: 'tenant' }])).result(), {
+        delivered: 0,
+        dead: 1,
+      });
     });
     assert.equal(rx.tries.get(3), maxAttempts('tenant'), 'one uncounted try plus the four counted retries');
   });
@@ -114,7 +150,10 @@ describe('webhook retry workflow (mocked activities)', () => {
   test('counts carried over a continue-as-new are part of the result', async () => {
     const rx = receivers({ 4: ['delivered'] });
     await withMockedWorker(rx.activities, async (w) => {
-      assert.deepEqual(await (await startRetries(w, [{ id: 4, sender: 'ohp' }], { delivered: 2, dead: 1 })).result(), { delivered: 3, dead: 1 });
+      assert.deepEqual(await (await startRetries(w, [{ id: 4, sender: 'ohp' }], { delivered: 2, dead: 1 })).result(), {
+        delivered: 3,
+        dead: 1,
+      });
     });
   });
 });
@@ -130,7 +169,9 @@ describe('webhook log prune workflow (mocked activity)', () => {
     };
     await withMockedWorker(activities, async (w) => {
       const result = await w.client.workflow.execute<typeof webhookLogPruneWorkflow>(WEBHOOK_LOG_PRUNE_WORKFLOW, {
-        workflowId: `prune-test-${randomUUID()}`, taskQueue: w.taskQueue, args: [30],
+        workflowId: `prune-test-${randomUUID()}`,
+        taskQueue: w.taskQueue,
+        args: [30],
       });
       assert.deepEqual(result, { deliveries: 4, attempts: 9, events: 2 });
     });

@@ -4,13 +4,27 @@
  */
 import type { Em } from '../../../platform/db/orm.ts';
 import { findDeviceOrder, PICKUP_LOCKED, recordDeviceOrderEvent, recordHistory } from './orders.ts';
-import { DEFAULT_SEVERITY, type ClosedStatus, type ExceptionRecord, type ExceptionSeverity, type ExceptionType, type ExceptionView, type ResolutionAction } from '../exceptions.ts';
+import {
+  DEFAULT_SEVERITY,
+  type ClosedStatus,
+  type ExceptionRecord,
+  type ExceptionSeverity,
+  type ExceptionType,
+  type ExceptionView,
+  type ResolutionAction,
+} from '../exceptions.ts';
 import type { ExceptionSnapshot } from '../contract.ts';
 import { iso, isoOrNull } from '../views.ts';
 
 const VIEW_COLUMNS = 'id, type, severity, status, resolution_action';
 
-async function publishException(em: Em, businessId: number, id: number, exception: ExceptionView, eventType: string): Promise<ExceptionSnapshot> {
+async function publishException(
+  em: Em,
+  businessId: number,
+  id: number,
+  exception: ExceptionView,
+  eventType: string,
+): Promise<ExceptionSnapshot> {
   const view = (await findDeviceOrder(em, businessId, id))!;
   await recordDeviceOrderEvent(em, view, businessId, eventType, { exception });
   return { device_order: view, exception };
@@ -32,7 +46,8 @@ export async function openException(em: Em, id: number, e: NewException): Promis
       `insert into device_order_exception (device_order_id, business_id, type, severity, opened_by)
        select o.id, o.business_id, ?, ?, ? from device_order o where o.id = ?
        on conflict (device_order_id, type) where status = 'open' do nothing returning business_id, ${VIEW_COLUMNS}`,
-      [e.type, e.severity ?? DEFAULT_SEVERITY[e.type], e.actorId, id]);
+      [e.type, e.severity ?? DEFAULT_SEVERITY[e.type], e.actorId, id],
+    );
     if (!exception) return null;
     const { business_id: businessId, ...view } = exception;
     return publishException(tx, businessId, id, view, 'device_order.exception_opened');
@@ -49,13 +64,19 @@ export interface ExceptionClosing {
  * Closes an open exception, chosen by id or by type, with its device_order.exception_resolved event; null when
  * no such exception of the order is open.
  */
-export async function closeException(em: Em, id: number, which: { exceptionId: number } | { type: ExceptionType }, c: ExceptionClosing): Promise<ExceptionSnapshot | null> {
+export async function closeException(
+  em: Em,
+  id: number,
+  which: { exceptionId: number } | { type: ExceptionType },
+  c: ExceptionClosing,
+): Promise<ExceptionSnapshot | null> {
   const [column, value] = 'exceptionId' in which ? ['id', which.exceptionId] : ['type', which.type];
   return em.transactional(async (tx) => {
     const [exception] = await tx.execute<(ExceptionView & { business_id: number })[]>(
       `update device_order_exception set status = ?, resolution_action = ?, closed_by = ?, closed_at = now()
        where device_order_id = ? and ${column} = ? and status = 'open' returning business_id, ${VIEW_COLUMNS}`,
-      [c.status, c.resolutionAction, c.actorId, id, value]);
+      [c.status, c.resolutionAction, c.actorId, id, value],
+    );
     if (!exception) return null;
     const { business_id: businessId, ...view } = exception;
     return publishException(tx, businessId, id, view, 'device_order.exception_resolved');
@@ -64,20 +85,28 @@ export async function closeException(em: Em, id: number, which: { exceptionId: n
 
 /** The types of the order's open exceptions. */
 export async function openExceptionTypes(em: Em, id: number): Promise<ExceptionType[]> {
-  const rows = await em.execute<{ type: ExceptionType }[]>("select type from device_order_exception where device_order_id = ? and status = 'open' order by id", [id]);
+  const rows = await em.execute<{ type: ExceptionType }[]>(
+    "select type from device_order_exception where device_order_id = ? and status = 'open' order by id",
+    [id],
+  );
   return rows.map((r) => r.type);
 }
 
 /** The order's exceptions, oldest first; the caller has checked that the order is the business's. */
 export async function listExceptions(em: Em, id: number): Promise<ExceptionRecord[]> {
   const rows = await em.execute<(ExceptionView & { opened_at: Date | string; closed_at: Date | string | null })[]>(
-    `select ${VIEW_COLUMNS}, opened_at, closed_at from device_order_exception where device_order_id = ? order by id`, [id]);
+    `select ${VIEW_COLUMNS}, opened_at, closed_at from device_order_exception where device_order_id = ? order by id`,
+    [id],
+  );
   return rows.map((r) => ({ ...r, opened_at: iso(r.opened_at), closed_at: isoOrNull(r.closed_at) }));
 }
 
 /** One exception of the order, or null. */
 export async function findException(em: Em, id: number, exceptionId: number): Promise<ExceptionView | null> {
-  const [row] = await em.execute<ExceptionView[]>(`select ${VIEW_COLUMNS} from device_order_exception where device_order_id = ? and id = ?`, [id, exceptionId]);
+  const [row] = await em.execute<ExceptionView[]>(
+    `select ${VIEW_COLUMNS} from device_order_exception where device_order_id = ? and id = ?`,
+    [id, exceptionId],
+  );
   return row ?? null;
 }
 

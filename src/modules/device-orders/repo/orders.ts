@@ -1,18 +1,45 @@
 import type { Em } from '../../../platform/db/orm.ts';
 import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
 import { occupyCompartment, releaseCompartment } from '../../lockers/index.ts';
-import { AWAITED_BY, EVENT_OF_ACTION, isTerminal, outcomeOf, statusesAllowing, type DeviceOrderAction, type DeviceOrderKind, type DeviceOrderStatus } from '../domain.ts';
+import {
+  AWAITED_BY,
+  EVENT_OF_ACTION,
+  isTerminal,
+  outcomeOf,
+  statusesAllowing,
+  type DeviceOrderAction,
+  type DeviceOrderKind,
+  type DeviceOrderStatus,
+} from '../domain.ts';
 import { presentDeviceOrder, type DeviceOrderRow, type DeviceOrderView } from '../views.ts';
 
 const SELECT_VIEW = `select o.*, d.code as device_code, d.name as device_name, d.device_type
   from device_order o join device d on d.id = o.device_id`;
 
 /** The outbox event of a ledger row: its id is DOE-<ledger id>, in the body too. */
-async function publish(em: Em, ledgerId: number, view: DeviceOrderView, businessId: number, eventType: string, extra: Record<string, unknown> = {}): Promise<string> {
+async function publish(
+  em: Em,
+  ledgerId: number,
+  view: DeviceOrderView,
+  businessId: number,
+  eventType: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const eventId = `DOE-${ledgerId}`;
   await insertOutboxEvent(em, {
-    businessId, eventId, eventType, referenceType: 'device_order', referenceId: String(view.id), family: 'device_orders',
-    payload: { event_id: eventId, event: eventType, business_id: businessId, occurred_at: new Date().toISOString(), data: { device_order: view, ...extra } },
+    businessId,
+    eventId,
+    eventType,
+    referenceType: 'device_order',
+    referenceId: String(view.id),
+    family: 'device_orders',
+    payload: {
+      event_id: eventId,
+      event: eventType,
+      business_id: businessId,
+      occurred_at: new Date().toISOString(),
+      data: { device_order: view, ...extra },
+    },
   });
   return eventId;
 }
@@ -20,7 +47,9 @@ async function publish(em: Em, ledgerId: number, view: DeviceOrderView, business
 /** Writes a ledger row (the device order's history); answers its id. */
 export async function recordHistory(em: Em, id: number, businessId: number, eventType: string): Promise<number> {
   const [row] = await em.execute<{ id: number }[]>(
-    'insert into device_order_event (device_order_id, business_id, event_type) values (?, ?, ?) returning id', [id, businessId, eventType]);
+    'insert into device_order_event (device_order_id, business_id, event_type) values (?, ?, ?) returning id',
+    [id, businessId, eventType],
+  );
   return row!.id;
 }
 
@@ -28,7 +57,13 @@ export async function recordHistory(em: Em, id: number, businessId: number, even
  * Writes the ledger row and its outbox event in the caller's transaction; the event id is DOE-<ledger id>.
  * `extra` joins data.device_order in the event's data (data.exception).
  */
-export async function recordDeviceOrderEvent(em: Em, view: DeviceOrderView, businessId: number, eventType: string, extra: Record<string, unknown> = {}): Promise<string> {
+export async function recordDeviceOrderEvent(
+  em: Em,
+  view: DeviceOrderView,
+  businessId: number,
+  eventType: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   return publish(em, await recordHistory(em, view.id, businessId, eventType), view, businessId, eventType, extra);
 }
 
@@ -46,13 +81,32 @@ export interface StoreTarget {
 
 /** The id of a device of the business, by its code. */
 export async function findDeviceId(em: Em, businessId: number, code: string): Promise<number | null> {
-  const [row] = await em.execute<{ id: number }[]>('select id from device where code = ? and business_id = ?', [code, businessId]);
+  const [row] = await em.execute<{ id: number }[]>('select id from device where code = ? and business_id = ?', [
+    code,
+    businessId,
+  ]);
   return row?.id ?? null;
 }
 
 /** What a store needs to validate, in one round trip: the business's device, its compartment, the order. */
-export async function findStoreTarget(em: Em, businessId: number, deviceCode: string, gridCode: string, orderId: number | null): Promise<StoreTarget> {
-  const [row] = await em.execute<{ id: number | null; code: string; name: string; device_type: string; compartment_id: number | null; order_known: boolean; next_id: number | null }[]>(
+export async function findStoreTarget(
+  em: Em,
+  businessId: number,
+  deviceCode: string,
+  gridCode: string,
+  orderId: number | null,
+): Promise<StoreTarget> {
+  const [row] = await em.execute<
+    {
+      id: number | null;
+      code: string;
+      name: string;
+      device_type: string;
+      compartment_id: number | null;
+      order_known: boolean;
+      next_id: number | null;
+    }[]
+  >(
     `select d.id, d.code, d.name, d.device_type, (select c.id from compartment c where c.device_id = d.id and c.grid_code = ?) as compartment_id,
        case when d.id is not null then nextval('device_order_id_seq')::int end as next_id,
        ?::int is not null and exists (select 1 from delivery_order where id = ? and business_id = ?) as order_known
@@ -89,9 +143,23 @@ export interface NewDeviceOrder {
 export async function insertStoredDeviceOrder(em: Em, o: NewDeviceOrder): Promise<DeviceOrderView> {
   const storedAt = new Date();
   const draft = presentDeviceOrder({
-    id: o.id, kind: o.kind, status: 'stored', next_actor: AWAITED_BY[o.kind], device_id: o.device.id, device_code: o.device.code,
-    device_name: o.device.name, device_type: o.device.deviceType, grid_code: o.gridCode, reference_number: o.referenceNumber,
-    order_id: o.orderId, external_order_id: o.externalOrderId, due_at: o.dueAt, overdue_at: null, stored_at: storedAt, ended_at: null, removal_reason: null,
+    id: o.id,
+    kind: o.kind,
+    status: 'stored',
+    next_actor: AWAITED_BY[o.kind],
+    device_id: o.device.id,
+    device_code: o.device.code,
+    device_name: o.device.name,
+    device_type: o.device.deviceType,
+    grid_code: o.gridCode,
+    reference_number: o.referenceNumber,
+    order_id: o.orderId,
+    external_order_id: o.externalOrderId,
+    due_at: o.dueAt,
+    overdue_at: null,
+    stored_at: storedAt,
+    ended_at: null,
+    removal_reason: null,
   });
   const eventType = EVENT_OF_ACTION.store;
   const [row] = await em.execute<{ id: number; ledger_id: number }[]>(
@@ -99,8 +167,24 @@ export async function insertStoredDeviceOrder(em: Em, o: NewDeviceOrder): Promis
        insert into device_order (id, business_id, kind, status, next_actor, device_id, grid_code, compartment_id, reference_number, order_id, external_order_id, due_at, stored_at, pickup_code_hash)
        values (?, ?, ?, 'stored', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id)
      insert into device_order_event (device_order_id, business_id, event_type, occurred_at) select o.id, ?, ?, ? from o returning device_order_id as id, id as ledger_id`,
-    [o.id, o.businessId, o.kind, draft.next_actor, o.device.id, o.gridCode, o.compartmentId, o.referenceNumber, o.orderId, o.externalOrderId, o.dueAt, storedAt, o.pickupCodeHash,
-      o.businessId, eventType, storedAt],
+    [
+      o.id,
+      o.businessId,
+      o.kind,
+      draft.next_actor,
+      o.device.id,
+      o.gridCode,
+      o.compartmentId,
+      o.referenceNumber,
+      o.orderId,
+      o.externalOrderId,
+      o.dueAt,
+      storedAt,
+      o.pickupCodeHash,
+      o.businessId,
+      eventType,
+      storedAt,
+    ],
   );
   await occupyCompartment(em, o.compartmentId, { deviceOrderId: o.id });
   await publish(em, row!.ledger_id, draft, o.businessId, eventType);
@@ -108,12 +192,18 @@ export async function insertStoredDeviceOrder(em: Em, o: NewDeviceOrder): Promis
 }
 
 export async function findDeviceOrder(em: Em, businessId: number, id: number): Promise<DeviceOrderView | null> {
-  const rows = await em.execute<DeviceOrderRow[]>(`${SELECT_VIEW} where o.business_id = ? and o.id = ?`, [businessId, id]);
+  const rows = await em.execute<DeviceOrderRow[]>(`${SELECT_VIEW} where o.business_id = ? and o.id = ?`, [
+    businessId,
+    id,
+  ]);
   return rows[0] ? presentDeviceOrder(rows[0]) : null;
 }
 
 export async function findPickupCodeHash(em: Em, businessId: number, id: number): Promise<string | null> {
-  const rows = await em.execute<{ pickup_code_hash: string }[]>('select pickup_code_hash from device_order where business_id = ? and id = ?', [businessId, id]);
+  const rows = await em.execute<{ pickup_code_hash: string }[]>(
+    'select pickup_code_hash from device_order where business_id = ? and id = ?',
+    [businessId, id],
+  );
   return rows[0]?.pickup_code_hash ?? null;
 }
 
@@ -125,14 +215,29 @@ export interface DeviceOrderFilter {
   offset: number;
 }
 
-export async function listDeviceOrders(em: Em, f: DeviceOrderFilter): Promise<{ total: number; items: DeviceOrderView[] }> {
+export async function listDeviceOrders(
+  em: Em,
+  f: DeviceOrderFilter,
+): Promise<{ total: number; items: DeviceOrderView[] }> {
   const where = ['o.business_id = ?'];
   const params: unknown[] = [f.businessId];
-  if (f.status) { where.push('o.status = ?'); params.push(f.status); }
-  if (f.deviceId !== undefined) { where.push('o.device_id = ?'); params.push(f.deviceId); }
+  if (f.status) {
+    where.push('o.status = ?');
+    params.push(f.status);
+  }
+  if (f.deviceId !== undefined) {
+    where.push('o.device_id = ?');
+    params.push(f.deviceId);
+  }
   const clause = where.join(' and ');
-  const [count] = await em.execute<{ total: string }[]>(`select count(*) as total from device_order o where ${clause}`, params);
-  const rows = await em.execute<DeviceOrderRow[]>(`${SELECT_VIEW} where ${clause} order by o.id desc limit ? offset ?`, [...params, f.limit, f.offset]);
+  const [count] = await em.execute<{ total: string }[]>(
+    `select count(*) as total from device_order o where ${clause}`,
+    params,
+  );
+  const rows = await em.execute<DeviceOrderRow[]>(
+    `${SELECT_VIEW} where ${clause} order by o.id desc limit ? offset ?`,
+    [...params, f.limit, f.offset],
+  );
   return { total: Number(count!.total), items: rows.map(presentDeviceOrder) };
 }
 
@@ -145,7 +250,12 @@ export type TransitionResult =
  * Applies one transition to the read model with its ledger row and outbox event, in one transaction.
  * The UPDATE's status guard makes the database the arbiter if two actors race.
  */
-export async function transitionDeviceOrder(em: Em, id: number, action: DeviceOrderAction, opts: { removalReason?: string } = {}): Promise<TransitionResult> {
+export async function transitionDeviceOrder(
+  em: Em,
+  id: number,
+  action: DeviceOrderAction,
+  opts: { removalReason?: string } = {},
+): Promise<TransitionResult> {
   const { status: to, nextActor } = outcomeOf(action);
   return em.transactional(async (tx) => {
     const [row] = await tx.execute<(DeviceOrderRow & { business_id: number })[]>(
@@ -159,7 +269,10 @@ export async function transitionDeviceOrder(em: Em, id: number, action: DeviceOr
       [to, nextActor, to, to, opts.removalReason ?? null, id, statusesAllowing(action)],
     );
     if (!row) {
-      const [current] = await tx.execute<{ status: DeviceOrderStatus }[]>('select status from device_order where id = ?', [id]);
+      const [current] = await tx.execute<{ status: DeviceOrderStatus }[]>(
+        'select status from device_order where id = ?',
+        [id],
+      );
       return current ? { ok: false, reason: 'invalid', status: current.status } : { ok: false, reason: 'missing' };
     }
     const view = presentDeviceOrder(row);
@@ -170,7 +283,6 @@ export async function transitionDeviceOrder(em: Em, id: number, action: DeviceOr
   });
 }
 
-
 /**
  * The device order that held a compartment last, if its process may still watch the door: it ended less than
  * `withinSeconds` ago, or its door_left_open exception is open. Null otherwise.
@@ -179,6 +291,8 @@ export async function lastDeviceOrderOf(em: Em, compartmentId: number, withinSec
   const [row] = await em.execute<{ id: number; watching: boolean }[]>(
     `select o.id, o.ended_at > now() - make_interval(secs => ?)
        or exists (select 1 from device_order_exception e where e.device_order_id = o.id and e.type = 'door_left_open' and e.status = 'open') as watching
-     from device_order o where o.compartment_id = ? order by o.id desc limit 1`, [withinSeconds, compartmentId]);
+     from device_order o where o.compartment_id = ? order by o.id desc limit 1`,
+    [withinSeconds, compartmentId],
+  );
   return row?.watching ? row.id : null;
 }

@@ -50,11 +50,22 @@ const SELECT_SCAN = `select s.id, pk.package_number, s.source, s.action, p.code 
   from distribution_scan s join order_package pk on pk.id = s.package_id join place p on p.id = s.place_id left join place d on d.id = s.destination_id`;
 
 /** The business's package of this number with its distribution and every scan it received (oldest first); null when it was never scanned. */
-export async function findDistribution(em: Em, businessId: number, packageNumber: string): Promise<{ distribution: DistributionRow | null; scans: ScanRow[] } | null> {
-  const [pkg] = await em.execute<{ id: number }[]>('select id from order_package where business_id = ? and package_number = ?', [businessId, packageNumber]);
+export async function findDistribution(
+  em: Em,
+  businessId: number,
+  packageNumber: string,
+): Promise<{ distribution: DistributionRow | null; scans: ScanRow[] } | null> {
+  const [pkg] = await em.execute<{ id: number }[]>(
+    'select id from order_package where business_id = ? and package_number = ?',
+    [businessId, packageNumber],
+  );
   if (!pkg) return null;
-  const [distribution] = await em.execute<DistributionRow[]>(`${SELECT_DISTRIBUTION} where pd.package_id = ?`, [pkg.id]);
-  const scans = await em.execute<ScanRow[]>(`${SELECT_SCAN} where s.package_id = ? order by s.scanned_at, s.id`, [pkg.id]);
+  const [distribution] = await em.execute<DistributionRow[]>(`${SELECT_DISTRIBUTION} where pd.package_id = ?`, [
+    pkg.id,
+  ]);
+  const scans = await em.execute<ScanRow[]>(`${SELECT_SCAN} where s.package_id = ? order by s.scanned_at, s.id`, [
+    pkg.id,
+  ]);
   return { distribution: distribution ?? null, scans };
 }
 
@@ -62,18 +73,44 @@ export async function findDistribution(em: Em, businessId: number, packageNumber
  * A warehouse's distribution list: the packages waiting there to be loaded (received, or removed from a truck),
  * oldest step first. Null when the business has no warehouse of this code.
  */
-export async function listWarehousePackages(em: Em, businessId: number, warehouseCode: string, limit: number, offset: number): Promise<{ total: number; items: DistributionRow[] } | null> {
-  const [place] = await em.execute<{ id: number }[]>("select id from place where business_id = ? and code = ? and kind = 'warehouse'", [businessId, warehouseCode]);
+export async function listWarehousePackages(
+  em: Em,
+  businessId: number,
+  warehouseCode: string,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; items: DistributionRow[] } | null> {
+  const [place] = await em.execute<{ id: number }[]>(
+    "select id from place where business_id = ? and code = ? and kind = 'warehouse'",
+    [businessId, warehouseCode],
+  );
   if (!place) return null;
   const where = "pd.business_id = ? and pd.warehouse_id = ? and pd.status in ('created', 'removed')";
-  const [count] = await em.execute<{ n: string }[]>(`select count(*) as n from package_distribution pd where ${where}`, [businessId, place.id]);
-  const items = await em.execute<DistributionRow[]>(`${SELECT_DISTRIBUTION} where ${where} order by pd.last_step_at, pd.package_id limit ? offset ?`, [businessId, place.id, limit, offset]);
+  const [count] = await em.execute<{ n: string }[]>(
+    `select count(*) as n from package_distribution pd where ${where}`,
+    [businessId, place.id],
+  );
+  const items = await em.execute<DistributionRow[]>(
+    `${SELECT_DISTRIBUTION} where ${where} order by pd.last_step_at, pd.package_id limit ? offset ?`,
+    [businessId, place.id, limit, offset],
+  );
   return { total: Number(count!.n), items };
 }
 
 /** The business's flagged scans, newest first: what the operator has to look at. */
-export async function listFlaggedScans(em: Em, businessId: number, limit: number, offset: number): Promise<{ total: number; items: ScanRow[] }> {
-  const [count] = await em.execute<{ n: string }[]>("select count(*) as n from distribution_scan where business_id = ? and outcome = 'flagged'", [businessId]);
-  const items = await em.execute<ScanRow[]>(`${SELECT_SCAN} where s.business_id = ? and s.outcome = 'flagged' order by s.id desc limit ? offset ?`, [businessId, limit, offset]);
+export async function listFlaggedScans(
+  em: Em,
+  businessId: number,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; items: ScanRow[] }> {
+  const [count] = await em.execute<{ n: string }[]>(
+    "select count(*) as n from distribution_scan where business_id = ? and outcome = 'flagged'",
+    [businessId],
+  );
+  const items = await em.execute<ScanRow[]>(
+    `${SELECT_SCAN} where s.business_id = ? and s.outcome = 'flagged' order by s.id desc limit ? offset ?`,
+    [businessId, limit, offset],
+  );
   return { total: Number(count!.n), items };
 }

@@ -2,7 +2,16 @@ import type { Em } from '../../../platform/db/orm.ts';
 import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
 import { openSecret, purposeOf, sealSecret, type SealedColumn } from '../../../platform/secretBox.ts';
 import { releaseCompartment, tryOccupyCompartment, type CompartmentSize } from '../../lockers/index.ts';
-import { isFinal, TRANSITIONS, type ConfirmSource, type FailureCode, type LockerAction, type LockerDeliveryStatus, type LockerSettings, type OpenMode } from '../domain.ts';
+import {
+  isFinal,
+  TRANSITIONS,
+  type ConfirmSource,
+  type FailureCode,
+  type LockerAction,
+  type LockerDeliveryStatus,
+  type LockerSettings,
+  type OpenMode,
+} from '../domain.ts';
 import { codeLockKey, lookupTags, newLockerCode } from '../codes.ts';
 import { settingsOf, type SettingsRow } from './partners.ts';
 import { presentLockerDelivery, type LockerDeliveryRow, type LockerDeliveryView } from '../views.ts';
@@ -20,12 +29,18 @@ const SELECT_VIEW = `select l.*, d.code as device_code,
  * The delivery whose code this is, among the device's open ones: a delivery code of a deposit to come or under way,
  * or a pickup code of a confirmed deposit. An index lookup by the code's tags (codes.ts).
  */
-export async function findByScreenCode(em: Em, deviceId: number, code: string): Promise<{ id: number; status: LockerDeliveryStatus } | null> {
+export async function findByScreenCode(
+  em: Em,
+  deviceId: number,
+  code: string,
+): Promise<{ id: number; status: LockerDeliveryStatus } | null> {
   const tags = lookupTags(deviceId, code);
   const [row] = await em.execute<{ id: number; status: LockerDeliveryStatus }[]>(
     `select id, status from locker_delivery where device_id = ?
        and ((status in ('awaiting_deposit', 'depositing') and delivery_code_hash in (?)) or (status = 'delivered' and pickup_code_hash in (?)))
-     order by id limit 1`, [deviceId, tags, tags]);
+     order by id limit 1`,
+    [deviceId, tags, tags],
+  );
   return row ?? null;
 }
 
@@ -34,7 +49,9 @@ export async function codesInUse(em: Em, deviceId: number, codes: readonly strin
   const tags = codes.flatMap((c) => lookupTags(deviceId, c));
   const [row] = await em.execute<{ used: boolean }[]>(
     `select exists (select 1 from locker_delivery where device_id = ? and status in ('awaiting_deposit', 'depositing', 'delivered')
-       and (delivery_code_hash in (?) or pickup_code_hash in (?))) as used`, [deviceId, tags, tags]);
+       and (delivery_code_hash in (?) or pickup_code_hash in (?))) as used`,
+    [deviceId, tags, tags],
+  );
   return row!.used;
 }
 
@@ -44,7 +61,12 @@ export async function codesInUse(em: Em, deviceId: number, codes: readonly strin
  * concurrent transaction that drew the same code has committed when the check runs, and the codes are drawn anew.
  * Transactions drawing different codes never wait on each other. `draw` is for tests.
  */
-export async function drawFreeCodes(tx: Em, deviceId: number, count: number, draw: () => string = newLockerCode): Promise<string[]> {
+export async function drawFreeCodes(
+  tx: Em,
+  deviceId: number,
+  count: number,
+  draw: () => string = newLockerCode,
+): Promise<string[]> {
   for (;;) {
     const codes = new Set<string>();
     while (codes.size < count) codes.add(draw());
@@ -73,7 +95,10 @@ export async function deviceOfDelivery(em: Em, id: number): Promise<number | nul
 
 /** The delivery whose parcel holds a compartment. */
 export async function deliveryOfParcel(em: Em, lockerParcelId: number): Promise<number | null> {
-  const [row] = await em.execute<{ delivery_id: number }[]>('select delivery_id from locker_delivery_parcel where id = ?', [lockerParcelId]);
+  const [row] = await em.execute<{ delivery_id: number }[]>(
+    'select delivery_id from locker_delivery_parcel where id = ?',
+    [lockerParcelId],
+  );
   return row?.delivery_id ?? null;
 }
 
@@ -86,13 +111,21 @@ export interface DeliveryTarget {
 
 /** A device of a business that lets this provider deliver into its lockers, with that business's settings. */
 export async function findDeliveryTarget(em: Em, providerId: number, deviceCode: string): Promise<DeliveryTarget> {
-  const [row] = await em.execute<{ id: number; business_id: number; sandbox: boolean; next_id: number; s: SettingsRow | null }[]>(
+  const [row] = await em.execute<
+    { id: number; business_id: number; sandbox: boolean; next_id: number; s: SettingsRow | null }[]
+  >(
     `select d.id, d.business_id, d.sandbox, nextval('locker_delivery_id_seq')::int as next_id, to_jsonb(s) as s
      from device d join locker_partner lp on lp.business_id = d.business_id and lp.provider_id = ?
        left join locker_settings s on s.business_id = d.business_id
-     where d.code = ?`, [providerId, deviceCode]);
+     where d.code = ?`,
+    [providerId, deviceCode],
+  );
   if (!row) return { device: null, settings: settingsOf(null), nextId: null };
-  return { device: { id: row.id, code: deviceCode, businessId: row.business_id, sandbox: row.sandbox }, nextId: row.next_id, settings: settingsOf(row.s) };
+  return {
+    device: { id: row.id, code: deviceCode, businessId: row.business_id, sandbox: row.sandbox },
+    nextId: row.next_id,
+    settings: settingsOf(row.s),
+  };
 }
 
 export interface NewLockerDelivery {
@@ -119,14 +152,33 @@ export interface NewLockerDelivery {
  * meanwhile is found taken when occupied, and the next free one is tried. Answers the first parcel no compartment is
  * left for (the caller rolls back), or the delivery.
  */
-export async function insertLockerDelivery(tx: Em, d: NewLockerDelivery): Promise<{ noRoomFor: number } | LockerDeliveryView> {
+export async function insertLockerDelivery(
+  tx: Em,
+  d: NewLockerDelivery,
+): Promise<{ noRoomFor: number } | LockerDeliveryView> {
   const s = d.timers;
   await tx.execute(
     `insert into locker_delivery (id, business_id, provider_id, device_id, livemode, status, open_mode, recipient, delivery_code_hash, pickup_code_hash, pickup_code_sealed,
        delivery_code_expires_at, deposit_timeout_seconds, pickup_ttl_seconds, correction_window_seconds, code_rotation_seconds)
      values (?, ?, ?, ?, ?, 'awaiting_deposit', ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [d.id, d.businessId, d.providerId, d.deviceId, d.livemode, d.openMode, JSON.stringify(d.recipient), d.deliveryCodeHash, d.pickupCodeHash,
-      sealSecret(purposeOf(PICKUP_CODE), d.pickupCode), d.deliveryCodeExpiresAt, s.depositTimeout, s.pickupTtl, s.correctionWindow, s.codeRotation]);
+    [
+      d.id,
+      d.businessId,
+      d.providerId,
+      d.deviceId,
+      d.livemode,
+      d.openMode,
+      JSON.stringify(d.recipient),
+      d.deliveryCodeHash,
+      d.pickupCodeHash,
+      sealSecret(purposeOf(PICKUP_CODE), d.pickupCode),
+      d.deliveryCodeExpiresAt,
+      s.depositTimeout,
+      s.pickupTtl,
+      s.correctionWindow,
+      s.codeRotation,
+    ],
+  );
   const passed: number[] = [];
   for (const [i, parcel] of d.parcels.entries()) {
     let parcelId: number | null = null;
@@ -134,12 +186,16 @@ export async function insertLockerDelivery(tx: Em, d: NewLockerDelivery): Promis
       const [free] = await tx.execute<{ id: number }[]>(
         `select c.id from compartment c where c.device_id = ? and c.size = ? and c.id <> all(?::int[])
            and not exists (select 1 from compartment_parcel p where p.compartment_id = c.id)
-         order by c.compartment_number limit 1 for update skip locked`, [d.deviceId, parcel.size, `{${passed.join(',')}}`]);
+         order by c.compartment_number limit 1 for update skip locked`,
+        [d.deviceId, parcel.size, `{${passed.join(',')}}`],
+      );
       if (!free) return { noRoomFor: i };
       passed.push(free.id);
       if (parcelId === null) {
-        const [row] = await tx.execute<{ id: number }[]>('insert into locker_delivery_parcel (delivery_id, reference, size, compartment_id) values (?, ?, ?, ?) returning id',
-          [d.id, parcel.reference, parcel.size, free.id]);
+        const [row] = await tx.execute<{ id: number }[]>(
+          'insert into locker_delivery_parcel (delivery_id, reference, size, compartment_id) values (?, ?, ?, ?) returning id',
+          [d.id, parcel.reference, parcel.size, free.id],
+        );
         parcelId = row!.id;
       } else {
         await tx.execute('update locker_delivery_parcel set compartment_id = ? where id = ?', [free.id, parcelId]);
@@ -152,14 +208,26 @@ export async function insertLockerDelivery(tx: Em, d: NewLockerDelivery): Promis
 
 /** Whose deliveries a caller sees: the provider's own, or those into the business's lockers. */
 export type DeliveryOwner = { providerId: number } | { businessId: number };
-const ownerFilter = (o: DeliveryOwner) => ('providerId' in o ? { sql: 'l.provider_id = ?', id: o.providerId } : { sql: 'l.business_id = ?', id: o.businessId });
+const ownerFilter = (o: DeliveryOwner) =>
+  'providerId' in o ? { sql: 'l.provider_id = ?', id: o.providerId } : { sql: 'l.business_id = ?', id: o.businessId };
 
 /** What a notice to the recipient is made of: the delivery, its locker's name, its business and its sealed pickup code. */
-export async function findNoticeFacts(em: Em, id: number): Promise<{ view: LockerDeliveryView; businessId: number; deviceName: string; pickupCode: () => string } | null> {
-  const [row] = await em.execute<(LockerDeliveryRow & { business_id: number; device_name: string; pickup_code_sealed: string })[]>(
-    `select v.*, d.name as device_name from (${SELECT_VIEW} where l.id = ?) v join device d on d.id = v.device_id`, [id]);
+export async function findNoticeFacts(
+  em: Em,
+  id: number,
+): Promise<{ view: LockerDeliveryView; businessId: number; deviceName: string; pickupCode: () => string } | null> {
+  const [row] = await em.execute<
+    (LockerDeliveryRow & { business_id: number; device_name: string; pickup_code_sealed: string })[]
+  >(`select v.*, d.name as device_name from (${SELECT_VIEW} where l.id = ?) v join device d on d.id = v.device_id`, [
+    id,
+  ]);
   if (!row) return null;
-  return { view: presentLockerDelivery(row), businessId: row.business_id, deviceName: row.device_name, pickupCode: () => openSecret(purposeOf(PICKUP_CODE), row.pickup_code_sealed) };
+  return {
+    view: presentLockerDelivery(row),
+    businessId: row.business_id,
+    deviceName: row.device_name,
+    pickupCode: () => openSecret(purposeOf(PICKUP_CODE), row.pickup_code_sealed),
+  };
 }
 
 export async function findLockerDelivery(em: Em, owner: DeliveryOwner, id: number): Promise<LockerDeliveryView | null> {
@@ -168,12 +236,21 @@ export async function findLockerDelivery(em: Em, owner: DeliveryOwner, id: numbe
   return rows[0] ? presentLockerDelivery(rows[0]) : null;
 }
 
-export async function listLockerDeliveries(em: Em, f: { owner: DeliveryOwner; status?: string; limit: number; offset: number }): Promise<{ total: number; items: LockerDeliveryView[] }> {
+export async function listLockerDeliveries(
+  em: Em,
+  f: { owner: DeliveryOwner; status?: string; limit: number; offset: number },
+): Promise<{ total: number; items: LockerDeliveryView[] }> {
   const o = ownerFilter(f.owner);
   const where = f.status ? `${o.sql} and l.status = ?` : o.sql;
   const params = f.status ? [o.id, f.status] : [o.id];
-  const [count] = await em.execute<{ n: number }[]>(`select count(*)::int as n from locker_delivery l where ${where}`, params);
-  const rows = await em.execute<LockerDeliveryRow[]>(`${SELECT_VIEW} where ${where} order by l.id desc limit ? offset ?`, [...params, f.limit, f.offset]);
+  const [count] = await em.execute<{ n: number }[]>(
+    `select count(*)::int as n from locker_delivery l where ${where}`,
+    params,
+  );
+  const rows = await em.execute<LockerDeliveryRow[]>(
+    `${SELECT_VIEW} where ${where} order by l.id desc limit ? offset ?`,
+    [...params, f.limit, f.offset],
+  );
   return { total: count!.n, items: rows.map(presentLockerDelivery) };
 }
 
@@ -195,23 +272,50 @@ export interface TransitionDetails {
   pickupOpenedAt?: string | null;
 }
 
-const compartmentsOf = (v: LockerDeliveryView) => v.parcels.map((p) => ({
-  grid_id: p.grid_id, compartment_number: p.compartment_number, pickup_locker_number: p.pickup_locker_number, pickup_locker_code: p.pickup_locker_code,
-}));
+const compartmentsOf = (v: LockerDeliveryView) =>
+  v.parcels.map((p) => ({
+    grid_id: p.grid_id,
+    compartment_number: p.compartment_number,
+    pickup_locker_number: p.pickup_locker_number,
+    pickup_locker_code: p.pickup_locker_code,
+  }));
 
 /** The event's `data` besides delivery_id, per action (the schemas: events.ts). The pickup code is read here, never passed in. */
-function eventData(action: LockerAction, view: LockerDeliveryView, at: string, d: TransitionDetails, pickupCode: () => string | null): Record<string, unknown> {
+function eventData(
+  action: LockerAction,
+  view: LockerDeliveryView,
+  at: string,
+  d: TransitionDetails,
+  pickupCode: () => string | null,
+): Record<string, unknown> {
   switch (action) {
-    case 'open': return { pickup_code: pickupCode(), opening: { via: d.via ?? 'remote_open', opened_at: at, compartments: compartmentsOf(view) } };
-    case 'confirm': return { pickup_code: pickupCode(), confirmed_by: view.confirmed_by, compartments: compartmentsOf(view) };
-    case 'fail': return { failed_at: at, parcels: view.parcels.map((p) => ({ reference: p.reference, failure_code: p.failure_code })) };
-    case 'correct': return {
-      correction: { reopened_at: at, compartments: compartmentsOf(view).filter((c) => d.compartmentNumbers?.includes(c.compartment_number)) },
-    };
-    case 'pickup': return { picked_up_at: at, opened_at: d.pickupOpenedAt ?? at, compartments: compartmentsOf(view) };
-    case 'cancel': return { cancelled_at: at, reason: d.reason ?? null };
-    case 'expire_delivery_code': return { expired: 'delivery_code', expired_at: at };
-    case 'expire_deposit': return { expired: 'deposit', expired_at: at };
+    case 'open':
+      return {
+        pickup_code: pickupCode(),
+        opening: { via: d.via ?? 'remote_open', opened_at: at, compartments: compartmentsOf(view) },
+      };
+    case 'confirm':
+      return { pickup_code: pickupCode(), confirmed_by: view.confirmed_by, compartments: compartmentsOf(view) };
+    case 'fail':
+      return {
+        failed_at: at,
+        parcels: view.parcels.map((p) => ({ reference: p.reference, failure_code: p.failure_code })),
+      };
+    case 'correct':
+      return {
+        correction: {
+          reopened_at: at,
+          compartments: compartmentsOf(view).filter((c) => d.compartmentNumbers?.includes(c.compartment_number)),
+        },
+      };
+    case 'pickup':
+      return { picked_up_at: at, opened_at: d.pickupOpenedAt ?? at, compartments: compartmentsOf(view) };
+    case 'cancel':
+      return { cancelled_at: at, reason: d.reason ?? null };
+    case 'expire_delivery_code':
+      return { expired: 'delivery_code', expired_at: at };
+    case 'expire_deposit':
+      return { expired: 'deposit', expired_at: at };
   }
 }
 
@@ -219,14 +323,28 @@ function eventData(action: LockerAction, view: LockerDeliveryView, at: string, d
  * Applies one transition with its ledger row and its event to the provider, in one transaction; a final status
  * frees the compartments. The UPDATE's status guard makes the database the arbiter if two actors race.
  */
-export async function transitionLockerDelivery(em: Em, id: number, action: LockerAction, d: TransitionDetails = {}): Promise<LockerTransitionResult> {
+export async function transitionLockerDelivery(
+  em: Em,
+  id: number,
+  action: LockerAction,
+  d: TransitionDetails = {},
+): Promise<LockerTransitionResult> {
   const t = TRANSITIONS[action];
   return em.transactional(async (tx) => {
-    const [row] = await tx.execute<{ business_id: number; provider_id: number; livemode: boolean; pickup_code_sealed: string; pickup_code_rotated: boolean }[]>(
+    const [row] = await tx.execute<
+      {
+        business_id: number;
+        provider_id: number;
+        livemode: boolean;
+        pickup_code_sealed: string;
+        pickup_code_rotated: boolean;
+      }[]
+    >(
       `update locker_delivery set status = ?, updated_at = now(), ended_at = case when ? then now() else ended_at end,
          confirmed_by = coalesce(?, confirmed_by), delivered_at = case when ? = 'delivered' and status <> 'delivered' then now() else delivered_at end
        where id = ? and status in (?) returning business_id, provider_id, livemode, pickup_code_sealed, pickup_code_rotated`,
-      [t.to, isFinal(t.to), d.confirmedBy ?? null, t.to, id, [...t.from]]);
+      [t.to, isFinal(t.to), d.confirmedBy ?? null, t.to, id, [...t.from]],
+    );
     if (!row) {
       const [current] = await tx.execute<{ status: string }[]>('select status from locker_delivery where id = ?', [id]);
       return current ? { ok: false, reason: 'invalid', status: current.status } : { ok: false, reason: 'missing' };
@@ -234,16 +352,27 @@ export async function transitionLockerDelivery(em: Em, id: number, action: Locke
     if (d.failures?.length) {
       await tx.execute(
         `update locker_delivery_parcel p set failure_code = x.code from jsonb_to_recordset(?::jsonb) as x(reference text, code text)
-         where p.delivery_id = ? and p.reference = x.reference`, [JSON.stringify(d.failures), id]);
+         where p.delivery_id = ? and p.reference = x.reference`,
+        [JSON.stringify(d.failures), id],
+      );
     }
     if (isFinal(t.to)) {
-      const parcels = await tx.execute<{ id: number }[]>('select id from locker_delivery_parcel where delivery_id = ?', [id]);
+      const parcels = await tx.execute<{ id: number }[]>(
+        'select id from locker_delivery_parcel where delivery_id = ?',
+        [id],
+      );
       for (const p of parcels) await releaseCompartment(tx, { lockerParcelId: p.id });
     }
     const view = (await findLockerDelivery(tx, { providerId: row.provider_id }, id))!;
     // After a pickup-code rotation the code reaches the recipient only: later events carry none.
-    const pickupCode = () => (row.pickup_code_rotated ? null : openSecret(purposeOf(PICKUP_CODE), row.pickup_code_sealed));
-    await writeLockerEvent(tx, { id, businessId: row.business_id, providerId: row.provider_id, livemode: row.livemode }, t.event, (at) => eventData(action, view, at, d, pickupCode));
+    const pickupCode = () =>
+      row.pickup_code_rotated ? null : openSecret(purposeOf(PICKUP_CODE), row.pickup_code_sealed);
+    await writeLockerEvent(
+      tx,
+      { id, businessId: row.business_id, providerId: row.provider_id, livemode: row.livemode },
+      t.event,
+      (at) => eventData(action, view, at, d, pickupCode),
+    );
     return { ok: true, view };
   });
 }
@@ -257,13 +386,31 @@ export interface EventOwner {
 }
 
 /** Writes the delivery's ledger row and its event to the provider (PLE-<ledger id>, PLE-MOCK- on a sandbox locker), in the caller's transaction. */
-export async function writeLockerEvent(tx: Em, o: EventOwner, eventType: string, data: (at: string) => Record<string, unknown>): Promise<void> {
+export async function writeLockerEvent(
+  tx: Em,
+  o: EventOwner,
+  eventType: string,
+  data: (at: string) => Record<string, unknown>,
+): Promise<void> {
   const [ledger] = await tx.execute<{ id: string; occurred_at: Date }[]>(
-    'insert into locker_delivery_event (delivery_id, event_type) values (?, ?) returning id, occurred_at', [o.id, eventType]);
+    'insert into locker_delivery_event (delivery_id, event_type) values (?, ?) returning id, occurred_at',
+    [o.id, eventType],
+  );
   const at = new Date(ledger!.occurred_at).toISOString();
   const eventId = `${o.livemode ? 'PLE' : 'PLE-MOCK'}-${ledger!.id}`;
   await insertOutboxEvent(tx, {
-    businessId: o.businessId, providerId: o.providerId, eventId, eventType, referenceType: 'locker_delivery', referenceId: String(o.id),
-    payload: { event_id: eventId, event: eventType, livemode: o.livemode, occurred_at: at, data: { delivery_id: String(o.id), ...(o.livemode ? {} : { test: true }), ...data(at) } },
+    businessId: o.businessId,
+    providerId: o.providerId,
+    eventId,
+    eventType,
+    referenceType: 'locker_delivery',
+    referenceId: String(o.id),
+    payload: {
+      event_id: eventId,
+      event: eventType,
+      livemode: o.livemode,
+      occurred_at: at,
+      data: { delivery_id: String(o.id), ...(o.livemode ? {} : { test: true }), ...data(at) },
+    },
   });
 }

@@ -18,21 +18,45 @@ export interface Rotation {
  * pickup code is drawn here, unlike every code the device takes, and sealed; from now on the delivery's events
  * carry no pickup code. Answers whether the recipient is to be told, or null when the delivery is gone.
  */
-export async function rotateLockerCode(em: Em, id: number, r: Rotation): Promise<{ view: LockerDeliveryView; recipientNotified: boolean } | null> {
+export async function rotateLockerCode(
+  em: Em,
+  id: number,
+  r: Rotation,
+): Promise<{ view: LockerDeliveryView; recipientNotified: boolean } | null> {
   return em.transactional(async (tx) => {
-    const [row] = await tx.execute<{ business_id: number; provider_id: number; device_id: number; livemode: boolean; status: string; email: string | null }[]>(
-      "select business_id, provider_id, device_id, livemode, status, recipient->>'email' as email from locker_delivery where id = ? for update", [id]);
+    const [row] = await tx.execute<
+      {
+        business_id: number;
+        provider_id: number;
+        device_id: number;
+        livemode: boolean;
+        status: string;
+        email: string | null;
+      }[]
+    >(
+      "select business_id, provider_id, device_id, livemode, status, recipient->>'email' as email from locker_delivery where id = ? for update",
+      [id],
+    );
     if (!row) return null;
     const recipientNotified = r.code === 'pickup_code' && r.notify && row.status === 'delivered' && row.email !== null;
     if (r.code === 'delivery_code') {
-      await tx.execute('update locker_delivery set delivery_code_hash = ?, updated_at = now() where id = ?', [r.deliveryCodeHash, id]);
+      await tx.execute('update locker_delivery set delivery_code_hash = ?, updated_at = now() where id = ?', [
+        r.deliveryCodeHash,
+        id,
+      ]);
     } else {
-      const [pickupCode] = await drawFreeCodes(tx, row.device_id, 1) as [string];
-      await tx.execute('update locker_delivery set pickup_code_hash = ?, pickup_code_sealed = ?, pickup_code_rotated = true, updated_at = now() where id = ?',
-        [tagLockerCode(row.device_id, pickupCode), sealSecret(purposeOf(PICKUP_CODE), pickupCode), id]);
+      const [pickupCode] = (await drawFreeCodes(tx, row.device_id, 1)) as [string];
+      await tx.execute(
+        'update locker_delivery set pickup_code_hash = ?, pickup_code_sealed = ?, pickup_code_rotated = true, updated_at = now() where id = ?',
+        [tagLockerCode(row.device_id, pickupCode), sealSecret(purposeOf(PICKUP_CODE), pickupCode), id],
+      );
     }
-    await writeLockerEvent(tx, { id, businessId: row.business_id, providerId: row.provider_id, livemode: row.livemode }, 'partner_locker.delivery.code_rotated',
-      (at) => ({ rotation: { code: r.code, rotated_at: at, recipient_notified: recipientNotified } }));
+    await writeLockerEvent(
+      tx,
+      { id, businessId: row.business_id, providerId: row.provider_id, livemode: row.livemode },
+      'partner_locker.delivery.code_rotated',
+      (at) => ({ rotation: { code: r.code, rotated_at: at, recipient_notified: recipientNotified } }),
+    );
     return { view: (await findLockerDelivery(tx, { providerId: row.provider_id }, id))!, recipientNotified };
   });
 }

@@ -8,7 +8,13 @@ export const DEVICE_KEY_PREFIX = 'tms_dk_';
 /** Most unrevoked keys one device may hold (a key per locker controller, with room for a rotation). */
 export const MAX_DEVICE_KEYS = 5;
 
-const keys = keyStore({ table: 'device_key', secretPrefix: DEVICE_KEY_PREFIX, idPrefix: 'dk_', max: MAX_DEVICE_KEYS, owner: { column: 'device_id', table: 'device', code: 'code' } });
+const keys = keyStore({
+  table: 'device_key',
+  secretPrefix: DEVICE_KEY_PREFIX,
+  idPrefix: 'dk_',
+  max: MAX_DEVICE_KEYS,
+  owner: { column: 'device_id', table: 'device', code: 'code' },
+});
 
 /** The locker behind a device key: the caller is the admin who made the key, on that key's device only (the runner lets a device key call only device operations). */
 export async function callerForDeviceKey(em: Em, token: string): Promise<Caller | null> {
@@ -17,10 +23,18 @@ export async function callerForDeviceKey(em: Em, token: string): Promise<Caller 
 }
 
 const deviceOf = async (em: Em, businessId: number, code: string) =>
-  (await em.execute<{ id: number }[]>('select id from device where code = ? and business_id = ?', [code, businessId]))[0]?.id;
+  (
+    await em.execute<{ id: number }[]>('select id from device where code = ? and business_id = ?', [code, businessId])
+  )[0]?.id;
 
 /** Issues a key for a device of the business: 'no_device' when the business has no such device, 'too_many' when the device holds MAX_DEVICE_KEYS unrevoked keys. */
-export async function createDeviceKey(em: Em, businessId: number, deviceCode: string, userId: number, name: string): Promise<(KeyView & { secret: string }) | 'no_device' | 'too_many'> {
+export async function createDeviceKey(
+  em: Em,
+  businessId: number,
+  deviceCode: string,
+  userId: number,
+  name: string,
+): Promise<(KeyView & { secret: string }) | 'no_device' | 'too_many'> {
   const ownerId = await deviceOf(em, businessId, deviceCode);
   if (ownerId === undefined) return 'no_device';
   return (await keys.create(em, { businessId, ownerId, userId, name })) ?? 'too_many';

@@ -14,9 +14,17 @@ const SELECT_ASSIGNMENT = `select a.id, a.number, a.status, a.source, a.order_id
 export type StoredAssignment = AssignmentRow & { business_id: number; provider_id: number };
 
 /** The assignment of this number that the business gave, or that the provider holds. */
-export async function findAssignment(em: Em, owner: { businessId: number } | { providerId: number }, number: string): Promise<StoredAssignment | null> {
-  const [column, id] = 'businessId' in owner ? ['a.business_id', owner.businessId] : ['a.provider_id', owner.providerId];
-  const [row] = await em.execute<StoredAssignment[]>(`${SELECT_ASSIGNMENT} where ${column} = ? and a.number = ?`, [id, number]);
+export async function findAssignment(
+  em: Em,
+  owner: { businessId: number } | { providerId: number },
+  number: string,
+): Promise<StoredAssignment | null> {
+  const [column, id] =
+    'businessId' in owner ? ['a.business_id', owner.businessId] : ['a.provider_id', owner.providerId];
+  const [row] = await em.execute<StoredAssignment[]>(`${SELECT_ASSIGNMENT} where ${column} = ? and a.number = ?`, [
+    id,
+    number,
+  ]);
   return row ?? null;
 }
 
@@ -26,10 +34,22 @@ export async function findAssignmentById(em: Em, id: number): Promise<StoredAssi
 }
 
 /** A provider's assignments, newest first. */
-export async function listProviderAssignments(em: Em, providerId: number, status: AssignmentStatus | null, limit: number, offset: number): Promise<{ total: number; items: StoredAssignment[] }> {
+export async function listProviderAssignments(
+  em: Em,
+  providerId: number,
+  status: AssignmentStatus | null,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; items: StoredAssignment[] }> {
   const where = 'a.provider_id = ? and (?::text is null or a.status = ?)';
-  const [count] = await em.execute<{ n: number }[]>(`select count(*)::int as n from third_party_assignment a where ${where}`, [providerId, status, status]);
-  const items = await em.execute<StoredAssignment[]>(`${SELECT_ASSIGNMENT} where ${where} order by a.id desc limit ? offset ?`, [providerId, status, status, limit, offset]);
+  const [count] = await em.execute<{ n: number }[]>(
+    `select count(*)::int as n from third_party_assignment a where ${where}`,
+    [providerId, status, status],
+  );
+  const items = await em.execute<StoredAssignment[]>(
+    `${SELECT_ASSIGNMENT} where ${where} order by a.id desc limit ? offset ?`,
+    [providerId, status, status, limit, offset],
+  );
   return { total: count!.n, items };
 }
 
@@ -41,14 +61,34 @@ export interface AssignTarget {
 
 /** What an assignment of this order needs to know of it, in one statement. */
 export async function findAssignTarget(em: Em, businessId: number, orderId: number): Promise<AssignTarget> {
-  const [row] = await em.execute<{ order_id: number | null; status_id: number; on_route: boolean; held: boolean; contractor: boolean; next_id: number }[]>(
+  const [row] = await em.execute<
+    {
+      order_id: number | null;
+      status_id: number;
+      on_route: boolean;
+      held: boolean;
+      contractor: boolean;
+      next_id: number;
+    }[]
+  >(
     `select o.id as order_id, o.status_id, o.route_id is not null as on_route, o.carrier_provider_id is not null as held,
        exists (select 1 from broker_order_assignment b where b.order_id = o.id and b.status = 'active') as contractor,
        nextval('third_party_assignment_id_seq')::int as next_id
-     from (select 1) one left join delivery_order o on o.id = ? and o.business_id = ?`, [orderId, businessId]);
+     from (select 1) one left join delivery_order o on o.id = ? and o.business_id = ?`,
+    [orderId, businessId],
+  );
   const r = row!;
   return {
-    order: r.order_id === null ? null : { id: r.order_id, statusId: r.status_id, onRoute: r.on_route, held: r.held, contractorAssigned: r.contractor },
+    order:
+      r.order_id === null
+        ? null
+        : {
+            id: r.order_id,
+            statusId: r.status_id,
+            onRoute: r.on_route,
+            held: r.held,
+            contractorAssigned: r.contractor,
+          },
     nextId: r.next_id,
   };
 }
@@ -68,31 +108,51 @@ export async function insertAssignment(em: Em, a: NewAssignment): Promise<boolea
   const rows = await em.execute(
     `insert into third_party_assignment (id, number, business_id, order_id, provider_id, status, source, handover_deadline, created_by)
      values (?, ?, ?, ?, ?, 'assigned', ?, ?, ?) on conflict do nothing returning id`,
-    [a.id, assignmentNumber(a.id), a.businessId, a.orderId, a.providerId, a.source, a.handoverDeadline, a.createdBy]);
+    [a.id, assignmentNumber(a.id), a.businessId, a.orderId, a.providerId, a.source, a.handoverDeadline, a.createdBy],
+  );
   return rows.length > 0;
 }
 
 /** Records a package handed over; answers how many of the order's packages are still to go, or null when the package is not the order's. */
-export async function recordHandover(em: Em, id: number, packageNumber: string, scannedAt: string, actorId: number): Promise<number | null> {
+export async function recordHandover(
+  em: Em,
+  id: number,
+  packageNumber: string,
+  scannedAt: string,
+  actorId: number,
+): Promise<number | null> {
   const [pkg] = await em.execute<{ package_id: number }[]>(
     `select pk.id as package_id from third_party_assignment a join order_package pk on pk.order_id = a.order_id
-     where a.id = ? and pk.package_number = ?`, [id, packageNumber]);
+     where a.id = ? and pk.package_number = ?`,
+    [id, packageNumber],
+  );
   if (!pkg) return null;
   await em.execute(
-    'insert into third_party_handover (assignment_id, package_id, scanned_at, actor_id) values (?, ?, ?, ?) on conflict do nothing', [id, pkg.package_id, scannedAt, actorId]);
+    'insert into third_party_handover (assignment_id, package_id, scanned_at, actor_id) values (?, ?, ?, ?) on conflict do nothing',
+    [id, pkg.package_id, scannedAt, actorId],
+  );
   const [left] = await em.execute<{ n: number }[]>(
     `select count(*)::int as n from third_party_assignment a join order_package pk on pk.order_id = a.order_id
-     where a.id = ? and not exists (select 1 from third_party_handover h where h.assignment_id = a.id and h.package_id = pk.id)`, [id]);
+     where a.id = ? and not exists (select 1 from third_party_handover h where h.assignment_id = a.id and h.package_id = pk.id)`,
+    [id],
+  );
   return left!.n;
 }
 
 /** Moves the assignment to a status: handed over (with the time), or ended by a cancellation (with its reason). */
-export async function setAssignmentStatus(em: Em, id: number, status: AssignmentStatus, cancelReason: CancelReason | null = null): Promise<void> {
+export async function setAssignmentStatus(
+  em: Em,
+  id: number,
+  status: AssignmentStatus,
+  cancelReason: CancelReason | null = null,
+): Promise<void> {
   await em.execute(
     `update third_party_assignment set status = ?, cancel_reason = ?, updated_at = now(),
        handed_over_at = case when ? = 'handed_over' then now() else handed_over_at end,
        ended_at = case when ? in ('delivered', 'cancelled') then now() else ended_at end
-     where id = ?`, [status, cancelReason, status, status, id]);
+     where id = ?`,
+    [status, cancelReason, status, status, id],
+  );
 }
 
 export async function nextAssignmentId(em: Em): Promise<number> {
@@ -116,42 +176,64 @@ export async function findPackageProgress(em: Em, id: number): Promise<PackagePr
   return em.execute<PackageProgress[]>(
     `select pk.package_number, t.phase from third_party_assignment a join order_package pk on pk.order_id = a.order_id
      left join lateral (select phase from tracking_event where package_id = pk.id order by occurred_at desc, id desc limit 1) t on true
-     where a.id = ? order by pk.position`, [id]);
+     where a.id = ? order by pk.position`,
+    [id],
+  );
 }
 
 /** Records how many packages were delivered when the assignment last moved, so the same partial delivery is reported once. */
 export async function setDeliveredPackages(em: Em, id: number, count: number): Promise<void> {
-  await em.execute('update third_party_assignment set delivered_packages = ?, updated_at = now() where id = ?', [count, id]);
+  await em.execute('update third_party_assignment set delivered_packages = ?, updated_at = now() where id = ?', [
+    count,
+    id,
+  ]);
 }
 
 /**
  * Writes a leg of a live assignment, answering why not when it cannot: a package that is not the order's, a carrier
  * order number the assignment has already, a package on another leg, an assignment that has ended.
  */
-export async function insertLeg(em: Em, id: number, carrierOrderNumber: string, packageNumbers: readonly string[]): Promise<'ok' | 'not_packages' | 'leg_exists' | 'package_on_leg' | 'ended'> {
+export async function insertLeg(
+  em: Em,
+  id: number,
+  carrierOrderNumber: string,
+  packageNumbers: readonly string[],
+): Promise<'ok' | 'not_packages' | 'leg_exists' | 'package_on_leg' | 'ended'> {
   const [state] = await em.execute<{ live: boolean; known: number; leg: boolean; on_leg: boolean }[]>(
     `select a.status in ('assigned', 'handed_over', 'partial_delivered') as live,
        (select count(*)::int from order_package pk where pk.order_id = a.order_id and pk.package_number in (?)) as known,
        exists (select 1 from third_party_leg l where l.assignment_id = a.id and l.carrier_order_number = ?) as leg,
        exists (select 1 from third_party_leg_package lp join order_package pk on pk.id = lp.package_id where lp.assignment_id = a.id and pk.package_number in (?)) as on_leg
-     from third_party_assignment a where a.id = ? for update of a`, [packageNumbers, carrierOrderNumber, packageNumbers, id]);
+     from third_party_assignment a where a.id = ? for update of a`,
+    [packageNumbers, carrierOrderNumber, packageNumbers, id],
+  );
   if (!state!.live) return 'ended';
   if (state!.known !== new Set(packageNumbers).size) return 'not_packages';
   if (state!.leg) return 'leg_exists';
   if (state!.on_leg) return 'package_on_leg';
-  const [leg] = await em.execute<{ id: number }[]>('insert into third_party_leg (assignment_id, carrier_order_number) values (?, ?) returning id', [id, carrierOrderNumber]);
+  const [leg] = await em.execute<{ id: number }[]>(
+    'insert into third_party_leg (assignment_id, carrier_order_number) values (?, ?) returning id',
+    [id, carrierOrderNumber],
+  );
   await em.execute(
     `insert into third_party_leg_package (leg_id, assignment_id, package_id)
      select ?, a.id, pk.id from third_party_assignment a join order_package pk on pk.order_id = a.order_id where a.id = ? and pk.package_number in (?)`,
-    [leg!.id, id, packageNumbers]);
+    [leg!.id, id, packageNumbers],
+  );
   return 'ok';
 }
 
 /** The live assignments, handed over, of the orders of these packages that this provider holds. */
-export async function findProgressingAssignments(em: Em, providerId: number, packageNumbers: readonly string[]): Promise<number[]> {
+export async function findProgressingAssignments(
+  em: Em,
+  providerId: number,
+  packageNumbers: readonly string[],
+): Promise<number[]> {
   if (packageNumbers.length === 0) return [];
   const rows = await em.execute<{ id: number }[]>(
     `select distinct a.id from order_package pk join third_party_assignment a on a.order_id = pk.order_id
-     where pk.package_number in (?) and a.provider_id = ? and a.status in ('handed_over', 'partial_delivered')`, [packageNumbers, providerId]);
+     where pk.package_number in (?) and a.provider_id = ? and a.status in ('handed_over', 'partial_delivered')`,
+    [packageNumbers, providerId],
+  );
   return rows.map((r) => r.id);
 }

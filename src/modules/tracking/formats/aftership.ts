@@ -5,13 +5,28 @@
  */
 import type { OtepEvent, Timeline } from '../model.ts';
 import {
-  coordinates, eventText, placeText, platformValue, type ReasonTable, reasonValue, shippedEvent,
-  type StatusTable, summaryEvent,
+  coordinates,
+  eventText,
+  placeText,
+  platformValue,
+  type ReasonTable,
+  reasonValue,
+  shippedEvent,
+  type StatusTable,
+  summaryEvent,
 } from './platformShared.ts';
 import type { Format } from './types.ts';
 
 export const AFTERSHIP_TAGS = [
-  'Pending', 'InfoReceived', 'InTransit', 'OutForDelivery', 'AttemptFail', 'Delivered', 'AvailableForPickup', 'Exception', 'Expired',
+  'Pending',
+  'InfoReceived',
+  'InTransit',
+  'OutForDelivery',
+  'AttemptFail',
+  'Delivered',
+  'AvailableForPickup',
+  'Exception',
+  'Expired',
 ] as const;
 export type AftershipTag = (typeof AFTERSHIP_TAGS)[number];
 
@@ -79,12 +94,49 @@ export const AFTERSHIP_REASONS: ReasonTable<AftershipSubtag> = {
 
 /** ISO 3166-1 alpha-2 to alpha-3 for the countries the service ships in and around; other countries give null. */
 const ALPHA3: Readonly<Record<string, string>> = {
-  AT: 'AUT', BE: 'BEL', BG: 'BGR', HR: 'HRV', CY: 'CYP', CZ: 'CZE', DK: 'DNK', EE: 'EST', FI: 'FIN', FR: 'FRA',
-  DE: 'DEU', GR: 'GRC', HU: 'HUN', IE: 'IRL', IT: 'ITA', LV: 'LVA', LT: 'LTU', LU: 'LUX', MT: 'MLT', NL: 'NLD',
-  PL: 'POL', PT: 'PRT', RO: 'ROU', SK: 'SVK', SI: 'SVN', ES: 'ESP', SE: 'SWE',
-  IS: 'ISL', LI: 'LIE', NO: 'NOR', CH: 'CHE', GB: 'GBR',
-  US: 'USA', CA: 'CAN', MX: 'MEX', CN: 'CHN', HK: 'HKG', TW: 'TWN', JP: 'JPN', KR: 'KOR', SG: 'SGP',
-  AU: 'AUS', NZ: 'NZL',
+  AT: 'AUT',
+  BE: 'BEL',
+  BG: 'BGR',
+  HR: 'HRV',
+  CY: 'CYP',
+  CZ: 'CZE',
+  DK: 'DNK',
+  EE: 'EST',
+  FI: 'FIN',
+  FR: 'FRA',
+  DE: 'DEU',
+  GR: 'GRC',
+  HU: 'HUN',
+  IE: 'IRL',
+  IT: 'ITA',
+  LV: 'LVA',
+  LT: 'LTU',
+  LU: 'LUX',
+  MT: 'MLT',
+  NL: 'NLD',
+  PL: 'POL',
+  PT: 'PRT',
+  RO: 'ROU',
+  SK: 'SVK',
+  SI: 'SVN',
+  ES: 'ESP',
+  SE: 'SWE',
+  IS: 'ISL',
+  LI: 'LIE',
+  NO: 'NOR',
+  CH: 'CHE',
+  GB: 'GBR',
+  US: 'USA',
+  CA: 'CAN',
+  MX: 'MEX',
+  CN: 'CHN',
+  HK: 'HKG',
+  TW: 'TWN',
+  JP: 'JPN',
+  KR: 'KOR',
+  SG: 'SGP',
+  AU: 'AUS',
+  NZ: 'NZL',
 };
 
 export function alpha3(country: string | null | undefined): string | null {

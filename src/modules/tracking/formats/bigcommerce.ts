@@ -75,7 +75,9 @@ export function rfc2822(time: string): string {
 
 export function bigcommerceOrder(t: Timeline, ctx: ProjectionContext): BigcommerceOrder {
   const latest = summaryEvent(t);
-  const statusId = latest ? platformValue(latest.status_code, BIGCOMMERCE_ORDER_STATUSES) : BIGCOMMERCE_ORDER_STATUSES.unknown;
+  const statusId = latest
+    ? platformValue(latest.status_code, BIGCOMMERCE_ORDER_STATUSES)
+    : BIGCOMMERCE_ORDER_STATUSES.unknown;
   const shipped = shippedEvent(t);
   const dateShipped = shipped ? rfc2822(shipped.occurred_at) : '';
   return {
@@ -83,7 +85,15 @@ export function bigcommerceOrder(t: Timeline, ctx: ProjectionContext): Bigcommer
     status: BIGCOMMERCE_STATUSES[statusId],
     date_shipped: dateShipped,
     shipments: shipped
-      ? [{ tracking_number: t.tracking_number, shipping_provider: '', tracking_carrier: '', tracking_link: trackingLink(t, ctx), date_created: dateShipped }]
+      ? [
+          {
+            tracking_number: t.tracking_number,
+            shipping_provider: '',
+            tracking_carrier: '',
+            tracking_link: trackingLink(t, ctx),
+            date_created: dateShipped,
+          },
+        ]
       : [],
   };
 }

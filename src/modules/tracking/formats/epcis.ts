@@ -60,8 +60,7 @@ export function trackingNumberFromUri(uri: unknown): string | null {
 }
 
 export type ShipmentIdentification =
-  | { subject: string }
-  | { code: 'missing_subject' | 'ambiguous_subject'; path: string; message: string };
+  { subject: string } | { code: 'missing_subject' | 'ambiguous_subject'; path: string; message: string };
 
 /** Which shipment an EPCIS event is about; `path` is relative to the event. */
 export function identifyShipment(event: Record<string, unknown>): ShipmentIdentification {
@@ -70,12 +69,22 @@ export function identifyShipment(event: Record<string, unknown>): ShipmentIdenti
     if (!Array.isArray(list)) return null;
     const found = new Set(list.map((item) => trackingNumberFromUri(read(item))).filter((n): n is string => n !== null));
     if (found.size === 0) return null;
-    if (found.size > 1) return { code: 'ambiguous_subject', path: `/${field}`, message: `${field} names ${found.size} different shipments: ${[...found].join(', ')}` };
+    if (found.size > 1)
+      return {
+        code: 'ambiguous_subject',
+        path: `/${field}`,
+        message: `${field} names ${found.size} different shipments: ${[...found].join(', ')}`,
+      };
     return { subject: [...found][0]! };
   };
-  return fromList('epcList', (item) => item)
-    ?? fromList('bizTransactionList', (item) => (isRecord(item) ? item.bizTransaction : null))
-    ?? { code: 'missing_subject', path: '', message: 'no epcList or bizTransactionList entry of the form urn:otep:tracking:<tracking number>' };
+  return (
+    fromList('epcList', (item) => item) ??
+    fromList('bizTransactionList', (item) => (isRecord(item) ? item.bizTransaction : null)) ?? {
+      code: 'missing_subject',
+      path: '',
+      message: 'no epcList or bizTransactionList entry of the form urn:otep:tracking:<tracking number>',
+    }
+  );
 }
 
 // --- times -----------------------------------------------------------------------------------------------
@@ -89,7 +98,8 @@ function normalizeOffset(offset: string): string | null {
   return m ? `${m[1]}${m[2]}:${m[3]}` : null;
 }
 
-const offsetMinutes = (offset: string) => (offset.startsWith('-') ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
+const offsetMinutes = (offset: string) =>
+  (offset.startsWith('-') ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
 
 /** The offset an ISO 8601 time is written in, as `+hh:mm`; `+00:00` when it has none. */
 function offsetOf(iso: string): string {
@@ -110,7 +120,10 @@ function inOffset(eventTime: string, eventTimeZoneOffset: unknown): string | nul
   if (!zone) return target ? eventTime + target : eventTime;
   const from = normalizeOffset(zone);
   if (!target || !from || target === from) return eventTime;
-  const local = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi)) + (offsetMinutes(target) - offsetMinutes(from)) * 60_000);
+  const local = new Date(
+    Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi)) +
+      (offsetMinutes(target) - offsetMinutes(from)) * 60_000,
+  );
   const p2 = (n: number) => String(n).padStart(2, '0');
   return `${String(local.getUTCFullYear()).padStart(4, '0')}-${p2(local.getUTCMonth() + 1)}-${p2(local.getUTCDate())}T${p2(local.getUTCHours())}:${p2(local.getUTCMinutes())}${seconds}${target}`;
 }
@@ -121,7 +134,10 @@ function inOffset(eventTime: string, eventTimeZoneOffset: unknown): string | nul
 function cbvName(value: unknown, kind: 'bizstep' | 'disp'): string | null {
   if (typeof value !== 'string') return null;
   const web = kind === 'bizstep' ? 'BizStep-' : 'Disp-';
-  const m = new RegExp(`^(?:urn:epcglobal:cbv:${kind}:|https?://ref\\.gs1\\.org/cbv/${web}|https?://ns\\.gs1\\.org/cbv/${web}|cbv:${web})?([a-z_]+)$`, 'i').exec(value);
+  const m = new RegExp(
+    `^(?:urn:epcglobal:cbv:${kind}:|https?://ref\\.gs1\\.org/cbv/${web}|https?://ns\\.gs1\\.org/cbv/${web}|cbv:${web})?([a-z_]+)$`,
+    'i',
+  ).exec(value);
   return m ? m[1]!.toLowerCase() : null;
 }
 
@@ -187,7 +203,12 @@ export function statusFromCbv(bizStep: unknown, disposition: unknown): string | 
   const step = cbvName(bizStep, 'bizstep');
   const disp = cbvName(disposition, 'disp');
   if (!step) return null;
-  const exact = disp && REVERSE_ORDER.find((s) => bareBizStep(s.projection.epcis.bizStep) === step && bareDisposition(s.projection.epcis.disposition) === disp);
+  const exact =
+    disp &&
+    REVERSE_ORDER.find(
+      (s) =>
+        bareBizStep(s.projection.epcis.bizStep) === step && bareDisposition(s.projection.epcis.disposition) === disp,
+    );
   if (exact) return exact.id;
   const meaning = STATUS_OF_STEP[step];
   if (!meaning) return null;
@@ -199,7 +220,9 @@ export function statusFromCbv(bizStep: unknown, disposition: unknown): string | 
 const GS1_RESOLVER_GLN = 'https://id.gs1.org/414/';
 /** A GS1 location (SGLN URN or GLN Digital Link), or a place of a business that has no SGLN (docs/distribution.md). */
 const isGs1LocationUri = (s: string) =>
-  /^urn:epc:id:sgln:/i.test(s) || /^urn:tms:place:/.test(s) || /^https?:\/\/[^/?#]+\/(?:[^?#]*\/)?414\/\d{13}(?:\/254\/[^/?#]+)?$/.test(s);
+  /^urn:epc:id:sgln:/i.test(s) ||
+  /^urn:tms:place:/.test(s) ||
+  /^https?:\/\/[^/?#]+\/(?:[^?#]*\/)?414\/\d{13}(?:\/254\/[^/?#]+)?$/.test(s);
 
 /** A gln as an EPCIS location id: a bare GLN becomes a Digital Link, an SGLN URN or Digital Link stays. */
 function locationIdFromGln(gln: string): string | null {
@@ -209,12 +232,21 @@ function locationIdFromGln(gln: string): string | null {
 
 function glnFromLocationId(id: unknown): string | null {
   if (typeof id !== 'string') return null;
-  if (id.startsWith(GS1_RESOLVER_GLN) && /^\d{13}$/.test(id.slice(GS1_RESOLVER_GLN.length))) return id.slice(GS1_RESOLVER_GLN.length);
+  if (id.startsWith(GS1_RESOLVER_GLN) && /^\d{13}$/.test(id.slice(GS1_RESOLVER_GLN.length)))
+    return id.slice(GS1_RESOLVER_GLN.length);
   return isGs1LocationUri(id) ? id : null;
 }
 
 /** OTEP location field -> name inside `otep:location`. */
-const LOCATION_TERMS = [['name', 'name'], ['city', 'city'], ['postal_code', 'postalCode'], ['country', 'country'], ['lat', 'latitude'], ['lng', 'longitude'], ['gln', 'gln']] as const;
+const LOCATION_TERMS = [
+  ['name', 'name'],
+  ['city', 'city'],
+  ['postal_code', 'postalCode'],
+  ['country', 'country'],
+  ['lat', 'latitude'],
+  ['lng', 'longitude'],
+  ['gln', 'gln'],
+] as const;
 
 // --- projection ------------------------------------------------------------------------------------------
 
@@ -260,9 +292,12 @@ const present = <T>(v: T | null | undefined): v is T => v !== null && v !== unde
 function locationFields(loc: OtepLocation | null | undefined) {
   if (!loc) return {};
   const id = present(loc.gln) ? locationIdFromGln(loc.gln) : null;
-  const details = Object.fromEntries(LOCATION_TERMS
-    .filter(([field]) => present(loc[field]) && !(field === 'gln' && id))
-    .map(([field, term]) => [`otep:${term}`, loc[field]]));
+  const details = Object.fromEntries(
+    LOCATION_TERMS.filter(([field]) => present(loc[field]) && !(field === 'gln' && id)).map(([field, term]) => [
+      `otep:${term}`,
+      loc[field],
+    ]),
+  );
   return {
     ...(id ? { readPoint: { id } } : {}),
     ...(Object.keys(details).length ? { 'otep:location': details } : {}),
@@ -296,7 +331,9 @@ export function epcisEvent(e: OtepEvent): EpcisObjectEvent {
 
 export function epcisDocument(t: Timeline): EpcisDocument {
   // The newest record time keeps the projection a function of the timeline (cacheable, comparable).
-  const newest = t.events.map((e) => e.recorded_at).reduce<string | null>((a, b) => (a === null || Date.parse(b) > Date.parse(a) ? b : a), null);
+  const newest = t.events
+    .map((e) => e.recorded_at)
+    .reduce<string | null>((a, b) => (a === null || Date.parse(b) > Date.parse(a) ? b : a), null);
   return {
     '@context': [EPCIS_CONTEXT, { otep: OTEP_NAMESPACE }],
     type: 'EPCISDocument',
@@ -329,12 +366,20 @@ export interface EpcisInboundEvent {
 export interface EpcisEventError {
   /** JSON pointer into the posted document of the field at fault. */
   pointer: string;
-  code: 'invalid_event' | 'unsupported_event_type' | 'error_declaration_unsupported' | 'missing_subject' | 'ambiguous_subject'
-    | 'missing_event_time' | 'invalid_event_time' | 'unmapped_status';
+  code:
+    | 'invalid_event'
+    | 'unsupported_event_type'
+    | 'error_declaration_unsupported'
+    | 'missing_subject'
+    | 'ambiguous_subject'
+    | 'missing_event_time'
+    | 'invalid_event_time'
+    | 'unmapped_status';
   message: string;
 }
 
-export type ParsedEpcisEvent = { pointer: string; event: EpcisInboundEvent } | { pointer: string; error: EpcisEventError };
+export type ParsedEpcisEvent =
+  { pointer: string; event: EpcisInboundEvent } | { pointer: string; error: EpcisEventError };
 
 export interface ParsedEpcis {
   /** One entry per eventList item, in document order. */
@@ -368,7 +413,8 @@ function otepPrefixes(...contexts: unknown[]): string[] {
 
 /** An OTEP extension value under any bound prefix or the full IRI; undefined when absent. */
 function extension(obj: Record<string, unknown>, prefixes: string[], term: string): unknown {
-  for (const key of [...prefixes.map((p) => `${p}:${term}`), OTEP_NAMESPACE + term]) if (obj[key] !== undefined) return obj[key];
+  for (const key of [...prefixes.map((p) => `${p}:${term}`), OTEP_NAMESPACE + term])
+    if (obj[key] !== undefined) return obj[key];
   return undefined;
 }
 
@@ -383,17 +429,32 @@ function inboundLocation(event: Record<string, unknown>, prefixes: string[]): Re
   }
   const readPoint = event.readPoint;
   const bizLocation = event.bizLocation;
-  const gln = glnFromLocationId(isRecord(readPoint) ? readPoint.id : null) ?? glnFromLocationId(isRecord(bizLocation) ? bizLocation.id : null);
+  const gln =
+    glnFromLocationId(isRecord(readPoint) ? readPoint.id : null) ??
+    glnFromLocationId(isRecord(bizLocation) ? bizLocation.id : null);
   if (gln && fields.gln === undefined) fields.gln = gln;
   return Object.keys(fields).length ? fields : undefined;
 }
 
 function parseEvent(raw: unknown, pointer: string, docPrefixes: string[]): ParsedEpcisEvent {
-  const fail = (code: EpcisEventError['code'], path: string, message: string): ParsedEpcisEvent => ({ pointer, error: { pointer: pointer + path, code, message } });
+  const fail = (code: EpcisEventError['code'], path: string, message: string): ParsedEpcisEvent => ({
+    pointer,
+    error: { pointer: pointer + path, code, message },
+  });
   if (!isRecord(raw)) return fail('invalid_event', '', 'an event must be a JSON object');
-  if (raw.type !== 'ObjectEvent') return fail('unsupported_event_type', '/type', `only ObjectEvents describe a shipment's status; got ${JSON.stringify(raw.type ?? null)}`);
+  if (raw.type !== 'ObjectEvent')
+    return fail(
+      'unsupported_event_type',
+      '/type',
+      `only ObjectEvents describe a shipment's status; got ${JSON.stringify(raw.type ?? null)}`,
+    );
   // A retraction of an earlier event, not a new one: applying it as a status would be wrong.
-  if (raw.errorDeclaration !== undefined) return fail('error_declaration_unsupported', '/errorDeclaration', 'event corrections (errorDeclaration) are not accepted; correct the event at its source');
+  if (raw.errorDeclaration !== undefined)
+    return fail(
+      'error_declaration_unsupported',
+      '/errorDeclaration',
+      'event corrections (errorDeclaration) are not accepted; correct the event at its source',
+    );
 
   const shipment = identifyShipment(raw);
   if ('code' in shipment) return fail(shipment.code, shipment.path, shipment.message);
@@ -402,11 +463,15 @@ function parseEvent(raw: unknown, pointer: string, docPrefixes: string[]): Parse
   const occurredAt = typeof raw.eventTime === 'string' ? inOffset(raw.eventTime, raw.eventTimeZoneOffset) : null;
   if (occurredAt === null) return fail('invalid_event_time', '/eventTime', 'eventTime must be an ISO 8601 date-time');
 
-  const prefixes = raw['@context'] === undefined ? docPrefixes : [...new Set([...docPrefixes, ...otepPrefixes(raw['@context'])])];
+  const prefixes =
+    raw['@context'] === undefined ? docPrefixes : [...new Set([...docPrefixes, ...otepPrefixes(raw['@context'])])];
   const statusCode = extension(raw, prefixes, 'statusCode') ?? statusFromCbv(raw.bizStep, raw.disposition);
   if (statusCode === null) {
-    return fail('unmapped_status', raw.bizStep === undefined ? '' : '/bizStep',
-      `no OTEP status code projects to bizStep ${JSON.stringify(raw.bizStep ?? null)} with disposition ${JSON.stringify(raw.disposition ?? null)}; send otep:statusCode`);
+    return fail(
+      'unmapped_status',
+      raw.bizStep === undefined ? '' : '/bizStep',
+      `no OTEP status code projects to bizStep ${JSON.stringify(raw.bizStep ?? null)} with disposition ${JSON.stringify(raw.disposition ?? null)}; send otep:statusCode`,
+    );
   }
 
   const id = extension(raw, prefixes, 'eventId') ?? raw.eventID;
@@ -435,14 +500,28 @@ function parseEvent(raw: unknown, pointer: string, docPrefixes: string[]): Parse
 export function parseEpcis(doc: unknown): ParsedEpcis {
   if (!isRecord(doc)) throw new EpcisDocumentError('not_an_object', '', 'the body must be a JSON object');
   if (doc.type !== 'EPCISDocument' && doc.type !== 'EPCISQueryDocument') {
-    throw new EpcisDocumentError('not_epcis_document', '/type', `type must be EPCISDocument or EPCISQueryDocument; got ${JSON.stringify(doc.type ?? null)}`);
+    throw new EpcisDocumentError(
+      'not_epcis_document',
+      '/type',
+      `type must be EPCISDocument or EPCISQueryDocument; got ${JSON.stringify(doc.type ?? null)}`,
+    );
   }
   const body = isRecord(doc.epcisBody) ? doc.epcisBody : null;
-  const results = body && isRecord(body.queryResults) && isRecord(body.queryResults.resultsBody) ? body.queryResults.resultsBody : null;
+  const results =
+    body && isRecord(body.queryResults) && isRecord(body.queryResults.resultsBody)
+      ? body.queryResults.resultsBody
+      : null;
   const [list, base] = Array.isArray(body?.eventList)
     ? [body.eventList, '/epcisBody/eventList']
-    : Array.isArray(results?.eventList) ? [results.eventList, '/epcisBody/queryResults/resultsBody/eventList'] : [null, ''];
-  if (!list) throw new EpcisDocumentError('missing_event_list', '/epcisBody', 'epcisBody.eventList (or epcisBody.queryResults.resultsBody.eventList) must be an array');
+    : Array.isArray(results?.eventList)
+      ? [results.eventList, '/epcisBody/queryResults/resultsBody/eventList']
+      : [null, ''];
+  if (!list)
+    throw new EpcisDocumentError(
+      'missing_event_list',
+      '/epcisBody',
+      'epcisBody.eventList (or epcisBody.queryResults.resultsBody.eventList) must be an array',
+    );
   const prefixes = otepPrefixes(doc['@context']);
   return { events: list.map((raw: unknown, i) => parseEvent(raw, `${base}/${i}`, prefixes)) };
 }

@@ -5,13 +5,35 @@
  * (`current_step` with `current_step_date`), which the shipment carries too.
  */
 import type { Timeline } from '../model.ts';
-import { carrierName, platformValue, shippedEvent, type StatusTable, summaryEvent, unixSeconds } from './platformShared.ts';
+import {
+  carrierName,
+  platformValue,
+  shippedEvent,
+  type StatusTable,
+  summaryEvent,
+  unixSeconds,
+} from './platformShared.ts';
 import type { Format, ProjectionContext } from './types.ts';
 
-export const ETSY_RECEIPT_STATUSES = ['open', 'paid', 'completed', 'payment processing', 'canceled', 'fully refunded', 'partially refunded'] as const;
+export const ETSY_RECEIPT_STATUSES = [
+  'open',
+  'paid',
+  'completed',
+  'payment processing',
+  'canceled',
+  'fully refunded',
+  'partially refunded',
+] as const;
 export type EtsyReceiptStatus = (typeof ETSY_RECEIPT_STATUSES)[number];
 
-export const ETSY_SHIPMENT_STEPS = ['unknown', 'not_shipped', 'shipped', 'in_transit', 'out_for_delivery', 'delivered'] as const;
+export const ETSY_SHIPMENT_STEPS = [
+  'unknown',
+  'not_shipped',
+  'shipped',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+] as const;
 export type EtsyShipmentStep = (typeof ETSY_SHIPMENT_STEPS)[number];
 
 export const ETSY_RECEIPT_STATUS: StatusTable<EtsyReceiptStatus> = {
@@ -82,15 +104,18 @@ export function etsyReceipt(t: Timeline, ctx: ProjectionContext): EtsyReceipt {
     status: latest ? platformValue(latest.status_code, ETSY_RECEIPT_STATUS) : ETSY_RECEIPT_STATUS.unknown,
     is_shipped: shipped !== null,
     // A shipped event exists, so the summary event does too.
-    shipments: shipped && latest
-      ? [{
-        tracking_code: t.tracking_number,
-        carrier_name: carrierName(ctx),
-        shipment_notification_timestamp: unixSeconds(shipped.occurred_at),
-        current_step: platformValue(latest.status_code, ETSY_STEPS),
-        current_step_date: unixSeconds(latest.occurred_at),
-      }]
-      : [],
+    shipments:
+      shipped && latest
+        ? [
+            {
+              tracking_code: t.tracking_number,
+              carrier_name: carrierName(ctx),
+              shipment_notification_timestamp: unixSeconds(shipped.occurred_at),
+              current_step: platformValue(latest.status_code, ETSY_STEPS),
+              current_step_date: unixSeconds(latest.occurred_at),
+            },
+          ]
+        : [],
   };
 }
 

@@ -15,9 +15,23 @@ import { uncefact } from './uncefact.ts';
 import { woocommerce } from './woocommerce.ts';
 
 /** Every representation a timeline can be read in, by its `format` value; `otep` is the default. */
-export const FORMATS: ReadonlyMap<string, Format> = new Map([
-  otep, epcis, onerecord, uncefact, otlp, sensorthings,
-  aftership, shopify, shippo, woocommerce, magento, bigcommerce, prestashop, etsy,
-].map((f) => [f.id, f]));
+export const FORMATS: ReadonlyMap<string, Format> = new Map(
+  [
+    otep,
+    epcis,
+    onerecord,
+    uncefact,
+    otlp,
+    sensorthings,
+    aftership,
+    shopify,
+    shippo,
+    woocommerce,
+    magento,
+    bigcommerce,
+    prestashop,
+    etsy,
+  ].map((f) => [f.id, f]),
+);
 export const FORMAT_IDS: readonly string[] = [...FORMATS.keys()];
 export const DEFAULT_FORMAT = 'otep';

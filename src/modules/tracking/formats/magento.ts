@@ -3,7 +3,14 @@
  * its default `status`, and the shipment track (`track_number`, `title`, `carrier_code`) of its REST API.
  */
 import type { Timeline } from '../model.ts';
-import { carrierName, platformValue, shippedEvent, type StatusTable, summaryEvent, utcNaive } from './platformShared.ts';
+import {
+  carrierName,
+  platformValue,
+  shippedEvent,
+  type StatusTable,
+  summaryEvent,
+  utcNaive,
+} from './platformShared.ts';
 import type { Format, ProjectionContext } from './types.ts';
 
 /** Magento's order states, each with the default status Magento assigns to it. */
@@ -64,7 +71,14 @@ export function magentoOrder(t: Timeline, ctx: ProjectionContext): MagentoOrder 
     state,
     status: MAGENTO_STATES[state],
     tracks: shipped
-      ? [{ track_number: t.tracking_number, title: carrierName(ctx), carrier_code: 'custom', created_at: utcNaive(shipped.occurred_at, ' ') }]
+      ? [
+          {
+            track_number: t.tracking_number,
+            title: carrierName(ctx),
+            carrier_code: 'custom',
+            created_at: utcNaive(shipped.occurred_at, ' '),
+          },
+        ]
       : [],
   };
 }

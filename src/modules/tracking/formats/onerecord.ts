@@ -25,7 +25,11 @@ const CONTEXT = { '@vocab': CARGO, cargo: CARGO, xsd: XSD };
 
 const dateTime = (iso: string) => ({ '@type': 'xsd:dateTime', '@value': iso });
 const double = (n: number) => ({ '@type': 'xsd:double', '@value': n });
-const codeListElement = (code: string, codeListName: string) => ({ '@type': 'cargo:CodeListElement', code, codeListName });
+const codeListElement = (code: string, codeListName: string) => ({
+  '@type': 'cargo:CodeListElement',
+  code,
+  codeListName,
+});
 
 export const shipmentIri = (t: Timeline, ctx: ProjectionContext) =>
   `${ctx.baseUrl.replace(/\/+$/, '')}/api/v1/otep/trackings/${encodeURIComponent(t.tracking_number)}`;
@@ -42,13 +46,17 @@ function location(loc: OtepLocation) {
     ...(loc.name ? { locationName: loc.name } : {}),
     ...(loc.gln ? { locationCodes: [codeListElement(loc.gln, 'GS1 GLN')] } : {}),
     ...(Object.keys(address).length ? { address: { '@type': 'cargo:Address', ...address } } : {}),
-    ...(hasPoint ? { geolocation: { '@type': 'cargo:Geolocation', latitude: double(loc.lat!), longitude: double(loc.lng!) } } : {}),
+    ...(hasPoint
+      ? { geolocation: { '@type': 'cargo:Geolocation', latitude: double(loc.lat!), longitude: double(loc.lng!) } }
+      : {}),
   };
 }
 
 /** The reason label with its OTEP id, then the carrier's words: the closest ONE Record has to a remark. */
 function remark(e: OtepEvent): string | null {
-  const reason = e.incident_reason ? `${REASON_BY_ID.get(e.incident_reason)?.label ?? 'Incident'} (${e.incident_reason})` : null;
+  const reason = e.incident_reason
+    ? `${REASON_BY_ID.get(e.incident_reason)?.label ?? 'Incident'} (${e.incident_reason})`
+    : null;
   const parts = [reason, e.description ?? null].filter((p): p is string => Boolean(p));
   return parts.length ? parts.join('. ') : null;
 }
@@ -61,7 +69,9 @@ function logisticsEvent(e: OtepEvent, forIri: string) {
     '@id': `${forIri}/logistics-events/${encodeURIComponent(e.id)}`,
     '@type': 'cargo:LogisticsEvent',
     // Where ONE Record's status list has no code of this meaning, the code is the OTEP one, from our vocabulary.
-    eventCode: status?.projection.onerecord ? codeListElement(status.projection.onerecord, STATUS_CODE_LIST) : codeListElement(e.status_code, OTEP_CODE_LIST),
+    eventCode: status?.projection.onerecord
+      ? codeListElement(status.projection.onerecord, STATUS_CODE_LIST)
+      : codeListElement(e.status_code, OTEP_CODE_LIST),
     eventName: status?.label ?? e.status_code,
     eventDate: dateTime(e.occurred_at),
     creationDate: dateTime(e.recorded_at),
@@ -81,7 +91,14 @@ export const onerecord: Format = {
       '@context': CONTEXT,
       '@id': iri,
       '@type': 'cargo:Shipment',
-      externalReferences: [{ '@type': 'cargo:ExternalReference', documentIdentifier: t.tracking_number, documentLink: `${iri}?format=otep`, description: 'OTEP tracking timeline' }],
+      externalReferences: [
+        {
+          '@type': 'cargo:ExternalReference',
+          documentIdentifier: t.tracking_number,
+          documentLink: `${iri}?format=otep`,
+          description: 'OTEP tracking timeline',
+        },
+      ],
       events: t.events.map((e) => logisticsEvent(e, iri)),
     };
   },

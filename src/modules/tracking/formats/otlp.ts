@@ -19,7 +19,10 @@ const STATUS_CODE_ERROR = 2;
 const EXCEPTION_CODES = new Set(['otep:core:delivery_failed', 'otep:core:exception']);
 
 type AnyValue = { stringValue: string } | { boolValue: boolean } | { intValue: string } | { doubleValue: number };
-interface KeyValue { key: string; value: AnyValue }
+interface KeyValue {
+  key: string;
+  value: AnyValue;
+}
 
 const str = (key: string, v: string): KeyValue => ({ key, value: { stringValue: v } });
 const bool = (key: string, v: boolean): KeyValue => ({ key, value: { boolValue: v } });
@@ -33,7 +36,10 @@ function deriveId(input: string, hexChars: number): string {
 }
 export const traceIdFor = (trackingNumber: string) => deriveId(`otep:trace:${trackingNumber}`, 32);
 export const spanIdFor = (trackingNumber: string, eventId: string | null) =>
-  deriveId(eventId === null ? `otep:span:${trackingNumber}:journey` : `otep:span:${trackingNumber}:event:${eventId}`, 16);
+  deriveId(
+    eventId === null ? `otep:span:${trackingNumber}:journey` : `otep:span:${trackingNumber}:event:${eventId}`,
+    16,
+  );
 
 /**
  * Nanoseconds since the Unix epoch, as a decimal string, keeping sub-millisecond digits that Date drops.
@@ -85,7 +91,7 @@ function isException(statusCode: string): boolean {
 
 function eventStatus(e: OtepEvent) {
   if (!isException(e.status_code)) return { code: STATUS_CODE_UNSET };
-  const reason = e.incident_reason ? REASON_BY_ID.get(e.incident_reason)?.label ?? e.incident_reason : null;
+  const reason = e.incident_reason ? (REASON_BY_ID.get(e.incident_reason)?.label ?? e.incident_reason) : null;
   return { code: STATUS_CODE_ERROR, message: reason ?? STATUS_BY_ID.get(e.status_code)?.label ?? e.status_code };
 }
 
@@ -109,7 +115,13 @@ function spans(t: Timeline) {
       str('otep.tracking_number', t.tracking_number),
       str('otep.service', t.service),
       int('otep.event_count', t.events.length),
-      ...(t.current ? [str('otep.status_code', t.current.status_code), str('otep.phase', t.current.phase), bool('otep.terminal', t.current.terminal)] : []),
+      ...(t.current
+        ? [
+            str('otep.status_code', t.current.status_code),
+            str('otep.phase', t.current.phase),
+            bool('otep.terminal', t.current.terminal),
+          ]
+        : []),
     ],
     status: { code: STATUS_CODE_UNSET },
   };
@@ -131,9 +143,11 @@ export const otlp: Format = {
   id: 'otlp',
   mediaType: 'application/json',
   project: (t) => ({
-    resourceSpans: [{
-      resource: { attributes: [str('service.name', 'tms'), str('otep.version', t.otep_version || OTEP_VERSION)] },
-      scopeSpans: [{ scope: { name: 'otep', version: OTEP_VERSION }, spans: spans(t) }],
-    }],
+    resourceSpans: [
+      {
+        resource: { attributes: [str('service.name', 'tms'), str('otep.version', t.otep_version || OTEP_VERSION)] },
+        scopeSpans: [{ scope: { name: 'otep', version: OTEP_VERSION }, spans: spans(t) }],
+      },
+    ],
   }),
 };

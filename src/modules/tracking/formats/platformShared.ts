@@ -13,8 +13,18 @@ import type { ProjectionContext } from './types.ts';
  * test/unit/otepPlatforms.test.ts keeps this list equal to the vocabulary's core profile.
  */
 export const CORE_CODES = [
-  'created', 'picked_up', 'received_at_facility', 'departed_facility', 'in_transit', 'out_for_delivery',
-  'delivery_failed', 'exception', 'delivered', 'returned', 'rejected', 'cancelled',
+  'created',
+  'picked_up',
+  'received_at_facility',
+  'departed_facility',
+  'in_transit',
+  'out_for_delivery',
+  'delivery_failed',
+  'exception',
+  'delivered',
+  'returned',
+  'rejected',
+  'cancelled',
 ] as const;
 export type CoreCode = (typeof CORE_CODES)[number];
 
@@ -56,7 +66,9 @@ export type ReasonTable<T> = Readonly<Partial<Record<CoreCode, Readonly<Record<s
 export function reasonValue<T>(e: OtepEvent, table: ReasonTable<T>): T | undefined {
   const core = coreCodeOf(e.status_code);
   const byReason = core ? table[core] : undefined;
-  return byReason && e.incident_reason && Object.hasOwn(byReason, e.incident_reason) ? byReason[e.incident_reason] : undefined;
+  return byReason && e.incident_reason && Object.hasOwn(byReason, e.incident_reason)
+    ? byReason[e.incident_reason]
+    : undefined;
 }
 
 /**
@@ -75,9 +87,18 @@ export function summaryEvent(t: Timeline): OtepEvent | null {
 /** Whether a code says the parcel has left the sender: from then on every platform calls the order shipped. */
 const LEFT_SENDER: StatusTable<boolean> = {
   core: {
-    created: false, picked_up: true, received_at_facility: true, departed_facility: true, in_transit: true,
-    out_for_delivery: true, delivery_failed: true, exception: false, delivered: true, returned: true,
-    rejected: true, cancelled: false,
+    created: false,
+    picked_up: true,
+    received_at_facility: true,
+    departed_facility: true,
+    in_transit: true,
+    out_for_delivery: true,
+    delivery_failed: true,
+    exception: false,
+    delivered: true,
+    returned: true,
+    rejected: true,
+    cancelled: false,
   },
   // The driver is only on the way to the sender.
   refined: { 'otep:parcel:pickup_started': false },
@@ -107,7 +128,9 @@ export function placeText(location: OtepLocation | null | undefined): string | n
 
 /** Latitude and longitude, only when both are there. */
 export function coordinates(location: OtepLocation | null | undefined): { lat: number; lng: number } | null {
-  return typeof location?.lat === 'number' && typeof location.lng === 'number' ? { lat: location.lat, lng: location.lng } : null;
+  return typeof location?.lat === 'number' && typeof location.lng === 'number'
+    ? { lat: location.lat, lng: location.lng }
+    : null;
 }
 
 /**

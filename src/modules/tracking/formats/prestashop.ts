@@ -53,7 +53,9 @@ export interface PrestashopOrder {
 export function prestashopOrder(t: Timeline): PrestashopOrder {
   const latest = summaryEvent(t);
   return {
-    current_state: latest ? platformValue(latest.status_code, PRESTASHOP_ORDER_STATES) : PRESTASHOP_ORDER_STATES.unknown,
+    current_state: latest
+      ? platformValue(latest.status_code, PRESTASHOP_ORDER_STATES)
+      : PRESTASHOP_ORDER_STATES.unknown,
     shipping_number: shippedEvent(t) ? t.tracking_number : '',
   };
 }

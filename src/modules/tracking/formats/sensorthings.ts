@@ -28,7 +28,11 @@ function links(t: Timeline, ctx: ProjectionContext) {
 /** The published location fields only (a stored location could carry more), without empty ones. */
 function placeOf(loc: OtepLocation): Partial<OtepLocation> {
   const { name, city, postal_code, country, lat, lng, gln } = loc;
-  return Object.fromEntries(Object.entries({ name, city, postal_code, country, lat, lng, gln }).filter(([, v]) => v !== null && v !== undefined && v !== ''));
+  return Object.fromEntries(
+    Object.entries({ name, city, postal_code, country, lat, lng, gln }).filter(
+      ([, v]) => v !== null && v !== undefined && v !== '',
+    ),
+  );
 }
 
 function featureOfInterest(id: string, selfLink: string, loc: OtepLocation) {
@@ -83,21 +87,40 @@ export const sensorthings: Format = {
       properties: {
         otep_version: t.otep_version,
         service: t.service,
-        ...(t.current ? { current_status: t.current.status_code, current_label: current?.label ?? t.current.status_code, terminal: t.current.terminal } : {}),
+        ...(t.current
+          ? {
+              current_status: t.current.status_code,
+              current_label: current?.label ?? t.current.status_code,
+              terminal: t.current.terminal,
+            }
+          : {}),
       },
-      Datastreams: [{
-        '@iot.id': `${t.tracking_number}:status`,
-        '@iot.selfLink': `${link.thing}#status`,
-        name: `${t.tracking_number} status`,
-        description: `OTEP status changes of shipment ${t.tracking_number}`,
-        unitOfMeasurement: { name: null, symbol: null, definition: null },
-        observationType: CATEGORY_OBSERVATION,
-        ObservedProperty: { '@iot.id': 'otep-status', name: 'OTEP status', definition: link.vocabulary, description: 'Canonical OTEP status code of a shipment' },
-        Sensor: { '@iot.id': 'otep-timeline', name: 'OTEP timeline', description: 'Status events reported by the merchant or a carrier', encodingType: 'text/html', metadata: link.vocabulary },
-        'Observations@iot.navigationLink': link.observations,
-        'Observations@iot.count': t.events.length,
-        Observations: observations(t, ctx),
-      }],
+      Datastreams: [
+        {
+          '@iot.id': `${t.tracking_number}:status`,
+          '@iot.selfLink': `${link.thing}#status`,
+          name: `${t.tracking_number} status`,
+          description: `OTEP status changes of shipment ${t.tracking_number}`,
+          unitOfMeasurement: { name: null, symbol: null, definition: null },
+          observationType: CATEGORY_OBSERVATION,
+          ObservedProperty: {
+            '@iot.id': 'otep-status',
+            name: 'OTEP status',
+            definition: link.vocabulary,
+            description: 'Canonical OTEP status code of a shipment',
+          },
+          Sensor: {
+            '@iot.id': 'otep-timeline',
+            name: 'OTEP timeline',
+            description: 'Status events reported by the merchant or a carrier',
+            encodingType: 'text/html',
+            metadata: link.vocabulary,
+          },
+          'Observations@iot.navigationLink': link.observations,
+          'Observations@iot.count': t.events.length,
+          Observations: observations(t, ctx),
+        },
+      ],
     };
   },
   projectEvents: (t, ctx) => ({ '@iot.count': t.events.length, value: observations(t, ctx) }),

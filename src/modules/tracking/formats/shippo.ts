@@ -4,7 +4,15 @@
  * against Shippo's tracking API and webhooks reads it unchanged.
  */
 import type { OtepEvent, Timeline } from '../model.ts';
-import { eventText, platformValue, type ReasonTable, reasonValue, type StatusTable, summaryEvent, utcIso } from './platformShared.ts';
+import {
+  eventText,
+  platformValue,
+  type ReasonTable,
+  reasonValue,
+  type StatusTable,
+  summaryEvent,
+  utcIso,
+} from './platformShared.ts';
 import type { Format } from './types.ts';
 
 export const SHIPPO_STATUSES = ['PRE_TRANSIT', 'TRANSIT', 'DELIVERED', 'RETURNED', 'FAILURE', 'UNKNOWN'] as const;
@@ -116,7 +124,12 @@ export function shippoStatus(e: OtepEvent): ShippoTrackingStatus {
     status_details: eventText(e),
     status_date: utcIso(e.occurred_at),
     location: e.location
-      ? { city: e.location.city ?? null, state: null, zip: e.location.postal_code ?? null, country: e.location.country ?? null }
+      ? {
+          city: e.location.city ?? null,
+          state: null,
+          zip: e.location.postal_code ?? null,
+          country: e.location.country ?? null,
+        }
       : null,
   };
 }
@@ -125,8 +138,14 @@ export function shippoStatus(e: OtepEvent): ShippoTrackingStatus {
 function noInformation(): ShippoTrackingStatus {
   const [status, sub] = SHIPPO_ENTRIES.unknown;
   return {
-    object_id: null, object_created: null, object_updated: null, status, substatus: substatus(sub),
-    status_details: 'No tracking information yet', status_date: null, location: null,
+    object_id: null,
+    object_created: null,
+    object_updated: null,
+    status,
+    substatus: substatus(sub),
+    status_details: 'No tracking information yet',
+    status_date: null,
+    location: null,
   };
 }
 

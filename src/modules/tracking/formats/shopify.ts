@@ -4,12 +4,26 @@
  * REST enumeration, which is also what `shipment_status` takes.
  */
 import type { OtepEvent, Timeline } from '../model.ts';
-import { coordinates, eventText, platformValue, type StatusTable, summaryEvent, trackingLink } from './platformShared.ts';
+import {
+  coordinates,
+  eventText,
+  platformValue,
+  type StatusTable,
+  summaryEvent,
+  trackingLink,
+} from './platformShared.ts';
 import type { Format, ProjectionContext } from './types.ts';
 
 export const SHOPIFY_STATUSES = [
-  'label_printed', 'label_purchased', 'attempted_delivery', 'ready_for_pickup', 'confirmed', 'in_transit',
-  'out_for_delivery', 'delivered', 'failure',
+  'label_printed',
+  'label_purchased',
+  'attempted_delivery',
+  'ready_for_pickup',
+  'confirmed',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'failure',
 ] as const;
 export type ShopifyStatus = (typeof SHOPIFY_STATUSES)[number];
 
@@ -79,7 +93,9 @@ export function shopifyFulfillment(t: Timeline, ctx: ProjectionContext): Shopify
   return {
     tracking_number: t.tracking_number,
     tracking_url: trackingLink(t, ctx),
-    shipment_status: latest ? platformValue(latest.status_code, SHOPIFY_EVENT_STATUSES) : SHOPIFY_EVENT_STATUSES.unknown,
+    shipment_status: latest
+      ? platformValue(latest.status_code, SHOPIFY_EVENT_STATUSES)
+      : SHOPIFY_EVENT_STATUSES.unknown,
     fulfillment_events: t.events.map(shopifyEvent),
   };
 }

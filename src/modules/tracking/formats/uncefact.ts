@@ -57,12 +57,20 @@ function transportEvent(e: OtepEvent) {
   const where = e.location ? occurrenceLocation(e.location) : null;
   return {
     id: e.id,
-    ...(status?.projection.uncefact ? { transportEventTypeCode: status.projection.uncefact, transportEventTypeCodeListId: 'UNECE Rec. 24' } : {}),
+    ...(status?.projection.uncefact
+      ? { transportEventTypeCode: status.projection.uncefact, transportEventTypeCodeListId: 'UNECE Rec. 24' }
+      : {}),
     description: status?.label ?? e.status_code,
     otepStatusCode: e.status_code,
     occurrenceDateTime: e.occurred_at,
     recordedDateTime: e.recorded_at,
-    ...(reason ? { statusReasonCode: reason.uncefact, statusReasonCodeListId: 'UN/EDIFACT 9013', statusReasonDescription: reason.label } : {}),
+    ...(reason
+      ? {
+          statusReasonCode: reason.uncefact,
+          statusReasonCodeListId: 'UN/EDIFACT 9013',
+          statusReasonDescription: reason.label,
+        }
+      : {}),
     ...(e.incident_reason ? { otepIncidentReason: e.incident_reason } : {}),
     ...(present(e.description) ? { remarks: e.description } : {}),
     ...(where ? { occurrenceLocation: where } : {}),

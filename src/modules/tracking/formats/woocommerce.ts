@@ -5,11 +5,27 @@
  */
 import type { Timeline } from '../model.ts';
 import {
-  carrierName, localDate, platformValue, shippedEvent, type StatusTable, summaryEvent, trackingLink, utcNaive,
+  carrierName,
+  localDate,
+  platformValue,
+  shippedEvent,
+  type StatusTable,
+  summaryEvent,
+  trackingLink,
+  utcNaive,
 } from './platformShared.ts';
 import type { Format, ProjectionContext } from './types.ts';
 
-export const WOOCOMMERCE_STATUSES = ['pending', 'processing', 'on-hold', 'completed', 'cancelled', 'refunded', 'failed', 'checkout-draft'] as const;
+export const WOOCOMMERCE_STATUSES = [
+  'pending',
+  'processing',
+  'on-hold',
+  'completed',
+  'cancelled',
+  'refunded',
+  'failed',
+  'checkout-draft',
+] as const;
 export type WoocommerceStatus = (typeof WOOCOMMERCE_STATUSES)[number];
 
 export const WOOCOMMERCE_ORDER_STATUSES: StatusTable<WoocommerceStatus> = {
@@ -51,13 +67,22 @@ export interface WoocommerceOrder {
 
 export function woocommerceOrder(t: Timeline, ctx: ProjectionContext): WoocommerceOrder {
   const latest = summaryEvent(t);
-  const status = latest ? platformValue(latest.status_code, WOOCOMMERCE_ORDER_STATUSES) : WOOCOMMERCE_ORDER_STATUSES.unknown;
+  const status = latest
+    ? platformValue(latest.status_code, WOOCOMMERCE_ORDER_STATUSES)
+    : WOOCOMMERCE_ORDER_STATUSES.unknown;
   const shipped = shippedEvent(t);
   return {
     status,
     date_completed_gmt: latest && status === 'completed' ? utcNaive(latest.occurred_at, 'T') : null,
     shipment_trackings: shipped
-      ? [{ tracking_provider: carrierName(ctx), tracking_link: trackingLink(t, ctx), tracking_number: t.tracking_number, date_shipped: localDate(shipped.occurred_at) }]
+      ? [
+          {
+            tracking_provider: carrierName(ctx),
+            tracking_link: trackingLink(t, ctx),
+            tracking_number: t.tracking_number,
+            date_shipped: localDate(shipped.occurred_at),
+          },
+        ]
       : [],
   };
 }

@@ -22,7 +22,9 @@ const EventOutcome = z.object({
   revision: z.number().int().optional(),
   reason: z.enum(['invalid', 'unknown_shipment', 'not_your_shipment']).optional(),
   message: z.string().optional(),
-  findings: z.array(z.object({ severity: z.string(), pointer: z.string(), code: z.string(), message: z.string() })).optional(),
+  findings: z
+    .array(z.object({ severity: z.string(), pointer: z.string(), code: z.string(), message: z.string() }))
+    .optional(),
 });
 /** A carrier's cancellation of a package: it leaves the package's distribution. */
 const CANCELLED_STATUS = 'otep:core:cancelled';
@@ -39,36 +41,75 @@ export const IngestAnswer = z.object({
  * Ingests checked events for the calling provider and answers per event, in document order. Invalid events
  * are rejected with their findings; warnings of accepted events are reported too.
  */
-export async function ingestChecked(ctx: BusinessContext, source: TrackedMove['source'], checked: readonly CheckedEvent[], extra: readonly Finding[] = []): Promise<z.input<typeof IngestAnswer>> {
+export async function ingestChecked(
+  ctx: BusinessContext,
+  source: TrackedMove['source'],
+  checked: readonly CheckedEvent[],
+  extra: readonly Finding[] = [],
+): Promise<z.input<typeof IngestAnswer>> {
   const valid = checked.filter((c) => c.event).map((c) => ({ pointer: c.pointer, event: c.event! }));
   const outcomes = new Map<string, IngestOutcome>();
   for (const o of await ingestTrackingEvents(ctx.em, ctx.caller.businessId, valid)) outcomes.set(o.pointer, o);
   // Events at a place of the package's business move its distribution; a duplicate too, in case its first send was lost.
-  await moveByTrackedEvents(ctx, valid.flatMap(({ pointer, event }) => {
-    const o = outcomes.get(pointer);
-    const locationId = event.location?.gln;
-    if (!o || o.status === 'rejected' || !locationId) return [];
-    return [{ packageNumber: event.subject, statusCode: event.statusCode, locationId, occurredAt: event.occurredAt, key: o.event_id, source }];
-  }));
+  await moveByTrackedEvents(
+    ctx,
+    valid.flatMap(({ pointer, event }) => {
+      const o = outcomes.get(pointer);
+      const locationId = event.location?.gln;
+      if (!o || o.status === 'rejected' || !locationId) return [];
+      return [
+        {
+          packageNumber: event.subject,
+          statusCode: event.statusCode,
+          locationId,
+          occurredAt: event.occurredAt,
+          key: o.event_id,
+          source,
+        },
+      ];
+    }),
+  );
   // A package the carrier cancelled leaves its distribution; a duplicate too, in case its first send was lost.
-  await removeCancelledPackages(ctx, valid.flatMap(({ pointer, event }) => {
-    const o = outcomes.get(pointer);
-    if (!o || o.status === 'rejected' || event.statusCode !== CANCELLED_STATUS) return [];
-    return [{ packageNumber: event.subject, occurredAt: event.occurredAt, key: o.event_id, source }];
-  }));
+  await removeCancelledPackages(
+    ctx,
+    valid.flatMap(({ pointer, event }) => {
+      const o = outcomes.get(pointer);
+      if (!o || o.status === 'rejected' || event.statusCode !== CANCELLED_STATUS) return [];
+      return [{ packageNumber: event.subject, occurredAt: event.occurredAt, key: o.event_id, source }];
+    }),
+  );
   // The provider's assignments of these packages look at their news (a partial or whole delivery).
-  await tellAssignmentsOfProgress(ctx, ctx.caller.businessId, valid.filter(({ pointer }) => outcomes.get(pointer)?.status === 'accepted').map(({ event }) => event.subject));
-  const findingsAt = (c: CheckedEvent) => [...c.findings, ...extra.filter((f) => f.pointer === c.pointer || f.pointer.startsWith(`${c.pointer}/`))]
-    .map((f) => presentFinding(f, ctx.lang));
+  await tellAssignmentsOfProgress(
+    ctx,
+    ctx.caller.businessId,
+    valid.filter(({ pointer }) => outcomes.get(pointer)?.status === 'accepted').map(({ event }) => event.subject),
+  );
+  const findingsAt = (c: CheckedEvent) =>
+    [...c.findings, ...extra.filter((f) => f.pointer === c.pointer || f.pointer.startsWith(`${c.pointer}/`))].map((f) =>
+      presentFinding(f, ctx.lang),
+    );
   const events = checked.map((c) => {
     const findings = findingsAt(c);
     const outcome = outcomes.get(c.pointer);
-    if (!outcome) return { pointer: c.pointer, status: 'rejected' as const, reason: 'invalid' as const, message: translate('otep.invalid', ctx.lang), findings };
+    if (!outcome)
+      return {
+        pointer: c.pointer,
+        status: 'rejected' as const,
+        reason: 'invalid' as const,
+        message: translate('otep.invalid', ctx.lang),
+        findings,
+      };
     const base = { ...outcome, ...(findings.length ? { findings } : {}) };
     return outcome.status === 'rejected' ? { ...base, message: translate(`otep.${outcome.reason}`, ctx.lang) } : base;
   });
   const count = (s: string) => events.filter((e) => e.status === s).length;
-  return { result: true, accepted: count('accepted'), duplicates: count('duplicate'), rejected: count('rejected'), events };
+  return {
+    result: true,
+    accepted: count('accepted'),
+    duplicates: count('duplicate'),
+    rejected: count('rejected'),
+    events,
+  };
 }
 
 const eventList = { type: 'array', maxItems: MAX_EVENTS_PER_DOCUMENT };
@@ -87,7 +128,16 @@ const EPCIS_DOCUMENT = z.unknown().meta({
       type: 'object',
       anyOf: [
         { required: ['eventList'], properties: { eventList } },
-        { required: ['queryResults'], properties: { queryResults: { type: 'object', required: ['resultsBody'], properties: { resultsBody: { type: 'object', required: ['eventList'], properties: { eventList } } } } } },
+        {
+          required: ['queryResults'],
+          properties: {
+            queryResults: {
+              type: 'object',
+              required: ['resultsBody'],
+              properties: { resultsBody: { type: 'object', required: ['eventList'], properties: { eventList } } },
+            },
+          },
+        },
       ],
     },
   },
@@ -95,7 +145,8 @@ const EPCIS_DOCUMENT = z.unknown().meta({
 
 export const otepIngest = defineOperation({
   name: 'otep_ingest',
-  summary: 'Push tracking events as a native OTEP timeline (an ingest key is required); answers accepted, duplicate or rejected per event.',
+  summary:
+    'Push tracking events as a native OTEP timeline (an ingest key is required); answers accepted, duplicate or rejected per event.',
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,
@@ -118,13 +169,25 @@ export const otepIngest = defineOperation({
 /** An EPCIS event that cannot be read as an OTEP event at all, as a rejection with its reason in the caller's language. */
 function unreadable(pointer: string, error: { pointer: string; code: string }, lang: BusinessContext['lang']) {
   const message = translate(`otep.epcis.${error.code}` as MessageKey, lang);
-  return { pointer, status: 'rejected' as const, reason: 'invalid' as const, message, findings: [{ severity: 'error', pointer: error.pointer, code: error.code, message }] };
+  return {
+    pointer,
+    status: 'rejected' as const,
+    reason: 'invalid' as const,
+    message,
+    findings: [{ severity: 'error', pointer: error.pointer, code: error.code, message }],
+  };
 }
 
 /** Where each native field of a read EPCIS event came from, so findings point into the posted EPCIS document. */
 const EPCIS_FIELD: Record<string, string> = {
-  id: 'otep:eventId', subject: 'epcList', occurred_at: 'eventTime', status_code: 'otep:statusCode', location: 'otep:location',
-  incident_reason: 'otep:incidentReason', description: 'otep:description', otep_version: 'otep:version',
+  id: 'otep:eventId',
+  subject: 'epcList',
+  occurred_at: 'eventTime',
+  status_code: 'otep:statusCode',
+  location: 'otep:location',
+  incident_reason: 'otep:incidentReason',
+  description: 'otep:description',
+  otep_version: 'otep:version',
 };
 
 function inEpcisTerms(c: CheckedEvent): CheckedEvent {
@@ -138,7 +201,8 @@ function inEpcisTerms(c: CheckedEvent): CheckedEvent {
 
 export const otepIngestEpcis = defineOperation({
   name: 'otep_ingest_epcis',
-  summary: 'Push tracking events as a GS1 EPCIS 2.0 JSON document of ObjectEvents (an ingest key is required); each event is normalised to OTEP.',
+  summary:
+    'Push tracking events as a GS1 EPCIS 2.0 JSON document of ObjectEvents (an ingest key is required); each event is normalised to OTEP.',
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,
@@ -155,12 +219,17 @@ export const otepIngestEpcis = defineOperation({
       if (!(e instanceof EpcisDocumentError)) throw e;
       throw errors.field(fieldOfPointer(e.pointer), `otep.epcis.${e.code}` as MessageKey);
     }
-    if (parsed.events.length > MAX_EVENTS_PER_DOCUMENT) throw errors.field('epcisBody.eventList', 'otep.too_long', { field: 'eventList', max: MAX_EVENTS_PER_DOCUMENT });
+    if (parsed.events.length > MAX_EVENTS_PER_DOCUMENT)
+      throw errors.field('epcisBody.eventList', 'otep.too_long', { field: 'eventList', max: MAX_EVENTS_PER_DOCUMENT });
     // Read events go through the same rule set as native ones; EPCIS 2.0 is read as the current OTEP version.
-    const checked = parsed.events.flatMap((p) => ('event' in p ? [inEpcisTerms(checkEvent({ otep_version: OTEP_VERSION, ...p.event }, p.pointer, null))] : []));
+    const checked = parsed.events.flatMap((p) =>
+      'event' in p ? [inEpcisTerms(checkEvent({ otep_version: OTEP_VERSION, ...p.event }, p.pointer, null))] : [],
+    );
     const answer = await ingestChecked(ctx, 'epcis', checked);
     const byPointer = new Map(answer.events.map((e) => [e.pointer, e]));
-    const events = parsed.events.map((p) => ('error' in p ? unreadable(p.pointer, p.error, ctx.lang) : byPointer.get(p.pointer)!));
+    const events = parsed.events.map((p) =>
+      'error' in p ? unreadable(p.pointer, p.error, ctx.lang) : byPointer.get(p.pointer)!,
+    );
     return { ...answer, rejected: events.filter((e) => e.status === 'rejected').length, events };
   },
 });
@@ -172,20 +241,26 @@ export const otepCredentialCreate = defineOperation({
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,
-  rest: { method: 'POST', path: '/v1/otep/credentials', status: 201, failures: { 409: 'The account already holds its most active keys (TOO_MANY_KEYS)' } },
+  rest: {
+    method: 'POST',
+    path: '/v1/otep/credentials',
+    status: 201,
+    failures: { 409: 'The account already holds its most active keys (TOO_MANY_KEYS)' },
+  },
   input: z.object({ name: keyName.default('ingest key') }).strict(),
   output: z.object({ result: z.literal(true), credential: keyView.extend({ secret: z.string() }) }),
   async handler(input, ctx) {
     const { caller } = ctx;
     const credential = await createCredential(ctx.em, caller.businessId, caller.id, input.name);
-    if (!credential) throw new AppError(409, 'TOO_MANY_KEYS', 'otep.too_many_keys', { params: { max: MAX_ACTIVE_KEYS } });
+    if (!credential)
+      throw new AppError(409, 'TOO_MANY_KEYS', 'otep.too_many_keys', { params: { max: MAX_ACTIVE_KEYS } });
     return { result: true as const, credential };
   },
 });
 
 export const otepCredentialList = defineOperation({
   name: 'otep_credential_list',
-  summary: 'List this provider account\'s OTEP ingest keys (never their secrets).',
+  summary: "List this provider account's OTEP ingest keys (never their secrets).",
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,

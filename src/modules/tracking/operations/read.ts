@@ -21,7 +21,12 @@ const anyJson = z.unknown();
 
 /** A finding as callers read it: where, what, and a message in their language. */
 export function presentFinding(f: Finding, lang: Language) {
-  return { severity: f.severity, pointer: f.pointer, code: f.code, message: translate(`otep.${f.code}` as MessageKey, lang, f.params) };
+  return {
+    severity: f.severity,
+    pointer: f.pointer,
+    code: f.code,
+    message: translate(`otep.${f.code}` as MessageKey, lang, f.params),
+  };
 }
 
 /** A JSON Pointer as the dotted field name of the error body; the whole body is `body`. */
@@ -44,7 +49,8 @@ const projectionContext = (ctx: OperationContext) => ({ baseUrl: ctx.config.publ
 
 export const otepVocabulary = defineOperation({
   name: 'otep_vocabulary',
-  summary: 'The OTEP vocabulary: status codes with phases and projections to EPCIS, ONE Record and UN/CEFACT, and incident reasons.',
+  summary:
+    'The OTEP vocabulary: status codes with phases and projections to EPCIS, ONE Record and UN/CEFACT, and incident reasons.',
   tag: 'OTEP',
   roles: 'public',
   limit: 'public_read',
@@ -60,8 +66,18 @@ export const otepTrackingGet = defineOperation({
   tag: 'OTEP',
   roles: 'public',
   limit: 'public_read',
-  rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}', representation: TIMELINE_REPRESENTATION, failures: { 404: 'No timeline has this tracking number' } },
-  mcp: { scope: null, risk: 'low', tool: { user: 'otep_tracking', developer: 'get_otep_tracking' }, servers: ['user', 'developer'] },
+  rest: {
+    method: 'GET',
+    path: '/v1/otep/trackings/{tracking_number}',
+    representation: TIMELINE_REPRESENTATION,
+    failures: { 404: 'No timeline has this tracking number' },
+  },
+  mcp: {
+    scope: null,
+    risk: 'low',
+    tool: { user: 'otep_tracking', developer: 'get_otep_tracking' },
+    servers: ['user', 'developer'],
+  },
   input: z.object({ tracking_number: trackingNumber, format }).strict(),
   output: anyJson,
   async handler(input, ctx) {
@@ -71,11 +87,16 @@ export const otepTrackingGet = defineOperation({
 
 export const otepTrackingEvents = defineOperation({
   name: 'otep_tracking_events',
-  summary: 'Only the events of a tracking number\'s timeline, in the representation `format` names.',
+  summary: "Only the events of a tracking number's timeline, in the representation `format` names.",
   tag: 'OTEP',
   roles: 'public',
   limit: 'public_read',
-  rest: { method: 'GET', path: '/v1/otep/trackings/{tracking_number}/events', representation: TIMELINE_REPRESENTATION, failures: { 404: 'No timeline has this tracking number' } },
+  rest: {
+    method: 'GET',
+    path: '/v1/otep/trackings/{tracking_number}/events',
+    representation: TIMELINE_REPRESENTATION,
+    failures: { 404: 'No timeline has this tracking number' },
+  },
   input: z.object({ tracking_number: trackingNumber, format }).strict(),
   output: anyJson,
   async handler(input, ctx) {
@@ -93,7 +114,9 @@ export const otepTrackingBatch = defineOperation({
   limit: 'public_read',
   rest: { method: 'POST', path: '/v1/otep/trackings/batch' },
   input: z.object({ tracking_numbers: z.array(trackingNumber).min(1).max(MAX_BATCH_TRACKINGS), format }).strict(),
-  output: z.object({ results: z.array(z.object({ tracking_number: z.string(), found: z.boolean(), timeline: anyJson.optional() })) }),
+  output: z.object({
+    results: z.array(z.object({ tracking_number: z.string(), found: z.boolean(), timeline: anyJson.optional() })),
+  }),
   async handler(input, ctx) {
     const unique = [...new Set(input.tracking_numbers)];
     const timelines = await loadTimelines(ctx.em, unique);
@@ -101,7 +124,9 @@ export const otepTrackingBatch = defineOperation({
     return {
       results: unique.map((tn) => {
         const t = timelines.get(tn);
-        return t ? { tracking_number: tn, found: true, timeline: f.project(t, projectionContext(ctx)) } : { tracking_number: tn, found: false };
+        return t
+          ? { tracking_number: tn, found: true, timeline: f.project(t, projectionContext(ctx)) }
+          : { tracking_number: tn, found: false };
       }),
     };
   },
@@ -124,16 +149,28 @@ export const publicTracking = defineOperation({
     const t = timelines.get(input.number);
     if (!t) throw errors.notFound();
     const statusOf = (current: Timeline['current']) =>
-      current && { code: current.status_code, label: STATUS_BY_ID.get(current.status_code)?.label ?? current.status_code, since: current.occurred_at };
-    const place = (e: Timeline['events'][number]) => [e.location?.city, e.location?.country].filter(Boolean).join(', ') || null;
+      current && {
+        code: current.status_code,
+        label: STATUS_BY_ID.get(current.status_code)?.label ?? current.status_code,
+        since: current.occurred_at,
+      };
+    const place = (e: Timeline['events'][number]) =>
+      [e.location?.city, e.location?.country].filter(Boolean).join(', ') || null;
     return {
       tracking_number: t.tracking_number,
       status: statusOf(t.current),
       delivered: t.current?.phase === 'otep:phase:delivered',
       // Every package of the order; the order is delivered when each of them is.
-      packages: numbers.map((n) => ({ tracking_number: n, status: statusOf(timelines.get(n)?.current ?? null), delivered: timelines.get(n)?.current?.phase === 'otep:phase:delivered' })),
+      packages: numbers.map((n) => ({
+        tracking_number: n,
+        status: statusOf(timelines.get(n)?.current ?? null),
+        delivered: timelines.get(n)?.current?.phase === 'otep:phase:delivered',
+      })),
       events: t.events.toReversed().map((e) => ({
-        time: e.occurred_at, status: e.status_code, label: STATUS_BY_ID.get(e.status_code)?.label ?? e.status_code, location: place(e),
+        time: e.occurred_at,
+        status: e.status_code,
+        label: STATUS_BY_ID.get(e.status_code)?.label ?? e.status_code,
+        location: place(e),
         ...(e.after_terminal ? { after_terminal: true } : {}),
       })),
     };
@@ -142,7 +179,8 @@ export const publicTracking = defineOperation({
 
 export const otepValidate = defineOperation({
   name: 'otep_validate',
-  summary: 'OTEP conformance validator: every error and warning with a JSON Pointer, and the conformance level reached.',
+  summary:
+    'OTEP conformance validator: every error and warning with a JSON Pointer, and the conformance level reached.',
   tag: 'OTEP',
   roles: 'public',
   limit: 'public_read',
@@ -161,7 +199,8 @@ export const otepValidate = defineOperation({
       if (!(e instanceof DocumentError)) throw e;
       findings = [e.finding];
     }
-    const present = (severity: Finding['severity']) => findings.filter((f) => f.severity === severity).map((f) => presentFinding(f, ctx.lang));
+    const present = (severity: Finding['severity']) =>
+      findings.filter((f) => f.severity === severity).map((f) => presentFinding(f, ctx.lang));
     const errorsFound = present('error');
     return { valid: errorsFound.length === 0, level, errors: errorsFound, warnings: present('warning') };
   },

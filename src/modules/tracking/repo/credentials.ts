@@ -8,7 +8,12 @@ export const OTEP_KEY_PREFIX = 'otep_sk_';
 /** Most unrevoked ingest keys one provider account may hold. */
 export const MAX_ACTIVE_KEYS = 10;
 
-const keys = keyStore({ table: 'otep_credential', secretPrefix: OTEP_KEY_PREFIX, idPrefix: 'otk_', max: MAX_ACTIVE_KEYS });
+const keys = keyStore({
+  table: 'otep_credential',
+  secretPrefix: OTEP_KEY_PREFIX,
+  idPrefix: 'otk_',
+  max: MAX_ACTIVE_KEYS,
+});
 
 /** The provider account that created the key. */
 export async function callerForOtepKey(em: Em, token: string): Promise<Caller | null> {
@@ -16,10 +21,15 @@ export async function callerForOtepKey(em: Em, token: string): Promise<Caller | 
 }
 
 /** Issues a key; null when the business already holds MAX_ACTIVE_KEYS unrevoked keys. */
-export const createCredential = (em: Em, businessId: number, userId: number, name: string): Promise<(KeyView & { secret: string }) | null> =>
-  keys.create(em, { businessId, userId, name });
+export const createCredential = (
+  em: Em,
+  businessId: number,
+  userId: number,
+  name: string,
+): Promise<(KeyView & { secret: string }) | null> => keys.create(em, { businessId, userId, name });
 
 export const listCredentials = (em: Em, businessId: number): Promise<KeyView[]> => keys.list(em, businessId);
 
 /** Revokes a key of this business; false when it has no such key. */
-export const revokeCredential = (em: Em, businessId: number, keyId: string): Promise<boolean> => keys.revoke(em, businessId, keyId);
+export const revokeCredential = (em: Em, businessId: number, keyId: string): Promise<boolean> =>
+  keys.revoke(em, businessId, keyId);

@@ -1,7 +1,14 @@
 import { insertOutboxEvents, type NewOutboxEvent } from '../../../platform/db/outbox.ts';
 import { createHash } from 'node:crypto';
 import { executeBound, type Em } from '../../../platform/db/orm.ts';
-import { carrierHeld, changeOrderStatuses, ORDER_OPERATION, orderSummaryOf, type OrderFacts, type OrderStatusMove } from '../../orders/index.ts';
+import {
+  carrierHeld,
+  changeOrderStatuses,
+  ORDER_OPERATION,
+  orderSummaryOf,
+  type OrderFacts,
+  type OrderStatusMove,
+} from '../../orders/index.ts';
 import { FINAL_ORDER_STATUSES, orderStatusOfOtep } from '../orderStatusMap.ts';
 import type { NormalizedEvent } from '../rules.ts';
 import { isoInOffset } from '../time.ts';
@@ -26,8 +33,25 @@ interface Shipment {
 /** What the sender said, in a canonical form: equal content gives an equal hash, whatever the JSON key order. */
 function contentOf(e: NormalizedEvent) {
   const l = e.location;
-  return JSON.stringify([e.subject, isoInOffset(e.occurredAt, e.offsetMin), e.statusCode, e.phase, e.incidentReason, e.description,
-    l ? [l.name ?? null, l.city ?? null, l.postal_code ?? null, l.country ?? null, l.lat ?? null, l.lng ?? null, l.gln ?? null] : null]);
+  return JSON.stringify([
+    e.subject,
+    isoInOffset(e.occurredAt, e.offsetMin),
+    e.statusCode,
+    e.phase,
+    e.incidentReason,
+    e.description,
+    l
+      ? [
+          l.name ?? null,
+          l.city ?? null,
+          l.postal_code ?? null,
+          l.country ?? null,
+          l.lat ?? null,
+          l.lng ?? null,
+          l.gln ?? null,
+        ]
+      : null,
+  ]);
 }
 
 /** The event's key: the sender's id, or `h-` and a digest of the content when it sent none. */
@@ -39,21 +63,42 @@ const keyOf = (e: NormalizedEvent, hash: string) => e.id ?? `h-${hash.slice(0, 3
  * duplicate; events of packages the provider does not carry are rejected. A carried order's status follows
  * its packages' newest events (followNewestEvents).
  */
-export async function ingestTrackingEvents(em: Em, providerId: number, events: readonly { pointer: string; event: NormalizedEvent }[]): Promise<IngestOutcome[]> {
+export async function ingestTrackingEvents(
+  em: Em,
+  providerId: number,
+  events: readonly { pointer: string; event: NormalizedEvent }[],
+): Promise<IngestOutcome[]> {
   return em.transactional(async (tx) => {
     const subjects = [...new Set(events.map((e) => e.event.subject))];
     const shipments = new Map<string, Shipment>();
     if (subjects.length) {
-      const rows = await tx.execute<{
-        id: number; business_id: number; order_ref: string | null; tracking_number: string; type: string; status_id: number; carrier_provider_id: number | null;
-        package_id: number; package_number: string;
-      }[]>(
+      const rows = await tx.execute<
+        {
+          id: number;
+          business_id: number;
+          order_ref: string | null;
+          tracking_number: string;
+          type: string;
+          status_id: number;
+          carrier_provider_id: number | null;
+          package_id: number;
+          package_number: string;
+        }[]
+      >(
         `select o.id, o.business_id, o.order_ref, o.tracking_number, o.type, o.status_id, o.carrier_provider_id, pk.id as package_id, pk.package_number
-         from order_package pk join delivery_order o on o.id = pk.order_id where pk.package_number in (?) order by o.id for update of o`, [subjects]);
+         from order_package pk join delivery_order o on o.id = pk.order_id where pk.package_number in (?) order by o.id for update of o`,
+        [subjects],
+      );
       const orders = new Map<number, CarriedOrder>();
       for (const r of rows) {
         const order = orders.get(r.id) ?? {
-          id: r.id, businessId: r.business_id, orderRef: r.order_ref, trackingNumber: r.tracking_number, type: r.type, statusId: r.status_id, carrierProviderId: r.carrier_provider_id,
+          id: r.id,
+          businessId: r.business_id,
+          orderRef: r.order_ref,
+          trackingNumber: r.tracking_number,
+          type: r.type,
+          statusId: r.status_id,
+          carrierProviderId: r.carrier_provider_id,
         };
         orders.set(r.id, order);
         shipments.set(r.package_number, { order, packageId: r.package_id, packageNumber: r.package_number });
@@ -61,10 +106,16 @@ export async function ingestTrackingEvents(em: Em, providerId: number, events: r
     }
 
     // Our own synthesized events (osc-<history id>) pushed back, as in a timeline read and re-sent, are already here.
-    const ownIds = events.map((e) => e.event.id).filter((id): id is string => id !== null && /^osc-\d+$/.test(id)).map((id) => id.slice(4));
+    const ownIds = events
+      .map((e) => e.event.id)
+      .filter((id): id is string => id !== null && /^osc-\d+$/.test(id))
+      .map((id) => id.slice(4));
     const own = new Set<string>();
     if (ownIds.length) {
-      const rows = await tx.execute<{ key: string }[]>("select h.order_id || ':osc-' || h.id as key from order_status_change h where h.id in (?)", [ownIds]);
+      const rows = await tx.execute<{ key: string }[]>(
+        "select h.order_id || ':osc-' || h.id as key from order_status_change h where h.id in (?)",
+        [ownIds],
+      );
       for (const r of rows) own.add(r.key);
     }
 
@@ -74,8 +125,10 @@ export async function ingestTrackingEvents(em: Em, providerId: number, events: r
     for (const { pointer, event } of events) {
       const shipment = shipments.get(event.subject);
       if (!shipment) outcomes.push({ pointer, status: 'rejected', reason: 'unknown_shipment' });
-      else if (shipment.order.carrierProviderId !== providerId) outcomes.push({ pointer, status: 'rejected', reason: 'not_your_shipment' });
-      else if (event.id !== null && own.has(`${shipment.order.id}:${event.id}`)) outcomes.push({ pointer, status: 'duplicate', event_id: event.id });
+      else if (shipment.order.carrierProviderId !== providerId)
+        outcomes.push({ pointer, status: 'rejected', reason: 'not_your_shipment' });
+      else if (event.id !== null && own.has(`${shipment.order.id}:${event.id}`))
+        outcomes.push({ pointer, status: 'duplicate', event_id: event.id });
       else {
         const hash = createHash('sha256').update(contentOf(event)).digest('hex');
         const key = keyOf(event, hash);
@@ -93,12 +146,24 @@ export async function ingestTrackingEvents(em: Em, providerId: number, events: r
     if (writes.length === 0) return outcomes;
 
     const rows = writes.map((w) => ({
-      order_id: w.shipment.order.id, package_id: w.shipment.packageId, business_id: w.shipment.order.businessId, event_key: w.key, provider_id: providerId, status_code: w.event.statusCode,
-      phase: w.event.phase, occurred_at: w.event.occurredAt.toISOString(), offset_min: w.event.offsetMin, location: w.event.location,
-      incident_reason: w.event.incidentReason, description: w.event.description, otep_version: w.event.otepVersion, content_hash: w.hash,
+      order_id: w.shipment.order.id,
+      package_id: w.shipment.packageId,
+      business_id: w.shipment.order.businessId,
+      event_key: w.key,
+      provider_id: providerId,
+      status_code: w.event.statusCode,
+      phase: w.event.phase,
+      occurred_at: w.event.occurredAt.toISOString(),
+      offset_min: w.event.offsetMin,
+      location: w.event.location,
+      incident_reason: w.event.incidentReason,
+      description: w.event.description,
+      otep_version: w.event.otepVersion,
+      content_hash: w.hash,
     }));
     // One statement for the batch; a row comes back only when it was inserted or its content changed.
-    const written = await executeBound<{ id: string; package_id: number; event_key: string; revision: number }>(tx,
+    const written = await executeBound<{ id: string; package_id: number; event_key: string; revision: number }>(
+      tx,
       `insert into tracking_event as t (order_id, package_id, business_id, event_key, provider_id, status_code, phase, occurred_at, occurred_offset_min, location,
          incident_reason, description, otep_version, content_hash)
        select order_id, package_id, business_id, event_key, provider_id, status_code, phase, occurred_at, offset_min, location, incident_reason, description, otep_version, content_hash
@@ -110,35 +175,67 @@ export async function ingestTrackingEvents(em: Em, providerId: number, events: r
          revision = t.revision + 1, recorded_at = now()
        where t.content_hash <> excluded.content_hash
        returning t.id, t.package_id, t.event_key, t.revision`,
-      [JSON.stringify(rows)]);
+      [JSON.stringify(rows)],
+    );
     const byKey = new Map(written.map((r) => [`${r.package_id}\u0000${r.event_key}`, r]));
     const accepted: { write: (typeof writes)[number]; row: (typeof written)[number] }[] = [];
     for (const w of writes) {
       const row = byKey.get(`${w.shipment.packageId}\u0000${w.key}`);
       if (!row) continue;
-      outcomes[w.index] = { pointer: outcomes[w.index]!.pointer, status: 'accepted', event_id: w.key, revision: row.revision };
+      outcomes[w.index] = {
+        pointer: outcomes[w.index]!.pointer,
+        status: 'accepted',
+        event_id: w.key,
+        revision: row.revision,
+      };
       accepted.push({ write: w, row });
     }
     if (accepted.length === 0) return outcomes;
 
-    await followNewestEvents(tx, accepted.map((a) => a.write.shipment.order));
-    await insertOutboxEvents(tx, accepted.map(({ write, row }) => trackingEvent(write.shipment, write.event, row)));
+    await followNewestEvents(
+      tx,
+      accepted.map((a) => a.write.shipment.order),
+    );
+    await insertOutboxEvents(
+      tx,
+      accepted.map(({ write, row }) => trackingEvent(write.shipment, write.event, row)),
+    );
     return outcomes;
   });
 }
 
-function trackingEvent({ order: s, packageNumber }: Shipment, e: NormalizedEvent, row: { id: string; revision: number }): NewOutboxEvent {
+function trackingEvent(
+  { order: s, packageNumber }: Shipment,
+  e: NormalizedEvent,
+  row: { id: string; revision: number },
+): NewOutboxEvent {
   const eventId = `TRE-${row.id}.${row.revision}`;
   const statusId = orderStatusOfOtep(e.statusCode) ?? s.statusId;
   return {
-    businessId: s.businessId, eventId, eventType: 'tracking.event', referenceType: 'order', referenceId: String(s.id), family: 'local_delivery', carrierHeld: carrierHeld(s),
+    businessId: s.businessId,
+    eventId,
+    eventType: 'tracking.event',
+    referenceType: 'order',
+    referenceId: String(s.id),
+    family: 'local_delivery',
+    carrierHeld: carrierHeld(s),
     payload: {
-      event_id: eventId, event: 'tracking.event', business_id: s.businessId, occurred_at: new Date().toISOString(),
+      event_id: eventId,
+      event: 'tracking.event',
+      business_id: s.businessId,
+      occurred_at: new Date().toISOString(),
       data: {
         order: orderSummaryOf(s),
         tracking_event: {
-          id: Number(row.id), status_id: statusId, key: e.statusCode, description: e.description ?? '', occurred_at: isoInOffset(e.occurredAt, e.offsetMin),
-          phase: phaseId(e.phase), incident_reason: e.incidentReason, location: e.location, package_number: packageNumber,
+          id: Number(row.id),
+          status_id: statusId,
+          key: e.statusCode,
+          description: e.description ?? '',
+          occurred_at: isoInOffset(e.occurredAt, e.offsetMin),
+          phase: phaseId(e.phase),
+          incident_reason: e.incidentReason,
+          location: e.location,
+          package_number: packageNumber,
         },
       },
     },
@@ -156,11 +253,14 @@ function trackingEvent({ order: s, packageNumber }: Shipment, e: NormalizedEvent
 async function followNewestEvents(tx: Em, touched: OrderFacts[]): Promise<void> {
   const orders = new Map(touched.map((o) => [o.id, o]));
   // One index probe per package (tracking_event_package_timeline, read backwards), however long its history is.
-  const newest = await tx.execute<{ order_id: number; id: string | null; status_code: string | null; occurred_at: Date | null }[]>(
+  const newest = await tx.execute<
+    { order_id: number; id: string | null; status_code: string | null; occurred_at: Date | null }[]
+  >(
     `select pk.order_id, t.id, t.status_code, t.occurred_at from order_package pk
      left join lateral (select id, status_code, occurred_at from tracking_event where package_id = pk.id order by occurred_at desc, id desc limit 1) t on true
      where pk.order_id in (?) order by pk.order_id, t.occurred_at desc nulls last, t.id desc`,
-    [[...orders.keys()]]);
+    [[...orders.keys()]],
+  );
   const final = (code: string | null) => {
     const status = code === null ? null : orderStatusOfOtep(code);
     return status !== null && FINAL_ORDER_STATUSES.has(status);
@@ -174,7 +274,17 @@ async function followNewestEvents(tx: Em, touched: OrderFacts[]): Promise<void> 
     if (!n || after === null || after === order.statusId || FINAL_ORDER_STATUSES.has(order.statusId)) continue;
     const before = order.statusId;
     order.statusId = after;
-    moves.push({ order, change: { before, after, operationType: ORDER_OPERATION.CARRIER_STATUS_PUSH, description: n.status_code!, trackingEventId: n.id! }, occurredAt: new Date(n.occurred_at!) });
+    moves.push({
+      order,
+      change: {
+        before,
+        after,
+        operationType: ORDER_OPERATION.CARRIER_STATUS_PUSH,
+        description: n.status_code!,
+        trackingEventId: n.id!,
+      },
+      occurredAt: new Date(n.occurred_at!),
+    });
   }
   await changeOrderStatuses(tx, moves);
 }

@@ -71,19 +71,26 @@ function eventOf(r: Row): OtepEvent | null {
 
 function timelineOf(trackingNumber: string, service: Timeline['service'], events: OtepEvent[]): Timeline {
   // Flag, do not drop, what happened after the journey ended; the current state ignores those events.
-  const { afterTerminal } = checkTransitions(events.map((e) => ({
-    pointer: '', event: { occurredAt: new Date(e.occurred_at), phase: e.phase.slice('otep:phase:'.length) as Phase },
-  })));
+  const { afterTerminal } = checkTransitions(
+    events.map((e) => ({
+      pointer: '',
+      event: { occurredAt: new Date(e.occurred_at), phase: e.phase.slice('otep:phase:'.length) as Phase },
+    })),
+  );
   for (const i of afterTerminal) events[i]!.after_terminal = true;
   const last = events.findLast((e) => !e.after_terminal);
   return {
     otep_version: OTEP_VERSION,
     tracking_number: trackingNumber,
     service,
-    current: last ? {
-      status_code: last.status_code, phase: last.phase, occurred_at: last.occurred_at,
-      terminal: last.phase === 'otep:phase:delivered' || last.phase === 'otep:phase:closed',
-    } : null,
+    current: last
+      ? {
+          status_code: last.status_code,
+          phase: last.phase,
+          occurred_at: last.occurred_at,
+          terminal: last.phase === 'otep:phase:delivered' || last.phase === 'otep:phase:closed',
+        }
+      : null,
     events,
   };
 }
@@ -108,6 +115,8 @@ export async function loadTimelines(em: Em, trackingNumbers: readonly string[]):
 export async function packageNumbersOfOrder(em: Em, packageNumber: string): Promise<string[]> {
   const rows = await em.execute<{ package_number: string }[]>(
     `select pk.package_number from order_package pk
-     where pk.order_id = (select order_id from order_package where package_number = ?) order by pk.position`, [packageNumber]);
+     where pk.order_id = (select order_id from order_package where package_number = ?) order by pk.position`,
+    [packageNumber],
+  );
   return rows.map((r) => r.package_number);
 }

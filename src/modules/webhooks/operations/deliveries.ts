@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { findDelivery, listDeliveries, reopenDeliveries, type DeliveryFilter, type LoggedAttempt, type LoggedDelivery } from '../repo/log.ts';
+import {
+  findDelivery,
+  listDeliveries,
+  reopenDeliveries,
+  type DeliveryFilter,
+  type LoggedAttempt,
+  type LoggedDelivery,
+} from '../repo/log.ts';
 import { errors } from '../../../platform/errors.ts';
 import { PROVIDERS, type Role } from '../../../platform/roles.ts';
 import { startRetryWorkflows } from '../retryWorkflows.ts';
@@ -32,7 +39,12 @@ const Delivery = z.object({
   attempts: z.number().int(),
   max_attempts: z.number().int(),
   round: z.number().int().describe('0 for the original schedule; each replay or resend adds one.'),
-  retry_workflow_id: z.string().nullable().describe('The Temporal workflow that drives (or drove) this round\'s retries; null while the first attempt was enough.'),
+  retry_workflow_id: z
+    .string()
+    .nullable()
+    .describe(
+      "The Temporal workflow that drives (or drove) this round's retries; null while the first attempt was enough.",
+    ),
   last_status: z.number().int().nullable(),
   last_error: z.string().nullable(),
   created_at: iso,
@@ -56,14 +68,34 @@ const isoOf = (v: Date | string) => new Date(v).toISOString();
 
 function present(d: LoggedDelivery): z.input<typeof Delivery> {
   return {
-    id: Number(d.id), event_id: d.event_id, event_type: d.event_type, reference_type: d.reference_type, reference_id: d.reference_id,
-    sender: d.sender, url: d.url, format: d.format, standard_webhooks: d.standard_webhooks, webhook_event_id: d.delivery_key,
-    status: d.status, attempts: d.attempts, max_attempts: d.max_attempts, round: d.round, retry_workflow_id: d.retry_workflow_id, last_status: d.last_status, last_error: d.last_error,
-    created_at: isoOf(d.created_at), updated_at: isoOf(d.updated_at), delivered_at: d.delivered_at ? isoOf(d.delivered_at) : null,
+    id: Number(d.id),
+    event_id: d.event_id,
+    event_type: d.event_type,
+    reference_type: d.reference_type,
+    reference_id: d.reference_id,
+    sender: d.sender,
+    url: d.url,
+    format: d.format,
+    standard_webhooks: d.standard_webhooks,
+    webhook_event_id: d.delivery_key,
+    status: d.status,
+    attempts: d.attempts,
+    max_attempts: d.max_attempts,
+    round: d.round,
+    retry_workflow_id: d.retry_workflow_id,
+    last_status: d.last_status,
+    last_error: d.last_error,
+    created_at: isoOf(d.created_at),
+    updated_at: isoOf(d.updated_at),
+    delivered_at: d.delivered_at ? isoOf(d.delivered_at) : null,
   };
 }
 
-const presentAttempt = (a: LoggedAttempt): z.input<typeof Attempt> => ({ ...a, id: Number(a.id), attempted_at: isoOf(a.attempted_at) });
+const presentAttempt = (a: LoggedAttempt): z.input<typeof Attempt> => ({
+  ...a,
+  id: Number(a.id),
+  attempted_at: isoOf(a.attempted_at),
+});
 
 const filterFields = {
   event: z.string().trim().min(1).max(64).optional(),
@@ -78,15 +110,39 @@ function filterOf(ctx: BusinessContext, input: FilterInput): DeliveryFilter {
   const from = input.from ? new Date(input.from) : undefined;
   const to = input.to ? new Date(input.to) : undefined;
   if (from && to && to <= from) throw errors.field('to', 'field.range_reversed');
-  return { businessId: ctx.caller.businessId, event: input.event, referenceType: input.reference_type, referenceId: input.reference_id, from, to };
+  return {
+    businessId: ctx.caller.businessId,
+    event: input.event,
+    referenceType: input.reference_type,
+    referenceId: input.reference_id,
+    from,
+    to,
+  };
 }
 
 /** Reopens the deliveries and starts the workflows that drive their new round; returns them as reopened. */
-async function reopen(ctx: BusinessContext, filter: DeliveryFilter, statuses: LoggedDelivery['status'][], limit: number): Promise<LoggedDelivery[]> {
+async function reopen(
+  ctx: BusinessContext,
+  filter: DeliveryFilter,
+  statuses: LoggedDelivery['status'][],
+  limit: number,
+): Promise<LoggedDelivery[]> {
   const reopened = await reopenDeliveries(ctx.em, filter, statuses, limit);
-  await startRetryWorkflows({ temporal: ctx.temporal, config: ctx.config, em: ctx.em, log: ctx.log },
-    reopened.map((d) => ({ id: Number(d.id), sender: d.sender, businessId: d.business_id, round: d.round, attemptsMade: 0, roundBase: d.round_base })));
-  ctx.log.info({ businessId: filter.businessId, deliveries: reopened.map((d) => Number(d.id)), statuses }, 'webhook deliveries reopened');
+  await startRetryWorkflows(
+    { temporal: ctx.temporal, config: ctx.config, em: ctx.em, log: ctx.log },
+    reopened.map((d) => ({
+      id: Number(d.id),
+      sender: d.sender,
+      businessId: d.business_id,
+      round: d.round,
+      attemptsMade: 0,
+      roundBase: d.round_base,
+    })),
+  );
+  ctx.log.info(
+    { businessId: filter.businessId, deliveries: reopened.map((d) => Number(d.id)), statuses },
+    'webhook deliveries reopened',
+  );
   return reopened;
 }
 
@@ -102,14 +158,20 @@ export const webhookDeliveryList = defineOperation({
   input: z.object({ ...filterFields, status: z.enum(STATUSES).optional(), ...pageParams }).strict(),
   output: pageOutput('deliveries', Delivery),
   async handler(input, ctx) {
-    const { total, rows } = await listDeliveries(ctx.em, { ...filterOf(ctx, input), status: input.status }, input.page, input.per_page);
+    const { total, rows } = await listDeliveries(
+      ctx.em,
+      { ...filterOf(ctx, input), status: input.status },
+      input.page,
+      input.per_page,
+    );
     return pageOf(input, 'deliveries', total, rows.map(present));
   },
 });
 
 export const webhookDeliveryGet = defineOperation({
   name: 'webhook_delivery_get',
-  summary: 'Read one webhook delivery with every attempt: headers sent (without signatures), body digest, answer, latency, error.',
+  summary:
+    'Read one webhook delivery with every attempt: headers sent (without signatures), body digest, answer, latency, error.',
   tag: TAG,
   roles: RECEIVER_OWNERS,
   business: true,
@@ -121,7 +183,10 @@ export const webhookDeliveryGet = defineOperation({
   async handler(input, ctx) {
     const found = await findDelivery(ctx.em, ctx.caller.businessId, input.id);
     if (!found) throw errors.notFound();
-    return { result: true as const, delivery: { ...present(found.delivery), attempt_log: found.attempts.map(presentAttempt) } };
+    return {
+      result: true as const,
+      delivery: { ...present(found.delivery), attempt_log: found.attempts.map(presentAttempt) },
+    };
   },
 });
 
@@ -131,13 +196,26 @@ export const webhookDeliveryReplay = defineOperation({
   tag: TAG,
   roles: RECEIVER_OWNERS,
   business: true,
-  rest: { method: 'POST', path: '/v1/webhook-deliveries/{id}/replay', status: 202, failures: { 404: 'No such delivery of the business', 409: 'The delivery is still being tried (DELIVERY_IN_PROGRESS)' } },
+  rest: {
+    method: 'POST',
+    path: '/v1/webhook-deliveries/{id}/replay',
+    status: 202,
+    failures: {
+      404: 'No such delivery of the business',
+      409: 'The delivery is still being tried (DELIVERY_IN_PROGRESS)',
+    },
+  },
   graphql: { name: 'webhookDeliveryReplay', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'medium', tool: 'replay_webhook_delivery', servers: ['developer'] },
   input: z.object({ id: pathId }).strict(),
   output: z.object({ result: z.literal(true), delivery: Delivery }),
   async handler(input, ctx) {
-    const [reopened] = await reopen(ctx, { businessId: ctx.caller.businessId, ids: [input.id] }, ['delivered', 'dead'], 1);
+    const [reopened] = await reopen(
+      ctx,
+      { businessId: ctx.caller.businessId, ids: [input.id] },
+      ['delivered', 'dead'],
+      1,
+    );
     if (reopened) return { result: true as const, delivery: present(reopened) };
     const found = await findDelivery(ctx.em, ctx.caller.businessId, input.id);
     if (!found) throw errors.notFound();
@@ -155,13 +233,20 @@ export const webhookDeliveryResend = defineOperation({
   graphql: { name: 'webhookDeliveryResend', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
   input: z.object({ delivery_ids: z.array(intParam()).min(1).max(RESEND_LIMIT).optional(), ...filterFields }).strict(),
-  output: z.object({ result: z.literal(true), resent: z.number().int(), delivery_ids: z.array(z.number().int()), more: z.boolean().describe('More dead letters match: call again.') }),
+  output: z.object({
+    result: z.literal(true),
+    resent: z.number().int(),
+    delivery_ids: z.array(z.number().int()),
+    more: z.boolean().describe('More dead letters match: call again.'),
+  }),
   async handler(input, ctx) {
     const { delivery_ids: ids, ...rest } = input;
-    if (!ids && !Object.values(rest).some((v) => v !== undefined)) throw errors.field('delivery_ids', 'field.filter_required');
+    if (!ids && !Object.values(rest).some((v) => v !== undefined))
+      throw errors.field('delivery_ids', 'field.filter_required');
     const filter = { ...filterOf(ctx, rest), ids };
     const reopened = await reopen(ctx, filter, ['dead'], RESEND_LIMIT);
-    const more = reopened.length === RESEND_LIMIT && (await listDeliveries(ctx.em, { ...filter, status: 'dead' }, 1, 1)).total > 0;
+    const more =
+      reopened.length === RESEND_LIMIT && (await listDeliveries(ctx.em, { ...filter, status: 'dead' }, 1, 1)).total > 0;
     return { result: true as const, resent: reopened.length, delivery_ids: reopened.map((d) => Number(d.id)), more };
   },
 });

@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import {
-  insertOhpSubscription, listOhpSubscriptions, MAX_OHP_SUBSCRIPTIONS, MAX_OHP_SUBSCRIPTIONS_PER_URL, ohpSubscriptionRefusal, revokeOhpSubscription,
-  type EndpointRow, type OhpRefusal,
+  insertOhpSubscription,
+  listOhpSubscriptions,
+  MAX_OHP_SUBSCRIPTIONS,
+  MAX_OHP_SUBSCRIPTIONS_PER_URL,
+  ohpSubscriptionRefusal,
+  revokeOhpSubscription,
+  type EndpointRow,
+  type OhpRefusal,
 } from '../repo/endpoints.ts';
 import { AppError, errors } from '../../../platform/errors.ts';
 import { postOutbound } from '../outbound.ts';
@@ -21,14 +27,21 @@ const Subscription = z.object({
   url: z.string(),
   events: z.array(z.string()).describe('Empty: every OHP event.'),
   format: z.enum(WEBHOOK_FORMATS),
-  signature: z.enum(['ohp', 'standard_webhooks']).describe('standard_webhooks adds webhook-* headers beside X-Ohp-Signature.'),
+  signature: z
+    .enum(['ohp', 'standard_webhooks'])
+    .describe('standard_webhooks adds webhook-* headers beside X-Ohp-Signature.'),
   secret: z.string().describe('Never echoed: the last four characters only.'),
   created_at: z.string(),
 });
 
 const present = (e: EndpointRow): z.input<typeof Subscription> => ({
-  id: e.id, url: e.url, events: e.events, format: e.format, signature: e.standard_webhooks ? 'standard_webhooks' : 'ohp',
-  secret: maskSecret(e.secret)!, created_at: new Date(e.created_at).toISOString(),
+  id: e.id,
+  url: e.url,
+  events: e.events,
+  format: e.format,
+  signature: e.standard_webhooks ? 'standard_webhooks' : 'ohp',
+  secret: maskSecret(e.secret)!,
+  created_at: new Date(e.created_at).toISOString(),
 });
 
 /**
@@ -38,7 +51,13 @@ const present = (e: EndpointRow): z.input<typeof Subscription> => ({
 async function challenge(url: string, secret: string, allowPrivate: boolean): Promise<string | null> {
   const value = randomBytes(24).toString('base64url');
   const body = JSON.stringify({ type: 'challenge', challenge: value });
-  const headers = signOhp({ secret, event: 'challenge', messageId: `challenge-${value.slice(0, 12)}`, body, timestamp: Math.floor(Date.now() / 1000) });
+  const headers = signOhp({
+    secret,
+    event: 'challenge',
+    messageId: `challenge-${value.slice(0, 12)}`,
+    body,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
   const res = await postOutbound(url, headers, body, { allowPrivate, readBody: true });
   if (res.status === null) return res.error?.startsWith('no answer') ? 'no answer' : 'unreachable';
   if (res.status !== 200) return `HTTP ${res.status}`;
@@ -54,30 +73,52 @@ async function challenge(url: string, secret: string, allowPrivate: boolean): Pr
 /** The 409 of a subscription a limit refuses. */
 function refusalError(refusal: OhpRefusal): AppError {
   if (refusal === 'exists') return errors.conflict('SUBSCRIPTION_EXISTS', 'webhook.subscription_exists');
-  if (refusal === 'too_many') return errors.conflict('TOO_MANY_SUBSCRIPTIONS', 'webhook.too_many_subscriptions', { max: MAX_OHP_SUBSCRIPTIONS });
-  return errors.conflict('TOO_MANY_SUBSCRIPTIONS_FOR_URL', 'webhook.too_many_subscriptions_for_url', { max: MAX_OHP_SUBSCRIPTIONS_PER_URL });
+  if (refusal === 'too_many')
+    return errors.conflict('TOO_MANY_SUBSCRIPTIONS', 'webhook.too_many_subscriptions', { max: MAX_OHP_SUBSCRIPTIONS });
+  return errors.conflict('TOO_MANY_SUBSCRIPTIONS_FOR_URL', 'webhook.too_many_subscriptions_for_url', {
+    max: MAX_OHP_SUBSCRIPTIONS_PER_URL,
+  });
 }
 
 export const ohpSubscriptionCreate = defineOperation({
   name: 'ohp_subscription_create',
-  summary: 'Subscribe a URL to OHP push events; it must first echo a challenge. The secret is generated and shown once when not given.',
+  summary:
+    'Subscribe a URL to OHP push events; it must first echo a challenge. The secret is generated and shown once when not given.',
   tag: TAG,
   roles: ['client_admin'],
   business: true,
   rest: {
-    method: 'POST', path: '/v1/ohp/subscriptions', status: 201,
-    failures: { 400: 'The URL did not echo the challenge (CHALLENGE_FAILED)', 409: 'A limit refused it: the same URL and events, 50 per business, 5 per URL' },
+    method: 'POST',
+    path: '/v1/ohp/subscriptions',
+    status: 201,
+    failures: {
+      400: 'The URL did not echo the challenge (CHALLENGE_FAILED)',
+      409: 'A limit refused it: the same URL and events, 50 per business, 5 per URL',
+    },
   },
   graphql: { name: 'ohpSubscriptionCreate', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
-  input: z.object({
-    url: z.string().trim().max(2000).refine(isHttpUrl, { params: { key: 'field.invalid_url' } }),
-    secret: z.string().min(16).max(255).optional(),
-    events: z.array(z.enum(eventsOf('ohp') as [string, ...string[]])).max(20).default([]),
-    format: z.enum(WEBHOOK_FORMATS).default('native'),
-    signature: z.enum(['ohp', 'standard_webhooks']).default('ohp'),
-  }).strict(),
-  output: z.object({ result: z.literal(true), subscription: Subscription, generated_secret: z.string().optional().describe('Present once when generated.') }),
+  input: z
+    .object({
+      url: z
+        .string()
+        .trim()
+        .max(2000)
+        .refine(isHttpUrl, { params: { key: 'field.invalid_url' } }),
+      secret: z.string().min(16).max(255).optional(),
+      events: z
+        .array(z.enum(eventsOf('ohp') as [string, ...string[]]))
+        .max(20)
+        .default([]),
+      format: z.enum(WEBHOOK_FORMATS).default('native'),
+      signature: z.enum(['ohp', 'standard_webhooks']).default('ohp'),
+    })
+    .strict(),
+  output: z.object({
+    result: z.literal(true),
+    subscription: Subscription,
+    generated_secret: z.string().optional().describe('Present once when generated.'),
+  }),
   async handler(input, ctx) {
     const { caller } = ctx;
     refusePrivateUrls(ctx, { url: [input.url] });
@@ -88,7 +129,12 @@ export const ohpSubscriptionCreate = defineOperation({
     const failed = await challenge(input.url, secret, ctx.config.webhookAllowPrivateTargets);
     if (failed) throw errors.badRequest('CHALLENGE_FAILED', 'webhook.challenge_failed', { reason: failed });
     const row = await insertOhpSubscription(ctx.em, caller.businessId, {
-      url: input.url, events: input.events, format: input.format, standardWebhooks: input.signature === 'standard_webhooks', secret, keyId: newKeyId(),
+      url: input.url,
+      events: input.events,
+      format: input.format,
+      standardWebhooks: input.signature === 'standard_webhooks',
+      secret,
+      keyId: newKeyId(),
     });
     if (typeof row === 'string') throw refusalError(row);
     ctx.log.info({ businessId: caller.businessId, subscriptionId: row.id }, 'OHP subscription created');

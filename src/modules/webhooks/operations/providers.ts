@@ -1,7 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
-import { findProviderEndpoint, insertProviderEndpoint, rotateEndpointSecret, updateEndpoint, type EndpointKind, type EndpointRow } from '../repo/endpoints.ts';
+import {
+  findProviderEndpoint,
+  insertProviderEndpoint,
+  rotateEndpointSecret,
+  updateEndpoint,
+  type EndpointKind,
+  type EndpointRow,
+} from '../repo/endpoints.ts';
 import { errors } from '../../../platform/errors.ts';
 import { PROVIDERS } from '../../../platform/roles.ts';
 import { eventsOf } from '../routing.ts';
@@ -13,14 +20,25 @@ const TAG = 'Provider webhooks';
 /** After a rotation the previous key keeps signing beside the new one for this long. */
 export const ROTATION_GRACE_HOURS = 24;
 
-const KIND_OF_ROLE: Record<string, EndpointKind> = { locker_provider: 'partner_locker', delivery_provider: 'third_party' };
-const EVENTS_OF: Record<EndpointKind, string[]> = { partner_locker: eventsOf('partner_locker'), third_party: eventsOf('third_party'), ohp: eventsOf('ohp') };
+const KIND_OF_ROLE: Record<string, EndpointKind> = {
+  locker_provider: 'partner_locker',
+  delivery_provider: 'third_party',
+};
+const EVENTS_OF: Record<EndpointKind, string[]> = {
+  partner_locker: eventsOf('partner_locker'),
+  third_party: eventsOf('third_party'),
+  ohp: eventsOf('ohp'),
+};
 
 /** A generated secret: 32 random bytes, shown once. */
 export const newSecret = () => `whk_${randomBytes(32).toString('base64url')}`;
 export const newKeyId = () => `key_${randomBytes(6).toString('hex')}`;
 
-const httpUrl = z.string().trim().max(2000).refine(isHttpUrl, { params: { key: 'field.invalid_url' } });
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine(isHttpUrl, { params: { key: 'field.invalid_url' } });
 const secret = z.string().min(16).max(255);
 
 const Settings = z.object({
@@ -41,9 +59,17 @@ const Settings = z.object({
 function present(e: EndpointRow): z.input<typeof Settings> {
   const graceLive = e.previous_valid_until !== null && new Date(e.previous_valid_until) > new Date();
   return {
-    sender: e.kind as 'partner_locker' | 'third_party', url: e.url, sandbox_url: e.sandbox_url, sandbox_enabled: e.sandbox_enabled, events: e.events,
-    format: e.format, standard_webhooks: e.standard_webhooks, secret: maskSecret(e.secret)!, key_id: e.key_id,
-    previous_key_id: graceLive ? e.previous_key_id : null, previous_valid_until: graceLive ? new Date(e.previous_valid_until!).toISOString() : null,
+    sender: e.kind as 'partner_locker' | 'third_party',
+    url: e.url,
+    sandbox_url: e.sandbox_url,
+    sandbox_enabled: e.sandbox_enabled,
+    events: e.events,
+    format: e.format,
+    standard_webhooks: e.standard_webhooks,
+    secret: maskSecret(e.secret)!,
+    key_id: e.key_id,
+    previous_key_id: graceLive ? e.previous_key_id : null,
+    previous_valid_until: graceLive ? new Date(e.previous_valid_until!).toISOString() : null,
     updated_at: new Date(e.updated_at).toISOString(),
   };
 }
@@ -76,22 +102,27 @@ export const providerWebhookSettingsGet = defineOperation({
 
 export const providerWebhookSettingsUpdate = defineOperation({
   name: 'provider_webhook_settings_update',
-  summary: 'Create or update (partially) the provider endpoint: URL, sandbox URL and switch, event selection, format, secret (generated and shown once when not given).',
+  summary:
+    'Create or update (partially) the provider endpoint: URL, sandbox URL and switch, event selection, format, secret (generated and shown once when not given).',
   tag: TAG,
   roles: PROVIDERS,
   business: true,
   rest: { method: 'PUT', path: '/v1/provider/webhook-settings' },
   graphql: { name: 'providerWebhookSettingsUpdate', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
-  input: z.object({
-    url: httpUrl.optional(),
-    sandbox_url: httpUrl.nullable().optional(),
-    sandbox_enabled: z.boolean().optional(),
-    events: z.array(z.string().max(64)).max(50).optional(),
-    format: z.enum(WEBHOOK_FORMATS).optional(),
-    standard_webhooks: z.boolean().optional(),
-    secret: secret.optional().describe('Replaces the secret at once; use rotate-secret to keep the old one signing for 24 hours.'),
-  }).strict(),
+  input: z
+    .object({
+      url: httpUrl.optional(),
+      sandbox_url: httpUrl.nullable().optional(),
+      sandbox_enabled: z.boolean().optional(),
+      events: z.array(z.string().max(64)).max(50).optional(),
+      format: z.enum(WEBHOOK_FORMATS).optional(),
+      standard_webhooks: z.boolean().optional(),
+      secret: secret
+        .optional()
+        .describe('Replaces the secret at once; use rotate-secret to keep the old one signing for 24 hours.'),
+    })
+    .strict(),
   output: z.object({ result: z.literal(true), settings: Settings, generated_secret: generated }),
   async handler(input, ctx) {
     const kind = kindOf(ctx);
@@ -102,14 +133,32 @@ export const providerWebhookSettingsUpdate = defineOperation({
     refusePrivateUrls(ctx, { url: [input.url], sandbox_url: [input.sandbox_url] });
     const generatedSecret = !existing && !input.secret ? newSecret() : undefined;
     const patch = {
-      url: input.url, sandboxUrl: input.sandbox_url, sandboxEnabled: input.sandbox_enabled, events: input.events, format: input.format,
-      standardWebhooks: input.standard_webhooks, secret: input.secret ?? generatedSecret, keyId: input.secret || generatedSecret ? newKeyId() : undefined,
+      url: input.url,
+      sandboxUrl: input.sandbox_url,
+      sandboxEnabled: input.sandbox_enabled,
+      events: input.events,
+      format: input.format,
+      standardWebhooks: input.standard_webhooks,
+      secret: input.secret ?? generatedSecret,
+      keyId: input.secret || generatedSecret ? newKeyId() : undefined,
     };
     const row = existing
       ? await updateEndpoint(ctx.em, existing.id, patch)
-      : await insertProviderEndpoint(ctx.em, ctx.caller.businessId, kind, { ...patch, url: input.url!, secret: patch.secret!, keyId: patch.keyId! });
-    ctx.log.info({ businessId: ctx.caller.businessId, kind, secretChanged: Boolean(input.secret || generatedSecret) }, 'provider webhook settings updated');
-    return { result: true as const, settings: present(row), ...(generatedSecret && { generated_secret: generatedSecret }) };
+      : await insertProviderEndpoint(ctx.em, ctx.caller.businessId, kind, {
+          ...patch,
+          url: input.url!,
+          secret: patch.secret!,
+          keyId: patch.keyId!,
+        });
+    ctx.log.info(
+      { businessId: ctx.caller.businessId, kind, secretChanged: Boolean(input.secret || generatedSecret) },
+      'provider webhook settings updated',
+    );
+    return {
+      result: true as const,
+      settings: present(row),
+      ...(generatedSecret && { generated_secret: generatedSecret }),
+    };
   },
 });
 
@@ -119,7 +168,11 @@ export const providerWebhookSettingsRotate = defineOperation({
   tag: TAG,
   roles: PROVIDERS,
   business: true,
-  rest: { method: 'POST', path: '/v1/provider/webhook-settings/rotate-secret', failures: { 409: 'No webhook endpoint is set up yet (PROVIDER_WEBHOOK_NOT_CONFIGURED)' } },
+  rest: {
+    method: 'POST',
+    path: '/v1/provider/webhook-settings/rotate-secret',
+    failures: { 409: 'No webhook endpoint is set up yet (PROVIDER_WEBHOOK_NOT_CONFIGURED)' },
+  },
   graphql: { name: 'providerWebhookSecretRotate', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
   input: z.object({ secret: secret.optional() }).strict(),
@@ -127,9 +180,22 @@ export const providerWebhookSettingsRotate = defineOperation({
   async handler(input, ctx) {
     const endpoint = await endpointOr409(ctx);
     const generatedSecret = input.secret ? undefined : newSecret();
-    const row = await rotateEndpointSecret(ctx.em, endpoint.id, input.secret ?? generatedSecret!, newKeyId(), ROTATION_GRACE_HOURS);
-    ctx.log.info({ businessId: ctx.caller.businessId, keyId: row.key_id, previousKeyId: row.previous_key_id }, 'provider webhook secret rotated');
-    return { result: true as const, settings: present(row), ...(generatedSecret && { generated_secret: generatedSecret }) };
+    const row = await rotateEndpointSecret(
+      ctx.em,
+      endpoint.id,
+      input.secret ?? generatedSecret!,
+      newKeyId(),
+      ROTATION_GRACE_HOURS,
+    );
+    ctx.log.info(
+      { businessId: ctx.caller.businessId, keyId: row.key_id, previousKeyId: row.previous_key_id },
+      'provider webhook secret rotated',
+    );
+    return {
+      result: true as const,
+      settings: present(row),
+      ...(generatedSecret && { generated_secret: generatedSecret }),
+    };
   },
 });
 
@@ -137,25 +203,54 @@ export const providerWebhookSettingsRotate = defineOperation({
 function testPayload(kind: EndpointKind, event: string, eventId: string): Record<string, unknown> {
   const occurredAt = new Date().toISOString();
   if (kind === 'partner_locker') {
-    return { event_id: eventId, event, livemode: false, occurred_at: occurredAt, data: { delivery_id: `MOCK-${eventId.slice(-8)}`, test: true } };
+    return {
+      event_id: eventId,
+      event,
+      livemode: false,
+      occurred_at: occurredAt,
+      data: { delivery_id: `MOCK-${eventId.slice(-8)}`, test: true },
+    };
   }
   return {
-    event_id: eventId, event, occurred_at: occurredAt,
-    data: { assignment_number: `TEST-${eventId.slice(-8)}`, order: { id: 0, order_ref: 'TEST', tracking_number: null }, packages: [], test: true },
+    event_id: eventId,
+    event,
+    occurred_at: occurredAt,
+    data: {
+      assignment_number: `TEST-${eventId.slice(-8)}`,
+      order: { id: 0, order_ref: 'TEST', tracking_number: null },
+      packages: [],
+      test: true,
+    },
   };
 }
 
 export const providerWebhookTest = defineOperation({
   name: 'provider_webhook_test',
-  summary: 'Send a test event through the delivery engine: partner lockers get a sandbox event (livemode false, PLE-MOCK-, X-Webhook-Test: 1) at the sandbox URL when set; third-party providers a mock event (X-Webhook-Test: 1, data.test).',
+  summary:
+    'Send a test event through the delivery engine: partner lockers get a sandbox event (livemode false, PLE-MOCK-, X-Webhook-Test: 1) at the sandbox URL when set; third-party providers a mock event (X-Webhook-Test: 1, data.test).',
   tag: TAG,
   roles: PROVIDERS,
   business: true,
   limit: 'webhook_test',
-  rest: { method: 'POST', path: '/v1/provider/webhook-settings/test', status: 202, failures: { 409: 'No webhook endpoint is set up yet (PROVIDER_WEBHOOK_NOT_CONFIGURED), or a partner locker endpoint without its sandbox (SANDBOX_DISABLED)' } },
+  rest: {
+    method: 'POST',
+    path: '/v1/provider/webhook-settings/test',
+    status: 202,
+    failures: {
+      409: 'No webhook endpoint is set up yet (PROVIDER_WEBHOOK_NOT_CONFIGURED), or a partner locker endpoint without its sandbox (SANDBOX_DISABLED)',
+    },
+  },
   graphql: { name: 'providerWebhookTest', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'low', servers: ['developer'] },
-  input: z.object({ event: z.string().max(64).optional().describe('One of the selected events; the first selected (or the first of the sender) by default.') }).strict(),
+  input: z
+    .object({
+      event: z
+        .string()
+        .max(64)
+        .optional()
+        .describe('One of the selected events; the first selected (or the first of the sender) by default.'),
+    })
+    .strict(),
   output: z.object({ result: z.literal(true), event_id: z.string(), url: z.string() }),
   async handler(input, ctx) {
     const endpoint = await endpointOr409(ctx);
@@ -163,12 +258,22 @@ export const providerWebhookTest = defineOperation({
     const selectable = endpoint.events.length ? endpoint.events : EVENTS_OF[kind];
     const event = input.event ?? selectable[0]!;
     if (!selectable.includes(event)) throw errors.field('event', 'field.no_receiving_url');
-    if (kind === 'partner_locker' && !endpoint.sandbox_enabled) throw errors.conflict('SANDBOX_DISABLED', 'webhook.sandbox_disabled');
+    if (kind === 'partner_locker' && !endpoint.sandbox_enabled)
+      throw errors.conflict('SANDBOX_DISABLED', 'webhook.sandbox_disabled');
     const eventId = `${kind === 'partner_locker' ? 'PLE-MOCK-' : 'TPE-TEST-'}${randomUUID()}`;
     await insertOutboxEvent(ctx.em, {
-      businessId: ctx.caller.businessId, eventId, eventType: event, referenceType: 'provider_webhook', referenceId: String(endpoint.id),
-      payload: testPayload(kind, event, eventId), providerId: ctx.caller.businessId,
+      businessId: ctx.caller.businessId,
+      eventId,
+      eventType: event,
+      referenceType: 'provider_webhook',
+      referenceId: String(endpoint.id),
+      payload: testPayload(kind, event, eventId),
+      providerId: ctx.caller.businessId,
     });
-    return { result: true as const, event_id: eventId, url: kind === 'partner_locker' ? (endpoint.sandbox_url ?? endpoint.url) : endpoint.url };
+    return {
+      result: true as const,
+      event_id: eventId,
+      url: kind === 'partner_locker' ? (endpoint.sandbox_url ?? endpoint.url) : endpoint.url,
+    };
   },
 });

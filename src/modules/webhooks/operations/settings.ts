@@ -22,29 +22,54 @@ export const isHttpUrl = (u: string) => {
  * Unless private targets are allowed, each URL given must name a public host; the sender checks again on every
  * request, on the address it actually connects to. Answers 422 naming every field with a private URL.
  */
-export function refusePrivateUrls(ctx: { config: Config }, urls: Record<string, readonly (string | null | undefined)[]>): void {
+export function refusePrivateUrls(
+  ctx: { config: Config },
+  urls: Record<string, readonly (string | null | undefined)[]>,
+): void {
   if (ctx.config.webhookAllowPrivateTargets) return;
-  const fields = Object.entries(urls).filter(([, list]) => list.some((u) => u && isPrivateUrl(u))).map(([field]) => ({ field, key: 'field.private_url' as const }));
+  const fields = Object.entries(urls)
+    .filter(([, list]) => list.some((u) => u && isPrivateUrl(u)))
+    .map(([field]) => ({ field, key: 'field.private_url' as const }));
   if (fields.length > 0) throw errors.validation(fields);
 }
 
-const urlList = z.string().trim().max(2000)
+const urlList = z
+  .string()
+  .trim()
+  .max(2000)
   .refine((v) => v === '' || splitUrls(v).every(isHttpUrl), { params: { key: 'field.invalid_url' } })
   .nullable();
-const eventList = (known: readonly string[]) => z.string().trim().max(2000).superRefine((v, ctx) => {
-  for (const event of v.split(',').map((s) => s.trim()).filter(Boolean)) {
-    if (!known.includes(event)) ctx.addIssue({ code: 'custom', params: { key: 'field.unknown_event', event } });
-  }
-}).nullable();
+const eventList = (known: readonly string[]) =>
+  z
+    .string()
+    .trim()
+    .max(2000)
+    .superRefine((v, ctx) => {
+      for (const event of v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
+        if (!known.includes(event)) ctx.addIssue({ code: 'custom', params: { key: 'field.unknown_event', event } });
+      }
+    })
+    .nullable();
 
-const UrlFormatSchema = z.object({ format: z.enum(WEBHOOK_FORMATS), standard_webhooks: z.boolean().default(false) }).strict();
-const urlFields = Object.fromEntries(URL_FIELDS.map((f) => [f, urlList.optional()])) as Record<UrlField, z.ZodOptional<typeof urlList>>;
+const UrlFormatSchema = z
+  .object({ format: z.enum(WEBHOOK_FORMATS), standard_webhooks: z.boolean().default(false) })
+  .strict();
+const urlFields = Object.fromEntries(URL_FIELDS.map((f) => [f, urlList.optional()])) as Record<
+  UrlField,
+  z.ZodOptional<typeof urlList>
+>;
 const customerId = intParam().nullish();
 
 const SettingsSchema = z.object({
   customer_id: z.number().int().nullable(),
   webhook_sign_secret: z.string().nullable().describe('Never echoed: the last four characters only.'),
-  ...Object.fromEntries(URL_FIELDS.map((f) => [f, z.string().nullable()])) as Record<UrlField, z.ZodNullable<z.ZodString>>,
+  ...(Object.fromEntries(URL_FIELDS.map((f) => [f, z.string().nullable()])) as Record<
+    UrlField,
+    z.ZodNullable<z.ZodString>
+  >),
   url_formats: z.record(z.string(), UrlFormatSchema),
   device_order_events: z.string().nullable(),
   order_lifecycle_events: z.string().nullable(),
@@ -60,7 +85,7 @@ function present(customer: number | null, row: WebhookSettingsRow | null): Setti
   return {
     customer_id: customer,
     webhook_sign_secret: maskSecret(row?.sign_secret ?? null),
-    ...Object.fromEntries(URL_FIELDS.map((f) => [f, row?.urls[f] ?? null])) as Record<UrlField, string | null>,
+    ...(Object.fromEntries(URL_FIELDS.map((f) => [f, row?.urls[f] ?? null])) as Record<UrlField, string | null>),
     url_formats: row?.url_formats ?? {},
     device_order_events: row?.device_order_events ?? null,
     order_lifecycle_events: row?.order_lifecycle_events ?? null,
@@ -72,7 +97,8 @@ function present(customer: number | null, row: WebhookSettingsRow | null): Setti
 /** A customer override belongs to one customer account of the caller's business. */
 export async function checkCustomer(ctx: BusinessContext, id: number | null | undefined): Promise<number | null> {
   if (id == null) return null;
-  if (!(await isCustomerOf(ctx.em, ctx.caller.businessId, id))) throw errors.field('customer_id', 'field.unknown_customer');
+  if (!(await isCustomerOf(ctx.em, ctx.caller.businessId, id)))
+    throw errors.field('customer_id', 'field.unknown_customer');
   return id;
 }
 
@@ -91,7 +117,10 @@ export const webhookSettingsGet = defineOperation({
   output,
   async handler(input, ctx) {
     const customer = await checkCustomer(ctx, input.customer_id);
-    return { result: true as const, settings: present(customer, await findWebhookSettings(ctx.em, ctx.caller.businessId, customer)) };
+    return {
+      result: true as const,
+      settings: present(customer, await findWebhookSettings(ctx.em, ctx.caller.businessId, customer)),
+    };
   },
 });
 
@@ -104,24 +133,38 @@ export const webhookSettingsUpdate = defineOperation({
   rest: { method: 'PUT', path: '/v1/webhook-settings' },
   graphql: { name: 'webhookSettingsUpdate', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high', tool: 'update_webhook_settings', servers: ['developer'] },
-  input: z.object({
-    customer_id: customerId,
-    webhook_sign_secret: z.string().min(16).max(255).nullable().optional(),
-    ...urlFields,
-    /** The specification's alternative spelling of tracking_event_webhook_url. */
-    track_event_webhook_url: urlList.optional(),
-    url_formats: z.record(z.string().refine(isHttpUrl, { params: { key: 'field.invalid_url' } }), UrlFormatSchema).nullable().optional(),
-    device_order_events: eventList(eventsRestrictedBy('device_order_events')).optional(),
-    order_lifecycle_events: eventList([...eventsRestrictedBy('order_lifecycle_events'), 'driver.location_update']).optional(),
-    driver_location_min_interval_sec: z.number().int().min(0).max(86_400).optional(),
-  }).strict(),
+  input: z
+    .object({
+      customer_id: customerId,
+      webhook_sign_secret: z.string().min(16).max(255).nullable().optional(),
+      ...urlFields,
+      /** The specification's alternative spelling of tracking_event_webhook_url. */
+      track_event_webhook_url: urlList.optional(),
+      url_formats: z
+        .record(z.string().refine(isHttpUrl, { params: { key: 'field.invalid_url' } }), UrlFormatSchema)
+        .nullable()
+        .optional(),
+      device_order_events: eventList(eventsRestrictedBy('device_order_events')).optional(),
+      order_lifecycle_events: eventList([
+        ...eventsRestrictedBy('order_lifecycle_events'),
+        'driver.location_update',
+      ]).optional(),
+      driver_location_min_interval_sec: z.number().int().min(0).max(86_400).optional(),
+    })
+    .strict(),
   output,
   async handler(input, ctx) {
     const customer = await checkCustomer(ctx, input.customer_id);
-    const given: Partial<Record<UrlField, string | null>> = { tracking_event_webhook_url: input.track_event_webhook_url, ...input };
+    const given: Partial<Record<UrlField, string | null>> = {
+      tracking_event_webhook_url: input.track_event_webhook_url,
+      ...input,
+    };
     const urls: Partial<Record<UrlField, string | null>> = {};
     for (const f of URL_FIELDS) if (given[f] !== undefined) urls[f] = given[f] ? splitUrls(given[f]).join(',') : null;
-    refusePrivateUrls(ctx, { ...Object.fromEntries(Object.entries(urls).map(([f, v]) => [f, v ? v.split(',') : []])), url_formats: Object.keys(input.url_formats ?? {}) });
+    refusePrivateUrls(ctx, {
+      ...Object.fromEntries(Object.entries(urls).map(([f, v]) => [f, v ? v.split(',') : []])),
+      url_formats: Object.keys(input.url_formats ?? {}),
+    });
     const row = await upsertWebhookSettings(ctx.em, ctx.caller.businessId, customer, {
       signSecret: input.webhook_sign_secret,
       urls,
@@ -130,7 +173,14 @@ export const webhookSettingsUpdate = defineOperation({
       orderLifecycleEvents: input.order_lifecycle_events,
       driverLocationMinIntervalSec: input.driver_location_min_interval_sec,
     });
-    ctx.log.info({ businessId: ctx.caller.businessId, customerId: customer, secretChanged: input.webhook_sign_secret !== undefined }, 'webhook settings updated');
+    ctx.log.info(
+      {
+        businessId: ctx.caller.businessId,
+        customerId: customer,
+        secretChanged: input.webhook_sign_secret !== undefined,
+      },
+      'webhook settings updated',
+    );
     return { result: true as const, settings: present(customer, row) };
   },
 });

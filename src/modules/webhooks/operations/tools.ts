@@ -16,19 +16,35 @@ const TENANT_EVENTS = eventsOf('tenant') as [string, ...string[]];
 
 export const webhookSettingsTest = defineOperation({
   name: 'webhook_settings_test',
-  summary: 'Send a signed test event (webhook.test, or the named event with a test body) through the delivery engine to the configured URLs, or to one of them.',
+  summary:
+    'Send a signed test event (webhook.test, or the named event with a test body) through the delivery engine to the configured URLs, or to one of them.',
   tag: TAG,
   roles: ['client_admin'],
   business: true,
   limit: 'webhook_test',
-  rest: { method: 'POST', path: '/v1/webhook-settings/test', status: 202, failures: { 409: 'No signing secret is set (WEBHOOK_SECRET_MISSING)' } },
+  rest: {
+    method: 'POST',
+    path: '/v1/webhook-settings/test',
+    status: 202,
+    failures: { 409: 'No signing secret is set (WEBHOOK_SECRET_MISSING)' },
+  },
   graphql: { name: 'webhookSettingsTest', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'low', tool: 'test_webhook_delivery', servers: ['developer'] },
-  input: z.object({
-    customer_id: intParam().nullish(),
-    url: z.string().trim().max(2000).nullish().describe('One of the configured URLs; all that receive the event when left out.'),
-    event: z.enum(TENANT_EVENTS).default('webhook.test').describe('Chooses the settings field, as a real event of that name would.'),
-  }).strict(),
+  input: z
+    .object({
+      customer_id: intParam().nullish(),
+      url: z
+        .string()
+        .trim()
+        .max(2000)
+        .nullish()
+        .describe('One of the configured URLs; all that receive the event when left out.'),
+      event: z
+        .enum(TENANT_EVENTS)
+        .default('webhook.test')
+        .describe('Chooses the settings field, as a real event of that name would.'),
+    })
+    .strict(),
   output: z.object({ result: z.literal(true), event_id: z.string(), urls: z.array(z.string()) }),
   async handler(input, ctx) {
     const customer = await checkCustomer(ctx, input.customer_id);
@@ -38,12 +54,21 @@ export const webhookSettingsTest = defineOperation({
     if (urls.length === 0) throw errors.field(input.url ? 'url' : 'event', 'field.no_receiving_url');
     const eventId = `TEST-${randomUUID()}`;
     await insertOutboxEvent(ctx.em, {
-      businessId: ctx.caller.businessId, customerId: customer, eventId, eventType: input.event, referenceType: 'webhook_settings', referenceId: String(settings.id),
+      businessId: ctx.caller.businessId,
+      customerId: customer,
+      eventId,
+      eventType: input.event,
+      referenceType: 'webhook_settings',
+      referenceId: String(settings.id),
       payload: {
-        event_id: eventId, event: input.event, business_id: ctx.caller.businessId, occurred_at: new Date().toISOString(),
+        event_id: eventId,
+        event: input.event,
+        business_id: ctx.caller.businessId,
+        occurred_at: new Date().toISOString(),
         data: { test: true, message: 'A test event sent from the webhook settings.' },
       },
-      targetSettingsId: settings.id, targetUrl: input.url ?? null,
+      targetSettingsId: settings.id,
+      targetUrl: input.url ?? null,
     });
     return { result: true as const, event_id: eventId, urls };
   },
@@ -51,7 +76,8 @@ export const webhookSettingsTest = defineOperation({
 
 export const webhookVerify = defineOperation({
   name: 'verify_webhook_signature',
-  summary: 'Check a received webhook as its receiver should: raw body, content digest, timestamp tolerance, constant-time signature compare; answers which check failed.',
+  summary:
+    'Check a received webhook as its receiver should: raw body, content digest, timestamp tolerance, constant-time signature compare; answers which check failed.',
   tag: TAG,
   // Public, as the specification's developer tool is: it reads nothing of the service, only what it is given.
   roles: 'public',
@@ -59,14 +85,29 @@ export const webhookVerify = defineOperation({
   rest: { method: 'POST', path: '/v1/webhooks/verify' },
   graphql: { name: 'verifyWebhookSignature', kind: 'query' },
   mcp: { scope: null, risk: 'low', servers: ['developer'] },
-  input: z.object({
-    sender: z.enum(SENDERS),
-    headers: z.record(z.string().max(100), z.string().max(8192)).refine((h) => Object.keys(h).length <= 100, { params: { key: 'field.too_many_items', maximum: 100 } }),
-    body: z.string().max(262_144).describe('The raw request body, exactly as received (at most 256 KiB).'),
-    secret: z.string().min(1).max(255).describe('Used for this check only; never stored or logged.'),
-    now: z.number().int().min(0).optional().describe('Unix seconds to check the timestamp against (a captured request); the clock by default.'),
-    tolerance_sec: z.number().int().min(0).max(31_536_000).optional().describe('Timestamp tolerance; 300 by default.'),
-  }).strict(),
+  input: z
+    .object({
+      sender: z.enum(SENDERS),
+      headers: z
+        .record(z.string().max(100), z.string().max(8192))
+        .refine((h) => Object.keys(h).length <= 100, { params: { key: 'field.too_many_items', maximum: 100 } }),
+      body: z.string().max(262_144).describe('The raw request body, exactly as received (at most 256 KiB).'),
+      secret: z.string().min(1).max(255).describe('Used for this check only; never stored or logged.'),
+      now: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('Unix seconds to check the timestamp against (a captured request); the clock by default.'),
+      tolerance_sec: z
+        .number()
+        .int()
+        .min(0)
+        .max(31_536_000)
+        .optional()
+        .describe('Timestamp tolerance; 300 by default.'),
+    })
+    .strict(),
   output: z.object({
     result: z.literal(true),
     valid: z.boolean(),
@@ -75,7 +116,22 @@ export const webhookVerify = defineOperation({
     message: z.string().optional(),
   }),
   async handler(input) {
-    const outcome = verifyWebhook({ sender: input.sender, secret: input.secret, headers: input.headers, rawBody: input.body, now: input.now, toleranceSec: input.tolerance_sec });
-    return outcome.valid ? { result: true as const, valid: true } : { result: true as const, valid: false, reason: outcome.failed, header: outcome.header, message: outcome.message };
+    const outcome = verifyWebhook({
+      sender: input.sender,
+      secret: input.secret,
+      headers: input.headers,
+      rawBody: input.body,
+      now: input.now,
+      toleranceSec: input.tolerance_sec,
+    });
+    return outcome.valid
+      ? { result: true as const, valid: true }
+      : {
+          result: true as const,
+          valid: false,
+          reason: outcome.failed,
+          header: outcome.header,
+          message: outcome.message,
+        };
   },
 });

@@ -7,7 +7,10 @@ import type { PriceFamily } from '../transform.ts';
 import type { WebhookFormat } from '../domain.ts';
 
 export type UrlFormat = WebhookFormat;
-export interface UrlFormatSetting { format: UrlFormat; standard_webhooks: boolean }
+export interface UrlFormatSetting {
+  format: UrlFormat;
+  standard_webhooks: boolean;
+}
 
 export interface WebhookSettingsRow {
   id: number;
@@ -31,7 +34,10 @@ export function openSettings<T extends Pick<WebhookSettingsRow, 'sign_secret'>>(
 
 /** Whether `id` is a customer account of the business (a settings override belongs to one). */
 export async function isCustomerOf(em: Em, businessId: number, id: number): Promise<boolean> {
-  const [row] = await em.execute<{ n: number }[]>("select count(*)::int as n from app_user where id = ? and business_id = ? and role = 'customer'", [id, businessId]);
+  const [row] = await em.execute<{ n: number }[]>(
+    "select count(*)::int as n from app_user where id = ? and business_id = ? and role = 'customer'",
+    [id, businessId],
+  );
   return row!.n > 0;
 }
 
@@ -47,9 +53,15 @@ export interface WebhookSettingsPatch {
   driverLocationMinIntervalSec?: number;
 }
 
-export async function findWebhookSettings(em: Em, businessId: number, customerId: number | null): Promise<WebhookSettingsRow | null> {
+export async function findWebhookSettings(
+  em: Em,
+  businessId: number,
+  customerId: number | null,
+): Promise<WebhookSettingsRow | null> {
   const rows = await em.execute<WebhookSettingsRow[]>(
-    'select * from webhook_settings where business_id = ? and coalesce(customer_id, 0) = ?', [businessId, customerId ?? 0]);
+    'select * from webhook_settings where business_id = ? and coalesce(customer_id, 0) = ?',
+    [businessId, customerId ?? 0],
+  );
   return rows[0] ? openSettings(rows[0]) : null;
 }
 
@@ -57,13 +69,19 @@ export async function findWebhookSettings(em: Em, businessId: number, customerId
  * Partial update in one statement: a field absent from the patch keeps its value, null clears it. URL fields
  * merge into the `urls` map; a cleared URL field leaves the map.
  */
-export async function upsertWebhookSettings(em: Em, businessId: number, customerId: number | null, patch: WebhookSettingsPatch): Promise<WebhookSettingsRow> {
+export async function upsertWebhookSettings(
+  em: Em,
+  businessId: number,
+  customerId: number | null,
+  patch: WebhookSettingsPatch,
+): Promise<WebhookSettingsRow> {
   const urls = Object.entries(patch.urls ?? {});
   const set = urls.filter(([, v]) => v).map(([k, v]) => [k, v] as const);
   const cleared = urls.filter(([, v]) => !v).map(([k]) => k);
   const has = (v: unknown) => v !== undefined;
-  const [row] = await addingReceiver(em, businessId, (tx) => tx.execute<WebhookSettingsRow[]>(
-    `insert into webhook_settings as s (business_id, customer_id, sign_secret, urls, url_formats, device_order_events, order_lifecycle_events, driver_location_min_interval_sec)
+  const [row] = await addingReceiver(em, businessId, (tx) =>
+    tx.execute<WebhookSettingsRow[]>(
+      `insert into webhook_settings as s (business_id, customer_id, sign_secret, urls, url_formats, device_order_events, order_lifecycle_events, driver_location_min_interval_sec)
      values (?, ?, ?, ?::jsonb, coalesce(?::jsonb, '{}'), ?, ?, coalesce(?::int, 60))
      on conflict (business_id, (coalesce(customer_id, 0))) do update set
        sign_secret = case when ? then excluded.sign_secret else s.sign_secret end,
@@ -74,9 +92,23 @@ export async function upsertWebhookSettings(em: Em, businessId: number, customer
        driver_location_min_interval_sec = case when ? then excluded.driver_location_min_interval_sec else s.driver_location_min_interval_sec end,
        updated_at = now()
      returning *`,
-    [businessId, customerId, patch.signSecret ? sealSecret(purposeOf(SIGN_SECRET), patch.signSecret) : null, JSON.stringify(Object.fromEntries(set)), patch.urlFormats ? JSON.stringify(patch.urlFormats) : null,
-      patch.deviceOrderEvents ?? null, patch.orderLifecycleEvents ?? null, patch.driverLocationMinIntervalSec ?? null,
-      has(patch.signSecret), textArray(cleared), has(patch.urlFormats), has(patch.deviceOrderEvents), has(patch.orderLifecycleEvents), has(patch.driverLocationMinIntervalSec)],
-  ));
+      [
+        businessId,
+        customerId,
+        patch.signSecret ? sealSecret(purposeOf(SIGN_SECRET), patch.signSecret) : null,
+        JSON.stringify(Object.fromEntries(set)),
+        patch.urlFormats ? JSON.stringify(patch.urlFormats) : null,
+        patch.deviceOrderEvents ?? null,
+        patch.orderLifecycleEvents ?? null,
+        patch.driverLocationMinIntervalSec ?? null,
+        has(patch.signSecret),
+        textArray(cleared),
+        has(patch.urlFormats),
+        has(patch.deviceOrderEvents),
+        has(patch.orderLifecycleEvents),
+        has(patch.driverLocationMinIntervalSec),
+      ],
+    ),
+  );
   return openSettings(row!);
 }
