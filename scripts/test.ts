@@ -1,16 +1,25 @@
 /**
- * `npm test`: starts a throw-away PostgreSQL and an in-memory Temporal dev server on free ports, migrates and
- * seeds once, bundles the workflows once, then runs every test file with Node's test runner against them, and
- * after a full run that passed, a short Schemathesis run against the service (scripts/schemathesis.ts).
- * `npm test -- <files>` runs those files only, without the fuzz run.
+ * `npm test`: first the static checks (type check, lint, format; scripts/checks.ts), and nothing starts unless they
+ * pass. Then a throw-away PostgreSQL and an in-memory Temporal dev server on free ports, migrated and seeded once
+ * into the template database, the workflows bundled once, and every test file run with Node's test runner,
+ * TEST_CONCURRENCY files at a time: each file clones its own database from the template and registers its own
+ * namespace (test/helpers/isolation.ts). After a full run that passed, a short Schemathesis run against the service
+ * (scripts/schemathesis.ts).
+ * `npm test -- <files>` runs those files only, without the checks and the fuzz run.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { createLogger } from '../src/platform/logger.ts';
+import { runChecks } from './checks.ts';
 import { findOrInstallChromium } from './chromium.ts';
 import { fuzzService, SHORT_RUN } from './schemathesis.ts';
 import { startStack, UNREACHED_RATE_LIMITS } from './stack.ts';
+
+/** Files at a time; 3 measured best on two cores (docs/testing.md). */
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? 3);
+const files = process.argv.slice(2);
+if (files.length === 0 && !(await runChecks())) process.exit(1);
 
 // The browser is found or installed while the stack starts: one waits on the network, the other on the CPU.
 const browser = findOrInstallChromium();
@@ -18,13 +27,22 @@ browser.catch(() => undefined);
 const stack = await startStack(createLogger(process.env.TEST_LOG_LEVEL ?? 'warn'), 'tms-test-');
 let code = 1;
 try {
-  const files = process.argv.slice(2);
   const chromium = await browser;
+  // Each file's process writes its reports with blocking writes, so a forced exit loses none of them, and gets a
+  // database and a namespace of its own before its first import.
+  const preload = ['blockingOutput.ts', 'isolation.ts'].map(
+    (f) => `--import=${pathToFileURL(`test/helpers/${f}`).href}`,
+  );
   // --test-force-exit: a failed test that leaves a server open (a receiver it meant to close) must not hold its
   // file's process, and with it the whole run, until CI's time limit.
   const child = spawn(
     process.execPath,
-    ['--test', '--test-concurrency=1', '--test-force-exit', ...(files.length ? files : ['test/**/*.test.ts'])],
+    [
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-force-exit',
+      ...(files.length ? files : ['test/**/*.test.ts']),
+    ],
     {
       stdio: 'inherit',
       env: {
@@ -32,13 +50,10 @@ try {
         // Every test file comes from one address and signs in often: the tests of the limits set their own.
         ...UNREACHED_RATE_LIMITS,
         CHROMIUM_PATH: chromium,
-        DATABASE_URL: stack.databaseUrl,
+        TEST_TEMPLATE_DATABASE_URL: stack.databaseUrl,
         TEMPORAL_ADDRESS: stack.temporalAddress,
         WORKFLOW_BUNDLE_PATH: stack.bundlePath,
-        // Each file's process writes its reports with blocking writes, so a forced exit loses none of them.
-        NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${pathToFileURL('test/helpers/blockingOutput.ts').href}`]
-          .filter(Boolean)
-          .join(' '),
+        NODE_OPTIONS: [process.env.NODE_OPTIONS, ...preload].filter(Boolean).join(' '),
         WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
         METRICS_PORT: '0',
         SECRETS_KEY: randomBytes(32).toString('base64'),

@@ -16,14 +16,16 @@ export interface MockedWorker {
 
 export async function withMockedWorker<T>(activities: object, run: (w: MockedWorker) => Promise<T>): Promise<T> {
   const address = process.env.TEMPORAL_ADDRESS!;
+  const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection });
-  // Workflows upsert their search attributes; a file run alone registers them itself.
-  await awaitSearchAttributes(client, await registerSearchAttributes(connection, 'default', SEARCH_ATTRIBUTES));
+  const client = new Client({ connection, namespace });
+  // Workflows upsert their search attributes; the file's namespace starts without them.
+  await awaitSearchAttributes(client, await registerSearchAttributes(connection, namespace, SEARCH_ATTRIBUTES));
   const native = await NativeConnection.connect({ address });
   const taskQueue = `mocked-${randomUUID()}`;
   const worker = await Worker.create({
     connection: native,
+    namespace,
     taskQueue,
     workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
     activities,

@@ -396,16 +396,14 @@ describe('MCP servers', () => {
               (err) => resolve(err ? ((err.code as number | null) ?? 1) : 0),
             );
           });
-          const checks = fs
-            .readdirSync(out)
-            .flatMap(
-              (run) =>
-                JSON.parse(fs.readFileSync(path.join(out, run, 'checks.json'), 'utf8')) as {
-                  id: string;
-                  status: string;
-                  errorMessage?: string;
-                }[],
-            );
+          const checks = fs.readdirSync(out).flatMap(
+            (run) =>
+              JSON.parse(fs.readFileSync(path.join(out, run, 'checks.json'), 'utf8')) as {
+                id: string;
+                status: string;
+                errorMessage?: string;
+              }[],
+          );
           assert.ok(checks.length > 0, `${server} ${scenario}: no checks ran`);
           assert.deepEqual(
             checks.filter((c) => c.status !== 'SUCCESS').map((c) => `${c.id}: ${c.status} ${c.errorMessage ?? ''}`),

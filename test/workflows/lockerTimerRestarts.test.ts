@@ -27,7 +27,13 @@ describe('locker delivery timers survive a killed worker and a restarted Tempora
   let app: TestApp;
   const startServer = () =>
     startTemporalDevServer(
-      { port, uiPort: 0, namespace: 'default', headless: true, dbFile: path.join(dir, 'temporal.db') },
+      {
+        port,
+        uiPort: 0,
+        namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+        headless: true,
+        dbFile: path.join(dir, 'temporal.db'),
+      },
       log,
     );
   const spawnWorker = async () =>

@@ -418,7 +418,10 @@ async function replayAndMaybeRecord(app: TestApp, workflowId: string, file: stri
     // The CLI writes the canonical protobuf JSON that historyFromJSON reads.
     const shown = spawnSync(
       findOrBuildTemporalCli(createLogger('silent')),
-      ['workflow', 'show', '-w', workflowId, '--address', app.config.temporalAddress!, '--output', 'json'],
+      [
+        ...['workflow', 'show', '-w', workflowId, '--output', 'json'],
+        ...['--address', app.config.temporalAddress!, '--namespace', app.config.temporalNamespace],
+      ],
       { encoding: 'utf8' },
     );
     assert.equal(shown.status, 0, shown.stderr);

@@ -178,7 +178,13 @@ describe('webhook delivery survives a Temporal server restart', () => {
   // A server of its own, persisted in SQLite: the suite's shared server is in memory and must not restart.
   const startServer = () =>
     startTemporalDevServer(
-      { port, uiPort: 0, namespace: 'default', headless: true, dbFile: path.join(dir, 'temporal.db') },
+      {
+        port,
+        uiPort: 0,
+        namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+        headless: true,
+        dbFile: path.join(dir, 'temporal.db'),
+      },
       log,
     );
 

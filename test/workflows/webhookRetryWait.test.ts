@@ -61,7 +61,7 @@ describe('a long-running retry workflow continues as new', () => {
       {
         port: await freePort(),
         uiPort: 0,
-        namespace: 'default',
+        namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
         headless: true,
         dynamicConfig: ['limit.historyCount.suggestContinueAsNew=10'],
       },

@@ -41,19 +41,14 @@ describe('webhook settings and tenant delivery', () => {
         [eventId],
       );
   const attempts = (deliveryId: number) =>
-    app
-      .em()
-      .execute<
-        {
-          attempt: number;
-          response_status: number | null;
-          error: string | null;
-          request_headers: Record<string, string>;
-        }[]
-      >(
-        'select attempt, response_status, error, request_headers from webhook_attempt where delivery_id = ? order by attempt',
-        [deliveryId],
-      );
+    app.em().execute<
+      {
+        attempt: number;
+        response_status: number | null;
+        error: string | null;
+        request_headers: Record<string, string>;
+      }[]
+    >('select attempt, response_status, error, request_headers from webhook_attempt where delivery_id = ? order by attempt', [deliveryId]);
   const storedEventId = async (deviceOrderId: number) =>
     (
       await app
