@@ -13,7 +13,13 @@ import { bootstrap } from '../src/main/bootstrap.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../src/main/seed.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
+import { cloneDatabase, registerNamespace } from './isolate.ts';
 import { UNREACHED_RATE_LIMITS, type Stack } from './stack.ts';
+
+/** Where the run's lines go: standard output, or a buffer printed after the test files' report. */
+export interface Output {
+  write(text: string): unknown;
+}
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const VENV = path.join(ROOT, '.tools', 'fuzz-venv');
@@ -148,7 +154,7 @@ function runOnce(
 }
 
 /** Runs every credential in turn; prints a line for each and the whole report of each that failed. True when all passed. */
-export async function fuzzApi(baseUrl: string, opts: FuzzOptions): Promise<boolean> {
+export async function fuzzApi(baseUrl: string, opts: FuzzOptions, out: Output = process.stdout): Promise<boolean> {
   const bin = ensureSchemathesis();
   const api = `${baseUrl}/api`;
   fs.mkdirSync(REPORTS, { recursive: true });
@@ -157,22 +163,28 @@ export async function fuzzApi(baseUrl: string, opts: FuzzOptions): Promise<boole
     const started = performance.now();
     const { ok, output } = await runOnce(bin, api, cred, opts);
     const summary = /=+ (.+ in [\d.]+s) =+\s*$/m.exec(output)?.[1] ?? 'no summary';
-    process.stdout.write(
+    out.write(
       `schemathesis ${ok ? 'passed' : 'FAILED'} as ${cred.name}: ${summary} (${Math.round((performance.now() - started) / 1000)} s)\n`,
     );
     if (!ok) {
       allOk = false;
-      process.stdout.write(`${output}\n`);
+      out.write(`${output}\n`);
     }
   }
   return allOk;
 }
 
-/** The API and a worker in this process on the stack, with production settings but rate limits no fuzz run reaches; then the fuzz run. */
-export async function fuzzService(stack: Stack, opts: FuzzOptions): Promise<boolean> {
+/**
+ * The API and a worker in this process on the stack, with production settings but rate limits no fuzz run reaches;
+ * then the fuzz run. The service has a database cloned from the stack's template and a namespace of its own, so
+ * it may run beside the test files.
+ */
+export async function fuzzService(stack: Stack, opts: FuzzOptions, out: Output = process.stdout): Promise<boolean> {
+  await registerNamespace(stack.temporalAddress, 'fuzz');
   const config = loadConfig({
     ...UNREACHED_RATE_LIMITS,
-    DATABASE_URL: stack.databaseUrl,
+    DATABASE_URL: await cloneDatabase(stack.databaseUrl, 'fuzz'),
+    TEMPORAL_NAMESPACE: 'fuzz',
     TEMPORAL_ADDRESS: stack.temporalAddress,
     WORKFLOW_BUNDLE_PATH: stack.bundlePath,
     METRICS_PORT: '0',
@@ -181,7 +193,7 @@ export async function fuzzService(stack: Stack, opts: FuzzOptions): Promise<bool
   });
   const app = await bootstrap(config, createLogger(config.logLevel), { port: 0 });
   try {
-    return await fuzzApi(app.url!, opts);
+    return await fuzzApi(app.url!, opts, out);
   } finally {
     await app.close();
   }

@@ -3,8 +3,8 @@
  * pass. Then a throw-away PostgreSQL and an in-memory Temporal dev server on free ports, migrated and seeded once
  * into the template database, the workflows bundled once, and every test file run with Node's test runner,
  * TEST_CONCURRENCY files at a time: each file clones its own database from the template and registers its own
- * namespace (test/helpers/isolation.ts). After a full run that passed, a short Schemathesis run against the service
- * (scripts/schemathesis.ts).
+ * namespace (test/helpers/isolation.ts). A full run has a short Schemathesis run against the service beside the
+ * files, on a database and namespace of its own (scripts/schemathesis.ts); its lines follow the files' report.
  * `npm test -- <files>` runs those files only, without the checks and the fuzz run.
  */
 import { spawn } from 'node:child_process';
@@ -26,6 +26,14 @@ const browser = findOrInstallChromium();
 browser.catch(() => undefined);
 const stack = await startStack(createLogger(process.env.TEST_LOG_LEVEL ?? 'warn'), 'tms-test-');
 let code = 1;
+const fuzzLines: string[] = [];
+const fuzz =
+  files.length === 0
+    ? fuzzService(stack, SHORT_RUN, { write: (t) => fuzzLines.push(t) }).catch((err: unknown) => {
+        fuzzLines.push(`the fuzz run failed: ${String(err)}\n`);
+        return false;
+      })
+    : null;
 try {
   const chromium = await browser;
   // Each file's process writes its reports with blocking writes, so a forced exit loses none of them, and gets a
@@ -62,7 +70,11 @@ try {
     },
   );
   code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
-  if (code === 0 && files.length === 0) code = (await fuzzService(stack, SHORT_RUN)) ? 0 : 1;
+  if (fuzz) {
+    const passed = await fuzz;
+    process.stdout.write(fuzzLines.join(''));
+    if (!passed) code = 1;
+  }
 } finally {
   await stack.stop();
 }
