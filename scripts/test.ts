@@ -5,7 +5,10 @@
  * TEST_CONCURRENCY files at a time: each file clones its own database from the template and registers its own
  * namespace (test/helpers/isolation.ts). A full run has a short Schemathesis run against the service beside the
  * files, on a database and namespace of its own (scripts/schemathesis.ts); its lines follow the files' report.
+ *
  * `npm test -- <files>` runs those files only, without the checks and the fuzz run.
+ * `npm run test:fast` (`--fast`) runs the fast tier only: unit tests (`*.unit.test.ts`, no service) and the workflow
+ * tests with mocked activities (`test/modules/<name>/workflow.test.ts`), on a Temporal dev server and no database.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,24 +19,28 @@ import { findOrInstallChromium } from './chromium.ts';
 import { fuzzService, SHORT_RUN } from './schemathesis.ts';
 import { startStack, UNREACHED_RATE_LIMITS } from './stack.ts';
 
+const FAST_TIER = ['test/**/*.unit.test.ts', 'test/modules/*/workflow.test.ts'];
+
 /** Files at a time; 3 measured best on two cores (docs/testing.md). */
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? 3);
-const files = process.argv.slice(2);
-if (files.length === 0 && !(await runChecks())) process.exit(1);
+const fast = process.argv.includes('--fast');
+const named = process.argv.slice(2).filter((a) => a !== '--fast');
+const full = !fast && named.length === 0;
+const files = fast ? FAST_TIER : full ? ['test/**/*.test.ts'] : named;
+if (full && !(await runChecks())) process.exit(1);
 
 // The browser is found or installed while the stack starts: one waits on the network, the other on the CPU.
-const browser = findOrInstallChromium();
+const browser = fast ? Promise.resolve('') : findOrInstallChromium();
 browser.catch(() => undefined);
-const stack = await startStack(createLogger(process.env.TEST_LOG_LEVEL ?? 'warn'), 'tms-test-');
+const stack = await startStack(createLogger(process.env.TEST_LOG_LEVEL ?? 'warn'), 'tms-test-', { database: !fast });
 let code = 1;
 const fuzzLines: string[] = [];
-const fuzz =
-  files.length === 0
-    ? fuzzService(stack, SHORT_RUN, { write: (t) => fuzzLines.push(t) }).catch((err: unknown) => {
-        fuzzLines.push(`the fuzz run failed: ${String(err)}\n`);
-        return false;
-      })
-    : null;
+const fuzz = full
+  ? fuzzService(stack, SHORT_RUN, { write: (t) => fuzzLines.push(t) }).catch((err: unknown) => {
+      fuzzLines.push(`the fuzz run failed: ${String(err)}\n`);
+      return false;
+    })
+  : null;
 try {
   const chromium = await browser;
   // Each file's process writes its reports with blocking writes, so a forced exit loses none of them, and gets a
@@ -45,12 +52,7 @@ try {
   // file's process, and with it the whole run, until CI's time limit.
   const child = spawn(
     process.execPath,
-    [
-      '--test',
-      `--test-concurrency=${concurrency}`,
-      '--test-force-exit',
-      ...(files.length ? files : ['test/**/*.test.ts']),
-    ],
+    ['--test', `--test-concurrency=${concurrency}`, '--test-force-exit', ...files],
     {
       stdio: 'inherit',
       env: {
@@ -58,7 +60,8 @@ try {
         // Every test file comes from one address and signs in often: the tests of the limits set their own.
         ...UNREACHED_RATE_LIMITS,
         CHROMIUM_PATH: chromium,
-        TEST_TEMPLATE_DATABASE_URL: stack.databaseUrl,
+        TEST_ISOLATE: '1',
+        ...(stack.databaseUrl && { TEST_TEMPLATE_DATABASE_URL: stack.databaseUrl }),
         TEMPORAL_ADDRESS: stack.temporalAddress,
         WORKFLOW_BUNDLE_PATH: stack.bundlePath,
         NODE_OPTIONS: [process.env.NODE_OPTIONS, ...preload].filter(Boolean).join(' '),
