@@ -22,14 +22,15 @@ import { compartmentsOf, insertDevice } from '../src/modules/lockers/index.ts';
 import { ENTITIES } from '../src/modules/index.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createOrm, migrate } from '../src/platform/db/orm.ts';
-import { makePostgresTempDir, startEmbeddedPostgres } from '../src/platform/launchers/postgres.ts';
-import { freePort } from '../src/platform/launchers/startup.ts';
-import { startTemporalOnPostgres } from '../src/platform/launchers/temporalPostgresServer.ts';
+import { makePostgresTempDir, startEmbeddedPostgres } from '../src/launchers/postgres.ts';
+import { freePort } from '../src/launchers/startup.ts';
+import { startTemporalOnPostgres } from '../src/launchers/temporalPostgresServer.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { UNREACHED_RATE_LIMITS } from '../scripts/stack.ts';
 import { makeBusiness, PASSWORD } from '../test/helpers/factories.ts';
 import { spawnRole, stopChild } from '../test/helpers/roles.ts';
 import { fmt, load, percentile } from './load.ts';
+import { DEVICE_ORDER_QUEUE } from '../src/modules/device-orders/contract.ts';
 
 const OPEN = Number(process.env.SCALE_OPEN ?? 100_000);
 const DUE = Math.min(OPEN, Number(process.env.SCALE_DUE ?? 10_000));
@@ -126,7 +127,7 @@ try {
       for (;;) {
         const { stats } = await app.temporal.workflowService.describeTaskQueue({
           namespace: config.temporalNamespace,
-          taskQueue: { name: config.taskQueue },
+          taskQueue: { name: DEVICE_ORDER_QUEUE },
           taskQueueType: TASK_QUEUE_TYPE_WORKFLOW,
           reportStats: true,
         });

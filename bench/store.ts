@@ -8,7 +8,11 @@
  * Beside each, the CPU each call cost this process, PostgreSQL and the Temporal server (bench/cpu.ts).
  */
 import type { Client } from '@temporalio/client';
-import { DEVICE_ORDER_WORKFLOW, deviceOrderSearchAttributes } from '../src/modules/device-orders/contract.ts';
+import {
+  DEVICE_ORDER_QUEUE,
+  DEVICE_ORDER_WORKFLOW,
+  deviceOrderSearchAttributes,
+} from '../src/modules/device-orders/contract.ts';
 import { doorTimings } from '../src/modules/device-orders/domain.ts';
 import type { Config } from '../src/platform/config.ts';
 import { NO_DUPLICATES } from '../src/platform/temporal/startOptions.ts';
@@ -71,7 +75,7 @@ export async function storeBench(t: StoreTarget): Promise<StoreRun> {
     const id = 1_000_000_000 + started++;
     await t.temporal.workflow.start(DEVICE_ORDER_WORKFLOW, {
       workflowId: `bench-same-${id}-${Date.now()}`,
-      taskQueue: t.config.taskQueue,
+      taskQueue: DEVICE_ORDER_QUEUE,
       ...NO_DUPLICATES,
       args: [{ id, businessId: t.businessId, dueAt: far, ...doorTimings(t.config.lockerTimerScale) }],
       typedSearchAttributes: deviceOrderSearchAttributes(t.businessId, t.deviceCode, null),

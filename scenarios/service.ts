@@ -6,8 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { makePostgresTempDir } from '../src/platform/launchers/postgres.ts';
-import { freePort } from '../src/platform/launchers/startup.ts';
+import { makePostgresTempDir } from '../src/launchers/postgres.ts';
+import { freePort } from '../src/launchers/startup.ts';
 import { ScenarioError } from './api.ts';
 
 /** Multipliers of the business timers of a service the runner starts: an hour lasts 3.6 s, a locker's five-second door 50 ms. */

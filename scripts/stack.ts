@@ -10,9 +10,9 @@ import type { Logger } from '../src/platform/logger.ts';
 import { ENTITIES } from '../src/modules/index.ts';
 import { createOrm, migrate } from '../src/platform/db/orm.ts';
 import { seedDemo } from '../src/main/seed.ts';
-import { makePostgresTempDir, startEmbeddedPostgres, type LocalPostgres } from '../src/platform/launchers/postgres.ts';
-import { freePort, StartupError } from '../src/platform/launchers/startup.ts';
-import { startTemporalDevServer, type DevServer } from '../src/platform/launchers/temporalServer.ts';
+import { makePostgresTempDir, startEmbeddedPostgres, type LocalPostgres } from '../src/launchers/postgres.ts';
+import { freePort, StartupError } from '../src/launchers/startup.ts';
+import { startTemporalDevServer, type DevServer } from '../src/launchers/temporalServer.ts';
 import { workflowsPath } from '../src/platform/temporal/worker.ts';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../src/platform/telemetry/temporalMetrics.ts';
 

@@ -8,11 +8,11 @@ import { loadConfig } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { bootstrap } from './bootstrap.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts';
-import { startMailCatcher, type MailCatcher } from '../platform/launchers/mailCatcher.ts';
-import { reachableDataDir, startEmbeddedPostgres, type LocalPostgres } from '../platform/launchers/postgres.ts';
-import { loadOrCreateSecretsKey } from '../platform/launchers/secretsKey.ts';
-import { assertPortFree, StartupError } from '../platform/launchers/startup.ts';
-import { startTemporalDevServer, type DevServer } from '../platform/launchers/temporalServer.ts';
+import { startMailCatcher, type MailCatcher } from '../launchers/mailCatcher.ts';
+import { reachableDataDir, startEmbeddedPostgres, type LocalPostgres } from '../launchers/postgres.ts';
+import { loadOrCreateSecretsKey } from '../launchers/secretsKey.ts';
+import { assertPortFree, StartupError } from '../launchers/startup.ts';
+import { startTemporalDevServer, type DevServer } from '../launchers/temporalServer.ts';
 
 // One machine for development: the demo seed, and webhooks to local receivers (`npm run api`/`worker` keep both off).
 const config = loadConfig({ DEMO_MODE: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...process.env });

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createLogger } from '../../src/platform/logger.ts';
-import { postgresCanReach, reachableBinaries, reachableDataDir } from '../../src/platform/launchers/postgres.ts';
-import { StartupError } from '../../src/platform/launchers/startup.ts';
+import { postgresCanReach, reachableBinaries, reachableDataDir } from '../../src/launchers/postgres.ts';
+import { StartupError } from '../../src/launchers/startup.ts';
 
 const log = createLogger('silent');
 // Only root hands initdb and postgres to the postgres user; as anyone else they run as us and reach what we reach.

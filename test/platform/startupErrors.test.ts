@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { assertPortFree, RecentOutput, StartupError } from '../../src/platform/launchers/startup.ts';
+import { assertPortFree, RecentOutput, StartupError } from '../../src/launchers/startup.ts';
 
 describe('start-up failures in one line', () => {
   test('a taken port names the setting that moves it', async () => {

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { grantLockerPartner } from '../../src/modules/locker-deliveries/index.ts';
 import { compartmentsOf, insertDevice } from '../../src/modules/lockers/index.ts';
-import { startMailCatcher, type MailCatcher } from '../../src/platform/launchers/mailCatcher.ts';
+import { startMailCatcher, type MailCatcher } from '../../src/launchers/mailCatcher.ts';
 import { SCENARIOS } from '../../scenarios/index.ts';
 import { play, type Played } from '../../scenarios/play.ts';
 import { COMPRESSED_TIMERS } from '../../scenarios/service.ts';

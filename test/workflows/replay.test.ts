@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { findOrBuildTemporalCli } from '../../src/platform/launchers/temporalServer.ts';
+import { findOrBuildTemporalCli } from '../../src/launchers/temporalServer.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { Worker } from '@temporalio/worker';
 import { workflowsPath } from '../../src/platform/temporal/worker.ts';
@@ -21,14 +21,15 @@ import {
   pauseSignal,
   progressQuery,
   resumeSignal,
+  SECRETS_ROTATION_QUEUE,
   SECRETS_ROTATION_WORKFLOW,
 } from '../../src/modules/secrets/contract.ts';
-import { WEBHOOK_LOG_PRUNE_WORKFLOW } from '../../src/modules/webhooks/contract.ts';
-import { LIMIT_ROWS_PRUNE_WORKFLOW } from '../../src/modules/abuse-limits/contract.ts';
+import { WEBHOOK_LOG_PRUNE_WORKFLOW, WEBHOOK_QUEUE } from '../../src/modules/webhooks/contract.ts';
+import { LIMIT_ROWS_PRUNE_QUEUE, LIMIT_ROWS_PRUNE_WORKFLOW } from '../../src/modules/abuse-limits/contract.ts';
 import { MODULES } from '../../src/modules/index.ts';
 import type { secretsRotationWorkflow } from '../../src/modules/secrets/workflows.ts';
 
-const historiesDir = path.resolve(import.meta.dirname, 'histories');
+const historiesDir = path.resolve(import.meta.dirname, '../../workflows/histories');
 const replayOptions = () => ({
   sinks: workerMetrics.sinks,
   ...(process.env.WORKFLOW_BUNDLE_PATH
@@ -78,14 +79,14 @@ describe('determinism: recorded histories replay against the current workflow co
   });
 
   test('fresh histories of the scheduled prunes (webhook log, limit rows) replay', async () => {
-    for (const [type, args, file] of [
-      [WEBHOOK_LOG_PRUNE_WORKFLOW, [90], 'webhook-log-prune.json'],
-      [LIMIT_ROWS_PRUNE_WORKFLOW, [], 'limit-rows-prune.json'],
+    for (const [type, args, file, taskQueue] of [
+      [WEBHOOK_LOG_PRUNE_WORKFLOW, [90], 'webhook-log-prune.json', WEBHOOK_QUEUE],
+      [LIMIT_ROWS_PRUNE_WORKFLOW, [], 'limit-rows-prune.json', LIMIT_ROWS_PRUNE_QUEUE],
     ] as const) {
       const workflowId = `${type}-replay-${Date.now()}`;
       await app.running.temporal.workflow.execute(type, {
         workflowId,
-        taskQueue: app.config.taskQueue,
+        taskQueue,
         args: [...args],
       });
       await replayAndMaybeRecord(app, workflowId, file);
@@ -394,7 +395,7 @@ describe('determinism: recorded histories replay against the current workflow co
         SECRETS_ROTATION_WORKFLOW,
         {
           workflowId: `secrets-rotation-replay-${Date.now()}`,
-          taskQueue: app.config.taskQueue,
+          taskQueue: SECRETS_ROTATION_QUEUE,
           args: [{ batchSize: 100 }],
           signal: pauseSignal,
           signalArgs: [],

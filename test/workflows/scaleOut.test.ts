@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { freePort } from '../../src/platform/launchers/startup.ts';
+import { freePort } from '../../src/launchers/startup.ts';
 import { httpClient } from '../helpers/app.ts';
 import { addCompartments, makeBusiness, PASSWORD } from '../helpers/factories.ts';
 import { startReceiver } from '../helpers/receiver.ts';

@@ -5,7 +5,7 @@ import { createLogger } from '../../src/platform/logger.ts';
 import { verifyWebhook } from '../../src/modules/webhooks/verify.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
-import { freePort } from '../../src/platform/launchers/startup.ts';
+import { freePort } from '../../src/launchers/startup.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -59,9 +59,7 @@ describe('durability: no webhook is lost while the receiver is down and the work
     });
 
     for (const service of app.running.services.splice(0)) await service.stop();
-    app.running.worker!.shutdown();
-    await app.running.workerRun;
-    app.running.worker = undefined;
+    await app.running.stopWorkers();
 
     const receiver = await startReceiver(() => 200, port);
     try {

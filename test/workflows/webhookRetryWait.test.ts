@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTemporalDevServer, type DevServer } from '../../src/platform/launchers/temporalServer.ts';
+import { startTemporalDevServer, type DevServer } from '../../src/launchers/temporalServer.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { freePort } from '../../src/platform/launchers/startup.ts';
+import { freePort } from '../../src/launchers/startup.ts';
 import { awaitDeviceOrderDelivery, retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { tenantWithReceiver } from '../helpers/webhookTenant.ts';

@@ -1,13 +1,20 @@
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type LogLevel,
+} from '@temporalio/worker';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import type { ModuleDescriptor, WorkerDeps } from '../module.ts';
+import type { Activities } from '../module.ts';
 import { WORKFLOW_INTERCEPTOR_MODULES, workerMetrics } from '../telemetry/temporalMetrics.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 
-/** The bundle entry: every module's workflows (src/modules/workflows.ts). */
-export const workflowsPath = path.resolve(import.meta.dirname, '../../modules/workflows.ts');
+/** The bundle entry: every module's workflows (workflows/index.ts, the design card's folder). */
+export const workflowsPath = path.resolve(import.meta.dirname, '../../../workflows/index.ts');
 
 let runtimeInstalled = false;
 
@@ -34,25 +41,44 @@ export function installRuntime(log: Logger): void {
   });
 }
 
-/** One worker for every module: its activities are the union of the modules' activity factories. It shares the connection of this process's client. */
-export async function createWorker(
+/**
+ * One Temporal worker per task queue this process serves, sharing the connection of this process's client. Each
+ * holds every workflow and every activity (activities/index.ts), so a queue never lacks the code of a task that
+ * reached it: a process started on one queue before a module moved to another still runs to its end. Which queue a
+ * task goes to is the contract's choice; which queues a process serves is WORKER_QUEUES.
+ */
+export async function createWorkers(
   config: Config,
   connection: NativeConnection,
-  modules: readonly ModuleDescriptor[],
-  deps: WorkerDeps,
+  queues: readonly string[],
+  activities: Activities,
   log: Logger,
   tracing: Tracing | null = null,
-): Promise<Worker> {
-  // A prebuilt bundle holds the metrics interceptor but not the tracing one: with tracing on, the worker bundles its own.
-  const prebuilt = config.workflowBundlePath && !tracing;
-  return Worker.create({
-    connection,
-    namespace: config.temporalNamespace,
-    taskQueue: config.taskQueue,
-    ...(prebuilt ? { workflowBundle: { codePath: config.workflowBundlePath! } } : { workflowsPath }),
-    activities: Object.assign({}, ...modules.map((m) => m.activities?.(deps) ?? {})),
-    interceptors: { activity: workerMetrics.activity, workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
-    sinks: workerMetrics.sinks,
-    plugins: tracing ? [tracing.plugin] : [],
-  });
+): Promise<Worker[]> {
+  // A prebuilt bundle holds the metrics interceptor but not the tracing one: with tracing on, each worker bundles its
+  // own; otherwise the workflows are bundled once for every queue.
+  const bundle =
+    tracing !== null
+      ? null
+      : config.workflowBundlePath
+        ? { codePath: config.workflowBundlePath }
+        : await bundleWorkflowCode({
+            workflowsPath,
+            workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+            logger: new DefaultLogger('WARN', (entry) => log.warn(entry.meta ?? {}, entry.message)),
+          });
+  return Promise.all(
+    queues.map((taskQueue) =>
+      Worker.create({
+        connection,
+        namespace: config.temporalNamespace,
+        taskQueue,
+        ...(bundle ? { workflowBundle: bundle } : { workflowsPath }),
+        activities,
+        interceptors: { activity: workerMetrics.activity, workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+        sinks: workerMetrics.sinks,
+        plugins: tracing ? [tracing.plugin] : [],
+      }),
+    ),
+  );
 }

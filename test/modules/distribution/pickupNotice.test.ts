@@ -2,7 +2,7 @@
 // code in it collects the parcel from the device order the shelving stored. The code is in the mail only.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startMailCatcher, type MailCatcher } from '../../../src/platform/launchers/mailCatcher.ts';
+import { startMailCatcher, type MailCatcher } from '../../../src/launchers/mailCatcher.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, makeOrder, PASSWORD } from '../../helpers/factories.ts';
 import { waitFor } from '../../helpers/wait.ts';

@@ -3,7 +3,7 @@
 // no webhook and no workflow history holds either, and later events carry no pickup code.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startMailCatcher, type MailCatcher } from '../../../src/platform/launchers/mailCatcher.ts';
+import { startMailCatcher, type MailCatcher } from '../../../src/launchers/mailCatcher.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { lockerWorld } from '../../helpers/lockerWorld.ts';
 import { waitFor } from '../../helpers/wait.ts';

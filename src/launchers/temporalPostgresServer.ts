@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../platform/logger.ts';
 import { endServerProcess, freePort, RecentOutput, StartupError } from './startup.ts';
 import type { DevServer } from './temporalServer.ts';
 
@@ -13,7 +13,7 @@ import type { DevServer } from './temporalServer.ts';
  * so `go install` works, with the Go on this machine.
  */
 export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
-const toolsBin = path.resolve(import.meta.dirname, '../../../.tools/bin');
+const toolsBin = path.resolve(import.meta.dirname, '../../.tools/bin');
 const SERVER = path.join(toolsBin, 'temporal-server');
 const SQL_TOOL = path.join(toolsBin, 'temporal-sql-tool');
 

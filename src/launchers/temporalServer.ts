@@ -2,11 +2,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../platform/logger.ts';
 import { assertPortFree, endServerProcess, RecentOutput, StartupError } from './startup.ts';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
-const projectRoot = path.resolve(import.meta.dirname, '../../..');
+const projectRoot = path.resolve(import.meta.dirname, '../..');
 const localCli = path.join(projectRoot, '.tools/bin/temporal');
 
 function onPath(name: string): string | null {

@@ -1,0 +1,12 @@
+/**
+ * The entry of the workflow bundle: every module's workflows.ts, deterministic code only. A module with
+ * workflows adds one line here; a test checks that it exports every workflow type the modules declare.
+ */
+export * from '../src/modules/device-orders/workflows.ts';
+export * from '../src/modules/locker-deliveries/workflows.ts';
+export * from '../src/modules/webhooks/workflows.ts';
+export * from '../src/modules/secrets/workflows.ts';
+export * from '../src/modules/abuse-limits/workflows.ts';
+export * from '../src/modules/distribution/workflows.ts';
+export * from '../src/modules/third-party-deliveries/workflows.ts';
+export * from '../src/modules/approvals/workflows.ts';
