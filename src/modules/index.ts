@@ -1,12 +1,13 @@
 /**
  * The modules of the service, in the order their operations appear in the catalog. Everything the platform
  * assembles (catalog, worker activities, search attributes, schedules, worker services, messages, credentials,
- * ORM entities) is built from this list: a new family is one folder plus one line here (and one line in
- * events.ts or workflows.ts when it has events or workflows).
+ * hooks, webhook events, ORM entities) is built from this list: a new family is one folder plus one line here
+ * (and one line in workflows/index.ts when it has workflows). No module imports this file.
  */
 import type { Operation } from '../platform/catalog/types.ts';
 import { registerMessages } from '../platform/i18n/messages.ts';
 import { registerSealedColumns } from '../platform/secretBox.ts';
+import { registerHooks } from '../platform/hooks.ts';
 import type { CredentialKind, ModuleDescriptor } from '../platform/module.ts';
 import { BUSINESS_ID, ORDER_ID } from '../platform/temporal/searchKeys.ts';
 import { abuseLimits } from './abuse-limits/index.ts';
@@ -25,7 +26,8 @@ import { thirdPartyDeliveries } from './third-party-deliveries/index.ts';
 import { tracking } from './tracking/index.ts';
 import { webhooks } from './webhooks/index.ts';
 
-export const MODULES: readonly ModuleDescriptor[] = [
+/** The families: every module that is not built from the others. */
+const FAMILIES: readonly ModuleDescriptor[] = [
   identity,
   orders,
   assignments,
@@ -35,22 +37,34 @@ export const MODULES: readonly ModuleDescriptor[] = [
   distribution,
   thirdPartyDeliveries,
   notifications,
-  webhooks,
   driverLocation,
   tracking,
   secrets,
   abuseLimits,
+];
+
+export const MODULES: readonly ModuleDescriptor[] = [
+  ...FAMILIES,
+  // Routes, documents and test-sends the webhook events the families publish.
+  webhooks(FAMILIES.flatMap((m) => m.events ?? [])),
   // Runs the catalog's operations on approval: it reads the catalog when called, once the list below exists.
   approvals(() => CATALOG),
 ];
 
 for (const m of MODULES) if (m.messages) registerMessages(m.messages);
 registerSealedColumns(MODULES.flatMap((m) => m.sealedColumns ?? []));
+registerHooks(MODULES.flatMap((m) => m.hooks ?? []));
 
 /** Every business operation, defined once; REST, GraphQL and OpenAPI are derived from this list. */
 export const CATALOG: readonly Operation[] = MODULES.flatMap((m) => m.operations ?? []);
 
 export const ENTITIES = MODULES.flatMap((m) => m.entities ?? []);
+
+/** Every task queue a module's contract names; a worker process serves all of them or those WORKER_QUEUES names. */
+export const TASK_QUEUES: readonly string[] = [...new Set(MODULES.flatMap((m) => (m.taskQueue ? [m.taskQueue] : [])))];
+
+/** Every webhook event, as the webhooks module routes them. */
+export const EVENTS = MODULES.flatMap((m) => m.events ?? []);
 
 export const SEARCH_ATTRIBUTES = [BUSINESS_ID, ORDER_ID, ...MODULES.flatMap((m) => m.searchAttributes ?? [])];
 

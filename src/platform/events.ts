@@ -1,6 +1,7 @@
 /**
- * The shape of a webhook event as modules declare it in their `events.ts`. `src/modules/events.ts` lists every
- * module's events; the webhooks module routes, documents (AsyncAPI) and checks test sends from that one list.
+ * The shape of a webhook event as modules declare it in their `events.ts` and name in their descriptor (`events`).
+ * The webhooks module is built with every module's events, and routes, documents (AsyncAPI) and checks test sends
+ * from that one list.
  */
 export type Schema = { [keyword: string]: unknown };
 export type EventSender = 'tenant' | 'partner_locker' | 'third_party' | 'ohp';

@@ -1,15 +1,17 @@
 /**
  * What a module declares so that the platform can assemble the service from a list of modules
  * (`src/modules/index.ts`): the catalog, the worker, the messages, the search attributes, the schedules and the
- * credentials are all built from these descriptors. Events are listed in `src/modules/events.ts`, workflows in
- * `src/modules/workflows.ts` (the bundle entry, which must hold deterministic code only). The platform knows this
- * shape and nothing of any feature.
+ * credentials, the hooks and the webhook events are all built from these descriptors; the activities are assembled
+ * in activities/index.ts. Workflows are listed in workflows/index.ts (the bundle entry, which must hold
+ * deterministic code only). The platform knows this shape and nothing of any feature.
  */
 import type { EntitySchema } from '@mikro-orm/core';
 import type { Client } from '@temporalio/client';
 import type { defineSearchAttributeKey } from '@temporalio/common';
 import type { Operation, Caller } from './catalog/types.ts';
 import type { Config } from './config.ts';
+import type { EventDefinition } from './events.ts';
+import type { HookSet } from './hooks.ts';
 import type { Em, Orm } from './db/orm.ts';
 import type { Messages } from './i18n/messages.ts';
 import type { Logger } from './logger.ts';
@@ -48,7 +50,7 @@ export type SearchAttributeKey = ReturnType<typeof defineSearchAttributeKey>;
 
 // A module's activities are plain async functions; the worker registers them by their names.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Activities = Record<string, (...args: any[]) => Promise<unknown>>;
+export type Activities = Record<string, (...args: any[]) => Promise<unknown>>;
 
 export interface ModuleDescriptor {
   /** The folder name under src/modules. */
@@ -57,9 +59,16 @@ export interface ModuleDescriptor {
   /** MikroORM entities of the module's tables that it reads or writes through the ORM. */
   entities?: readonly EntitySchema[];
   activities?: (deps: WorkerDeps) => Activities;
+  /**
+   * The task queue its contract names for its workflows and activities: its schedules start there, and its services
+   * run in the worker processes that serve it (WORKER_QUEUES).
+   */
+  taskQueue?: string;
   /** Workflow type names the module's workflows.ts exports; a test checks the bundle entry exports them all. */
   workflows?: readonly string[];
   messages?: Messages;
+  /** The webhook events the module publishes (its events.ts); the webhooks module is built with every module's. */
+  events?: readonly EventDefinition[];
   searchAttributes?: readonly SearchAttributeKey[];
   schedules?: (config: Config) => readonly ScheduleDefinition[];
   services?: (deps: WorkerDeps) => readonly WorkerService[];
@@ -69,6 +78,8 @@ export interface ModuleDescriptor {
   credentials?: readonly CredentialKind[];
   /** Columns of the module's tables that hold secrets it must read back: stored sealed (secretBox.ts), re-sealed by a key rotation. */
   sealedColumns?: readonly SealedColumn[];
+  /** What the module does at other modules' hook points (platform/hooks.ts), by point. */
+  hooks?: HookSet;
   /** Runs in every API and worker process after migrations, before either serves: short, idempotent, safe to run twice at once. */
   startup?: (deps: { orm: Orm; log: Logger }) => Promise<void>;
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
-import { eventDefinition } from '../../src/modules/webhooks/routing.ts';
+import { eventDefinition } from './events.ts';
 import { grantLockerPartner } from '../../src/modules/locker-deliveries/index.ts';
 import { PICKUP_CODE } from '../../src/modules/locker-deliveries/repo/deliveries.ts';
 import { openSecret, purposeOf } from '../../src/platform/secretBox.ts';

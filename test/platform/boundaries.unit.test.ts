@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { MODULES } from '../../src/modules/index.ts';
-import * as bundleEntry from '../../src/modules/workflows.ts';
+import * as bundleEntry from '../../workflows/index.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const modulesDir = path.join(root, 'src/modules');
@@ -69,6 +69,35 @@ test("the boundary check fails on an import of another module's inner file", () 
   );
 });
 
+/** The registries: they list the modules, so a module that imported one would import every other module. */
+const REGISTRIES = ['src/modules/index.ts', 'workflows/index.ts', 'activities/index.ts'].map((f) => path.join(root, f));
+
+function registryImports(files: string[], read: (file: string) => string = (f) => fs.readFileSync(f, 'utf8')) {
+  return files.flatMap((file) =>
+    moduleOf(file) === null
+      ? []
+      : relativeImports(file, read(file))
+          .filter((t) => REGISTRIES.includes(t))
+          .map((t) => `${path.relative(root, file)} -> ${path.relative(root, t)}`),
+  );
+}
+
+test('no module imports a registry file', () => {
+  assert.deepEqual(registryImports(tsFiles(modulesDir)), []);
+});
+
+test('the registry check fails on a module that imports the module list or the bundle entry', () => {
+  const file = path.join(modulesDir, 'webhooks/routing.ts');
+  const text = "import { EVENTS } from '../index.ts';\nexport * from '../../../workflows/index.ts';\n";
+  assert.deepEqual(
+    registryImports([file], () => text),
+    [
+      'src/modules/webhooks/routing.ts -> src/modules/index.ts',
+      'src/modules/webhooks/routing.ts -> workflows/index.ts',
+    ],
+  );
+});
+
 test('the platform imports no module and no surface', () => {
   const bad = tsFiles(path.join(root, 'src/platform')).flatMap((file) =>
     relativeImports(file)
@@ -85,6 +114,14 @@ test('SQL and ORM queries live only in repo files', () => {
   const bad = tsFiles(modulesDir)
     .filter((f) => !/[/\\]repo(\.ts$|[/\\])/.test(f))
     .filter((f) => query.test(fs.readFileSync(f, 'utf8')))
+    .map((f) => path.relative(root, f));
+  assert.deepEqual(bad, []);
+});
+
+test("a module's operations are defined in its operations.ts or operations/ folder only", () => {
+  const bad = tsFiles(modulesDir)
+    .filter((f) => !/[/\\]operations(\.ts$|[/\\])/.test(f))
+    .filter((f) => /\bdefineOperation\s*\(/.test(fs.readFileSync(f, 'utf8')))
     .map((f) => path.relative(root, f));
   assert.deepEqual(bad, []);
 });

@@ -6,6 +6,7 @@ import { RATE_LIMIT_SUBJECT } from '../../src/platform/rateLimits.ts';
 import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { buildAsyncApiDocument } from '../../src/modules/webhooks/asyncapi.ts';
+import { ROUTING } from '../helpers/events.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 
 /** Fills path parameters with an id nobody has, so a reachable route answers 4xx from the operation, not 404 from routing. */
@@ -125,7 +126,7 @@ describe('the operation catalog is reachable on every surface it names', () => {
     const res = await app.http.get('/asyncapi-webhooks.json');
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /application\/json/);
-    assert.deepEqual(res.body, buildAsyncApiDocument(app.config.publicBaseUrl));
+    assert.deepEqual(res.body, buildAsyncApiDocument(ROUTING, app.config.publicBaseUrl));
     const { diagnostics } = await new Parser().parse(JSON.stringify(res.body));
     assert.deepEqual(
       diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error),

@@ -5,10 +5,11 @@
  */
 import { defineModule } from '../../platform/module.ts';
 import { createAbuseLimitActivities } from './activities.ts';
-import { LIMIT_ROWS_PRUNE_SCHEDULE, LIMIT_ROWS_PRUNE_WORKFLOW } from './contract.ts';
+import { LIMIT_ROWS_PRUNE_SCHEDULE, LIMIT_ROWS_PRUNE_WORKFLOW, LIMIT_ROWS_PRUNE_QUEUE } from './contract.ts';
 
 export const abuseLimits = defineModule({
   name: 'abuse-limits',
+  taskQueue: LIMIT_ROWS_PRUNE_QUEUE,
   activities: ({ orm }) => createAbuseLimitActivities({ orm }),
   workflows: [LIMIT_ROWS_PRUNE_WORKFLOW],
   schedules: () => [

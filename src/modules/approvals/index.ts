@@ -6,7 +6,7 @@
 import type { Operation } from '../../platform/catalog/types.ts';
 import { defineModule } from '../../platform/module.ts';
 import { createApprovalActivities } from './activities.ts';
-import { APPROVAL_STATUS, APPROVAL_WORKFLOW, MCP_TOOL } from './contract.ts';
+import { APPROVAL_STATUS, APPROVAL_WORKFLOW, MCP_TOOL, APPROVAL_QUEUE } from './contract.ts';
 import { APPROVAL_MESSAGES } from './messages.ts';
 import { approvalOperations } from './operations.ts';
 import { SEALED_ARGUMENTS } from './repo.ts';
@@ -14,6 +14,7 @@ import { SEALED_ARGUMENTS } from './repo.ts';
 export const approvals = (catalog: () => readonly Operation[]) =>
   defineModule({
     name: 'approvals',
+    taskQueue: APPROVAL_QUEUE,
     operations: approvalOperations(catalog),
     activities: (deps) => createApprovalActivities(deps, catalog),
     workflows: [APPROVAL_WORKFLOW],

@@ -24,6 +24,7 @@ import {
   decideUpdate,
   type ApprovalInput,
   type Decision,
+  APPROVAL_QUEUE,
 } from './contract.ts';
 import {
   approvalHours,
@@ -136,7 +137,7 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
       };
       const started = ctx.temporal.workflow.start<typeof approvalWorkflow>(APPROVAL_WORKFLOW, {
         workflowId: approvalWorkflowId(id),
-        taskQueue: ctx.config.taskQueue,
+        taskQueue: APPROVAL_QUEUE,
         args: [process],
         typedSearchAttributes: approvalSearchAttributes(process),
         ...NO_DUPLICATES,

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Em } from '../../platform/db/orm.ts';
-import type { DoorState } from '../lockers/index.ts';
+import type { DoorReportedHook, DoorState } from '../lockers/index.ts';
 import { deviceOrderWorkflowId, doorReportSignal } from './contract.ts';
 import { lastDeviceOrderOf } from './repo/orders.ts';
 import { doorTimings } from './domain.ts';
@@ -11,7 +11,7 @@ import { doorTimings } from './domain.ts';
  * and close within the limit after (with one more limit of margin), and while its door_left_open is open. A
  * process that has ended meanwhile has no use for the report.
  */
-export async function tellDeviceOrderOfDoor(
+async function tellDeviceOrderOfDoor(
   em: Em,
   temporal: Client,
   config: { lockerTimerScale: number },
@@ -30,3 +30,10 @@ export async function tellDeviceOrderOfDoor(
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     });
 }
+
+/** The lockers module's `doorReported` hook: a free compartment or one a device order holds. */
+export const tellDeviceOrderOfDoorReport: DoorReportedHook = async (ctx, report) => {
+  if (report.occupant !== null && !('deviceOrderId' in report.occupant)) return;
+  const compartment = { id: report.compartmentId, deviceOrderId: report.occupant?.deviceOrderId ?? null };
+  await tellDeviceOrderOfDoor(ctx.em, ctx.temporal, ctx.config, compartment, report.state);
+};

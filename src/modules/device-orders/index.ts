@@ -3,13 +3,21 @@
  * overdue after its deadline. Each is a workflow `device-order-<id>` (contract.ts); the table is its read model.
  */
 import { defineModule } from '../../platform/module.ts';
+import { DEVICE_ORDER_EVENTS } from './events.ts';
 import { createDeviceOrderActivities } from './activities.ts';
-import { DEVICE_ORDER_EXCEPTIONS, DEVICE_ORDER_STATUS, DEVICE_ORDER_WORKFLOW, DEVICE_ID } from './contract.ts';
+import { tellDeviceOrderOfDoorReport } from './doors.ts';
+import {
+  DEVICE_ORDER_EXCEPTIONS,
+  DEVICE_ORDER_STATUS,
+  DEVICE_ORDER_WORKFLOW,
+  DEVICE_ID,
+  DEVICE_ORDER_QUEUE,
+} from './contract.ts';
 import {
   deviceOrderExceptionList,
   deviceOrderExceptionOpen,
   deviceOrderExceptionResolve,
-} from './exceptionOperations.ts';
+} from './operations/exceptions.ts';
 import { DEVICE_ORDERS_MESSAGES } from './messages.ts';
 import {
   deviceOrderCollect,
@@ -17,13 +25,16 @@ import {
   deviceOrderList,
   deviceOrderRemove,
   deviceOrderStore,
-} from './operations.ts';
+} from './operations/orders.ts';
 
-export { tellDeviceOrderOfDoor } from './doors.ts';
 export { storeBroughtParcel, type BroughtOutcome, type BroughtParcel } from './brought.ts';
 
 export const deviceOrders = defineModule({
   name: 'device-orders',
+  taskQueue: DEVICE_ORDER_QUEUE,
+  events: DEVICE_ORDER_EVENTS,
+  // A door report of a compartment it holds, or held last, may open or close its door_left_open exception.
+  hooks: { doorReported: tellDeviceOrderOfDoorReport },
   operations: [
     deviceOrderStore,
     deviceOrderCollect,

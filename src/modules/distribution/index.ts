@@ -4,8 +4,9 @@
  * number>`, moved by scans (docs/distribution.md).
  */
 import { defineModule } from '../../platform/module.ts';
+import { CARRIER_PACKAGE_EVENTS } from './events.ts';
 import { createDistributionActivities } from './activities.ts';
-import { DISTRIBUTION_SEARCH_ATTRIBUTES, DISTRIBUTION_WORKFLOW } from './contract.ts';
+import { DISTRIBUTION_SEARCH_ATTRIBUTES, DISTRIBUTION_WORKFLOW, DISTRIBUTION_QUEUE } from './contract.ts';
 import { DISTRIBUTION_MESSAGES } from './messages.ts';
 import {
   placeCreate,
@@ -14,21 +15,23 @@ import {
   supplierAccountCreate,
   supplierAccountEnd,
   supplierAccountList,
-} from './operations.ts';
+} from './operations/places.ts';
 import { SHELF_PICKUP_CODE } from './repo/distributions.ts';
 import { callerForScannerKey, SCANNER_KEY_PREFIX } from './repo/scannerKeys.ts';
-import { scannerKeyCreate, scannerKeyList, scannerKeyRevoke } from './scannerKeyOperations.ts';
+import { scannerKeyCreate, scannerKeyList, scannerKeyRevoke } from './operations/scannerKeys.ts';
 import {
   distributionPackageGet,
   distributionScan,
   flaggedScanList,
   warehouseDistributionList,
-} from './scanOperations.ts';
+} from './operations/scans.ts';
 
 export { moveByTrackedEvents, removeCancelledPackages, type TrackedMove } from './trackedMoves.ts';
 
 export const distribution = defineModule({
   name: 'distribution',
+  taskQueue: DISTRIBUTION_QUEUE,
+  events: CARRIER_PACKAGE_EVENTS,
   operations: [
     placeCreate,
     placeList,

@@ -10,6 +10,7 @@ import {
   DISTRIBUTION_WORKFLOW,
   type ScanArgs,
   type ScanOutcome,
+  DISTRIBUTION_QUEUE,
 } from './contract.ts';
 import type { ScanPackage } from './repo/distributions.ts';
 import type { packageDistributionWorkflow } from './workflows.ts';
@@ -31,7 +32,7 @@ export function contentKey(
 
 export interface ScanSender {
   temporal: Client;
-  config: Pick<Config, 'taskQueue' | 'lockerTimerScale' | 'notifyRetryScale'>;
+  config: Pick<Config, 'lockerTimerScale' | 'notifyRetryScale'>;
 }
 
 export async function sendScan(
@@ -55,7 +56,7 @@ export async function sendScan(
     DISTRIBUTION_WORKFLOW,
     {
       workflowId: distributionWorkflowId(pkg.number),
-      taskQueue: ctx.config.taskQueue,
+      taskQueue: DISTRIBUTION_QUEUE,
       args: [input],
       typedSearchAttributes: distributionSearchAttributes(input),
       workflowIdConflictPolicy: 'USE_EXISTING',

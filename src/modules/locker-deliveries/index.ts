@@ -3,11 +3,22 @@
  * `locker-delivery-<id>` (contract.ts) whose read model is the locker_delivery row (docs/locker-deliveries.md).
  */
 import { defineModule } from '../../platform/module.ts';
+import { PARTNER_LOCKER_EVENTS } from './events.ts';
 import { createLockerDeliveryActivities } from './activities.ts';
-import { LOCKER_DELIVERY_STATUS, LOCKER_DELIVERY_WORKFLOW, PARCEL_REFERENCES, PROVIDER_ID } from './contract.ts';
+import {
+  LOCKER_DELIVERY_STATUS,
+  LOCKER_DELIVERY_WORKFLOW,
+  PARCEL_REFERENCES,
+  PROVIDER_ID,
+  LOCKER_DELIVERY_QUEUE,
+} from './contract.ts';
 import { LOCKER_DELIVERIES_MESSAGES } from './messages.ts';
-import { lockerDeliveryConsoleConfirm, lockerDeliveryConsoleGet, lockerDeliveryConsoleList } from './console.ts';
-import { lockerDoorReported } from './doors.ts';
+import {
+  lockerDeliveryConsoleConfirm,
+  lockerDeliveryConsoleGet,
+  lockerDeliveryConsoleList,
+} from './operations/console.ts';
+import { tellDeliveryOfDoor } from './doors.ts';
 import {
   lockerDeliveryCancel,
   lockerDeliveryConfirm,
@@ -18,22 +29,26 @@ import {
   lockerDeliveryList,
   lockerDeliveryOpen,
   lockerDeliveryRotateCode,
-} from './operations.ts';
+} from './operations/deliveries.ts';
 import { PICKUP_CODE } from './repo/deliveries.ts';
-import { partnerLockerList, partnerLockerSandboxCode } from './sandbox.ts';
-import { lockerCodeEntered, lockerCourierConfirmed } from './screen.ts';
+import { partnerLockerList, partnerLockerSandboxCode } from './operations/sandbox.ts';
+import { lockerCodeEntered, lockerCourierConfirmed } from './operations/screen.ts';
 import {
   lockerPartnerGrant,
   lockerPartnerList,
   lockerPartnerRevoke,
   lockerSettingsGet,
   lockerSettingsUpdate,
-} from './settings.ts';
+} from './operations/settings.ts';
 
 export { grantLockerPartner } from './repo/partners.ts';
 
 export const lockerDeliveries = defineModule({
   name: 'locker-deliveries',
+  taskQueue: LOCKER_DELIVERY_QUEUE,
+  events: PARTNER_LOCKER_EVENTS,
+  // A door report of a compartment one of its deliveries holds settles a deposit or a pickup.
+  hooks: { doorReported: tellDeliveryOfDoor },
   operations: [
     lockerDeliveryCreate,
     lockerDeliveryGet,
@@ -48,7 +63,6 @@ export const lockerDeliveries = defineModule({
     lockerDeliveryConsoleGet,
     lockerDeliveryConsoleConfirm,
     lockerCodeEntered,
-    lockerDoorReported,
     lockerCourierConfirmed,
     lockerSettingsGet,
     lockerSettingsUpdate,

@@ -65,22 +65,6 @@ export const LOCKER_DELIVERIES_MESSAGES = {
     de: 'Das Korrekturfenster dieser Zustellung ist geschlossen, oder der Empfänger hat die Türen bereits geöffnet.',
     es: 'La ventana de corrección de esta entrega se ha cerrado, o el destinatario ya ha abierto sus puertas.',
   },
-  'locker_delivery.unknown_door': {
-    en: 'This locker has no door with this number.',
-    'zh-Hans': '该储物柜没有此编号的格口门。',
-    'zh-Hant': '該儲物櫃沒有此編號的格口門。',
-    fr: "Ce casier n'a aucune porte avec ce numéro.",
-    de: 'Dieses Schließfach hat keine Tür mit dieser Nummer.',
-    es: 'Este casillero no tiene ninguna puerta con este número.',
-  },
-  'locker_delivery.door_report_ahead': {
-    en: "This time is more than five minutes ahead of the service's clock; check the locker's clock.",
-    'zh-Hans': '该时间比服务时钟快五分钟以上；请检查储物柜的时钟。',
-    'zh-Hant': '該時間比服務時鐘快五分鐘以上；請檢查儲物櫃的時鐘。',
-    fr: "Cette heure a plus de cinq minutes d'avance sur l'horloge du service ; vérifiez l'horloge du casier.",
-    de: 'Diese Zeit liegt mehr als fünf Minuten vor der Uhr des Dienstes; prüfen Sie die Uhr des Schließfachs.',
-    es: 'Esta hora va más de cinco minutos por delante del reloj del servicio; revise el reloj del casillero.',
-  },
   'locker_delivery.no_delivery_code': {
     en: 'This delivery opens remotely and has no delivery code.',
     'zh-Hans': '该派送通过远程开门，没有投递码。',

@@ -49,12 +49,3 @@ export async function sendUpdate(
     throw err;
   }
 }
-
-/** The device of the caller's key, when it is the one in the path; 404 otherwise (a key opens only its own locker). */
-export function ownDevice(
-  caller: { device?: { id: number; code: string } },
-  code: string,
-): { id: number; code: string } {
-  if (!caller.device || caller.device.code !== code) throw errors.notFound();
-  return caller.device;
-}

@@ -4,12 +4,14 @@
  * and free compartments through this module. A locker calls its own endpoints with a device key.
  */
 import { defineModule } from '../../platform/module.ts';
+import { lockerDoorReported } from './operations/doors.ts';
 import { Device } from './entities.ts';
 import { LOCKERS_MESSAGES } from './messages.ts';
-import { deviceKeyCreate, deviceKeyList, deviceKeyRevoke } from './operations.ts';
+import { deviceKeyCreate, deviceKeyList, deviceKeyRevoke } from './operations/keys.ts';
 import { callerForDeviceKey, DEVICE_KEY_PREFIX } from './repo/deviceKeys.ts';
 
 export { Device } from './entities.ts';
+export { ownDevice, type DoorReported, type DoorReportedHook } from './operations/doors.ts';
 export {
   COMPARTMENT_SIZES,
   compartmentsOf,
@@ -34,7 +36,7 @@ export {
 
 export const lockers = defineModule({
   name: 'lockers',
-  operations: [deviceKeyCreate, deviceKeyList, deviceKeyRevoke],
+  operations: [deviceKeyCreate, deviceKeyList, deviceKeyRevoke, lockerDoorReported],
   entities: [Device],
   messages: LOCKERS_MESSAGES,
   credentials: [{ prefix: DEVICE_KEY_PREFIX, resolve: callerForDeviceKey }],

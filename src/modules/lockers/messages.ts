@@ -9,6 +9,22 @@ export const LOCKERS_MESSAGES = {
     de: 'Dieses Gerät hat bereits {max} aktive Schlüssel; widerrufen Sie zuerst einen.',
     es: 'Este dispositivo ya tiene {max} claves activas; revoque una primero.',
   },
+  'lockers.unknown_door': {
+    en: 'This locker has no door with this number.',
+    'zh-Hans': '该储物柜没有此编号的格口门。',
+    'zh-Hant': '該儲物櫃沒有此編號的格口門。',
+    fr: "Ce casier n'a aucune porte avec ce numéro.",
+    de: 'Dieses Schließfach hat keine Tür mit dieser Nummer.',
+    es: 'Este casillero no tiene ninguna puerta con este número.',
+  },
+  'lockers.door_report_ahead': {
+    en: "This time is more than five minutes ahead of the service's clock; check the locker's clock.",
+    'zh-Hans': '该时间比服务时钟快五分钟以上；请检查储物柜的时钟。',
+    'zh-Hant': '該時間比服務時鐘快五分鐘以上；請檢查儲物櫃的時鐘。',
+    fr: "Cette heure a plus de cinq minutes d'avance sur l'horloge du service ; vérifiez l'horloge du casier.",
+    de: 'Diese Zeit liegt mehr als fünf Minuten vor der Uhr des Dienstes; prüfen Sie die Uhr des Schließfachs.',
+    es: 'Esta hora va más de cinco minutos por delante del reloj del servicio; revise el reloj del casillero.',
+  },
 } satisfies Messages;
 
 declare module '../../platform/i18n/messages.ts' {

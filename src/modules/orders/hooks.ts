@@ -1,9 +1,10 @@
 /**
  * What other modules do once an order is created, after its transaction has committed: a business's third-party
- * rules may hand it to a delivery provider. A module registers its hook from its index.ts; the orders module knows
- * nothing of who listens.
+ * rules may hand it to a delivery provider. A module names its hook in its descriptor (`hooks: { orderCreated }`);
+ * the orders module knows nothing of who listens.
  */
 import type { BusinessContext } from '../../platform/catalog/types.ts';
+import { hooksOf } from '../../platform/hooks.ts';
 
 export interface CreatedOrder {
   id: number;
@@ -17,10 +18,10 @@ export type OrderCreatedHook = (
   order: CreatedOrder,
 ) => Promise<{ thirdPartyAssignment: string } | null>;
 
-const hooks: OrderCreatedHook[] = [];
-
-export function afterOrderCreated(hook: OrderCreatedHook): void {
-  hooks.push(hook);
+declare module '../../platform/hooks.ts' {
+  interface ModuleHooks {
+    orderCreated: OrderCreatedHook;
+  }
 }
 
 /**
@@ -32,7 +33,7 @@ export async function runOrderCreatedHooks(
   order: CreatedOrder,
 ): Promise<{ thirdPartyAssignment: string | null }> {
   let thirdPartyAssignment: string | null = null;
-  for (const hook of hooks) {
+  for (const hook of hooksOf('orderCreated')) {
     try {
       thirdPartyAssignment = (await hook(ctx, order))?.thirdPartyAssignment ?? thirdPartyAssignment;
     } catch (err) {

@@ -3,11 +3,12 @@
  * status changes, which other modules (tracking ingest) call inside their own transactions.
  */
 import { defineModule } from '../../platform/module.ts';
+import { ORDER_EVENTS } from './events.ts';
 import { Order } from './entities.ts';
 import { orderCreate, orderGet, orderList, planningPool } from './operations.ts';
 
 export { Order, type Address, type Recipient } from './entities.ts';
-export { afterOrderCreated, type CreatedOrder } from './hooks.ts';
+export type { CreatedOrder, OrderCreatedHook } from './hooks.ts';
 export { ASSIGNABLE_STATUS_IDS, ORDER_OPERATION, ORDER_STATUS, ORDER_STATUSES } from './domain.ts';
 export {
   carrierHeld,
@@ -21,6 +22,7 @@ export {
 
 export const orders = defineModule({
   name: 'orders',
+  events: ORDER_EVENTS,
   operations: [orderCreate, orderList, orderGet, planningPool],
   entities: [Order],
 });

@@ -5,10 +5,11 @@
  */
 import { defineModule } from '../../platform/module.ts';
 import { createSecretsActivities, sealPlainSecrets } from './activities.ts';
-import { SECRETS_ROTATION_WORKFLOW } from './contract.ts';
+import { SECRETS_ROTATION_WORKFLOW, SECRETS_ROTATION_QUEUE } from './contract.ts';
 
 export const secrets = defineModule({
   name: 'secrets',
+  taskQueue: SECRETS_ROTATION_QUEUE,
   activities: ({ orm, log }) => createSecretsActivities({ orm, log }),
   workflows: [SECRETS_ROTATION_WORKFLOW],
   startup: ({ orm, log }) => sealPlainSecrets(orm, log),

@@ -3,26 +3,30 @@
  * workflow `third-party-delivery-<id>` (contract.ts) whose read model is the third_party_assignment row.
  */
 import { defineModule } from '../../platform/module.ts';
-import { afterOrderCreated } from '../orders/index.ts';
+import { THIRD_PARTY_EVENTS } from './events.ts';
 import { createThirdPartyActivities } from './activities.ts';
-import { THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW } from './contract.ts';
+import { THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW, THIRD_PARTY_QUEUE } from './contract.ts';
 import { THIRD_PARTY_MESSAGES } from './messages.ts';
-import { thirdPartyAssign, thirdPartyAssignmentGet, thirdPartyHandover, thirdPartyReassign } from './operations.ts';
-import { assignByRules, thirdPartyRuleCreate, thirdPartyRuleEnd, thirdPartyRuleList } from './ruleOperations.ts';
+import {
+  thirdPartyAssign,
+  thirdPartyAssignmentGet,
+  thirdPartyHandover,
+  thirdPartyReassign,
+} from './operations/assignments.ts';
+import { assignByRules, thirdPartyRuleCreate, thirdPartyRuleEnd, thirdPartyRuleList } from './operations/rules.ts';
 import {
   providerAssignmentCancel,
   providerAssignmentGet,
   providerAssignmentLegCreate,
   providerAssignmentList,
-} from './providerOperations.ts';
+} from './operations/provider.ts';
 
 export { tellAssignmentsOfProgress } from './progress.ts';
 
-// A new order the business's rules match is handed to a provider as soon as it is created.
-afterOrderCreated(assignByRules);
-
 export const thirdPartyDeliveries = defineModule({
   name: 'third-party-deliveries',
+  taskQueue: THIRD_PARTY_QUEUE,
+  events: THIRD_PARTY_EVENTS,
   operations: [
     thirdPartyAssign,
     thirdPartyAssignmentGet,
@@ -36,6 +40,8 @@ export const thirdPartyDeliveries = defineModule({
     providerAssignmentCancel,
     providerAssignmentLegCreate,
   ],
+  // A new order the business's rules match is handed to a provider as soon as it is created.
+  hooks: { orderCreated: assignByRules },
   activities: ({ orm }) => createThirdPartyActivities({ orm }),
   workflows: [THIRD_PARTY_WORKFLOW],
   messages: THIRD_PARTY_MESSAGES,

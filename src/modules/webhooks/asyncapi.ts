@@ -5,9 +5,8 @@
  * points there.
  */
 import type { EventDefinition, EventSender, Schema } from '../../platform/events.ts';
-import { EVENTS } from '../events.ts';
 import { TEST_EVENT } from './events.ts';
-import { eventsOf, URL_FIELDS, urlFieldFor, type UrlField } from './routing.ts';
+import { URL_FIELDS, type EventRouting, type UrlField } from './routing.ts';
 
 export const ASYNCAPI_PATH = '/api/asyncapi-webhooks.json';
 
@@ -95,7 +94,7 @@ interface ChannelSpec {
 const NO_FILTER = { device_order_events: null, order_lifecycle_events: null };
 
 /** Tenant channels follow routing.ts, so the catalog cannot drift from where events are actually sent. */
-function channelSpecs(): Record<string, ChannelSpec> {
+function channelSpecs(routing: EventRouting): Record<string, ChannelSpec> {
   const channels: Record<string, ChannelSpec> = {};
   for (const field of URL_FIELDS) {
     channels[field] = {
@@ -106,8 +105,8 @@ function channelSpecs(): Record<string, ChannelSpec> {
       events: [],
     };
   }
-  for (const e of EVENTS.filter((x) => x.sender === 'tenant')) {
-    const field: UrlField | null = urlFieldFor(e.name, NO_FILTER);
+  for (const e of routing.events.filter((x) => x.sender === 'tenant')) {
+    const field: UrlField | null = routing.urlFieldFor(e.name, NO_FILTER);
     // The test push goes to whichever URL it is asked for.
     const targets = e.name === TEST_EVENT ? URL_FIELDS : field ? [field] : [];
     for (const t of targets) channels[t]!.events.push(e.name);
@@ -117,17 +116,17 @@ function channelSpecs(): Record<string, ChannelSpec> {
     description:
       'One endpoint per provider account with a selectable event list; sandbox events go to the sandbox URL when configured. ' +
       '1 + 7 retries with exponential backoff, then dead letter.',
-    events: eventsOf('partner_locker'),
+    events: routing.eventsOf('partner_locker'),
   };
   channels.third_party_endpoint = {
     title: 'Third-party delivery endpoint',
     description: 'Endpoint, secret and subscription per provider and category. 1 + 7 retries, then dead letter.',
-    events: eventsOf('third_party'),
+    events: routing.eventsOf('third_party'),
   };
   channels.ohp_subscription = {
     title: 'OHP subscription',
     description: 'The url of an OHP subscription (POST /v1/ohp/subscriptions). Pull remains the source of truth.',
-    events: eventsOf('ohp'),
+    events: routing.eventsOf('ohp'),
   };
   return channels;
 }
@@ -144,15 +143,17 @@ function message(e: EventDefinition): Schema {
   };
 }
 
-const cache = new Map<string, Schema>();
+const cache = new WeakMap<EventRouting, Map<string, Schema>>();
 
-/** The AsyncAPI document for this deployment's public base URL; built once per URL. Do not mutate it. */
-export function buildAsyncApiDocument(publicBaseUrl: string): Schema {
+/** The AsyncAPI document of these events for this deployment's public base URL; built once per URL. Do not mutate it. */
+export function buildAsyncApiDocument(routing: EventRouting, publicBaseUrl: string): Schema {
   const base = publicBaseUrl.replace(/\/+$/, '');
-  const cached = cache.get(base);
+  const built = cache.get(routing) ?? new Map<string, Schema>();
+  cache.set(routing, built);
+  const cached = built.get(base);
   if (cached) return cached;
 
-  const specs = channelSpecs();
+  const specs = channelSpecs(routing);
   const channels: Record<string, Schema> = {};
   const operations: Record<string, Schema> = {};
   for (const [id, spec] of Object.entries(specs)) {
@@ -184,11 +185,13 @@ export function buildAsyncApiDocument(publicBaseUrl: string): Schema {
     channels,
     operations,
     components: {
-      schemas: Object.fromEntries(EVENTS.map((e) => [e.name, { title: e.name, description: e.summary, ...e.payload }])),
-      messages: Object.fromEntries(EVENTS.map((e) => [e.name, message(e)])),
+      schemas: Object.fromEntries(
+        routing.events.map((e) => [e.name, { title: e.name, description: e.summary, ...e.payload }]),
+      ),
+      messages: Object.fromEntries(routing.events.map((e) => [e.name, message(e)])),
       messageTraits: Object.fromEntries(senders.map((s) => [s, { headers: headersSchema(s) }])),
     },
   };
-  cache.set(base, doc);
+  built.set(base, doc);
   return doc;
 }

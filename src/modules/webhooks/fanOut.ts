@@ -3,7 +3,7 @@ import { hash } from 'node:crypto';
 import type { EndpointRow } from './repo/endpoints.ts';
 import type { NewDelivery, OutboxRow, Receivers } from './repo/deliveries.ts';
 import type { RecipientSettings, UrlFormat, WebhookSettingsRow } from './repo/settings.ts';
-import { senderOf, splitUrls, urlFieldFor } from './routing.ts';
+import { splitUrls, type EventRouting } from './routing.ts';
 import { maxAttempts } from './domain.ts';
 
 /** A delivery the relay is about to attempt, with the event and the receiver it is prepared from. */
@@ -32,10 +32,10 @@ export function deliveryKey(seed: string, settingsId: number | null, endpointId:
  * every event of the business, a customer override the events that concern that customer. Provider events go
  * to the endpoint of the provider they name, OHP events to the business's subscriptions.
  */
-export function planDeliveries(events: OutboxRow[], receivers: Receivers): PlannedDelivery[] {
+export function planDeliveries(routing: EventRouting, events: OutboxRow[], receivers: Receivers): PlannedDelivery[] {
   const planned: PlannedDelivery[] = [];
   for (const e of events) {
-    const sender = senderOf(e.event_type);
+    const sender = routing.senderOf(e.event_type);
     const add = (receiver: PlannedDelivery['receiver'], owner: number, url: string, format: UrlFormat, sw: boolean) => {
       const settingsId = 'settings' in receiver ? receiver.settings.id : null;
       const endpointId = 'endpoint' in receiver ? receiver.endpoint.id : null;
@@ -63,7 +63,7 @@ export function planDeliveries(events: OutboxRow[], receivers: Receivers): Plann
     if (sender === 'tenant') {
       for (const s of receivers.settings) {
         if (s.business_id !== e.business_id || !s.sign_secret) continue;
-        for (const url of receivingUrls(e, s)) {
+        for (const url of receivingUrls(routing, e, s)) {
           const f = s.url_formats[url] ?? { format: 'native', standard_webhooks: false };
           add({ settings: s }, e.business_id, url, f.format, f.standard_webhooks);
         }
@@ -95,17 +95,22 @@ function endpointUrl(e: OutboxRow, sender: EventSender, ep: EndpointRow): string
  * The URLs a test send of `eventType` reaches: those of the event's settings field (restrictions do not apply
  * to a test), or every configured URL for the generic test event; only `url` when one is named.
  */
-export function testTargets(s: WebhookSettingsRow, eventType: string, url: string | null): string[] {
-  const field = urlFieldFor(eventType, { device_order_events: null, order_lifecycle_events: null });
+export function testTargets(
+  routing: EventRouting,
+  s: WebhookSettingsRow,
+  eventType: string,
+  url: string | null,
+): string[] {
+  const field = routing.urlFieldFor(eventType, { device_order_events: null, order_lifecycle_events: null });
   const urls = field ? splitUrls(s.urls[field]) : [...new Set(Object.values(s.urls).flatMap((v) => splitUrls(v)))];
   return url ? urls.filter((u) => u === url) : urls;
 }
 
 /** The URLs of a settings row that receive an event. */
-function receivingUrls(e: OutboxRow, s: WebhookSettingsRow): string[] {
+function receivingUrls(routing: EventRouting, e: OutboxRow, s: WebhookSettingsRow): string[] {
   if (e.target_settings_id !== null)
-    return e.target_settings_id === s.id ? testTargets(s, e.event_type, e.target_url) : [];
+    return e.target_settings_id === s.id ? testTargets(routing, s, e.event_type, e.target_url) : [];
   if (s.customer_id !== null && s.customer_id !== e.customer_id) return [];
-  const field = urlFieldFor(e.event_type, s);
+  const field = routing.urlFieldFor(e.event_type, s);
   return field ? splitUrls(s.urls[field]) : [];
 }

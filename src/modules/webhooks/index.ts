@@ -2,13 +2,17 @@
  * Webhooks: the outbox relay and first attempts, retry workflows, tenant settings, provider endpoints and OHP
  * subscriptions, the delivery log with replay and resend, the verifier, and the AsyncAPI document.
  */
+import type { EventDefinition } from '../../platform/events.ts';
 import { defineModule, type WorkerDeps } from '../../platform/module.ts';
+import { WEBHOOK_EVENTS } from './events.ts';
+import { EventRouting } from './routing.ts';
 import { createWebhookActivities } from './activities.ts';
 import {
   WEBHOOK_DELIVERY_IDS,
   WEBHOOK_LOG_PRUNE_SCHEDULE,
   WEBHOOK_LOG_PRUNE_WORKFLOW,
   WEBHOOK_RETRIES_WORKFLOW,
+  WEBHOOK_QUEUE,
 } from './contract.ts';
 import { WEBHOOKS_MESSAGES } from './messages.ts';
 import {
@@ -34,6 +38,7 @@ import { SIGN_SECRET } from './repo/settings.ts';
 import { ASYNCAPI_PATH, buildAsyncApiDocument } from './asyncapi.ts';
 
 export { ASYNCAPI_PATH, buildAsyncApiDocument } from './asyncapi.ts';
+export { EventRouting } from './routing.ts';
 
 /** One set of retry slots per worker: its activities use them, its shutdown gives them back. */
 const originSlots = new WeakMap<WorkerDeps, OriginSlots>();
@@ -43,50 +48,60 @@ function originSlotsOf(deps: WorkerDeps): OriginSlots {
   return slots;
 }
 
-export const webhooks = defineModule({
-  name: 'webhooks',
-  operations: [
-    webhookSettingsGet,
-    webhookSettingsUpdate,
-    webhookDeliveryList,
-    webhookDeliveryGet,
-    webhookDeliveryReplay,
-    webhookDeliveryResend,
-    webhookSettingsTest,
-    webhookVerify,
-    providerWebhookSettingsGet,
-    providerWebhookSettingsUpdate,
-    providerWebhookSettingsRotate,
-    providerWebhookTest,
-    ohpSubscriptionCreate,
-    ohpSubscriptionList,
-    ohpSubscriptionRevoke,
-  ],
-  activities: (deps) =>
-    createWebhookActivities({
-      orm: deps.orm,
-      slots: originSlotsOf(deps),
-      publicBaseUrl: deps.config.publicBaseUrl,
-      allowPrivateTargets: deps.config.webhookAllowPrivateTargets,
-      leaseMarginSec: deps.config.webhookLeaseMarginSec,
-    }),
-  workflows: [WEBHOOK_RETRIES_WORKFLOW, WEBHOOK_LOG_PRUNE_WORKFLOW],
-  messages: WEBHOOKS_MESSAGES,
-  searchAttributes: [WEBHOOK_DELIVERY_IDS],
-  schedules: (config) => [
-    {
-      id: WEBHOOK_LOG_PRUNE_SCHEDULE,
-      workflowType: WEBHOOK_LOG_PRUNE_WORKFLOW,
-      args: [config.webhookLogRetentionDays],
-      spec: { calendars: [{ hour: 3, minute: 30 }] },
-      purpose: 'Deletes webhook deliveries, attempts and published outbox events older than the retention.',
-    },
-  ],
-  documents: [{ path: ASYNCAPI_PATH.slice('/api'.length), build: buildAsyncApiDocument }],
-  services: (deps) => [
-    new OutboxRelay(deps),
-    // Stopped before the worker: slots not in use go back at once, and none is given back once the database is closed.
-    { start: async () => undefined, stop: () => originSlotsOf(deps).close() },
-  ],
-  sealedColumns: [SIGN_SECRET, ...ENDPOINT_SECRETS],
-});
+/**
+ * The webhooks module is built with the events of every other module (their descriptors' `events`, gathered in
+ * src/modules/index.ts) and adds its own: it routes, documents and checks test sends from that one list, and
+ * imports no other module's events.
+ */
+export function webhooks(published: readonly EventDefinition[]) {
+  const routing = new EventRouting([...published, ...WEBHOOK_EVENTS]);
+  return defineModule({
+    name: 'webhooks',
+    taskQueue: WEBHOOK_QUEUE,
+    events: WEBHOOK_EVENTS,
+    operations: [
+      webhookSettingsGet,
+      webhookSettingsUpdate(routing),
+      webhookDeliveryList,
+      webhookDeliveryGet,
+      webhookDeliveryReplay,
+      webhookDeliveryResend,
+      webhookSettingsTest(routing),
+      webhookVerify,
+      providerWebhookSettingsGet,
+      providerWebhookSettingsUpdate(routing),
+      providerWebhookSettingsRotate,
+      providerWebhookTest(routing),
+      ohpSubscriptionCreate(routing),
+      ohpSubscriptionList,
+      ohpSubscriptionRevoke,
+    ],
+    activities: (deps) =>
+      createWebhookActivities({
+        orm: deps.orm,
+        slots: originSlotsOf(deps),
+        publicBaseUrl: deps.config.publicBaseUrl,
+        allowPrivateTargets: deps.config.webhookAllowPrivateTargets,
+        leaseMarginSec: deps.config.webhookLeaseMarginSec,
+      }),
+    workflows: [WEBHOOK_RETRIES_WORKFLOW, WEBHOOK_LOG_PRUNE_WORKFLOW],
+    messages: WEBHOOKS_MESSAGES,
+    searchAttributes: [WEBHOOK_DELIVERY_IDS],
+    schedules: (config) => [
+      {
+        id: WEBHOOK_LOG_PRUNE_SCHEDULE,
+        workflowType: WEBHOOK_LOG_PRUNE_WORKFLOW,
+        args: [config.webhookLogRetentionDays],
+        spec: { calendars: [{ hour: 3, minute: 30 }] },
+        purpose: 'Deletes webhook deliveries, attempts and published outbox events older than the retention.',
+      },
+    ],
+    documents: [{ path: ASYNCAPI_PATH.slice('/api'.length), build: (base) => buildAsyncApiDocument(routing, base) }],
+    services: (deps) => [
+      new OutboxRelay({ ...deps, routing }),
+      // Stopped before the worker: slots not in use go back at once, and none is given back once the database is closed.
+      { start: async () => undefined, stop: () => originSlotsOf(deps).close() },
+    ],
+    sealedColumns: [SIGN_SECRET, ...ENDPOINT_SECRETS],
+  });
+}

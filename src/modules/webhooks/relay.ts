@@ -18,6 +18,7 @@ import type { Logger } from '../../platform/logger.ts';
 import { ATTEMPTS_IN_FLIGHT, sendAttempt, type SendOptions } from './deliver.ts';
 import { REQUEST_TIMEOUT_MS } from './outbound.ts';
 import { planDeliveries, type PlannedDelivery } from './fanOut.ts';
+import type { EventRouting } from './routing.ts';
 import { eachInPool } from './pool.ts';
 import { relayLag } from '../../platform/telemetry/metrics.ts';
 import { startRetryWorkflows, type RoundToDrive } from './retryWorkflows.ts';
@@ -65,6 +66,7 @@ export interface RelayDeps {
   config: Config;
   databaseUrl: string;
   log: Logger;
+  routing: EventRouting;
 }
 
 /**
@@ -176,7 +178,7 @@ export class OutboxRelay {
           for (const lag of lagSeconds) relayLag.observe(lag);
           ids = events.map((e) => e.id);
           count(claimed);
-          const planned = planDeliveries(events, receivers);
+          const planned = planDeliveries(this.deps.routing, events, receivers);
           if (events.some((e) => this.suspects.has(e.id))) return { toSend: await this.writeFirst(tx, planned, ids) };
           return { failed: events.length ? await this.sendThenWrite(tx, planned, ids) : [] };
         })

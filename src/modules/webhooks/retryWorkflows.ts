@@ -16,6 +16,7 @@ import {
   webhookRetriesWorkflowId,
   type RetryEntry,
   type WebhookRetriesInput,
+  WEBHOOK_QUEUE,
 } from './contract.ts';
 import type { webhookRetriesWorkflow } from './workflows.ts';
 import { eachInPool } from './pool.ts';
@@ -70,7 +71,7 @@ async function startOne(deps: Deps, rounds: RoundToDrive[]): Promise<boolean> {
   try {
     await deps.temporal.workflow.start<typeof webhookRetriesWorkflow>(WEBHOOK_RETRIES_WORKFLOW, {
       workflowId,
-      taskQueue: deps.config.taskQueue,
+      taskQueue: WEBHOOK_QUEUE,
       args: [input],
       ...(delayMs > 0 && { startDelay: delayMs }),
       typedSearchAttributes: new TypedSearchAttributes([

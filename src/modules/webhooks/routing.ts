@@ -1,5 +1,4 @@
 import type { EventDefinition, EventSender } from '../../platform/events.ts';
-import { EVENTS } from '../events.ts';
 
 /**
  * The settings fields that hold receiver URLs. Which field receives which tenant event is declared by the event
@@ -35,25 +34,49 @@ const allows = (restriction: string | null, event: string) =>
     .map((s) => s.trim())
     .includes(event);
 
-const BY_NAME = new Map(EVENTS.map((e) => [e.name, e]));
+/**
+ * Every webhook event of the service, as the modules declare them in their descriptors (`events`): the webhooks
+ * module is built with this list (src/modules/index.ts), and routes, documents and checks test sends from it.
+ */
+export class EventRouting {
+  readonly events: readonly EventDefinition[];
+  private readonly byName: Map<string, EventDefinition>;
 
-export function eventDefinition(name: string): EventDefinition | undefined {
-  return BY_NAME.get(name);
+  constructor(events: readonly EventDefinition[]) {
+    this.events = events;
+    this.byName = new Map(events.map((e) => [e.name, e]));
+    if (this.byName.size !== events.length) throw new Error('two modules declare the same webhook event');
+  }
+
+  definition(name: string): EventDefinition | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The settings field whose URLs receive `eventType`, or null when the settings' restriction excludes it. */
+  urlFieldFor(eventType: string, filters: EventFilters): UrlField | null {
+    const route = this.byName.get(eventType)?.route;
+    if (!route) return null;
+    if (route.restrictedBy && !allows(filters[route.restrictedBy as keyof EventFilters], eventType)) return null;
+    return route.field as UrlField;
+  }
+
+  /** The events a settings restriction field can name. */
+  restrictedBy(filter: keyof EventFilters): string[] {
+    return this.events.filter((e) => e.route?.restrictedBy === filter).map((e) => e.name);
+  }
+
+  /** The events of one sender, as a non-empty list for a zod enum. */
+  eventsOf(sender: EventSender): [string, ...string[]] {
+    const names = this.events.filter((e) => e.sender === sender).map((e) => e.name);
+    if (names.length === 0) throw new Error(`no webhook event is sent by ${sender}`);
+    return names as [string, ...string[]];
+  }
+
+  /** Who sends an event: provider channels and OHP have their own receivers; the rest, and any unknown name, is tenant. */
+  senderOf(eventType: string): EventSender {
+    return this.byName.get(eventType)?.sender ?? 'tenant';
+  }
 }
-
-/** The settings field whose URLs receive `eventType`, or null when the settings' restriction excludes it. */
-export function urlFieldFor(eventType: string, filters: EventFilters): UrlField | null {
-  const route = BY_NAME.get(eventType)?.route;
-  if (!route) return null;
-  if (route.restrictedBy && !allows(filters[route.restrictedBy as keyof EventFilters], eventType)) return null;
-  return route.field as UrlField;
-}
-
-/** The events a settings restriction field can name. */
-export const eventsRestrictedBy = (filter: keyof EventFilters): string[] =>
-  EVENTS.filter((e) => e.route?.restrictedBy === filter).map((e) => e.name);
-
-export const eventsOf = (sender: EventSender): string[] => EVENTS.filter((e) => e.sender === sender).map((e) => e.name);
 
 /** The URLs of a comma-separated settings value, trimmed, without empties or repeats. */
 export function splitUrls(value: string | null | undefined): string[] {
@@ -65,9 +88,4 @@ export function splitUrls(value: string | null | undefined): string[] {
         .filter(Boolean),
     ),
   ];
-}
-
-/** Who sends an event: provider channels and OHP have their own receivers; the rest, and any unknown name, is tenant. */
-export function senderOf(eventType: string): EventSender {
-  return BY_NAME.get(eventType)?.sender ?? 'tenant';
 }

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import { DEVICE_ORDER_EXCEPTIONS, deviceOrderWorkflowId } from '../../../src/modules/device-orders/contract.ts';
-import { eventDefinition } from '../../../src/modules/webhooks/routing.ts';
+import { eventDefinition } from '../../helpers/events.ts';
 import { translate } from '../../../src/platform/i18n/messages.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
-import { eventDefinition } from '../../../src/modules/webhooks/routing.ts';
+import { eventDefinition } from '../../helpers/events.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../../helpers/factories.ts';
 import { startReceiver } from '../../helpers/receiver.ts';

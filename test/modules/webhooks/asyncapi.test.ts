@@ -5,14 +5,14 @@ import { DiagnosticSeverity, Parser, type AsyncAPIDocumentInterface } from '@asy
 import { Ajv, type ValidateFunction } from 'ajv';
 import { compartmentsOf, insertDevice } from '../../../src/modules/lockers/index.ts';
 import { keepEvents } from '../../helpers/factories.ts';
-import { ENTITIES } from '../../../src/modules/index.ts';
+import { ENTITIES, EVENTS } from '../../../src/modules/index.ts';
 import { createOrm, type Em, type Orm } from '../../../src/platform/db/orm.ts';
 import { insertStoredDeviceOrder, transitionDeviceOrder } from '../../../src/modules/device-orders/repo/orders.ts';
 import { buildAsyncApiDocument } from '../../../src/modules/webhooks/asyncapi.ts';
-import { EVENTS } from '../../../src/modules/events.ts';
 import { buildRequest } from '../../../src/modules/webhooks/request.ts';
 import { shapeForRecipient } from '../../../src/modules/webhooks/transform.ts';
-import { eventDefinition, eventsRestrictedBy, senderOf, URL_FIELDS } from '../../../src/modules/webhooks/routing.ts';
+import { URL_FIELDS } from '../../../src/modules/webhooks/routing.ts';
+import { eventDefinition, ROUTING } from '../../helpers/events.ts';
 
 const eventSchema = (name: string) => eventDefinition(name)?.payload;
 const EVENT_NAMES = EVENTS.map((e) => e.name);
@@ -72,7 +72,7 @@ const SPEC_EVENTS = [
   'settlement_line.created',
 ];
 
-const doc = buildAsyncApiDocument(BASE) as {
+const doc = buildAsyncApiDocument(ROUTING, BASE) as {
   id: string;
   components: { schemas: Record<string, object>; messages: Record<string, object> };
   channels: Record<string, any>;
@@ -114,12 +114,12 @@ describe('AsyncAPI webhook catalog', () => {
         .all()
         .every((o) => o.action() === 'send'),
     );
-    assert.equal(buildAsyncApiDocument(`${BASE}/`), doc, 'one document per base URL, trailing slash ignored');
+    assert.equal(buildAsyncApiDocument(ROUTING, `${BASE}/`), doc, 'one document per base URL, trailing slash ignored');
   });
 
   test('every event of the specification has a schema, and the settings restrictions name exactly their families', () => {
-    assert.deepEqual(eventsRestrictedBy('device_order_events'), DEVICE_ORDER_EVENTS);
-    assert.deepEqual(eventsRestrictedBy('order_lifecycle_events'), LIFECYCLE_EVENTS);
+    assert.deepEqual(ROUTING.restrictedBy('device_order_events'), DEVICE_ORDER_EVENTS);
+    assert.deepEqual(ROUTING.restrictedBy('order_lifecycle_events'), LIFECYCLE_EVENTS);
     const keys = Object.keys(doc.components.schemas);
     for (const name of [...DEVICE_ORDER_EVENTS, ...LIFECYCLE_EVENTS, ...SPEC_EVENTS])
       assert.ok(keys.includes(name), `missing schema ${name}`);
@@ -321,6 +321,6 @@ describe('device order payloads written by deviceOrderRepo', () => {
   });
 
   test('the relay routes every catalog event to the sender the catalog names', () => {
-    for (const e of EVENTS) assert.equal(senderOf(e.name), e.sender, e.name);
+    for (const e of EVENTS) assert.equal(ROUTING.senderOf(e.name), e.sender, e.name);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
-import { eventDefinition } from '../../../src/modules/webhooks/routing.ts';
+import { eventDefinition } from '../../helpers/events.ts';
 import { verifyWebhook } from '../../../src/modules/webhooks/verify.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';

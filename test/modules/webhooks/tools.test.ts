@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { Webhook } from 'standardwebhooks';
-import { eventDefinition } from '../../../src/modules/webhooks/routing.ts';
+import { eventDefinition } from '../../helpers/events.ts';
 import { signPartnerLocker, standardWebhooksKey } from '../../../src/modules/webhooks/signing.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { HTTP, type CloudEvent } from 'cloudevents';
 import { Webhook } from 'standardwebhooks';
-import { eventDefinition } from '../../../src/modules/webhooks/routing.ts';
+import { eventDefinition } from '../../helpers/events.ts';
 import { standardWebhooksKey } from '../../../src/modules/webhooks/signing.ts';
 import { verifyWebhook } from '../../../src/modules/webhooks/verify.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';

@@ -12,7 +12,7 @@ import {
 } from '../repo/endpoints.ts';
 import { AppError, errors } from '../../../platform/errors.ts';
 import { postOutbound } from '../outbound.ts';
-import { eventsOf } from '../routing.ts';
+import type { EventRouting } from '../routing.ts';
 import { signOhp } from '../signing.ts';
 import { newKeyId, newSecret } from './providers.ts';
 import { intParam } from '../../../platform/catalog/schemas.ts';
@@ -80,67 +80,73 @@ function refusalError(refusal: OhpRefusal): AppError {
   });
 }
 
-export const ohpSubscriptionCreate = defineOperation({
-  name: 'ohp_subscription_create',
-  summary:
-    'Subscribe a URL to OHP push events; it must first echo a challenge. The secret is generated and shown once when not given.',
-  tag: TAG,
-  roles: ['client_admin'],
-  business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/ohp/subscriptions',
-    status: 201,
-    failures: {
-      400: 'The URL did not echo the challenge (CHALLENGE_FAILED)',
-      409: 'A limit refused it: the same URL and events, 50 per business, 5 per URL',
+/** Built with the service's events: a subscription names OHP events. */
+export const ohpSubscriptionCreate = (routing: EventRouting) =>
+  defineOperation({
+    name: 'ohp_subscription_create',
+    summary:
+      'Subscribe a URL to OHP push events; it must first echo a challenge. The secret is generated and shown once when not given.',
+    tag: TAG,
+    roles: ['client_admin'],
+    business: true,
+    rest: {
+      method: 'POST',
+      path: '/v1/ohp/subscriptions',
+      status: 201,
+      failures: {
+        400: 'The URL did not echo the challenge (CHALLENGE_FAILED)',
+        409: 'A limit refused it: the same URL and events, 50 per business, 5 per URL',
+      },
     },
-  },
-  graphql: { name: 'ohpSubscriptionCreate', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
-  input: z
-    .object({
-      url: z
-        .string()
-        .trim()
-        .max(2000)
-        .refine(isHttpUrl, { params: { key: 'field.invalid_url' } }),
-      secret: z.string().min(16).max(255).optional(),
-      events: z
-        .array(z.enum(eventsOf('ohp') as [string, ...string[]]))
-        .max(20)
-        .default([]),
-      format: z.enum(WEBHOOK_FORMATS).default('native'),
-      signature: z.enum(['ohp', 'standard_webhooks']).default('ohp'),
-    })
-    .strict(),
-  output: z.object({
-    result: z.literal(true),
-    subscription: Subscription,
-    generated_secret: z.string().optional().describe('Present once when generated.'),
-  }),
-  async handler(input, ctx) {
-    const { caller } = ctx;
-    refusePrivateUrls(ctx, { url: [input.url] });
-    // Limits first: a refused subscription sends no challenge.
-    const early = await ohpSubscriptionRefusal(ctx.em, caller.businessId, input.url, input.events);
-    if (early) throw refusalError(early);
-    const secret = input.secret ?? newSecret();
-    const failed = await challenge(input.url, secret, ctx.config.webhookAllowPrivateTargets);
-    if (failed) throw errors.badRequest('CHALLENGE_FAILED', 'webhook.challenge_failed', { reason: failed });
-    const row = await insertOhpSubscription(ctx.em, caller.businessId, {
-      url: input.url,
-      events: input.events,
-      format: input.format,
-      standardWebhooks: input.signature === 'standard_webhooks',
-      secret,
-      keyId: newKeyId(),
-    });
-    if (typeof row === 'string') throw refusalError(row);
-    ctx.log.info({ businessId: caller.businessId, subscriptionId: row.id }, 'OHP subscription created');
-    return { result: true as const, subscription: present(row), ...(input.secret ? {} : { generated_secret: secret }) };
-  },
-});
+    graphql: { name: 'ohpSubscriptionCreate', kind: 'mutation' },
+    mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
+    input: z
+      .object({
+        url: z
+          .string()
+          .trim()
+          .max(2000)
+          .refine(isHttpUrl, { params: { key: 'field.invalid_url' } }),
+        secret: z.string().min(16).max(255).optional(),
+        events: z
+          .array(z.enum(routing.eventsOf('ohp')))
+          .max(20)
+          .default([]),
+        format: z.enum(WEBHOOK_FORMATS).default('native'),
+        signature: z.enum(['ohp', 'standard_webhooks']).default('ohp'),
+      })
+      .strict(),
+    output: z.object({
+      result: z.literal(true),
+      subscription: Subscription,
+      generated_secret: z.string().optional().describe('Present once when generated.'),
+    }),
+    async handler(input, ctx) {
+      const { caller } = ctx;
+      refusePrivateUrls(ctx, { url: [input.url] });
+      // Limits first: a refused subscription sends no challenge.
+      const early = await ohpSubscriptionRefusal(ctx.em, caller.businessId, input.url, input.events);
+      if (early) throw refusalError(early);
+      const secret = input.secret ?? newSecret();
+      const failed = await challenge(input.url, secret, ctx.config.webhookAllowPrivateTargets);
+      if (failed) throw errors.badRequest('CHALLENGE_FAILED', 'webhook.challenge_failed', { reason: failed });
+      const row = await insertOhpSubscription(ctx.em, caller.businessId, {
+        url: input.url,
+        events: input.events,
+        format: input.format,
+        standardWebhooks: input.signature === 'standard_webhooks',
+        secret,
+        keyId: newKeyId(),
+      });
+      if (typeof row === 'string') throw refusalError(row);
+      ctx.log.info({ businessId: caller.businessId, subscriptionId: row.id }, 'OHP subscription created');
+      return {
+        result: true as const,
+        subscription: present(row),
+        ...(input.secret ? {} : { generated_secret: secret }),
+      };
+    },
+  });
 
 export const ohpSubscriptionList = defineOperation({
   name: 'ohp_subscription_list',

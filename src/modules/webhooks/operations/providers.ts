@@ -11,7 +11,7 @@ import {
 } from '../repo/endpoints.ts';
 import { errors } from '../../../platform/errors.ts';
 import { PROVIDERS } from '../../../platform/roles.ts';
-import { eventsOf } from '../routing.ts';
+import type { EventRouting } from '../routing.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { isHttpUrl, maskSecret, refusePrivateUrls } from './settings.ts';
 import { WEBHOOK_FORMATS } from '../domain.ts';
@@ -23,11 +23,6 @@ export const ROTATION_GRACE_HOURS = 24;
 const KIND_OF_ROLE: Record<string, EndpointKind> = {
   locker_provider: 'partner_locker',
   delivery_provider: 'third_party',
-};
-const EVENTS_OF: Record<EndpointKind, string[]> = {
-  partner_locker: eventsOf('partner_locker'),
-  third_party: eventsOf('third_party'),
-  ohp: eventsOf('ohp'),
 };
 
 /** A generated secret: 32 random bytes, shown once. */
@@ -100,67 +95,69 @@ export const providerWebhookSettingsGet = defineOperation({
   },
 });
 
-export const providerWebhookSettingsUpdate = defineOperation({
-  name: 'provider_webhook_settings_update',
-  summary:
-    'Create or update (partially) the provider endpoint: URL, sandbox URL and switch, event selection, format, secret (generated and shown once when not given).',
-  tag: TAG,
-  roles: PROVIDERS,
-  business: true,
-  rest: { method: 'PUT', path: '/v1/provider/webhook-settings' },
-  graphql: { name: 'providerWebhookSettingsUpdate', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
-  input: z
-    .object({
-      url: httpUrl.optional(),
-      sandbox_url: httpUrl.nullable().optional(),
-      sandbox_enabled: z.boolean().optional(),
-      events: z.array(z.string().max(64)).max(50).optional(),
-      format: z.enum(WEBHOOK_FORMATS).optional(),
-      standard_webhooks: z.boolean().optional(),
-      secret: secret
-        .optional()
-        .describe('Replaces the secret at once; use rotate-secret to keep the old one signing for 24 hours.'),
-    })
-    .strict(),
-  output: z.object({ result: z.literal(true), settings: Settings, generated_secret: generated }),
-  async handler(input, ctx) {
-    const kind = kindOf(ctx);
-    const unknown = (input.events ?? []).filter((e) => !EVENTS_OF[kind].includes(e));
-    if (unknown.length) throw errors.field('events', 'field.unknown_event', { event: unknown.join(', ') });
-    const existing = await findProviderEndpoint(ctx.em, ctx.caller.businessId, kind);
-    if (!existing && !input.url) throw errors.field('url', 'field.required');
-    refusePrivateUrls(ctx, { url: [input.url], sandbox_url: [input.sandbox_url] });
-    const generatedSecret = !existing && !input.secret ? newSecret() : undefined;
-    const patch = {
-      url: input.url,
-      sandboxUrl: input.sandbox_url,
-      sandboxEnabled: input.sandbox_enabled,
-      events: input.events,
-      format: input.format,
-      standardWebhooks: input.standard_webhooks,
-      secret: input.secret ?? generatedSecret,
-      keyId: input.secret || generatedSecret ? newKeyId() : undefined,
-    };
-    const row = existing
-      ? await updateEndpoint(ctx.em, existing.id, patch)
-      : await insertProviderEndpoint(ctx.em, ctx.caller.businessId, kind, {
-          ...patch,
-          url: input.url!,
-          secret: patch.secret!,
-          keyId: patch.keyId!,
-        });
-    ctx.log.info(
-      { businessId: ctx.caller.businessId, kind, secretChanged: Boolean(input.secret || generatedSecret) },
-      'provider webhook settings updated',
-    );
-    return {
-      result: true as const,
-      settings: present(row),
-      ...(generatedSecret && { generated_secret: generatedSecret }),
-    };
-  },
-});
+/** Built with the service's events: an endpoint selects among its sender's. */
+export const providerWebhookSettingsUpdate = (routing: EventRouting) =>
+  defineOperation({
+    name: 'provider_webhook_settings_update',
+    summary:
+      'Create or update (partially) the provider endpoint: URL, sandbox URL and switch, event selection, format, secret (generated and shown once when not given).',
+    tag: TAG,
+    roles: PROVIDERS,
+    business: true,
+    rest: { method: 'PUT', path: '/v1/provider/webhook-settings' },
+    graphql: { name: 'providerWebhookSettingsUpdate', kind: 'mutation' },
+    mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
+    input: z
+      .object({
+        url: httpUrl.optional(),
+        sandbox_url: httpUrl.nullable().optional(),
+        sandbox_enabled: z.boolean().optional(),
+        events: z.array(z.string().max(64)).max(50).optional(),
+        format: z.enum(WEBHOOK_FORMATS).optional(),
+        standard_webhooks: z.boolean().optional(),
+        secret: secret
+          .optional()
+          .describe('Replaces the secret at once; use rotate-secret to keep the old one signing for 24 hours.'),
+      })
+      .strict(),
+    output: z.object({ result: z.literal(true), settings: Settings, generated_secret: generated }),
+    async handler(input, ctx) {
+      const kind = kindOf(ctx);
+      const unknown = (input.events ?? []).filter((e) => !routing.eventsOf(kind).includes(e));
+      if (unknown.length) throw errors.field('events', 'field.unknown_event', { event: unknown.join(', ') });
+      const existing = await findProviderEndpoint(ctx.em, ctx.caller.businessId, kind);
+      if (!existing && !input.url) throw errors.field('url', 'field.required');
+      refusePrivateUrls(ctx, { url: [input.url], sandbox_url: [input.sandbox_url] });
+      const generatedSecret = !existing && !input.secret ? newSecret() : undefined;
+      const patch = {
+        url: input.url,
+        sandboxUrl: input.sandbox_url,
+        sandboxEnabled: input.sandbox_enabled,
+        events: input.events,
+        format: input.format,
+        standardWebhooks: input.standard_webhooks,
+        secret: input.secret ?? generatedSecret,
+        keyId: input.secret || generatedSecret ? newKeyId() : undefined,
+      };
+      const row = existing
+        ? await updateEndpoint(ctx.em, existing.id, patch)
+        : await insertProviderEndpoint(ctx.em, ctx.caller.businessId, kind, {
+            ...patch,
+            url: input.url!,
+            secret: patch.secret!,
+            keyId: patch.keyId!,
+          });
+      ctx.log.info(
+        { businessId: ctx.caller.businessId, kind, secretChanged: Boolean(input.secret || generatedSecret) },
+        'provider webhook settings updated',
+      );
+      return {
+        result: true as const,
+        settings: present(row),
+        ...(generatedSecret && { generated_secret: generatedSecret }),
+      };
+    },
+  });
 
 export const providerWebhookSettingsRotate = defineOperation({
   name: 'provider_webhook_secret_rotate',
@@ -224,56 +221,58 @@ function testPayload(kind: EndpointKind, event: string, eventId: string): Record
   };
 }
 
-export const providerWebhookTest = defineOperation({
-  name: 'provider_webhook_test',
-  summary:
-    'Send a test event through the delivery engine: partner lockers get a sandbox event (livemode false, PLE-MOCK-, X-Webhook-Test: 1) at the sandbox URL when set; third-party providers a mock event (X-Webhook-Test: 1, data.test).',
-  tag: TAG,
-  roles: PROVIDERS,
-  business: true,
-  limit: 'webhook_test',
-  rest: {
-    method: 'POST',
-    path: '/v1/provider/webhook-settings/test',
-    status: 202,
-    failures: {
-      409: 'No webhook endpoint is set up yet (PROVIDER_WEBHOOK_NOT_CONFIGURED), or a partner locker endpoint without its sandbox (SANDBOX_DISABLED)',
+/** Built with the service's events: the test event is one the endpoint's sender sends. */
+export const providerWebhookTest = (routing: EventRouting) =>
+  defineOperation({
+    name: 'provider_webhook_test',
+    summary:
+      'Send a test event through the delivery engine: partner lockers get a sandbox event (livemode false, PLE-MOCK-, X-Webhook-Test: 1) at the sandbox URL when set; third-party providers a mock event (X-Webhook-Test: 1, data.test).',
+    tag: TAG,
+    roles: PROVIDERS,
+    business: true,
+    limit: 'webhook_test',
+    rest: {
+      method: 'POST',
+      path: '/v1/provider/webhook-settings/test',
+      status: 202,
+      failures: {
+        409: 'No webhook endpoint is set up yet (PROVIDER_WEBHOOK_NOT_CONFIGURED), or a partner locker endpoint without its sandbox (SANDBOX_DISABLED)',
+      },
     },
-  },
-  graphql: { name: 'providerWebhookTest', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'low', servers: ['developer'] },
-  input: z
-    .object({
-      event: z
-        .string()
-        .max(64)
-        .optional()
-        .describe('One of the selected events; the first selected (or the first of the sender) by default.'),
-    })
-    .strict(),
-  output: z.object({ result: z.literal(true), event_id: z.string(), url: z.string() }),
-  async handler(input, ctx) {
-    const endpoint = await endpointOr409(ctx);
-    const kind = endpoint.kind;
-    const selectable = endpoint.events.length ? endpoint.events : EVENTS_OF[kind];
-    const event = input.event ?? selectable[0]!;
-    if (!selectable.includes(event)) throw errors.field('event', 'field.no_receiving_url');
-    if (kind === 'partner_locker' && !endpoint.sandbox_enabled)
-      throw errors.conflict('SANDBOX_DISABLED', 'webhook.sandbox_disabled');
-    const eventId = `${kind === 'partner_locker' ? 'PLE-MOCK-' : 'TPE-TEST-'}${randomUUID()}`;
-    await insertOutboxEvent(ctx.em, {
-      businessId: ctx.caller.businessId,
-      eventId,
-      eventType: event,
-      referenceType: 'provider_webhook',
-      referenceId: String(endpoint.id),
-      payload: testPayload(kind, event, eventId),
-      providerId: ctx.caller.businessId,
-    });
-    return {
-      result: true as const,
-      event_id: eventId,
-      url: kind === 'partner_locker' ? (endpoint.sandbox_url ?? endpoint.url) : endpoint.url,
-    };
-  },
-});
+    graphql: { name: 'providerWebhookTest', kind: 'mutation' },
+    mcp: { scope: 'webhooks:write', risk: 'low', servers: ['developer'] },
+    input: z
+      .object({
+        event: z
+          .string()
+          .max(64)
+          .optional()
+          .describe('One of the selected events; the first selected (or the first of the sender) by default.'),
+      })
+      .strict(),
+    output: z.object({ result: z.literal(true), event_id: z.string(), url: z.string() }),
+    async handler(input, ctx) {
+      const endpoint = await endpointOr409(ctx);
+      const kind = endpoint.kind;
+      const selectable = endpoint.events.length ? endpoint.events : routing.eventsOf(kind);
+      const event = input.event ?? selectable[0]!;
+      if (!selectable.includes(event)) throw errors.field('event', 'field.no_receiving_url');
+      if (kind === 'partner_locker' && !endpoint.sandbox_enabled)
+        throw errors.conflict('SANDBOX_DISABLED', 'webhook.sandbox_disabled');
+      const eventId = `${kind === 'partner_locker' ? 'PLE-MOCK-' : 'TPE-TEST-'}${randomUUID()}`;
+      await insertOutboxEvent(ctx.em, {
+        businessId: ctx.caller.businessId,
+        eventId,
+        eventType: event,
+        referenceType: 'provider_webhook',
+        referenceId: String(endpoint.id),
+        payload: testPayload(kind, event, eventId),
+        providerId: ctx.caller.businessId,
+      });
+      return {
+        result: true as const,
+        event_id: eventId,
+        url: kind === 'partner_locker' ? (endpoint.sandbox_url ?? endpoint.url) : endpoint.url,
+      };
+    },
+  });

@@ -3,7 +3,7 @@ import { findWebhookSettings, isCustomerOf, upsertWebhookSettings, type WebhookS
 import type { Config } from '../../../platform/config.ts';
 import { errors } from '../../../platform/errors.ts';
 import { isPrivateUrl } from '../targetPolicy.ts';
-import { eventsRestrictedBy, splitUrls, URL_FIELDS, type UrlField } from '../routing.ts';
+import { splitUrls, URL_FIELDS, type EventRouting, type UrlField } from '../routing.ts';
 import { intParam } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { WEBHOOK_FORMATS } from '../domain.ts';
@@ -124,63 +124,65 @@ export const webhookSettingsGet = defineOperation({
   },
 });
 
-export const webhookSettingsUpdate = defineOperation({
-  name: 'webhook_settings_update',
-  summary: 'Update webhook settings (partial): a field left out keeps its value, null or "" clears it.',
-  tag: TAG,
-  roles: ['client_admin'],
-  business: true,
-  rest: { method: 'PUT', path: '/v1/webhook-settings' },
-  graphql: { name: 'webhookSettingsUpdate', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'high', tool: 'update_webhook_settings', servers: ['developer'] },
-  input: z
-    .object({
-      customer_id: customerId,
-      webhook_sign_secret: z.string().min(16).max(255).nullable().optional(),
-      ...urlFields,
-      /** The specification's alternative spelling of tracking_event_webhook_url. */
-      track_event_webhook_url: urlList.optional(),
-      url_formats: z
-        .record(z.string().refine(isHttpUrl, { params: { key: 'field.invalid_url' } }), UrlFormatSchema)
-        .nullable()
-        .optional(),
-      device_order_events: eventList(eventsRestrictedBy('device_order_events')).optional(),
-      order_lifecycle_events: eventList([
-        ...eventsRestrictedBy('order_lifecycle_events'),
-        'driver.location_update',
-      ]).optional(),
-      driver_location_min_interval_sec: z.number().int().min(0).max(86_400).optional(),
-    })
-    .strict(),
-  output,
-  async handler(input, ctx) {
-    const customer = await checkCustomer(ctx, input.customer_id);
-    const given: Partial<Record<UrlField, string | null>> = {
-      tracking_event_webhook_url: input.track_event_webhook_url,
-      ...input,
-    };
-    const urls: Partial<Record<UrlField, string | null>> = {};
-    for (const f of URL_FIELDS) if (given[f] !== undefined) urls[f] = given[f] ? splitUrls(given[f]).join(',') : null;
-    refusePrivateUrls(ctx, {
-      ...Object.fromEntries(Object.entries(urls).map(([f, v]) => [f, v ? v.split(',') : []])),
-      url_formats: Object.keys(input.url_formats ?? {}),
-    });
-    const row = await upsertWebhookSettings(ctx.em, ctx.caller.businessId, customer, {
-      signSecret: input.webhook_sign_secret,
-      urls,
-      urlFormats: input.url_formats,
-      deviceOrderEvents: input.device_order_events,
-      orderLifecycleEvents: input.order_lifecycle_events,
-      driverLocationMinIntervalSec: input.driver_location_min_interval_sec,
-    });
-    ctx.log.info(
-      {
-        businessId: ctx.caller.businessId,
-        customerId: customer,
-        secretChanged: input.webhook_sign_secret !== undefined,
-      },
-      'webhook settings updated',
-    );
-    return { result: true as const, settings: present(customer, row) };
-  },
-});
+/** Built with the service's events: the restriction fields name events of their families. */
+export const webhookSettingsUpdate = (routing: EventRouting) =>
+  defineOperation({
+    name: 'webhook_settings_update',
+    summary: 'Update webhook settings (partial): a field left out keeps its value, null or "" clears it.',
+    tag: TAG,
+    roles: ['client_admin'],
+    business: true,
+    rest: { method: 'PUT', path: '/v1/webhook-settings' },
+    graphql: { name: 'webhookSettingsUpdate', kind: 'mutation' },
+    mcp: { scope: 'webhooks:write', risk: 'high', tool: 'update_webhook_settings', servers: ['developer'] },
+    input: z
+      .object({
+        customer_id: customerId,
+        webhook_sign_secret: z.string().min(16).max(255).nullable().optional(),
+        ...urlFields,
+        /** The specification's alternative spelling of tracking_event_webhook_url. */
+        track_event_webhook_url: urlList.optional(),
+        url_formats: z
+          .record(z.string().refine(isHttpUrl, { params: { key: 'field.invalid_url' } }), UrlFormatSchema)
+          .nullable()
+          .optional(),
+        device_order_events: eventList(routing.restrictedBy('device_order_events')).optional(),
+        order_lifecycle_events: eventList([
+          ...routing.restrictedBy('order_lifecycle_events'),
+          'driver.location_update',
+        ]).optional(),
+        driver_location_min_interval_sec: z.number().int().min(0).max(86_400).optional(),
+      })
+      .strict(),
+    output,
+    async handler(input, ctx) {
+      const customer = await checkCustomer(ctx, input.customer_id);
+      const given: Partial<Record<UrlField, string | null>> = {
+        tracking_event_webhook_url: input.track_event_webhook_url,
+        ...input,
+      };
+      const urls: Partial<Record<UrlField, string | null>> = {};
+      for (const f of URL_FIELDS) if (given[f] !== undefined) urls[f] = given[f] ? splitUrls(given[f]).join(',') : null;
+      refusePrivateUrls(ctx, {
+        ...Object.fromEntries(Object.entries(urls).map(([f, v]) => [f, v ? v.split(',') : []])),
+        url_formats: Object.keys(input.url_formats ?? {}),
+      });
+      const row = await upsertWebhookSettings(ctx.em, ctx.caller.businessId, customer, {
+        signSecret: input.webhook_sign_secret,
+        urls,
+        urlFormats: input.url_formats,
+        deviceOrderEvents: input.device_order_events,
+        orderLifecycleEvents: input.order_lifecycle_events,
+        driverLocationMinIntervalSec: input.driver_location_min_interval_sec,
+      });
+      ctx.log.info(
+        {
+          businessId: ctx.caller.businessId,
+          customerId: customer,
+          secretChanged: input.webhook_sign_secret !== undefined,
+        },
+        'webhook settings updated',
+      );
+      return { result: true as const, settings: present(customer, row) };
+    },
+  });

@@ -4,7 +4,7 @@ import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
 import { testTargets } from '../fanOut.ts';
 import { findWebhookSettings } from '../repo/settings.ts';
 import { errors } from '../../../platform/errors.ts';
-import { eventsOf } from '../routing.ts';
+import type { EventRouting } from '../routing.ts';
 import { SENDERS } from '../signing.ts';
 import { verifyWebhook } from '../verify.ts';
 import { intParam } from '../../../platform/catalog/schemas.ts';
@@ -12,67 +12,68 @@ import { defineOperation } from '../../../platform/catalog/types.ts';
 import { checkCustomer } from './settings.ts';
 
 const TAG = 'Webhooks';
-const TENANT_EVENTS = eventsOf('tenant') as [string, ...string[]];
 
-export const webhookSettingsTest = defineOperation({
-  name: 'webhook_settings_test',
-  summary:
-    'Send a signed test event (webhook.test, or the named event with a test body) through the delivery engine to the configured URLs, or to one of them.',
-  tag: TAG,
-  roles: ['client_admin'],
-  business: true,
-  limit: 'webhook_test',
-  rest: {
-    method: 'POST',
-    path: '/v1/webhook-settings/test',
-    status: 202,
-    failures: { 409: 'No signing secret is set (WEBHOOK_SECRET_MISSING)' },
-  },
-  graphql: { name: 'webhookSettingsTest', kind: 'mutation' },
-  mcp: { scope: 'webhooks:write', risk: 'low', tool: 'test_webhook_delivery', servers: ['developer'] },
-  input: z
-    .object({
-      customer_id: intParam().nullish(),
-      url: z
-        .string()
-        .trim()
-        .max(2000)
-        .nullish()
-        .describe('One of the configured URLs; all that receive the event when left out.'),
-      event: z
-        .enum(TENANT_EVENTS)
-        .default('webhook.test')
-        .describe('Chooses the settings field, as a real event of that name would.'),
-    })
-    .strict(),
-  output: z.object({ result: z.literal(true), event_id: z.string(), urls: z.array(z.string()) }),
-  async handler(input, ctx) {
-    const customer = await checkCustomer(ctx, input.customer_id);
-    const settings = await findWebhookSettings(ctx.em, ctx.caller.businessId, customer);
-    if (!settings?.sign_secret) throw errors.conflict('WEBHOOK_SECRET_MISSING', 'webhook.secret_missing');
-    const urls = testTargets(settings, input.event, input.url ?? null);
-    if (urls.length === 0) throw errors.field(input.url ? 'url' : 'event', 'field.no_receiving_url');
-    const eventId = `TEST-${randomUUID()}`;
-    await insertOutboxEvent(ctx.em, {
-      businessId: ctx.caller.businessId,
-      customerId: customer,
-      eventId,
-      eventType: input.event,
-      referenceType: 'webhook_settings',
-      referenceId: String(settings.id),
-      payload: {
-        event_id: eventId,
-        event: input.event,
-        business_id: ctx.caller.businessId,
-        occurred_at: new Date().toISOString(),
-        data: { test: true, message: 'A test event sent from the webhook settings.' },
-      },
-      targetSettingsId: settings.id,
-      targetUrl: input.url ?? null,
-    });
-    return { result: true as const, event_id: eventId, urls };
-  },
-});
+/** Built with the service's events: a test send may name any tenant event. */
+export const webhookSettingsTest = (routing: EventRouting) =>
+  defineOperation({
+    name: 'webhook_settings_test',
+    summary:
+      'Send a signed test event (webhook.test, or the named event with a test body) through the delivery engine to the configured URLs, or to one of them.',
+    tag: TAG,
+    roles: ['client_admin'],
+    business: true,
+    limit: 'webhook_test',
+    rest: {
+      method: 'POST',
+      path: '/v1/webhook-settings/test',
+      status: 202,
+      failures: { 409: 'No signing secret is set (WEBHOOK_SECRET_MISSING)' },
+    },
+    graphql: { name: 'webhookSettingsTest', kind: 'mutation' },
+    mcp: { scope: 'webhooks:write', risk: 'low', tool: 'test_webhook_delivery', servers: ['developer'] },
+    input: z
+      .object({
+        customer_id: intParam().nullish(),
+        url: z
+          .string()
+          .trim()
+          .max(2000)
+          .nullish()
+          .describe('One of the configured URLs; all that receive the event when left out.'),
+        event: z
+          .enum(routing.eventsOf('tenant'))
+          .default('webhook.test')
+          .describe('Chooses the settings field, as a real event of that name would.'),
+      })
+      .strict(),
+    output: z.object({ result: z.literal(true), event_id: z.string(), urls: z.array(z.string()) }),
+    async handler(input, ctx) {
+      const customer = await checkCustomer(ctx, input.customer_id);
+      const settings = await findWebhookSettings(ctx.em, ctx.caller.businessId, customer);
+      if (!settings?.sign_secret) throw errors.conflict('WEBHOOK_SECRET_MISSING', 'webhook.secret_missing');
+      const urls = testTargets(routing, settings, input.event, input.url ?? null);
+      if (urls.length === 0) throw errors.field(input.url ? 'url' : 'event', 'field.no_receiving_url');
+      const eventId = `TEST-${randomUUID()}`;
+      await insertOutboxEvent(ctx.em, {
+        businessId: ctx.caller.businessId,
+        customerId: customer,
+        eventId,
+        eventType: input.event,
+        referenceType: 'webhook_settings',
+        referenceId: String(settings.id),
+        payload: {
+          event_id: eventId,
+          event: input.event,
+          business_id: ctx.caller.businessId,
+          occurred_at: new Date().toISOString(),
+          data: { test: true, message: 'A test event sent from the webhook settings.' },
+        },
+        targetSettingsId: settings.id,
+        targetUrl: input.url ?? null,
+      });
+      return { result: true as const, event_id: eventId, urls };
+    },
+  });
 
 export const webhookVerify = defineOperation({
   name: 'verify_webhook_signature',

@@ -3,12 +3,12 @@
  * and the key opens nothing else (docs/distribution.md, Scanner keys).
  */
 import { z } from 'zod';
-import { keyView, pathCode } from '../../platform/catalog/schemas.ts';
-import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
-import { AppError, errors } from '../../platform/errors.ts';
-import { code } from './operations.ts';
-import { findScanPlace } from './repo/distributions.ts';
-import { createScannerKey, listScannerKeys, MAX_SCANNER_KEYS, revokeScannerKey } from './repo/scannerKeys.ts';
+import { keyView, pathCode } from '../../../platform/catalog/schemas.ts';
+import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { AppError, errors } from '../../../platform/errors.ts';
+import { code } from './places.ts';
+import { findScanPlace } from '../repo/distributions.ts';
+import { createScannerKey, listScannerKeys, MAX_SCANNER_KEYS, revokeScannerKey } from '../repo/scannerKeys.ts';
 
 const TAG = 'Distribution';
 const ADMIN = ['client_admin'] as const;

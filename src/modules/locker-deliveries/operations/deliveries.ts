@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
-import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
-import { errors } from '../../platform/errors.ts';
-import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
-import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
-import { COMPARTMENT_SIZES } from '../lockers/index.ts';
+import { offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../../platform/catalog/schemas.ts';
+import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { errors } from '../../../platform/errors.ts';
+import { NO_DUPLICATES } from '../../../platform/temporal/startOptions.ts';
+import { writeOnceStarted } from '../../../platform/temporal/startWithRows.ts';
+import { COMPARTMENT_SIZES } from '../../lockers/index.ts';
 import {
   cancelUpdate,
   confirmUpdate,
@@ -16,9 +16,10 @@ import {
   lockerDeliveryWorkflowId,
   openUpdate,
   type LockerDeliveryInput,
-} from './contract.ts';
-import { FAILURE_CODES, LOCKER_DELIVERY_STATUSES, OPEN_MODES } from './domain.ts';
-import { tagLockerCode } from './codes.ts';
+  LOCKER_DELIVERY_QUEUE,
+} from '../contract.ts';
+import { FAILURE_CODES, LOCKER_DELIVERY_STATUSES, OPEN_MODES } from '../domain.ts';
+import { tagLockerCode } from '../codes.ts';
 import {
   deviceOfDelivery,
   drawFreeCodes,
@@ -26,10 +27,10 @@ import {
   findDeliveryTarget,
   insertLockerDelivery,
   listLockerDeliveries,
-} from './repo/deliveries.ts';
-import { DeliveryResult, loadDelivery, sendUpdate } from './updates.ts';
-import { LockerDeliveryView } from './views.ts';
-import type { lockerDeliveryWorkflow } from './workflows.ts';
+} from '../repo/deliveries.ts';
+import { DeliveryResult, loadDelivery, sendUpdate } from '../updates.ts';
+import { LockerDeliveryView } from '../views.ts';
+import type { lockerDeliveryWorkflow } from '../workflows.ts';
 
 const TAG = 'Partner Locker';
 /** On a sandbox locker, how long a door the simulator opened stays open before it reports it closed. */
@@ -100,7 +101,7 @@ export const lockerDeliveryCreate = defineOperation({
     };
     const started = ctx.temporal.workflow.start<typeof lockerDeliveryWorkflow>(LOCKER_DELIVERY_WORKFLOW, {
       workflowId: lockerDeliveryWorkflowId(id),
-      taskQueue: ctx.config.taskQueue,
+      taskQueue: LOCKER_DELIVERY_QUEUE,
       args: [args],
       typedSearchAttributes: lockerDeliverySearchAttributes(
         device.businessId,

@@ -1,14 +1,14 @@
 /** Warehouse scans and what they made of each package: its distribution, its history, a warehouse's list, the flagged scans. */
 import { z } from 'zod';
-import { errors } from '../../platform/errors.ts';
-import { offsetOf, pageOf, pageOutput, pageParams, timeParam } from '../../platform/catalog/schemas.ts';
-import { defineOperation } from '../../platform/catalog/types.ts';
-import { STAFF } from '../../platform/roles.ts';
-import { findScanPackage, findScanPlace } from './repo/distributions.ts';
-import { findDistribution, listFlaggedScans, listWarehousePackages } from './repo/reads.ts';
-import { contentKey, sendScan } from './scanning.ts';
-import { ACTION_PLACE_KINDS, CODE_PATTERN, DISTRIBUTION_STATUSES, SCAN_ACTIONS, SCAN_FLAGS } from './domain.ts';
-import { DistributionView, presentDistribution, presentScan, ScanView } from './views.ts';
+import { errors } from '../../../platform/errors.ts';
+import { offsetOf, pageOf, pageOutput, pageParams, timeParam } from '../../../platform/catalog/schemas.ts';
+import { defineOperation } from '../../../platform/catalog/types.ts';
+import { STAFF } from '../../../platform/roles.ts';
+import { findScanPackage, findScanPlace } from '../repo/distributions.ts';
+import { findDistribution, listFlaggedScans, listWarehousePackages } from '../repo/reads.ts';
+import { contentKey, sendScan } from '../scanning.ts';
+import { ACTION_PLACE_KINDS, CODE_PATTERN, DISTRIBUTION_STATUSES, SCAN_ACTIONS, SCAN_FLAGS } from '../domain.ts';
+import { DistributionView, presentDistribution, presentScan, ScanView } from '../views.ts';
 
 const TAG = 'Distribution';
 /** How far ahead of this server's clock a scanner's clock may run. */

@@ -4,10 +4,10 @@
  * (docs/locker-deliveries.md, Sandbox).
  */
 import { z } from 'zod';
-import { defineOperation } from '../../platform/catalog/types.ts';
-import { errors } from '../../platform/errors.ts';
-import { COMPARTMENT_SIZES } from '../lockers/index.ts';
-import { findGrantedSandbox, listGrantedLockers } from './repo/partners.ts';
+import { defineOperation } from '../../../platform/catalog/types.ts';
+import { errors } from '../../../platform/errors.ts';
+import { COMPARTMENT_SIZES } from '../../lockers/index.ts';
+import { findGrantedSandbox, listGrantedLockers } from '../repo/partners.ts';
 import { enterCode, ScreenAnswer, ScreenInput } from './screen.ts';
 
 const TAG = 'Partner Locker';

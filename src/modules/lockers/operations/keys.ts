@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { AppError, errors } from '../../platform/errors.ts';
-import { defineOperation } from '../../platform/catalog/types.ts';
-import { keyView, pathCode } from '../../platform/catalog/schemas.ts';
-import { createDeviceKey, listDeviceKeys, MAX_DEVICE_KEYS, revokeDeviceKey } from './repo/deviceKeys.ts';
+import { AppError, errors } from '../../../platform/errors.ts';
+import { defineOperation } from '../../../platform/catalog/types.ts';
+import { keyView, pathCode } from '../../../platform/catalog/schemas.ts';
+import { createDeviceKey, listDeviceKeys, MAX_DEVICE_KEYS, revokeDeviceKey } from '../repo/deviceKeys.ts';
 
 const TAG = 'Lockers';
 const deviceId = pathCode(64).describe('Device code');

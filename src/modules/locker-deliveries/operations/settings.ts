@@ -3,10 +3,10 @@
  * and the timers each new delivery copies (docs/locker-deliveries.md, Timers and business settings).
  */
 import { z } from 'zod';
-import { defineOperation } from '../../platform/catalog/types.ts';
-import { pathCode } from '../../platform/catalog/schemas.ts';
-import { errors } from '../../platform/errors.ts';
-import { LOCKER_SETTING_BOUNDS, LOCKER_SETTING_NAMES, type LockerSettings } from './domain.ts';
+import { defineOperation } from '../../../platform/catalog/types.ts';
+import { pathCode } from '../../../platform/catalog/schemas.ts';
+import { errors } from '../../../platform/errors.ts';
+import { LOCKER_SETTING_BOUNDS, LOCKER_SETTING_NAMES, type LockerSettings } from '../domain.ts';
 import {
   findLockerProvider,
   grantLockerPartner,
@@ -14,7 +14,7 @@ import {
   readLockerSettings,
   revokeLockerPartner,
   writeLockerSettings,
-} from './repo/partners.ts';
+} from '../repo/partners.ts';
 
 const TAG = 'Lockers';
 const ADMIN = ['client_admin'] as const;

@@ -5,10 +5,10 @@
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
-import { errors } from '../../platform/errors.ts';
-import { pathId } from '../../platform/catalog/schemas.ts';
-import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
-import { doorTimings } from './domain.ts';
+import { errors } from '../../../platform/errors.ts';
+import { pathId } from '../../../platform/catalog/schemas.ts';
+import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { doorTimings } from '../domain.ts';
 import {
   CLOSED_STATUSES,
   EXCEPTION_SEVERITIES,
@@ -16,8 +16,8 @@ import {
   ExceptionView,
   STAFF_EXCEPTION_TYPES,
   STAFF_RESOLUTION_ACTIONS,
-} from './exceptions.ts';
-import { findException, listExceptions } from './repo/exceptions.ts';
+} from '../exceptions.ts';
+import { findException, listExceptions } from '../repo/exceptions.ts';
 import {
   deviceOrderSearchAttributes,
   deviceOrderWorkflowId,
@@ -27,10 +27,11 @@ import {
   EXCEPTION_ALREADY_OPEN,
   EXCEPTION_NOT_OPEN,
   type ExceptionSnapshot,
-} from './contract.ts';
-import type { deviceOrderWorkflow } from './workflows.ts';
-import { loadOr404 } from './operations.ts';
-import { DeviceOrderView } from './views.ts';
+  DEVICE_ORDER_QUEUE,
+} from '../contract.ts';
+import type { deviceOrderWorkflow } from '../workflows.ts';
+import { loadOr404 } from './orders.ts';
+import { DeviceOrderView } from '../views.ts';
 
 const TAG = 'Device Orders';
 const STAFF = ['client_admin', 'employee'] as const;
@@ -49,7 +50,7 @@ async function sendToProcess<A>(
   const { businessId } = ctx.caller;
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, {
     workflowId: deviceOrderWorkflowId(order.id),
-    taskQueue: ctx.config.taskQueue,
+    taskQueue: DEVICE_ORDER_QUEUE,
     args: [
       {
         id: order.id,

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { errors } from '../../platform/errors.ts';
-import { addressInput, addressView, pathId } from '../../platform/catalog/schemas.ts';
-import { defineOperation } from '../../platform/catalog/types.ts';
-import { STAFF } from '../../platform/roles.ts';
-import { CODE_PATTERN, PLACE_KINDS, SGLN_PATTERN } from './domain.ts';
-import { findPlace, insertPlace, listPlaces, type PlaceRow } from './repo/places.ts';
+import { errors } from '../../../platform/errors.ts';
+import { addressInput, addressView, pathId } from '../../../platform/catalog/schemas.ts';
+import { defineOperation } from '../../../platform/catalog/types.ts';
+import { STAFF } from '../../../platform/roles.ts';
+import { CODE_PATTERN, PLACE_KINDS, SGLN_PATTERN } from '../domain.ts';
+import { findPlace, insertPlace, listPlaces, type PlaceRow } from '../repo/places.ts';
 import {
   endSupplierAccount,
   insertSupplierAccount,
   listSupplierAccounts,
   type SupplierAccountRow,
-} from './repo/supplierAccounts.ts';
+} from '../repo/supplierAccounts.ts';
 
 const TAG = 'Distribution';
 export const code = (what: string) =>

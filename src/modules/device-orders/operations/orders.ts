@@ -9,19 +9,19 @@ import {
   findStoreTarget,
   insertStoredDeviceOrder,
   listDeviceOrders,
-} from './repo/orders.ts';
-import { recordPickupLock } from './repo/exceptions.ts';
+} from '../repo/orders.ts';
+import { recordPickupLock } from '../repo/exceptions.ts';
 import {
   DEVICE_ORDER_KINDS,
   DEVICE_ORDER_STATUSES,
   doorTimings,
   REMOVAL_REASONS,
   type DeviceOrderStatus,
-} from './domain.ts';
-import { errors } from '../../platform/errors.ts';
-import { codeHashKey, hashPickupCode, newPickupCode, verifyPickupCode } from '../../platform/secrets.ts';
-import { secretKeys } from '../../platform/secretBox.ts';
-import { checkCode } from '../../platform/codeChecks.ts';
+} from '../domain.ts';
+import { errors } from '../../../platform/errors.ts';
+import { codeHashKey, hashPickupCode, newPickupCode, verifyPickupCode } from '../../../platform/secrets.ts';
+import { secretKeys } from '../../../platform/secretBox.ts';
+import { checkCode } from '../../../platform/codeChecks.ts';
 import {
   collectUpdate,
   deviceOrderSearchAttributes,
@@ -30,10 +30,11 @@ import {
   DEVICE_ORDER_WORKFLOW,
   INVALID_TRANSITION,
   type DeviceOrderInput,
-} from './contract.ts';
-import type { deviceOrderWorkflow } from './workflows.ts';
-import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
-import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
+  DEVICE_ORDER_QUEUE,
+} from '../contract.ts';
+import type { deviceOrderWorkflow } from '../workflows.ts';
+import { NO_DUPLICATES } from '../../../platform/temporal/startOptions.ts';
+import { writeOnceStarted } from '../../../platform/temporal/startWithRows.ts';
 import {
   intParam,
   offsetOf,
@@ -42,9 +43,9 @@ import {
   pageParams,
   pathId,
   timeParam,
-} from '../../platform/catalog/schemas.ts';
-import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
-import { DeviceOrderView } from './views.ts';
+} from '../../../platform/catalog/schemas.ts';
+import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { DeviceOrderView } from '../views.ts';
 
 const TAG = 'Device Orders';
 const STAFF_AND_DRIVERS = ['client_admin', 'employee', 'driver'] as const;
@@ -132,7 +133,7 @@ export const deviceOrderStore = defineOperation({
     };
     const started = ctx.temporal.workflow.start<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, {
       workflowId: deviceOrderWorkflowId(id),
-      taskQueue: ctx.config.taskQueue,
+      taskQueue: DEVICE_ORDER_QUEUE,
       args: [args],
       typedSearchAttributes: deviceOrderSearchAttributes(businessId, device.code, input.order_id ?? null),
       ...NO_DUPLICATES,

@@ -4,14 +4,15 @@
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
-import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
-import { checkCode } from '../../platform/codeChecks.ts';
-import { errors } from '../../platform/errors.ts';
-import { confirmUpdate, lockerDeliveryWorkflowId, openUpdate, pickupOpenUpdate } from './contract.ts';
-import { findByScreenCode } from './repo/deliveries.ts';
-import { loadDelivery, ownDevice, sendUpdate } from './updates.ts';
-import { ParcelView } from './views.ts';
-import type { lockerDeliveryWorkflow } from './workflows.ts';
+import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { checkCode } from '../../../platform/codeChecks.ts';
+import { errors } from '../../../platform/errors.ts';
+import { confirmUpdate, lockerDeliveryWorkflowId, openUpdate, pickupOpenUpdate } from '../contract.ts';
+import { findByScreenCode } from '../repo/deliveries.ts';
+import { ownDevice } from '../../lockers/index.ts';
+import { loadDelivery, sendUpdate } from '../updates.ts';
+import { ParcelView } from '../views.ts';
+import type { lockerDeliveryWorkflow } from '../workflows.ts';
 
 /** A locker screen: 5 wrong codes within 10 minutes lock it for 10 minutes, then longer (docs/code-attempts.md). */
 const SCREEN_RULE = { maxFailures: 5, windowSeconds: 10 * 60, lockSeconds: 10 * 60, maxLockSeconds: 24 * 3600 };

@@ -2,15 +2,15 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { errors } from '../../platform/errors.ts';
-import { intParam, timeParam } from '../../platform/catalog/schemas.ts';
-import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
-import { STAFF } from '../../platform/roles.ts';
-import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
-import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
-import { findDeliveryProvider } from '../identity/index.ts';
-import { ASSIGNABLE_STATUS_IDS } from '../orders/index.ts';
-import { writeAssignment } from './activities.ts';
+import { errors } from '../../../platform/errors.ts';
+import { intParam, timeParam } from '../../../platform/catalog/schemas.ts';
+import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { STAFF } from '../../../platform/roles.ts';
+import { NO_DUPLICATES } from '../../../platform/temporal/startOptions.ts';
+import { writeOnceStarted } from '../../../platform/temporal/startWithRows.ts';
+import { findDeliveryProvider } from '../../identity/index.ts';
+import { ASSIGNABLE_STATUS_IDS } from '../../orders/index.ts';
+import { writeAssignment } from '../activities.ts';
 import {
   ASSIGNMENT_INVALID_STEP,
   cancelUpdate,
@@ -21,11 +21,12 @@ import {
   thirdPartyWorkflowId,
   type StepAnswer,
   type ThirdPartyInput,
-} from './contract.ts';
-import { DEFAULT_HANDOVER_HOURS, MAX_HANDOVER_HOURS } from './domain.ts';
-import { findAssignment, findAssignTarget, type StoredAssignment } from './repo/assignments.ts';
-import { AssignmentView, presentAssignment } from './views.ts';
-import type { thirdPartyDeliveryWorkflow } from './workflows.ts';
+  THIRD_PARTY_QUEUE,
+} from '../contract.ts';
+import { DEFAULT_HANDOVER_HOURS, MAX_HANDOVER_HOURS } from '../domain.ts';
+import { findAssignment, findAssignTarget, type StoredAssignment } from '../repo/assignments.ts';
+import { AssignmentView, presentAssignment } from '../views.ts';
+import type { thirdPartyDeliveryWorkflow } from '../workflows.ts';
 
 const TAG = 'Third-party deliveries';
 /** How far ahead of this server's clock a warehouse scanner's clock may run, as for distribution scans. */
@@ -80,7 +81,7 @@ export async function startAssignment(
 ): Promise<StoredAssignment> {
   const started = ctx.temporal.workflow.start<typeof thirdPartyDeliveryWorkflow>(THIRD_PARTY_WORKFLOW, {
     workflowId: thirdPartyWorkflowId(process.id),
-    taskQueue: ctx.config.taskQueue,
+    taskQueue: THIRD_PARTY_QUEUE,
     args: [process],
     typedSearchAttributes: thirdPartySearchAttributes(process),
     ...NO_DUPLICATES,

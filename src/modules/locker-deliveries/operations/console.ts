@@ -3,13 +3,13 @@
  * console (confirmed_by console) when the courier could not.
  */
 import { z } from 'zod';
-import { offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
-import { defineOperation } from '../../platform/catalog/types.ts';
-import { confirmUpdate } from './contract.ts';
-import { LOCKER_DELIVERY_STATUSES } from './domain.ts';
-import { listLockerDeliveries } from './repo/deliveries.ts';
-import { DeliveryResult, loadDelivery, sendUpdate } from './updates.ts';
-import { LockerDeliveryView } from './views.ts';
+import { offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../../platform/catalog/schemas.ts';
+import { defineOperation } from '../../../platform/catalog/types.ts';
+import { confirmUpdate } from '../contract.ts';
+import { LOCKER_DELIVERY_STATUSES } from '../domain.ts';
+import { listLockerDeliveries } from '../repo/deliveries.ts';
+import { DeliveryResult, loadDelivery, sendUpdate } from '../updates.ts';
+import { LockerDeliveryView } from '../views.ts';
 
 const TAG = 'Lockers';
 const ADMIN = ['client_admin'] as const;

@@ -1,13 +1,13 @@
 /** A business's rules that hand new orders to delivery providers, and the hook that applies them. */
 import { z } from 'zod';
-import { errors } from '../../platform/errors.ts';
-import { intParam, pathId } from '../../platform/catalog/schemas.ts';
-import { defineOperation, type BusinessContext } from '../../platform/catalog/types.ts';
-import { findDeliveryProvider } from '../identity/index.ts';
-import type { CreatedOrder } from '../orders/index.ts';
-import { deadlineHours, deadlineOf, providerCode, startAssignment } from './operations.ts';
-import { nextAssignmentId } from './repo/assignments.ts';
-import { endRule, findMatchingRule, insertRule, listRules, type RuleRow } from './repo/rules.ts';
+import { errors } from '../../../platform/errors.ts';
+import { intParam, pathId } from '../../../platform/catalog/schemas.ts';
+import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { findDeliveryProvider } from '../../identity/index.ts';
+import type { CreatedOrder } from '../../orders/index.ts';
+import { deadlineHours, deadlineOf, providerCode, startAssignment } from './assignments.ts';
+import { nextAssignmentId } from '../repo/assignments.ts';
+import { endRule, findMatchingRule, insertRule, listRules, type RuleRow } from '../repo/rules.ts';
 
 const TAG = 'Third-party deliveries';
 

@@ -1,13 +1,13 @@
 /** A delivery provider reads the orders handed to it and reports a cancellation at its carrier. */
 import { z } from 'zod';
-import { offsetOf, pageOf, pageOutput, pageParams } from '../../platform/catalog/schemas.ts';
-import { defineOperation } from '../../platform/catalog/types.ts';
-import { cancelUpdate } from './contract.ts';
-import { ASSIGNMENT_STATUSES } from './domain.ts';
-import { assignmentNumberParam, assignmentOr404, sendStep } from './operations.ts';
-import { errors } from '../../platform/errors.ts';
-import { findAssignmentById, insertLeg, listProviderAssignments } from './repo/assignments.ts';
-import { AssignmentView, presentAssignment } from './views.ts';
+import { offsetOf, pageOf, pageOutput, pageParams } from '../../../platform/catalog/schemas.ts';
+import { defineOperation } from '../../../platform/catalog/types.ts';
+import { cancelUpdate } from '../contract.ts';
+import { ASSIGNMENT_STATUSES } from '../domain.ts';
+import { assignmentNumberParam, assignmentOr404, sendStep } from './assignments.ts';
+import { errors } from '../../../platform/errors.ts';
+import { findAssignmentById, insertLeg, listProviderAssignments } from '../repo/assignments.ts';
+import { AssignmentView, presentAssignment } from '../views.ts';
 
 const TAG = 'Third-party deliveries (provider)';
 const PROVIDER = ['delivery_provider'] as const;
