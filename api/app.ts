@@ -7,7 +7,7 @@ import type { Orm } from '../src/platform/db/orm.ts';
 import type { ReadCache } from '../src/platform/db/readCache.ts';
 import type { QuotaCounter } from '../src/platform/quotaCounter.ts';
 import type { Logger } from '../src/platform/logger.ts';
-import { CATALOG, CREDENTIALS, MODULES } from '../src/modules/index.ts';
+import { CATALOG, CREDENTIALS, MODULES, TASK_QUEUES } from '../src/modules/index.ts';
 import type { Operation, OperationContext } from '../src/platform/catalog/types.ts';
 import { buildSchema } from './graphql/schema.ts';
 import { graphqlMiddleware } from './graphql/handler.ts';
@@ -66,7 +66,7 @@ export function createApp({
 
   const meta = new Router<State>({ prefix: '/api' });
   meta.get('/health', async (ctx) => {
-    const checks = await healthChecks(orm, temporal, config.temporalNamespace, config.taskQueue);
+    const checks = await healthChecks(orm, temporal, config.temporalNamespace, TASK_QUEUES);
     const ok = Object.values(checks).every((c) => c === 'ok');
     ctx.status = ok ? 200 : 503;
     ctx.body = ok ? { status: 'ok', checks } : { status: 'unavailable', checks };

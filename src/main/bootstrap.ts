@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createApp } from '../../api/app.ts';
+import { createActivities } from '../../activities/index.ts';
 import type { Config } from '../platform/config.ts';
-import { ENTITIES, MODULES, SEARCH_ATTRIBUTES } from '../modules/index.ts';
+import { ENTITIES, MODULES, SEARCH_ATTRIBUTES, TASK_QUEUES } from '../modules/index.ts';
 import { createOrm, migrate, type Orm } from '../platform/db/orm.ts';
 import { seedDemo } from './seed.ts';
 import { ReadCache } from '../platform/db/readCache.ts';
@@ -13,8 +14,8 @@ import type { Logger } from '../platform/logger.ts';
 import { installSecretKeys } from '../platform/secretBox.ts';
 import { awaitSearchAttributes, registerSearchAttributes } from '../platform/temporal/searchAttributes.ts';
 import { ensureSchedules } from '../platform/temporal/schedules.ts';
-import { createWorker, installRuntime } from '../platform/temporal/worker.ts';
-import type { WorkerDeps, WorkerService } from '../platform/module.ts';
+import { createWorkers, installRuntime } from '../platform/temporal/worker.ts';
+import type { ModuleDescriptor, WorkerDeps, WorkerService } from '../platform/module.ts';
 import { startMetricsServer, type MetricsServer } from '../platform/telemetry/metricsServer.ts';
 import { countingClientInterceptor } from '../platform/telemetry/temporalMetrics.ts';
 import { installTracing, type Tracing } from '../platform/telemetry/tracing.ts';
@@ -54,8 +55,11 @@ export interface Running extends Services {
   reads?: ReadCache;
   quotas?: QuotaCounter;
   metrics?: MetricsServer;
-  worker?: Worker;
+  /** One worker per task queue served (WORKER_QUEUES); empty in an API-only process. */
+  workers: Worker[];
   workerRun?: Promise<void>;
+  /** Shuts the workers down and waits for them (the service's close does it too; fault tests kill the worker). */
+  stopWorkers(): Promise<void>;
   /** The modules' worker services (the outbox relay), started after the worker and stopped before it. */
   services: WorkerService[];
   close(): Promise<void>;
@@ -88,6 +92,12 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
   const running: Running = {
     ...services,
     services: [],
+    workers: [],
+    async stopWorkers() {
+      for (const w of running.workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await running.workerRun;
+      running.workers = [];
+    },
     async close() {
       if (running.server) await new Promise<void>((resolve) => running.server!.close(() => resolve()));
       running.server?.closeAllConnections();
@@ -95,10 +105,7 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
       await running.quotas?.stop();
       await running.metrics?.close();
       for (const s of [...running.services].reverse()) await s.stop();
-      if (running.worker) {
-        if (running.worker.getState() === 'RUNNING') running.worker.shutdown();
-        await running.workerRun;
-      }
+      await running.stopWorkers();
       // The last spans (the shutdown's own included) leave before the process does.
       await tracing?.flush().catch((err: unknown) => log.warn({ err }, 'spans not exported at shutdown'));
       await services.connection.close();
@@ -123,16 +130,15 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
         temporal: services.temporal,
         databaseUrl: config.databaseUrl,
       };
-      running.worker = await createWorker(config, services.connection, MODULES, deps, log, tracing);
-      running.workerRun = running.worker.run();
+      const queues = servedQueues(config);
+      const served = (m: ModuleDescriptor) => !m.taskQueue || queues.includes(m.taskQueue);
+      running.workers = await createWorkers(config, services.connection, queues, createActivities(deps), log, tracing);
+      running.workerRun = Promise.all(running.workers.map((w) => w.run())).then(() => undefined);
       running.workerRun.catch((err: unknown) => log.error({ err }, 'worker stopped'));
-      await ensureSchedules(
-        services.temporal,
-        config.taskQueue,
-        MODULES.flatMap((m) => m.schedules?.(config) ?? []),
-        log,
-      );
-      for (const service of MODULES.flatMap((m) => m.services?.(deps) ?? [])) {
+      log.info({ queues }, 'serving task queues');
+      for (const m of MODULES.filter((m) => m.taskQueue && served(m)))
+        await ensureSchedules(services.temporal, m.taskQueue!, m.schedules?.(config) ?? [], log);
+      for (const service of MODULES.filter(served).flatMap((m) => m.services?.(deps) ?? [])) {
         await service.start();
         running.services.push(service);
       }
@@ -166,4 +172,15 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
     throw err;
   }
   return running;
+}
+
+/** The queues this worker process serves: WORKER_QUEUES, or every queue; a name no module declares is refused. */
+export function servedQueues(config: Pick<Config, 'workerQueues'>): string[] {
+  const queues = config.workerQueues ?? [...TASK_QUEUES];
+  const unknown = queues.filter((q) => !TASK_QUEUES.includes(q));
+  if (unknown.length)
+    throw new Error(
+      `WORKER_QUEUES names ${unknown.join(', ')}, which no module runs on; the task queues are ${TASK_QUEUES.join(', ')}`,
+    );
+  return queues;
 }

@@ -1,6 +1,6 @@
 import { loadConfig } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
-import { bootstrap, type BootstrapOptions } from './bootstrap.ts';
+import { bootstrap, servedQueues, type BootstrapOptions } from './bootstrap.ts';
 
 /** Runs one role against external PostgreSQL and Temporal (the production shape). */
 export async function runRole(name: string, opts: BootstrapOptions): Promise<void> {
@@ -15,6 +15,14 @@ export async function runRole(name: string, opts: BootstrapOptions): Promise<voi
       'set SECRETS_KEY to 32 random bytes in base64 (`openssl rand -base64 32`), the same for every API and worker process; it keeps stored secrets and codes unreadable from a database dump',
     );
     process.exit(1);
+  }
+  if (opts.worker) {
+    try {
+      servedQueues(config);
+    } catch (err) {
+      log.fatal((err as Error).message);
+      process.exit(1);
+    }
   }
   const running = await bootstrap(config, log, opts);
   log.info({ url: running.url }, `${name} running`);

@@ -6,7 +6,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
-import { progressQuery, SECRETS_ROTATION_ID, SECRETS_ROTATION_WORKFLOW } from '../modules/secrets/contract.ts';
+import {
+  progressQuery,
+  SECRETS_ROTATION_ID,
+  SECRETS_ROTATION_QUEUE,
+  SECRETS_ROTATION_WORKFLOW,
+} from '../modules/secrets/contract.ts';
 import type { secretsRotationWorkflow } from '../modules/secrets/workflows.ts';
 
 const config = loadConfig();
@@ -18,7 +23,7 @@ try {
   // A rotation under way is followed, not started twice; a finished one may run again (the next rotation).
   const handle = await client.workflow.start<typeof secretsRotationWorkflow>(SECRETS_ROTATION_WORKFLOW, {
     workflowId: SECRETS_ROTATION_ID,
-    taskQueue: config.taskQueue,
+    taskQueue: SECRETS_ROTATION_QUEUE,
     args: [{}],
     workflowIdConflictPolicy: 'USE_EXISTING',
   });

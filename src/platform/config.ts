@@ -30,7 +30,16 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
-  TEMPORAL_TASK_QUEUE: z.string().min(1).default('tms'),
+  WORKER_QUEUES: z
+    .string()
+    .optional()
+    .transform((v) => {
+      const queues = (v ?? '')
+        .split(',')
+        .map((q) => q.trim())
+        .filter(Boolean);
+      return queues.length ? queues : null;
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_MODE: flag.default(false),
   ASSIGNMENT_MODULE_AVAILABLE: flag.default(true),
@@ -109,7 +118,8 @@ export interface Config {
   /** Set when an external Temporal is used; otherwise the local dev server is started. */
   temporalAddress?: string;
   temporalNamespace: string;
-  taskQueue: string;
+  /** The task queues this worker process serves; null serves every queue the modules name. */
+  workerQueues: string[] | null;
   logLevel: string;
   demoMode: boolean;
   /** System-wide switch: false answers 503 on every contractor assignment operation. */
@@ -208,7 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     temporalAddress: e.TEMPORAL_ADDRESS,
     temporalNamespace: e.TEMPORAL_NAMESPACE,
-    taskQueue: e.TEMPORAL_TASK_QUEUE,
+    workerQueues: e.WORKER_QUEUES,
     logLevel: e.LOG_LEVEL,
     demoMode: e.DEMO_MODE,
     assignmentModuleAvailable: e.ASSIGNMENT_MODULE_AVAILABLE,

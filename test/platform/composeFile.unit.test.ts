@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
+import { TASK_QUEUES } from '../../src/modules/index.ts';
 
 /**
  * docker-compose.yml is the production shape, so it must stay a file Docker Compose loads. It is checked against the
@@ -39,10 +40,13 @@ test('docker-compose.yml is a valid Compose file, and the check refuses a broken
   const validate = composeValidator();
   const doc = composeFile();
   assert.ok(validate(doc), JSON.stringify(validate.errors, null, 1));
-  for (const role of ['api', 'worker']) {
+  for (const role of ['api', 'worker', 'webhook-worker']) {
     assert.ok(doc.services[role], `the ${role} service`);
     assert.ok('SECRETS_KEY' in doc.services[role].environment, `${role} is given SECRETS_KEY`);
   }
+  // Two worker deployments that together serve every task queue the modules name, each queue once.
+  const served = ['worker', 'webhook-worker'].flatMap((w) => doc.services[w].environment.WORKER_QUEUES.split(','));
+  assert.deepEqual(served.sort(), [...TASK_QUEUES].sort());
 
   const broken = structuredClone(doc);
   broken.services.api.restart = { policy: 'always' };

@@ -56,10 +56,7 @@ describe('durability: a journey survives a stopped worker', () => {
           ])
       )[0]!.status;
 
-    const worker = app.running.worker!;
-    worker.shutdown();
-    await app.running.workerRun;
-    app.running.worker = undefined;
+    await app.running.stopWorkers();
 
     // The scan waits for a worker to judge it; the deadline passes with none running.
     const delivered = scan('delivered', 2);

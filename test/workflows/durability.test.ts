@@ -29,10 +29,7 @@ describe('durability: timers survive a stopped worker', () => {
       assert.equal(res.status, 201);
       ids.push(res.body.device_order.id);
     }
-    const worker = app.running.worker!;
-    worker.shutdown();
-    await app.running.workerRun;
-    app.running.worker = undefined;
+    await app.running.stopWorkers();
 
     await new Promise((r) => setTimeout(r, 3500));
     const statuses = async () =>

@@ -5,8 +5,11 @@
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { defineUpdate } from '@temporalio/workflow';
 import { BUSINESS_ID } from '../../platform/temporal/searchKeys.ts';
+import { PROCESS_QUEUE } from '../../platform/temporal/queues.ts';
 
 export const APPROVAL_WORKFLOW = 'approvalWorkflow';
+/** The task queue its workflow and activities run on. */
+export const APPROVAL_QUEUE = PROCESS_QUEUE;
 export const approvalWorkflowId = (id: number): string => `approval-${id}`;
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'done', 'failed'] as const;

@@ -8,8 +8,11 @@ import { BUSINESS_ID, ORDER_ID } from '../../platform/temporal/searchKeys.ts';
 import type { DeviceOrderStatus, RemovalReason } from './domain.ts';
 import type { ClosedStatus, ExceptionSeverity, ExceptionType, ExceptionView, ResolutionAction } from './exceptions.ts';
 import type { DeviceOrderView } from './views.ts';
+import { PROCESS_QUEUE } from '../../platform/temporal/queues.ts';
 
 export const DEVICE_ORDER_WORKFLOW = 'deviceOrderWorkflow';
+/** The task queue its workflow and activities run on. */
+export const DEVICE_ORDER_QUEUE = PROCESS_QUEUE;
 export const deviceOrderWorkflowId = (id: number): string => `device-order-${id}`;
 
 export interface DeviceOrderInput {

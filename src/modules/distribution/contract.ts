@@ -6,8 +6,11 @@ import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } 
 import { defineUpdate } from '@temporalio/workflow';
 import { BUSINESS_ID, ORDER_ID } from '../../platform/temporal/searchKeys.ts';
 import type { DistributionStatus, PackageState, ScanAction, ScanFlag, ScanSource } from './domain.ts';
+import { PROCESS_QUEUE } from '../../platform/temporal/queues.ts';
 
 export const DISTRIBUTION_WORKFLOW = 'packageDistributionWorkflow';
+/** The task queue its workflow and activities run on. */
+export const DISTRIBUTION_QUEUE = PROCESS_QUEUE;
 export const distributionWorkflowId = (packageNumber: string): string => `distribution-${packageNumber}`;
 
 export interface DistributionInput {

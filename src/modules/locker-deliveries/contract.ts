@@ -9,8 +9,11 @@ import { DEVICE_ID } from '../device-orders/contract.ts';
 import type { DoorState } from '../lockers/index.ts';
 import type { ConfirmSource, FailureCode, LockerDeliveryStatus, OpenMode, RotatedCode } from './domain.ts';
 import type { LockerDeliveryView } from './views.ts';
+import { PROCESS_QUEUE } from '../../platform/temporal/queues.ts';
 
 export const LOCKER_DELIVERY_WORKFLOW = 'lockerDeliveryWorkflow';
+/** The task queue its workflow and activities run on. */
+export const LOCKER_DELIVERY_QUEUE = PROCESS_QUEUE;
 export const lockerDeliveryWorkflowId = (id: number): string => `locker-delivery-${id}`;
 
 export interface LockerDeliveryInput {

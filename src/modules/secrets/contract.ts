@@ -4,8 +4,11 @@
  * `secrets-rotation`. Imported by the starter (npm run secrets:rotate) and by the workflow.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { PROCESS_QUEUE } from '../../platform/temporal/queues.ts';
 
 export const SECRETS_ROTATION_WORKFLOW = 'secretsRotationWorkflow';
+/** The task queue its workflow and activities run on. */
+export const SECRETS_ROTATION_QUEUE = PROCESS_QUEUE;
 export const SECRETS_ROTATION_ID = 'secrets-rotation';
 
 /** Stops taking new batches (the batch under way finishes); `resume` goes on from the same row. */

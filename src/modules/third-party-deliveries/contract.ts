@@ -8,8 +8,11 @@ import { BUSINESS_ID, ORDER_ID } from '../../platform/temporal/searchKeys.ts';
 import { PROVIDER_ID } from '../locker-deliveries/contract.ts';
 import type { AssignmentStatus } from './domain.ts';
 import type { AssignmentView } from './views.ts';
+import { PROCESS_QUEUE } from '../../platform/temporal/queues.ts';
 
 export const THIRD_PARTY_WORKFLOW = 'thirdPartyDeliveryWorkflow';
+/** The task queue its workflow and activities run on. */
+export const THIRD_PARTY_QUEUE = PROCESS_QUEUE;
 export const thirdPartyWorkflowId = (id: number): string => `third-party-delivery-${id}`;
 
 export interface ThirdPartyInput {

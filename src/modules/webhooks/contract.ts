@@ -7,6 +7,8 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { defineQuery } from '@temporalio/workflow';
 
 export const WEBHOOK_RETRIES_WORKFLOW = 'webhookRetriesWorkflow';
+/** Webhook retries and the delivery log's pruning run on a queue of their own, so a worker deployment can serve them apart. */
+export const WEBHOOK_QUEUE = 'tms-webhooks';
 /** Deliveries one retry workflow drives at most: one Temporal workflow per batch of failures, not per delivery. */
 export const RETRY_BATCH = 100;
 

@@ -7,6 +7,7 @@ import {
   resumeSignal,
   SECRETS_ROTATION_WORKFLOW,
   type RotationProgress,
+  SECRETS_ROTATION_QUEUE,
 } from '../../../src/modules/secrets/contract.ts';
 import type { secretsRotationWorkflow } from '../../../src/modules/secrets/workflows.ts';
 import { verifyWebhook } from '../../../src/modules/webhooks/verify.ts';
@@ -38,7 +39,7 @@ describe('key rotation', () => {
   const rotate = async (args: Parameters<typeof secretsRotationWorkflow>[0] = {}) =>
     app.running.temporal.workflow.start<typeof secretsRotationWorkflow>(SECRETS_ROTATION_WORKFLOW, {
       workflowId: `secrets-rotation-test-${randomUUID()}`,
-      taskQueue: app.config.taskQueue,
+      taskQueue: SECRETS_ROTATION_QUEUE,
       args: [args],
     });
 
@@ -153,7 +154,7 @@ describe('key rotation', () => {
       SECRETS_ROTATION_WORKFLOW,
       {
         workflowId: `secrets-rotation-test-${randomUUID()}`,
-        taskQueue: app.config.taskQueue,
+        taskQueue: SECRETS_ROTATION_QUEUE,
         args: [{ batchSize: 2 }],
         signal: pauseSignal,
         signalArgs: [],

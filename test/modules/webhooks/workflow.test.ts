@@ -95,9 +95,12 @@ describe('webhook retry workflow (mocked activities)', () => {
       },
       async markWebhookDeliveriesDead() {},
     };
-    const now = Date.now();
-    const dueAt = { 11: now + 1_000, 12: now + 1_400, 13: now + 1_900, 14: now + 2_600 };
+    let dueAt: Record<11 | 12 | 13 | 14, number> = { 11: 0, 12: 0, 13: 0, 14: 0 };
     await withMockedWorker(activities, async (w) => {
+      // Dated once the worker runs, and 14 well clear of the first round: files run side by side, and a first round
+      // that a busy machine wakes late must not find 14 due already.
+      const now = Date.now();
+      dueAt = { 11: now + 1_000, 12: now + 1_400, 13: now + 1_900, 14: now + 5_000 };
       const input: WebhookRetriesInput = {
         deliveries: Object.entries(dueAt).map(([id, due]) => ({
           deliveryId: Number(id),
