@@ -73,9 +73,14 @@ export async function createWorkers(
         connection,
         namespace: config.temporalNamespace,
         taskQueue,
-        ...(bundle ? { workflowBundle: bundle } : { workflowsPath }),
+        // A bundle carries the workflow interceptors already (bundled with WORKFLOW_INTERCEPTOR_MODULES).
+        ...(bundle
+          ? { workflowBundle: bundle, interceptors: { activity: workerMetrics.activity } }
+          : {
+              workflowsPath,
+              interceptors: { activity: workerMetrics.activity, workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+            }),
         activities,
-        interceptors: { activity: workerMetrics.activity, workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
         sinks: workerMetrics.sinks,
         plugins: tracing ? [tracing.plugin] : [],
       }),
