@@ -58,10 +58,29 @@ export default tseslint.config(
     },
   },
   {
+    // A contract holds the types that cross into workflow history: its own, domain types and other contracts'. An API
+    // view, a repo row or an activity file would make an API change a change of what running workflows replay.
+    files: ['src/modules/*/contract.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(views|repo|activities|operations)(\\.ts$|/)',
+              message:
+                'A contract owns the types that cross into history: no view, repo row, activity or operation file, not even as a type.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Workflow code is replayed: it imports @temporalio/workflow, its own contract and pure domain code, another
-    // module's contract (to start that module's process as a child), and everything else (its activities above
-    // all) as types only, which the bundle leaves out. A module's workflow code may be split into files named
-    // workflow<Part>.ts, held to the same rule.
+    // module's contract (to start that module's process as a child) and its own workflow<Part>.ts files, held to the
+    // same rule. Nothing else, not even a type: what crosses into history (inputs, activity signatures, update and
+    // query results, failures) is the contract's own type, so no view, repo row or activity file reaches it.
     files: ['src/modules/*/workflows.ts', 'src/modules/*/workflow[A-Z]*.ts'],
     rules: {
       '@typescript-eslint/consistent-type-imports': [
@@ -78,9 +97,8 @@ export default tseslint.config(
             {
               regex:
                 '^(?!@temporalio/workflow$|\\./contract\\.ts$|\\.\\./[a-z-]+/contract\\.ts$|\\./domain\\.ts$|\\./workflow[A-Z]\\w*\\.ts$)',
-              allowTypeImports: true,
               message:
-                "A workflow imports values only from @temporalio/workflow, ./contract.ts, ./domain.ts, another module's contract.ts and its own ./workflow<Part>.ts; anything else (activities above all) with `import type`.",
+                "A workflow imports only from @temporalio/workflow, ./contract.ts, ./domain.ts, another module's contract.ts and its own ./workflow<Part>.ts, types included: the types that cross into history (activity signatures above all) belong to the contract.",
             },
           ],
         },

@@ -13,18 +13,32 @@ async function ruleMessages(code: string, filePath = workflowFile): Promise<stri
   return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
-test('a workflow may import its activities as types only', async () => {
+test("a workflow takes its activities' types from its contract, never from activities.ts, views or repo", async () => {
   assert.deepEqual(
     await ruleMessages(
-      "import type { DeviceOrderActivities } from './activities.ts';\nexport type A = DeviceOrderActivities;\n",
+      "import type { DeviceOrderActivities } from './contract.ts';\nexport type A = DeviceOrderActivities;\n",
     ),
     [],
   );
+  for (const source of ['./activities.ts', './views.ts', './repo/orders.ts']) {
+    const typeImport = await ruleMessages(`import type { X } from '${source}';\nexport type A = X;\n`);
+    assert.equal(typeImport.length, 1, source);
+    assert.match(typeImport[0]!, /types included/);
+  }
   const valueImport = await ruleMessages(
     "import { createDeviceOrderActivities } from './activities.ts';\nexport const f = createDeviceOrderActivities;\n",
   );
   assert.equal(valueImport.length, 1);
-  assert.match(valueImport[0]!, /import type/);
+});
+
+test('a contract imports no view, repo row or activity type', async () => {
+  const contract = path.join(root, 'src/modules/locker-deliveries/contract.ts');
+  assert.deepEqual(
+    await ruleMessages("import type { LockerAction } from './domain.ts';\nexport type A = LockerAction;\n", contract),
+    [],
+  );
+  for (const source of ['./views.ts', './repo/deliveries.ts', './activities.ts'])
+    assert.equal((await ruleMessages(`import type { X } from '${source}';\nexport type A = X;\n`, contract)).length, 1);
 });
 
 test('a workflow imports values only from @temporalio/workflow, its contract and its domain', async () => {

@@ -5,7 +5,7 @@ import { ReadCache } from '../../platform/db/readCache.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { WorkerDeps } from '../../platform/module.ts';
 import { QuotaCounter } from '../../platform/quotaCounter.ts';
-import type { ApprovalStatus } from './contract.ts';
+import type { ApprovalActivities, ApprovalStatus } from './contract.ts';
 import {
   argumentsToRun,
   claimApproval,
@@ -29,7 +29,7 @@ const stored = (err: AppError): StoredFailure => ({
   }),
 });
 
-export function createApprovalActivities(deps: WorkerDeps, catalog: () => readonly Operation[]) {
+export function createApprovalActivities(deps: WorkerDeps, catalog: () => readonly Operation[]): ApprovalActivities {
   return {
     /**
      * Runs an approved proposal's tool once, through the one runner, as the proposer with the proposer's scopes
@@ -98,5 +98,3 @@ export function createApprovalActivities(deps: WorkerDeps, catalog: () => readon
     },
   };
 }
-
-export type ApprovalActivities = ReturnType<typeof createApprovalActivities>;

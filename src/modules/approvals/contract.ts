@@ -46,3 +46,18 @@ export function approvalSearchAttributes(input: ApprovalInput): TypedSearchAttri
     { key: APPROVAL_STATUS, value: 'pending' },
   ]);
 }
+
+/** The approval's activities, as they cross into history (activities.ts implements them). */
+export type ApprovalActivities = {
+  /**
+   * Runs an approved proposal's tool once, as the proposer, and records the answer or the failure; a retry after a
+   * crash between the claim and the record runs nothing and records that the outcome is unknown.
+   */
+  runApprovedWrite(input: { id: number; reviewerId: number }): Promise<ApprovalStatus>;
+  closeApproval(input: {
+    id: number;
+    status: 'rejected' | 'expired';
+    reviewerId?: number | null;
+    reason?: string;
+  }): Promise<ApprovalStatus>;
+};

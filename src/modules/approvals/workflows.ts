@@ -6,13 +6,13 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { ApprovalActivities } from './activities.ts';
 import {
   APPROVAL_DECIDED,
   APPROVAL_STATUS,
   decideUpdate,
   type ApprovalInput,
   type ApprovalStatus,
+  type ApprovalActivities,
 } from './contract.ts';
 
 /**

@@ -1,36 +1,36 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Orm } from '../../platform/db/orm.ts';
 import { transitionDeviceOrder } from './repo/orders.ts';
-import { closeException, openException, openExceptionTypes } from './repo/exceptions.ts';
-import type { DeviceOrderAction, RemovalReason } from './domain.ts';
+import { closeException, openException, openExceptionTypes, type ExceptionChange } from './repo/exceptions.ts';
 import type { ExceptionType, ResolutionAction } from './exceptions.ts';
 import {
   DEVICE_ORDER_MISSING,
   EXCEPTION_ALREADY_OPEN,
   EXCEPTION_NOT_OPEN,
   INVALID_TRANSITION,
+  type DeviceOrderActivities,
   type DeviceOrderSnapshot,
   type ExceptionSnapshot,
+  type TransitionInput,
   type OpenExceptionArgs,
   type ResolveExceptionArgs,
 } from './contract.ts';
 
-export interface TransitionInput {
-  id: number;
-  action: DeviceOrderAction;
-  removalReason?: RemovalReason;
-  actorId?: number | null;
-}
+/** The process's snapshot of what an exception change wrote (the repo answers the rows as the events carry them). */
+const snapshotOf = ({ device_order: o, exception: e }: ExceptionChange): ExceptionSnapshot => ({
+  device_order: { id: o.id, status: o.status },
+  exception: { id: e.id, type: e.type, status: e.status },
+});
 
 const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
-export function createDeviceOrderActivities(deps: { orm: Orm }) {
+export function createDeviceOrderActivities(deps: { orm: Orm }): DeviceOrderActivities {
   const em = () => deps.orm.em.fork();
   return {
     /** Writes one transition, its ledger row and its outbox event in one transaction. */
     async applyDeviceOrderTransition(input: TransitionInput): Promise<DeviceOrderSnapshot> {
       const result = await transitionDeviceOrder(em(), input.id, input.action, { removalReason: input.removalReason });
-      if (result.ok) return result.view;
+      if (result.ok) return { id: result.view.id, status: result.view.status };
       if (result.reason === 'missing') throw refuse(DEVICE_ORDER_MISSING, `device order ${input.id} does not exist`);
       throw ApplicationFailure.create({
         type: INVALID_TRANSITION,
@@ -44,7 +44,7 @@ export function createDeviceOrderActivities(deps: { orm: Orm }) {
     async openDeviceOrderException(input: OpenExceptionArgs & { id: number }): Promise<ExceptionSnapshot> {
       const opened = await openException(em(), input.id, input);
       if (!opened) throw refuse(EXCEPTION_ALREADY_OPEN, `device order ${input.id} has an open ${input.type} exception`);
-      return opened;
+      return snapshotOf(opened);
     },
 
     /** Staff's resolve or dismiss: refused when the exception is not open. */
@@ -52,7 +52,7 @@ export function createDeviceOrderActivities(deps: { orm: Orm }) {
       const closed = await closeException(em(), input.id, { exceptionId: input.exceptionId }, input);
       if (!closed)
         throw refuse(EXCEPTION_NOT_OPEN, `exception ${input.exceptionId} of device order ${input.id} is not open`);
-      return closed;
+      return snapshotOf(closed);
     },
 
     /** The process's own open (overdue, door_left_open): false when one of the type was open already. */
@@ -82,5 +82,3 @@ export function createDeviceOrderActivities(deps: { orm: Orm }) {
     },
   };
 }
-
-export type DeviceOrderActivities = ReturnType<typeof createDeviceOrderActivities>;

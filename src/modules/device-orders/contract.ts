@@ -5,9 +5,16 @@
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { BUSINESS_ID, ORDER_ID } from '../../platform/temporal/searchKeys.ts';
-import type { DeviceOrderStatus, RemovalReason } from './domain.ts';
-import type { ClosedStatus, ExceptionSeverity, ExceptionType, ExceptionView, ResolutionAction } from './exceptions.ts';
-import type { DeviceOrderView } from './views.ts';
+import type { DeviceOrderAction, DeviceOrderStatus, RemovalReason } from './domain.ts';
+import type {
+  ClosedStatus,
+  ExceptionSeverity,
+  ExceptionStatus,
+  ExceptionType,
+  ResolutionAction,
+} from './exceptions.ts';
+
+export type { ExceptionType, ResolutionAction } from './exceptions.ts';
 import { PROCESS_QUEUE } from '../../platform/temporal/queues.ts';
 
 export const DEVICE_ORDER_WORKFLOW = 'deviceOrderWorkflow';
@@ -31,8 +38,11 @@ export interface DeviceOrderInput {
   doorOpenLimitMs?: number;
 }
 
-/** What an update answers: the device order as the API presents it. */
-export type DeviceOrderSnapshot = DeviceOrderView;
+/** What an update answers: the process's own view of its order (the API presents the row). */
+export interface DeviceOrderSnapshot {
+  id: number;
+  status: DeviceOrderStatus;
+}
 
 export interface RemoveArgs {
   removalReason: RemovalReason;
@@ -63,10 +73,10 @@ export interface ResolveExceptionArgs {
   actorId: number | null;
 }
 
-/** What an exception update answers: the device order and the exception as the events carry them. */
+/** What an exception update answers: the device order and the exception, by id and state (the API presents the rows). */
 export interface ExceptionSnapshot {
-  device_order: DeviceOrderView;
-  exception: ExceptionView;
+  device_order: DeviceOrderSnapshot;
+  exception: { id: number; type: ExceptionType; status: ExceptionStatus };
 }
 
 export const openExceptionUpdate = defineUpdate<ExceptionSnapshot, [OpenExceptionArgs]>('openException');
@@ -107,3 +117,30 @@ export function deviceOrderSearchAttributes(
     ...(orderId === null ? [] : [{ key: ORDER_ID, value: orderId }]),
   ]);
 }
+
+export interface TransitionInput {
+  id: number;
+  action: DeviceOrderAction;
+  removalReason?: RemovalReason;
+  actorId?: number | null;
+}
+
+/** The device order's activities, as they cross into history (activities.ts implements them). */
+export type DeviceOrderActivities = {
+  /** Writes one transition, its ledger row and its outbox event in one transaction. */
+  applyDeviceOrderTransition(input: TransitionInput): Promise<DeviceOrderSnapshot>;
+  /** Staff's open: refused when one of the type is open already. */
+  openDeviceOrderException(input: OpenExceptionArgs & { id: number }): Promise<ExceptionSnapshot>;
+  /** Staff's resolve or dismiss: refused when the exception is not open. */
+  resolveDeviceOrderException(input: ResolveExceptionArgs & { id: number }): Promise<ExceptionSnapshot>;
+  /** The process's own open (overdue, door_left_open): false when one of the type was open already. */
+  raiseDeviceOrderException(input: { id: number; type: ExceptionType }): Promise<boolean>;
+  /** The process's own resolve of the open exception of a type, if there is one; false when there was none. */
+  settleDeviceOrderException(input: {
+    id: number;
+    type: ExceptionType;
+    resolutionAction: ResolutionAction;
+  }): Promise<boolean>;
+  /** The types of the order's open exceptions, opened by anyone (a pickup lock opens one outside the process). */
+  openDeviceOrderExceptionTypes(input: { id: number }): Promise<ExceptionType[]>;
+};

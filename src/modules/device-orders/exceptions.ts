@@ -37,6 +37,7 @@ export const DEFAULT_SEVERITY: Record<ExceptionType, ExceptionSeverity> = {
 export const CLOSED_STATUSES = ['resolved', 'dismissed'] as const;
 export type ClosedStatus = (typeof CLOSED_STATUSES)[number];
 export const EXCEPTION_STATUSES = ['open', ...CLOSED_STATUSES] as const;
+export type ExceptionStatus = (typeof EXCEPTION_STATUSES)[number];
 
 /** What staff did about an exception. */
 export const STAFF_RESOLUTION_ACTIONS = [

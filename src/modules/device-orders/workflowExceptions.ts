@@ -11,12 +11,13 @@ import {
   proxyLocalActivities,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { DeviceOrderActivities } from './activities.ts';
-import type { ExceptionType, ResolutionAction } from './exceptions.ts';
 import {
   DEVICE_ORDER_EXCEPTIONS,
+  type DeviceOrderActivities,
   type ExceptionSnapshot,
+  type ExceptionType,
   type OpenExceptionArgs,
+  type ResolutionAction,
   type ResolveExceptionArgs,
 } from './contract.ts';
 

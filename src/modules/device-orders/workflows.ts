@@ -10,7 +10,6 @@ import {
   allHandlersFinished,
   log,
 } from '@temporalio/workflow';
-import type { DeviceOrderActivities } from './activities.ts';
 import {
   DOOR_OPEN_LIMIT_SECONDS,
   DOOR_WATCH_SECONDS,
@@ -30,6 +29,7 @@ import {
   INVALID_TRANSITION,
   DEVICE_ORDER_MISSING,
   DEVICE_ORDER_STATUS,
+  type DeviceOrderActivities,
   type DeviceOrderInput,
   type DeviceOrderSnapshot,
 } from './contract.ts';

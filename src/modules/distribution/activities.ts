@@ -3,8 +3,7 @@ import { insertOutboxEvents } from '../../platform/db/outbox.ts';
 import type { Orm } from '../../platform/db/orm.ts';
 import { storeBroughtParcel } from '../device-orders/index.ts';
 import { abandonNotice, sendNotice } from '../notifications/index.ts';
-import type { DistributionInput, ScanArgs, ScanOutcome } from './contract.ts';
-import type { DeviceOrderInput } from '../device-orders/contract.ts';
+import type { DistributionActivities, RecordedScan, RecordScanInput } from './contract.ts';
 import { carrierPackageEvent } from './events.ts';
 import { composeShelvedNotice, shelvedNoticeKey, SHELVED_TEMPLATE } from './notices.ts';
 import {
@@ -15,29 +14,12 @@ import {
   insertScan,
   writeStep,
 } from './repo/distributions.ts';
-import { stateAfter, type Judgement, type PackageState, type ScanFlag } from './domain.ts';
+import { stateAfter, type ScanFlag } from './domain.ts';
 
 /** How long a parcel shelved into a locker waits for its recipient before it is overdue, at timer scale 1. */
 export const SHELF_PICKUP_DAYS = 7;
 
-export interface RecordScanInput extends Pick<
-  DistributionInput,
-  'packageId' | 'packageNumber' | 'businessId' | 'orderId' | 'timerScale'
-> {
-  scan: ScanArgs;
-  state: PackageState;
-  judgement: Judgement;
-}
-
-export interface RecordedScan {
-  outcome: ScanOutcome;
-  /** The package's state after the scan (unchanged unless it was applied). */
-  state: PackageState;
-  /** The device order a locker shelving stored, for the process to start. */
-  deviceOrder: { input: DeviceOrderInput; deviceCode: string } | null;
-}
-
-export function createDistributionActivities(deps: { orm: Orm; config: Config }) {
+export function createDistributionActivities(deps: { orm: Orm; config: Config }): DistributionActivities {
   return {
     /**
      * Keeps one scan on the package's history and, when it applies, writes the step, the locker's device order
@@ -146,5 +128,3 @@ export function createDistributionActivities(deps: { orm: Orm; config: Config })
     },
   };
 }
-
-export type DistributionActivities = ReturnType<typeof createDistributionActivities>;

@@ -5,7 +5,8 @@
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { defineUpdate } from '@temporalio/workflow';
 import { BUSINESS_ID, ORDER_ID } from '../../platform/temporal/searchKeys.ts';
-import type { DistributionStatus, PackageState, ScanAction, ScanFlag, ScanSource } from './domain.ts';
+import type { DeviceOrderInput } from '../device-orders/contract.ts';
+import type { DistributionStatus, Judgement, PackageState, ScanAction, ScanFlag, ScanSource } from './domain.ts';
 import { PROCESS_QUEUE } from '../../platform/temporal/queues.ts';
 
 export const DISTRIBUTION_WORKFLOW = 'packageDistributionWorkflow';
@@ -89,3 +90,31 @@ export function distributionSearchAttributes(
     { key: PACKAGE_NUMBER, value: input.packageNumber },
   ]);
 }
+
+export interface RecordScanInput extends Pick<
+  DistributionInput,
+  'packageId' | 'packageNumber' | 'businessId' | 'orderId' | 'timerScale'
+> {
+  scan: ScanArgs;
+  state: PackageState;
+  judgement: Judgement;
+}
+
+export interface RecordedScan {
+  outcome: ScanOutcome;
+  /** The package's state after the scan (unchanged unless it was applied). */
+  state: PackageState;
+  /** The device order a locker shelving stored, for the process to start. */
+  deviceOrder: { input: DeviceOrderInput; deviceCode: string } | null;
+}
+
+/** The distribution's activities, as they cross into history (activities.ts implements them). */
+export type DistributionActivities = {
+  /**
+   * Keeps one scan on the package's history and, when it applies, writes the step, the locker's device order and
+   * the carrier's event, in one transaction; a scan of a key already kept answers `duplicate`.
+   */
+  recordDistributionScan(input: RecordScanInput): Promise<RecordedScan>;
+  notifyShelvedRecipient(input: { packageId: number }): Promise<string>;
+  abandonShelvedNotice(input: { packageId: number; error: string }): Promise<void>;
+};

@@ -15,14 +15,15 @@ import {
   deviceOrderWorkflowId,
   DEVICE_ORDER_WORKFLOW,
 } from '../device-orders/contract.ts';
-import type { DistributionActivities, RecordedScan } from './activities.ts';
 import {
   DISTRIBUTION_DESTINATION,
   DISTRIBUTION_FLAGGED,
   DISTRIBUTION_STATUS,
   DISTRIBUTION_WAREHOUSE,
   scanUpdate,
+  type DistributionActivities,
   type DistributionInput,
+  type RecordedScan,
   type ScanArgs,
   type ScanOutcome,
 } from './contract.ts';

@@ -2,37 +2,41 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Config } from '../../platform/config.ts';
 import type { Orm } from '../../platform/db/orm.ts';
 import { abandonNotice, sendNotice } from '../notifications/index.ts';
-import { LOCKER_DELIVERY_MISSING, LOCKER_INVALID_TRANSITION, lockerNoticeKey } from './contract.ts';
-import type { LockerAction } from './domain.ts';
-import { composeNotice, type NoticeTemplate } from './notices.ts';
-import { recordDoorReport, type DoorState } from '../lockers/index.ts';
 import {
-  deviceOfDelivery,
-  findNoticeFacts,
-  transitionLockerDelivery,
-  type TransitionDetails,
-} from './repo/deliveries.ts';
-import { rotateLockerCode, type Rotation } from './repo/rotation.ts';
+  LOCKER_DELIVERY_MISSING,
+  LOCKER_INVALID_TRANSITION,
+  lockerNoticeKey,
+  type DoorState,
+  type LockerDeliveryActivities,
+  type LockerDeliverySnapshot,
+  type LockerTransitionInput,
+  type NoticeInput,
+  type RotateCodeInput,
+} from './contract.ts';
+import { composeNotice } from './notices.ts';
+import { recordDoorReport } from '../lockers/index.ts';
+import { deviceOfDelivery, findNoticeFacts, transitionLockerDelivery } from './repo/deliveries.ts';
+import { rotateLockerCode } from './repo/rotation.ts';
 import type { LockerDeliveryView } from './views.ts';
 
-export interface LockerTransitionInput extends TransitionDetails {
-  id: number;
-  action: LockerAction;
-}
+/** The process keeps only what it decides by; the API presents the row. */
+const snapshotOf = (v: LockerDeliveryView): LockerDeliverySnapshot => ({
+  id: v.id,
+  status: v.status,
+  parcels: v.parcels.map((p) => ({ compartment_number: p.compartment_number })),
+  pickup_expires_at: v.pickup_expires_at,
+});
 
-export interface NoticeInput {
-  id: number;
-  template: NoticeTemplate;
-  seq: number;
-}
-
-export function createLockerDeliveryActivities(deps: { orm: Orm; config: Pick<Config, 'smtpUrl' | 'mailFrom'> }) {
+export function createLockerDeliveryActivities(deps: {
+  orm: Orm;
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'>;
+}): LockerDeliveryActivities {
   return {
     /** Writes one transition, its ledger row and its event in one transaction. */
-    async applyLockerTransition(input: LockerTransitionInput): Promise<LockerDeliveryView> {
+    async applyLockerTransition(input: LockerTransitionInput): Promise<LockerDeliverySnapshot> {
       const { id, action, ...details } = input;
       const result = await transitionLockerDelivery(deps.orm.em.fork(), id, action, details);
-      if (result.ok) return result.view;
+      if (result.ok) return snapshotOf(result.view);
       if (result.reason === 'missing') {
         throw ApplicationFailure.create({
           type: LOCKER_DELIVERY_MISSING,
@@ -49,9 +53,7 @@ export function createLockerDeliveryActivities(deps: { orm: Orm; config: Pick<Co
     },
 
     /** Replaces a code with its event; the new pickup code is drawn and sealed in here, so no workflow history holds it. */
-    async rotateCode(
-      input: Rotation & { id: number },
-    ): Promise<{ view: LockerDeliveryView; recipientNotified: boolean }> {
+    async rotateCode(input: RotateCodeInput): Promise<{ view: LockerDeliverySnapshot; recipientNotified: boolean }> {
       const { id, ...rotation } = input;
       const rotated = await rotateLockerCode(deps.orm.em.fork(), id, rotation);
       if (!rotated)
@@ -60,7 +62,7 @@ export function createLockerDeliveryActivities(deps: { orm: Orm; config: Pick<Co
           message: `locker delivery ${id} does not exist`,
           nonRetryable: true,
         });
-      return rotated;
+      return { view: snapshotOf(rotated.view), recipientNotified: rotated.recipientNotified };
     },
 
     /**
@@ -108,5 +110,3 @@ export function createLockerDeliveryActivities(deps: { orm: Orm; config: Pick<Co
     },
   };
 }
-
-export type LockerDeliveryActivities = ReturnType<typeof createLockerDeliveryActivities>;

@@ -7,8 +7,16 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { BUSINESS_ID } from '../../platform/temporal/searchKeys.ts';
 import { DEVICE_ID } from '../device-orders/contract.ts';
 import type { DoorState } from '../lockers/index.ts';
-import type { ConfirmSource, FailureCode, LockerDeliveryStatus, OpenMode, RotatedCode } from './domain.ts';
-import type { LockerDeliveryView } from './views.ts';
+import type {
+  ConfirmSource,
+  FailureCode,
+  LockerAction,
+  LockerDeliveryStatus,
+  OpenMode,
+  RotatedCode,
+} from './domain.ts';
+
+export type { DoorState } from '../lockers/index.ts';
 import { PROCESS_QUEUE } from '../../platform/temporal/queues.ts';
 
 export const LOCKER_DELIVERY_WORKFLOW = 'lockerDeliveryWorkflow';
@@ -70,14 +78,28 @@ export interface DoorReport {
   state: DoorState;
 }
 
-export const openUpdate = defineUpdate<LockerDeliveryView, [OpenArgs]>('open');
-export const confirmUpdate = defineUpdate<LockerDeliveryView, [ConfirmArgs]>('confirm');
-export const cancelUpdate = defineUpdate<LockerDeliveryView, [CancelArgs]>('cancel');
-export const failUpdate = defineUpdate<LockerDeliveryView, [FailArgs]>('fail');
-export const correctionUpdate = defineUpdate<LockerDeliveryView, [CorrectionArgs]>('correction');
+/**
+ * The process's own view of its delivery: what each transition and rotation answers, what updates answer (the API
+ * presents the row), and what the process keeps. Its fields carry the names of the first recorded histories, whose
+ * activity results held the whole API view, so those histories still replay.
+ */
+export interface LockerDeliverySnapshot {
+  id: number;
+  status: LockerDeliveryStatus;
+  /** The doors of the delivery's parcels. */
+  parcels: { compartment_number: number }[];
+  /** ISO 8601: an uncollected deposit expires then; null until the deposit is confirmed. */
+  pickup_expires_at: string | null;
+}
+
+export const openUpdate = defineUpdate<LockerDeliverySnapshot, [OpenArgs]>('open');
+export const confirmUpdate = defineUpdate<LockerDeliverySnapshot, [ConfirmArgs]>('confirm');
+export const cancelUpdate = defineUpdate<LockerDeliverySnapshot, [CancelArgs]>('cancel');
+export const failUpdate = defineUpdate<LockerDeliverySnapshot, [FailArgs]>('fail');
+export const correctionUpdate = defineUpdate<LockerDeliverySnapshot, [CorrectionArgs]>('correction');
 /** The recipient's pickup code was typed at the screen: the doors open for the pickup. */
-export const pickupOpenUpdate = defineUpdate<LockerDeliveryView, []>('pickupOpen');
-export const rotateUpdate = defineUpdate<LockerDeliveryView, [RotateArgs]>('rotateCode');
+export const pickupOpenUpdate = defineUpdate<LockerDeliverySnapshot, []>('pickupOpen');
+export const rotateUpdate = defineUpdate<LockerDeliverySnapshot, [RotateArgs]>('rotateCode');
 export const doorSignal = defineSignal<[DoorReport]>('door');
 export const lockerStatusQuery = defineQuery<LockerDeliveryStatus>('status');
 
@@ -107,3 +129,54 @@ export function lockerDeliverySearchAttributes(
     { key: PARCEL_REFERENCES, value: references },
   ]);
 }
+
+/** What a transition writes besides its action (the repo takes the same details). */
+export interface LockerTransitionDetails {
+  reason?: string | null;
+  via?: OpenMode;
+  confirmedBy?: ConfirmSource;
+  /** `fail`: why each named parcel failed. */
+  failures?: readonly { reference: string; code: FailureCode }[];
+  /** `correct`: the doors reopened. */
+  compartmentNumbers?: readonly number[];
+  /** `pickup`: when the recipient's code opened the doors. */
+  pickupOpenedAt?: string | null;
+}
+
+export interface LockerTransitionInput extends LockerTransitionDetails {
+  id: number;
+  action: LockerAction;
+}
+
+/** The messages a delivery owes its recipient. */
+export type LockerNoticeTemplate = 'locker_pickup_code' | 'locker_pickup_code_rotated';
+
+/** The delivery's `seq`-th message to its recipient. */
+export interface NoticeInput {
+  id: number;
+  template: LockerNoticeTemplate;
+  seq: number;
+}
+
+export interface RotateCodeInput {
+  id: number;
+  code: RotatedCode;
+  /** A delivery code is drawn by the API, which shows it to the provider once; only its hash comes here. */
+  deliveryCodeHash: string | null;
+  /** Tell the recipient (pickup code only, once the deposit is confirmed and an email address is known). */
+  notify: boolean;
+}
+
+/** The delivery's activities, as they cross into history (activities.ts implements them). */
+export type LockerDeliveryActivities = {
+  /** Writes one transition, its ledger row and its event in one transaction. */
+  applyLockerTransition(input: LockerTransitionInput): Promise<LockerDeliverySnapshot>;
+  /** Replaces a code with its event; a new pickup code is drawn and sealed in the activity, never in history. */
+  rotateCode(input: RotateCodeInput): Promise<{ view: LockerDeliverySnapshot; recipientNotified: boolean }>;
+  /** Sends the recipient a message with the current pickup code, read in the activity; answers the notice's status. */
+  notifyRecipient(input: NoticeInput): Promise<string>;
+  /** The sandbox's simulated locker reports these doors of the delivery as a real one would. */
+  simulateDoorReports(input: { id: number; compartmentNumbers: number[]; state: DoorState }): Promise<void>;
+  /** Records that a message was given up after its last attempt. */
+  abandonRecipientNotice(input: NoticeInput & { error: string }): Promise<void>;
+};

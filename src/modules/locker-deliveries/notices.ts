@@ -4,8 +4,9 @@
  */
 import type { LockerDeliveryView } from './views.ts';
 
-export const NOTICE_TEMPLATES = ['locker_pickup_code', 'locker_pickup_code_rotated'] as const;
-export type NoticeTemplate = (typeof NOTICE_TEMPLATES)[number];
+import type { LockerNoticeTemplate } from './contract.ts';
+
+export type NoticeTemplate = LockerNoticeTemplate;
 
 export interface NoticeFacts {
   view: LockerDeliveryView;

@@ -4,7 +4,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import type { BusinessContext } from '../../platform/catalog/types.ts';
 import { errors } from '../../platform/errors.ts';
-import { LOCKER_CORRECTION_CLOSED, LOCKER_INVALID_TRANSITION, lockerDeliveryWorkflowId } from './contract.ts';
+import {
+  LOCKER_CORRECTION_CLOSED,
+  LOCKER_INVALID_TRANSITION,
+  lockerDeliveryWorkflowId,
+  type LockerDeliverySnapshot,
+} from './contract.ts';
 import { findLockerDelivery, type DeliveryOwner } from './repo/deliveries.ts';
 import { LockerDeliveryView } from './views.ts';
 import type { lockerDeliveryWorkflow } from './workflows.ts';
@@ -27,16 +32,13 @@ export async function sendUpdate(
   owner: DeliveryOwner,
   id: number,
   action: string,
-  send: (handle: WorkflowHandle<typeof lockerDeliveryWorkflow>) => Promise<LockerDeliveryView>,
+  send: (handle: WorkflowHandle<typeof lockerDeliveryWorkflow>) => Promise<LockerDeliverySnapshot>,
 ): Promise<z.infer<typeof DeliveryResult>> {
   await loadDelivery(ctx, owner, id);
   try {
-    return {
-      result: true as const,
-      delivery: await send(
-        ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id)),
-      ),
-    };
+    await send(ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id)));
+    // The process answers its snapshot; the answer presents the row as the update left it.
+    return { result: true as const, delivery: await loadDelivery(ctx, owner, id) };
   } catch (err) {
     const refusal =
       err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : null;

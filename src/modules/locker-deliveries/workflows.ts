@@ -9,8 +9,6 @@ import {
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { DoorState } from '../lockers/index.ts';
-import type { LockerDeliveryActivities, LockerTransitionInput } from './activities.ts';
 import {
   cancelUpdate,
   confirmUpdate,
@@ -25,7 +23,12 @@ import {
   openUpdate,
   pickupOpenUpdate,
   rotateUpdate,
+  type DoorState,
+  type LockerDeliveryActivities,
   type LockerDeliveryInput,
+  type LockerDeliverySnapshot,
+  type LockerNoticeTemplate,
+  type LockerTransitionDetails,
   type RotateArgs,
 } from './contract.ts';
 import {
@@ -36,8 +39,6 @@ import {
   type LockerDeliveryStatus,
   type OpenMode,
 } from './domain.ts';
-import type { NoticeTemplate } from './notices.ts';
-import type { LockerDeliveryView } from './views.ts';
 
 // Each transition is one short transaction: a local activity, in the workflow task that decided it.
 const { applyLockerTransition, abandonRecipientNotice, rotateCode, simulateDoorReports } =
@@ -63,31 +64,138 @@ const noticeActivities = (scale: number) =>
     },
   });
 
-/** A partner locker delivery from its create to its end (docs/locker-deliveries.md); the row is its read model. */
-export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promise<LockerDeliveryStatus> {
-  // Cast, not annotated: the handlers change these, which control-flow narrowing cannot see.
-  let status = 'awaiting_deposit' as LockerDeliveryStatus;
-  let view = null as LockerDeliveryView | null;
-  let busy = false;
+/**
+ * The state of one delivery's process, and the only code that changes it. Every change that waits on an activity
+ * (the updates, the timers' expiries, a rotation) runs through `exclusive`, one at a time in arrival order, so a
+ * change always starts from the state the previous one left; each re-checks that its action is still allowed.
+ */
+class LockerDelivery {
+  status: LockerDeliveryStatus = 'awaiting_deposit';
+  /** What the last transition or rotation answered; null before the first. */
+  snapshot: LockerDeliverySnapshot | null = null;
   /** The delivery's doors, by hardware number, from its first opening: opened by this process, then as the locker reports them. */
-  const doors = new Map<number, DoorState>();
-  const allClosed = () => [...doors.values()].every((s) => s === 'closed');
-  const openDoors = (numbers: readonly number[]) => {
-    for (const n of numbers) doors.set(n, 'opened');
-    simulateClosing(numbers);
-  };
-  let openings = 0;
-  let lastOpening = { via: input.openMode as OpenMode, at: 0 };
-  let deliveredAt = 0;
-  let pickupOpenedAt = null as string | null;
-  const { notifyRecipient } = noticeActivities(input.notifyRetryScale);
+  readonly doors = new Map<number, DoorState>();
+  openings = 0;
+  lastOpening: { via: OpenMode; at: number };
+  deliveredAt = 0;
+  pickupOpenedAt: string | null = null;
   /** Work beside the process (messages to the recipient, the sandbox's door reports); it ends only once they are done. */
-  const beside: Promise<void>[] = [];
-  let noticeCount = 0;
-  const notify = (template: NoticeTemplate) => {
-    const notice = { id: input.id, template, seq: ++noticeCount };
-    beside.push(
-      notifyRecipient(notice).then(
+  readonly beside: Promise<void>[] = [];
+  private noticeCount = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly notifyRecipient: LockerDeliveryActivities['notifyRecipient'];
+
+  readonly input: LockerDeliveryInput;
+
+  constructor(input: LockerDeliveryInput) {
+    this.input = input;
+    this.lastOpening = { via: input.openMode, at: 0 };
+    this.notifyRecipient = noticeActivities(input.notifyRetryScale).notifyRecipient;
+  }
+
+  /** Runs `change` once every change before it has finished. */
+  exclusive<T>(change: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(change);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  allClosed(): boolean {
+    return [...this.doors.values()].every((s) => s === 'closed');
+  }
+
+  refuse(type: string, action: LockerAction | 'rotate'): never {
+    throw ApplicationFailure.create({
+      type,
+      message: `locker delivery ${this.input.id} is ${this.status}`,
+      details: [this.status, action],
+      nonRetryable: true,
+    });
+  }
+
+  assertAllowed(action: LockerAction): void {
+    if (!(TRANSITIONS[action].from as readonly LockerDeliveryStatus[]).includes(this.status))
+      this.refuse(LOCKER_INVALID_TRANSITION, action);
+  }
+
+  assertRotatable(args: RotateArgs): void {
+    if (
+      !(ROTATABLE[args.code] as readonly LockerDeliveryStatus[]).includes(this.status) ||
+      (args.code === 'pickup_code' && this.pickupOpenedAt !== null)
+    )
+      this.refuse(LOCKER_INVALID_TRANSITION, 'rotate');
+  }
+
+  assertCorrectable(): void {
+    this.assertAllowed('correct');
+    if (this.pickupOpenedAt !== null || Date.now() > this.deliveredAt + this.input.correctionWindowMs)
+      this.refuse(LOCKER_CORRECTION_CLOSED, 'correct');
+  }
+
+  /** Writes one transition (call inside `exclusive`); the doors it opens and the notice it owes follow. */
+  async apply(action: LockerAction, details: LockerTransitionDetails = {}): Promise<LockerDeliverySnapshot> {
+    this.assertAllowed(action);
+    const next = await applyLockerTransition({ id: this.input.id, action, ...details }).catch((err: unknown) => {
+      if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) throw err.cause;
+      throw err;
+    });
+    // The doors this transition opened, before the new status lets the waits look at them.
+    if (action === 'open') this.openDoors(next.parcels.map((p) => p.compartment_number));
+    if (action === 'correct') this.openDoors(details.compartmentNumbers ?? []);
+    if (action === 'confirm') {
+      this.deliveredAt = Date.now();
+      this.notify('locker_pickup_code');
+    }
+    this.snapshot = next;
+    this.status = next.status;
+    upsertSearchAttributes([{ key: LOCKER_DELIVERY_STATUS, value: this.status }]);
+    return next;
+  }
+
+  /** Replaces a code (docs/locker-deliveries.md, Codes; call inside `exclusive`); the recipient hears of a new pickup code when asked and already told the old one. */
+  async rotate(args: RotateArgs): Promise<LockerDeliverySnapshot> {
+    this.assertRotatable(args);
+    const rotated = await rotateCode({
+      id: this.input.id,
+      code: args.code,
+      deliveryCodeHash: args.deliveryCodeHash,
+      notify: args.notifyRecipient,
+    });
+    this.snapshot = rotated.view;
+    if (rotated.recipientNotified) this.notify('locker_pickup_code_rotated');
+    return rotated.view;
+  }
+
+  /** The recipient's code opened the doors for the pickup (nothing to write until they close again). */
+  openForPickup(): LockerDeliverySnapshot {
+    this.assertAllowed('pickup');
+    this.openDoors(this.snapshot!.parcels.map((p) => p.compartment_number));
+    this.pickupOpenedAt ??= new Date().toISOString();
+    return this.snapshot!;
+  }
+
+  private openDoors(numbers: readonly number[]): void {
+    for (const n of numbers) this.doors.set(n, 'opened');
+    this.simulateClosing(numbers);
+  }
+
+  /** On a sandbox locker the simulator plays the locker: the doors just opened report closed a moment later. */
+  private simulateClosing(numbers: readonly number[]): void {
+    const after = this.input.simulatedDoorsMs;
+    if (!after || numbers.length === 0) return;
+    this.beside.push(
+      (async () => {
+        await sleep(Math.max(1, after));
+        await simulateDoorReports({ id: this.input.id, compartmentNumbers: [...numbers], state: 'closed' });
+        for (const n of numbers) if (this.doors.has(n)) this.doors.set(n, 'closed');
+      })(),
+    );
+  }
+
+  private notify(template: LockerNoticeTemplate): void {
+    const notice = { id: this.input.id, template, seq: ++this.noticeCount };
+    this.beside.push(
+      this.notifyRecipient(notice).then(
         () => undefined,
         (err: unknown) =>
           abandonRecipientNotice({
@@ -96,140 +204,68 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
           }),
       ),
     );
-  };
-  /** On a sandbox locker the simulator plays the locker: the doors just opened report closed a moment later. */
-  const simulateClosing = (numbers: readonly number[]) => {
-    const after = input.simulatedDoorsMs;
-    if (!after || numbers.length === 0) return;
-    beside.push(
-      (async () => {
-        await sleep(Math.max(1, after));
-        await simulateDoorReports({ id: input.id, compartmentNumbers: [...numbers], state: 'closed' });
-        for (const n of numbers) if (doors.has(n)) doors.set(n, 'closed');
-      })(),
-    );
-  };
+  }
+}
 
-  const refuse = (type: string, action: LockerAction | 'rotate') => {
-    throw ApplicationFailure.create({
-      type,
-      message: `locker delivery ${input.id} is ${status}`,
-      details: [status, action],
-      nonRetryable: true,
-    });
-  };
-  const assertAllowed = (action: LockerAction) => {
-    if (busy || !(TRANSITIONS[action].from as readonly LockerDeliveryStatus[]).includes(status))
-      refuse(LOCKER_INVALID_TRANSITION, action);
-  };
-  const apply = async (
-    action: LockerAction,
-    details: Omit<LockerTransitionInput, 'id' | 'action'> = {},
-  ): Promise<LockerDeliveryView> => {
-    assertAllowed(action);
-    busy = true;
-    try {
-      const next = await applyLockerTransition({ id: input.id, action, ...details }).catch((err: unknown) => {
-        if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) throw err.cause;
-        throw err;
-      });
-      // The doors this transition opened, before the new status lets the waits below look at them.
-      if (action === 'open') openDoors(next.parcels.map((p) => p.compartment_number));
-      if (action === 'correct') openDoors(details.compartmentNumbers ?? []);
-      if (action === 'confirm') {
-        deliveredAt = Date.now();
-        notify('locker_pickup_code');
-      }
-      view = next;
-      status = next.status;
-      upsertSearchAttributes([{ key: LOCKER_DELIVERY_STATUS, value: status }]);
-      return view;
-    } finally {
-      busy = false;
-    }
-  };
+/** A partner locker delivery from its create to its end (docs/locker-deliveries.md); the row is its read model. */
+export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promise<LockerDeliveryStatus> {
+  const d = new LockerDelivery(input);
 
-  setHandler(lockerStatusQuery, () => status);
+  setHandler(lockerStatusQuery, () => d.status);
   setHandler(
     openUpdate,
-    (args) => {
-      openings += 1;
-      lastOpening = { via: args.via, at: Date.now() };
-      return apply('open', { via: args.via });
-    },
-    { validator: (_args) => assertAllowed('open') },
+    (args) =>
+      d.exclusive(() => {
+        d.assertAllowed('open');
+        d.openings += 1;
+        d.lastOpening = { via: args.via, at: Date.now() };
+        return d.apply('open', { via: args.via });
+      }),
+    { validator: (_args) => d.assertAllowed('open') },
   );
-  setHandler(confirmUpdate, (args) => apply('confirm', { confirmedBy: args.by }), {
-    validator: (_args) => assertAllowed('confirm'),
+  setHandler(confirmUpdate, (args) => d.exclusive(() => d.apply('confirm', { confirmedBy: args.by })), {
+    validator: (_args) => d.assertAllowed('confirm'),
   });
-  setHandler(failUpdate, (args) => apply('fail', { failures: args.parcels }), {
-    validator: (_args) => assertAllowed('fail'),
+  setHandler(failUpdate, (args) => d.exclusive(() => d.apply('fail', { failures: args.parcels })), {
+    validator: (_args) => d.assertAllowed('fail'),
   });
-  setHandler(cancelUpdate, (args) => apply('cancel', { reason: args.reason }), {
-    validator: (_args) => assertAllowed('cancel'),
-  });
-  setHandler(correctionUpdate, (args) => apply('correct', { compartmentNumbers: args.compartmentNumbers }), {
-    validator: (_args) => {
-      assertAllowed('correct');
-      if (pickupOpenedAt !== null || Date.now() > deliveredAt + input.correctionWindowMs)
-        refuse(LOCKER_CORRECTION_CLOSED, 'correct');
-    },
+  setHandler(cancelUpdate, (args) => d.exclusive(() => d.apply('cancel', { reason: args.reason })), {
+    validator: (_args) => d.assertAllowed('cancel'),
   });
   setHandler(
-    pickupOpenUpdate,
-    () => {
-      openDoors(view!.parcels.map((p) => p.compartment_number));
-      pickupOpenedAt ??= new Date().toISOString();
-      return view!;
-    },
-    { validator: () => assertAllowed('pickup') },
+    correctionUpdate,
+    (args) =>
+      d.exclusive(() => {
+        d.assertCorrectable();
+        return d.apply('correct', { compartmentNumbers: args.compartmentNumbers });
+      }),
+    { validator: (_args) => d.assertCorrectable() },
   );
-  /** Replaces a code (docs/locker-deliveries.md, Codes); the recipient hears of a new pickup code when asked and already told the old one. */
-  const rotate = async (args: RotateArgs): Promise<LockerDeliveryView> => {
-    busy = true;
-    try {
-      const rotated = await rotateCode({
-        id: input.id,
-        code: args.code,
-        deliveryCodeHash: args.deliveryCodeHash,
-        notify: args.notifyRecipient,
-      });
-      view = rotated.view;
-      if (rotated.recipientNotified) notify('locker_pickup_code_rotated');
-      return rotated.view;
-    } finally {
-      busy = false;
-    }
-  };
-  setHandler(rotateUpdate, rotate, {
-    validator: (args: RotateArgs) => {
-      if (
-        busy ||
-        !(ROTATABLE[args.code] as readonly LockerDeliveryStatus[]).includes(status) ||
-        (args.code === 'pickup_code' && pickupOpenedAt !== null)
-      ) {
-        refuse(LOCKER_INVALID_TRANSITION, 'rotate');
-      }
-    },
+  setHandler(pickupOpenUpdate, () => d.exclusive(async () => d.openForPickup()), {
+    validator: () => d.assertAllowed('pickup'),
+  });
+  setHandler(rotateUpdate, (args) => d.exclusive(() => d.rotate(args)), {
+    validator: (args: RotateArgs) => d.assertRotatable(args),
   });
   setHandler(doorSignal, (report) => {
-    if (doors.has(report.compartmentNumber)) doors.set(report.compartmentNumber, report.state);
+    if (d.doors.has(report.compartmentNumber)) d.doors.set(report.compartmentNumber, report.state);
   });
 
-  /** Waits until `status` leaves `waiting` or `at` passes; then, unless something else moved it meanwhile, applies `action`. */
-  const expireAt = async (waiting: LockerDeliveryStatus, at: string, action: LockerAction): Promise<boolean> => {
-    if (await condition(() => status !== waiting, Math.max(1, Date.parse(at) - Date.now()))) return true;
-    // A transition under way when the time came goes first; the expiry applies only if it left the status as it was.
-    await condition(() => !busy);
-    if (status !== waiting) return true;
-    try {
-      await apply(action);
-      return true;
-    } catch (err) {
-      // The row's create was rolled back after this workflow started: there is nothing to expire.
-      if (err instanceof ApplicationFailure && err.type === LOCKER_DELIVERY_MISSING) return false;
-      throw err;
-    }
+  /** Waits until the status leaves `waiting` or `at` passes; then, unless something else moved it meanwhile, applies `action`. */
+  const expireAt = async (waiting: LockerDeliveryStatus, at: number, action: LockerAction): Promise<boolean> => {
+    if (await condition(() => d.status !== waiting, Math.max(1, at - Date.now()))) return true;
+    // A change under way when the time came goes first; the expiry applies only if it left the status as it was.
+    return d.exclusive(async () => {
+      if (d.status !== waiting) return true;
+      try {
+        await d.apply(action);
+        return true;
+      } catch (err) {
+        // The row's create was rolled back after this workflow started: there is nothing to expire.
+        if (err instanceof ApplicationFailure && err.type === LOCKER_DELIVERY_MISSING) return false;
+        throw err;
+      }
+    });
   };
 
   /**
@@ -238,51 +274,57 @@ export async function lockerDeliveryWorkflow(input: LockerDeliveryInput): Promis
    * (timeout_door_closed). A re-opening starts the wait again.
    */
   const settleDeposit = async () => {
-    while (status === 'depositing') {
-      const opening = openings;
-      const current = () => status === 'depositing' && openings === opening;
-      const remote = lastOpening.via === 'remote_open';
+    while (d.status === 'depositing') {
+      const opening = d.openings;
+      const current = () => d.status === 'depositing' && d.openings === opening;
+      const remote = d.lastOpening.via === 'remote_open';
       const closedEarly = await condition(
-        () => !current() || (remote && allClosed()),
-        Math.max(1, lastOpening.at + input.depositTimeoutMs - Date.now()),
+        () => !current() || (remote && d.allClosed()),
+        Math.max(1, d.lastOpening.at + input.depositTimeoutMs - Date.now()),
       );
-      if (!closedEarly) await condition(() => !current() || allClosed());
-      await condition(() => !busy);
-      if (current() && allClosed())
-        await apply('confirm', { confirmedBy: remote ? 'door_close' : 'timeout_door_closed' });
+      if (!closedEarly) await condition(() => !current() || d.allClosed());
+      await d.exclusive(async () => {
+        if (current() && d.allClosed())
+          await d.apply('confirm', { confirmedBy: remote ? 'door_close' : 'timeout_door_closed' });
+      });
     }
   };
 
   /**
    * Delivered: the recipient's code opens the doors and the pickup completes once they are all closed again; until
-   * then the business's periodic rotation replaces the pickup code, and an uncollected deposit expires.
+   * then the business's periodic rotation replaces the pickup code, and an uncollected deposit expires. The expiry
+   * is the one the confirming transition answered, kept in the process's snapshot.
    */
   const awaitPickup = async () => {
-    const expiresAt = Date.parse(view!.pickup_expires_at!);
+    const expiresAt = Date.parse(d.snapshot!.pickup_expires_at!);
     let nextRotation = input.codeRotationMs > 0 ? Date.now() + input.codeRotationMs : Infinity;
-    const waiting = () => status === 'delivered' && pickupOpenedAt === null;
+    const waiting = () => d.status === 'delivered' && d.pickupOpenedAt === null;
     while (waiting()) {
       if (await condition(() => !waiting(), Math.max(1, Math.min(expiresAt, nextRotation) - Date.now()))) break;
-      await condition(() => !busy);
-      if (!waiting()) break;
-      if (Date.now() >= expiresAt) {
-        await apply('expire_deposit');
-      } else if (Date.now() >= nextRotation) {
-        await rotate({ code: 'pickup_code', deliveryCodeHash: null, notifyRecipient: true });
-        nextRotation = Date.now() + input.codeRotationMs;
-      }
+      await d.exclusive(async () => {
+        if (!waiting()) return;
+        if (Date.now() >= expiresAt) {
+          await d.apply('expire_deposit');
+        } else if (Date.now() >= nextRotation) {
+          await d.rotate({ code: 'pickup_code', deliveryCodeHash: null, notifyRecipient: true });
+          nextRotation = Date.now() + input.codeRotationMs;
+        }
+      });
     }
-    while (status === 'delivered') {
-      await condition(() => status !== 'delivered' || (!busy && allClosed()));
-      if (status === 'delivered') await apply('pickup', { pickupOpenedAt });
+    while (d.status === 'delivered') {
+      await condition(() => d.status !== 'delivered' || d.allClosed());
+      await d.exclusive(async () => {
+        if (d.status === 'delivered' && d.allClosed()) await d.apply('pickup', { pickupOpenedAt: d.pickupOpenedAt });
+      });
     }
   };
 
-  if (!(await expireAt('awaiting_deposit', input.deliveryCodeExpiresAt, 'expire_delivery_code'))) return status;
+  if (!(await expireAt('awaiting_deposit', Date.parse(input.deliveryCodeExpiresAt), 'expire_delivery_code')))
+    return d.status;
   await settleDeposit();
-  if (status === 'delivered') await awaitPickup();
-  await condition(() => isFinal(status));
+  if (d.status === 'delivered') await awaitPickup();
+  await condition(() => isFinal(d.status));
   await condition(allHandlersFinished);
-  await Promise.all(beside);
-  return status;
+  await Promise.all(d.beside);
+  return d.status;
 }

@@ -9,7 +9,7 @@ import {
   sealedColumns,
   type SealedColumn,
 } from '../../platform/secretBox.ts';
-import type { BatchResult, ColumnRef } from './contract.ts';
+import type { BatchResult, ColumnRef, SecretsActivities } from './contract.ts';
 import { readPlainValues, readStoredValues, replaceValues, type StoredValue } from './repo.ts';
 
 /** The new value of each row not yet sealed under the sealing key; values no key opens are named, not changed. */
@@ -44,7 +44,7 @@ export async function sealPlainSecrets(orm: Orm, log: Logger): Promise<void> {
   }
 }
 
-export function createSecretsActivities(deps: { orm: Orm; log: Logger }) {
+export function createSecretsActivities(deps: { orm: Orm; log: Logger }): SecretsActivities {
   return {
     async secretColumns(): Promise<ColumnRef[]> {
       return [...sealedColumns()];
@@ -60,5 +60,3 @@ export function createSecretsActivities(deps: { orm: Orm; log: Logger }) {
     },
   };
 }
-
-export type SecretsActivities = ReturnType<typeof createSecretsActivities>;

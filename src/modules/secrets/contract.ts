@@ -55,3 +55,10 @@ export interface BatchResult {
   unreadable: string[];
   keyId: string;
 }
+
+/** The rotation's activities, as they cross into history (activities.ts implements them). */
+export type SecretsActivities = {
+  secretColumns(): Promise<ColumnRef[]>;
+  /** Re-seals one batch of a column under this worker's sealing key. */
+  resealSecrets(c: ColumnRef, afterId: number, limit: number): Promise<BatchResult>;
+};

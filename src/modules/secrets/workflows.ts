@@ -1,6 +1,12 @@
 import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { SecretsActivities } from './activities.ts';
-import { pauseSignal, progressQuery, resumeSignal, type RotationInput, type RotationProgress } from './contract.ts';
+import {
+  pauseSignal,
+  progressQuery,
+  resumeSignal,
+  type RotationInput,
+  type RotationProgress,
+  type SecretsActivities,
+} from './contract.ts';
 
 const { secretColumns, resealSecrets } = proxyActivities<SecretsActivities>({
   startToCloseTimeout: '1 minute',

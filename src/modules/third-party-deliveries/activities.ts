@@ -5,12 +5,13 @@ import { holdForCarrier } from '../orders/index.ts';
 import {
   ASSIGNMENT_INVALID_STEP,
   NOT_THE_ORDERS_PACKAGE,
-  type CancelArgs,
-  type HandoverArgs,
-  type StepAnswer,
   type ThirdPartyInput,
+  type AssignmentSnapshot,
+  type StepInput,
+  type StepResult,
+  type ThirdPartyActivities,
 } from './contract.ts';
-import { allows, outcomeOfPhase, type AssignmentStatus, type CancelReason } from './domain.ts';
+import { allows, outcomeOfPhase, type AssignmentStatus } from './domain.ts';
 import { assignmentOutboxEvent } from './events.ts';
 import {
   findAssignmentById,
@@ -23,17 +24,8 @@ import {
   setDeliveredPackages,
   type StoredAssignment,
 } from './repo/assignments.ts';
-import { presentAssignment } from './views.ts';
 
-export type StepInput =
-  | ({ id: number; step: 'handover' } & HandoverArgs)
-  | { id: number; step: 'cancel'; reason: CancelReason; actorId: number | null; to?: CancelArgs['to'] };
-
-export interface StepResult {
-  answer: StepAnswer;
-  /** A reassignment's new assignment, for the process to start. */
-  nextInput: ThirdPartyInput | null;
-}
+const snapshotOf = (a: StoredAssignment): AssignmentSnapshot => ({ number: a.number, status: a.status });
 
 const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
@@ -49,7 +41,7 @@ export async function writeAssignment(
   return stored;
 }
 
-export function createThirdPartyActivities(deps: { orm: Orm }) {
+export function createThirdPartyActivities(deps: { orm: Orm }): ThirdPartyActivities {
   return {
     /** One step of an assignment, with the order's hold and the provider's events, in one transaction. */
     async applyAssignmentStep(input: StepInput): Promise<StepResult> {
@@ -89,7 +81,7 @@ export function createThirdPartyActivities(deps: { orm: Orm }) {
           await insertOutboxEvents(tx, [
             assignmentOutboxEvent(after, after.status === 'handed_over' ? 'handed_over' : 'cancelled'),
           ]);
-        return { answer: { assignment: presentAssignment(after), next: next && presentAssignment(next) }, nextInput };
+        return { answer: { assignment: snapshotOf(after), next: next && snapshotOf(next) }, nextInput };
       });
     },
 
@@ -123,5 +115,3 @@ export function createThirdPartyActivities(deps: { orm: Orm }) {
     },
   };
 }
-
-export type ThirdPartyActivities = ReturnType<typeof createThirdPartyActivities>;

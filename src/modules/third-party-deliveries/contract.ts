@@ -6,8 +6,7 @@ import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } 
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import { BUSINESS_ID, ORDER_ID } from '../../platform/temporal/searchKeys.ts';
 import { PROVIDER_ID } from '../locker-deliveries/contract.ts';
-import type { AssignmentStatus } from './domain.ts';
-import type { AssignmentView } from './views.ts';
+import type { AssignmentStatus, CancelReason } from './domain.ts';
 import { PROCESS_QUEUE } from '../../platform/temporal/queues.ts';
 
 export const THIRD_PARTY_WORKFLOW = 'thirdPartyDeliveryWorkflow';
@@ -37,10 +36,16 @@ export interface CancelArgs {
   to?: { providerId: number; handoverDeadline: string };
 }
 
+/** The process's view of an assignment, as updates answer it; the API presents the row. */
+export interface AssignmentSnapshot {
+  number: string;
+  status: AssignmentStatus;
+}
+
 /** What an update answers: the assignment, and on a reassignment the new one. */
 export interface StepAnswer {
-  assignment: AssignmentView;
-  next: AssignmentView | null;
+  assignment: AssignmentSnapshot;
+  next: AssignmentSnapshot | null;
 }
 
 export const handoverUpdate = defineUpdate<StepAnswer, [HandoverArgs]>('handover');
@@ -67,3 +72,21 @@ export function thirdPartySearchAttributes(
     { key: THIRD_PARTY_STATUS, value: status },
   ]);
 }
+
+export type StepInput =
+  | ({ id: number; step: 'handover' } & HandoverArgs)
+  | { id: number; step: 'cancel'; reason: CancelReason; actorId: number | null; to?: CancelArgs['to'] };
+
+export interface StepResult {
+  answer: StepAnswer;
+  /** A reassignment's new assignment, for the process to start. */
+  nextInput: ThirdPartyInput | null;
+}
+
+/** The assignment's activities, as they cross into history (activities.ts implements them). */
+export type ThirdPartyActivities = {
+  /** One step of an assignment, with the order's hold and the provider's events, in one transaction. */
+  applyAssignmentStep(input: StepInput): Promise<StepResult>;
+  /** Looks at each package's newest tracking and answers the status after (delivered, partial_delivered or as it was). */
+  assessAssignmentProgress(input: { id: number }): Promise<AssignmentStatus>;
+};

@@ -10,7 +10,6 @@ import {
   startChild,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { StepInput, StepResult, ThirdPartyActivities } from './activities.ts';
 import {
   ASSIGNMENT_INVALID_STEP,
   cancelUpdate,
@@ -22,6 +21,9 @@ import {
   thirdPartySearchAttributes,
   thirdPartyWorkflowId,
   type StepAnswer,
+  type StepInput,
+  type StepResult,
+  type ThirdPartyActivities,
   type ThirdPartyInput,
 } from './contract.ts';
 import { allows, isLive, type AssignmentStatus } from './domain.ts';

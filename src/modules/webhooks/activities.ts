@@ -2,11 +2,13 @@ import { Context } from '@temporalio/activity';
 import type { Orm } from '../../platform/db/orm.ts';
 import { markDead } from './repo/deliveries.ts';
 import { pruneWebhookLog } from './repo/log.ts';
-import type { AttemptResult, PruneResult } from './contract.ts';
+import type { AttemptResult, PruneResult, WebhookActivities } from './contract.ts';
 import { attemptDeliveries, type SendOptions } from './deliver.ts';
 import type { OriginSlots } from './originSlots.ts';
 
-export function createWebhookActivities(deps: { orm: Orm; slots: OriginSlots; leaseMarginSec: number } & SendOptions) {
+export function createWebhookActivities(
+  deps: { orm: Orm; slots: OriginSlots; leaseMarginSec: number } & SendOptions,
+): WebhookActivities {
   return {
     /** One signed attempt of each delivery; a receiver's failure is a result, not an activity error (only infrastructure errors retry). */
     /** `notBefore` (epoch ms by delivery id): a delivery is sent no earlier than that. */
@@ -42,5 +44,3 @@ export function createWebhookActivities(deps: { orm: Orm; slots: OriginSlots; le
     },
   };
 }
-
-export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

@@ -80,3 +80,17 @@ export interface PruneResult {
   attempts: number;
   events: number;
 }
+
+/** The activities of the retry and prune workflows, as they cross into history (activities.ts implements them). */
+export type WebhookActivities = {
+  /**
+   * One signed attempt of each delivery, each sent no earlier than its `notBefore` (epoch ms by delivery id); a
+   * receiver's failure is a result, not an activity error (only infrastructure errors retry).
+   */
+  attemptWebhookDeliveries(
+    deliveryIds: number[],
+    notBefore?: Record<number, number>,
+  ): Promise<Record<number, AttemptResult>>;
+  markWebhookDeliveriesDead(deliveryIds: number[]): Promise<void>;
+  pruneWebhookLog(retentionDays: number): Promise<PruneResult>;
+};

@@ -1,5 +1,4 @@
 import { continueAsNew, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
-import type { WebhookActivities } from './activities.ts';
 import {
   deliveriesQuery,
   type PruneResult,
@@ -7,6 +6,7 @@ import {
   type RetryEntry,
   type RetryProgress,
   type WebhookRetriesInput,
+  type WebhookActivities,
 } from './contract.ts';
 import { delayBeforeAttemptMs, maxAttempts } from './domain.ts';
 

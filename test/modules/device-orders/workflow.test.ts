@@ -4,7 +4,6 @@ import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import type { DeviceOrderActivities, TransitionInput } from '../../../src/modules/device-orders/activities.ts';
 import {
   collectUpdate,
   DEVICE_ORDER_MISSING,
@@ -16,9 +15,11 @@ import {
   removeUpdate,
   resolveExceptionUpdate,
   statusQuery,
+  type DeviceOrderActivities,
   type DeviceOrderInput,
   type DeviceOrderSnapshot,
   type ExceptionSnapshot,
+  type TransitionInput,
 } from '../../../src/modules/device-orders/contract.ts';
 import type { ExceptionType, ExceptionView } from '../../../src/modules/device-orders/exceptions.ts';
 import { outcomeOf } from '../../../src/modules/device-orders/domain.ts';
@@ -43,8 +44,8 @@ function readModel(override?: (input: TransitionInput) => Promise<DeviceOrderSna
     );
   };
   const snapshot = (type: ExceptionType, status: ExceptionView['status']): ExceptionSnapshot => ({
-    device_order: { id: 1 } as DeviceOrderSnapshot,
-    exception: { id: 1, type, severity: 'high', status, resolution_action: null },
+    device_order: { id: 1, status: 'stored' },
+    exception: { id: 1, type, status },
   });
   const activities: DeviceOrderActivities = {
     applyDeviceOrderTransition,

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { EventSender } from '../../../src/platform/events.ts';
-import type { WebhookActivities } from '../../../src/modules/webhooks/activities.ts';
 import {
   deliveriesQuery,
   WEBHOOK_LOG_PRUNE_WORKFLOW,
@@ -11,6 +10,7 @@ import {
   webhookRetriesWorkflowId,
   type AttemptResult,
   type RetriesSummary,
+  type WebhookActivities,
   type WebhookRetriesInput,
 } from '../../../src/modules/webhooks/contract.ts';
 import { maxAttempts } from '../../../src/modules/webhooks/domain.ts';

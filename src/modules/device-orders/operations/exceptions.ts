@@ -18,6 +18,7 @@ import {
   STAFF_RESOLUTION_ACTIONS,
 } from '../exceptions.ts';
 import { findException, listExceptions } from '../repo/exceptions.ts';
+import { findDeviceOrder } from '../repo/orders.ts';
 import {
   deviceOrderSearchAttributes,
   deviceOrderWorkflowId,
@@ -46,7 +47,7 @@ async function sendToProcess<A>(
   order: DeviceOrderView,
   update: UpdateDefinition<ExceptionSnapshot, [A]>,
   args: A,
-): Promise<ExceptionSnapshot> {
+): Promise<{ device_order: DeviceOrderView; exception: ExceptionView }> {
   const { businessId } = ctx.caller;
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof deviceOrderWorkflow>(DEVICE_ORDER_WORKFLOW, {
     workflowId: deviceOrderWorkflowId(order.id),
@@ -65,7 +66,12 @@ async function sendToProcess<A>(
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
   });
   try {
-    return await ctx.temporal.workflow.executeUpdateWithStart(update, { args: [args], startWorkflowOperation });
+    const done = await ctx.temporal.workflow.executeUpdateWithStart(update, { args: [args], startWorkflowOperation });
+    // The process answers its snapshot; the answer presents the rows as the update left them.
+    return {
+      device_order: (await findDeviceOrder(ctx.em, businessId, order.id))!,
+      exception: (await findException(ctx.em, order.id, done.exception.id))!,
+    };
   } catch (err) {
     const cause =
       err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;

@@ -69,7 +69,9 @@ async function transition(
 ): Promise<DeviceOrderView> {
   const handle = ctx.temporal.workflow.getHandle<typeof deviceOrderWorkflow>(deviceOrderWorkflowId(id));
   try {
-    return (await send(handle)) as DeviceOrderView;
+    // The process answers its snapshot; the answer presents the row as the update left it.
+    await send(handle);
+    return loadOr404(ctx, id);
   } catch (err) {
     const refused =
       err instanceof WorkflowUpdateFailedError &&

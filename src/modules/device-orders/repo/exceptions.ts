@@ -13,8 +13,13 @@ import {
   type ExceptionView,
   type ResolutionAction,
 } from '../exceptions.ts';
-import type { ExceptionSnapshot } from '../contract.ts';
-import { iso, isoOrNull } from '../views.ts';
+import { iso, isoOrNull, type DeviceOrderView } from '../views.ts';
+
+/** What an exception's open or close wrote: the order and the exception as its event carries them. */
+export interface ExceptionChange {
+  device_order: DeviceOrderView;
+  exception: ExceptionView;
+}
 
 const VIEW_COLUMNS = 'id, type, severity, status, resolution_action';
 
@@ -24,7 +29,7 @@ async function publishException(
   id: number,
   exception: ExceptionView,
   eventType: string,
-): Promise<ExceptionSnapshot> {
+): Promise<ExceptionChange> {
   const view = (await findDeviceOrder(em, businessId, id))!;
   await recordDeviceOrderEvent(em, view, businessId, eventType, { exception });
   return { device_order: view, exception };
@@ -40,7 +45,7 @@ export interface NewException {
  * Opens an exception with its device_order.exception_opened event; null when one of the type is open already
  * (nothing written then). Null as well when the order does not exist.
  */
-export async function openException(em: Em, id: number, e: NewException): Promise<ExceptionSnapshot | null> {
+export async function openException(em: Em, id: number, e: NewException): Promise<ExceptionChange | null> {
   return em.transactional(async (tx) => {
     const [exception] = await tx.execute<(ExceptionView & { business_id: number })[]>(
       `insert into device_order_exception (device_order_id, business_id, type, severity, opened_by)
@@ -69,7 +74,7 @@ export async function closeException(
   id: number,
   which: { exceptionId: number } | { type: ExceptionType },
   c: ExceptionClosing,
-): Promise<ExceptionSnapshot | null> {
+): Promise<ExceptionChange | null> {
   const [column, value] = 'exceptionId' in which ? ['id', which.exceptionId] : ['type', which.type];
   return em.transactional(async (tx) => {
     const [exception] = await tx.execute<(ExceptionView & { business_id: number })[]>(

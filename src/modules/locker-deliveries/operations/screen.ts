@@ -8,7 +8,7 @@ import { defineOperation, type BusinessContext } from '../../../platform/catalog
 import { checkCode } from '../../../platform/codeChecks.ts';
 import { errors } from '../../../platform/errors.ts';
 import { confirmUpdate, lockerDeliveryWorkflowId, openUpdate, pickupOpenUpdate } from '../contract.ts';
-import { findByScreenCode } from '../repo/deliveries.ts';
+import { findByScreenCode, findLockerDeliveryById } from '../repo/deliveries.ts';
 import { ownDevice } from '../../lockers/index.ts';
 import { loadDelivery, sendUpdate } from '../updates.ts';
 import { ParcelView } from '../views.ts';
@@ -61,7 +61,7 @@ export async function enterCode(
   const handle = ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id));
   const pickup = status === 'delivered';
   // The delivery may have moved on since the lookup (expired, say): its code then opens nothing.
-  const delivery = await (
+  await (
     pickup
       ? handle.executeUpdate(pickupOpenUpdate)
       : handle.executeUpdate(openUpdate, { args: [{ via: 'screen_code' }] })
@@ -70,6 +70,8 @@ export async function enterCode(
       throw errors.field('code', 'locker_delivery.wrong_code');
     throw err;
   });
+  // The delivery was found on this device by its code: its doors are the ones to open.
+  const delivery = (await findLockerDeliveryById(ctx.em, id))!;
   return {
     result: true as const,
     opened: pickup ? ('pickup' as const) : ('deposit' as const),

@@ -5,14 +5,13 @@ import { releaseCompartment, tryOccupyCompartment, type CompartmentSize } from '
 import {
   isFinal,
   TRANSITIONS,
-  type ConfirmSource,
-  type FailureCode,
   type LockerAction,
   type LockerDeliveryStatus,
   type LockerSettings,
   type OpenMode,
 } from '../domain.ts';
 import { codeLockKey, lookupTags, newLockerCode } from '../codes.ts';
+import type { LockerTransitionDetails } from '../contract.ts';
 import { settingsOf, type SettingsRow } from './partners.ts';
 import { presentLockerDelivery, type LockerDeliveryRow, type LockerDeliveryView } from '../views.ts';
 
@@ -236,6 +235,12 @@ export async function findLockerDelivery(em: Em, owner: DeliveryOwner, id: numbe
   return rows[0] ? presentLockerDelivery(rows[0]) : null;
 }
 
+/** A delivery by id alone, for a caller that found it by a code on its own device. */
+export async function findLockerDeliveryById(em: Em, id: number): Promise<LockerDeliveryView | null> {
+  const rows = await em.execute<LockerDeliveryRow[]>(`${SELECT_VIEW} where l.id = ?`, [id]);
+  return rows[0] ? presentLockerDelivery(rows[0]) : null;
+}
+
 export async function listLockerDeliveries(
   em: Em,
   f: { owner: DeliveryOwner; status?: string; limit: number; offset: number },
@@ -260,17 +265,7 @@ export type LockerTransitionResult =
   | { ok: false; reason: 'invalid'; status: string };
 
 /** What a transition may carry besides its action: why it was cancelled, how the doors opened, what confirmed it, ... */
-export interface TransitionDetails {
-  reason?: string | null;
-  via?: OpenMode;
-  confirmedBy?: ConfirmSource;
-  /** `fail`: why each named parcel failed. */
-  failures?: readonly { reference: string; code: FailureCode }[];
-  /** `correct`: the doors reopened. */
-  compartmentNumbers?: readonly number[];
-  /** `pickup`: when the recipient's code opened the doors. */
-  pickupOpenedAt?: string | null;
-}
+export type TransitionDetails = LockerTransitionDetails;
 
 const compartmentsOf = (v: LockerDeliveryView) =>
   v.parcels.map((p) => ({

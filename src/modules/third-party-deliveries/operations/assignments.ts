@@ -24,7 +24,7 @@ import {
   THIRD_PARTY_QUEUE,
 } from '../contract.ts';
 import { DEFAULT_HANDOVER_HOURS, MAX_HANDOVER_HOURS } from '../domain.ts';
-import { findAssignment, findAssignTarget, type StoredAssignment } from '../repo/assignments.ts';
+import { findAssignment, findAssignmentById, findAssignTarget, type StoredAssignment } from '../repo/assignments.ts';
 import { AssignmentView, presentAssignment } from '../views.ts';
 import type { thirdPartyDeliveryWorkflow } from '../workflows.ts';
 
@@ -53,13 +53,27 @@ export async function assignmentOr404(
 }
 
 /** Sends a step to the assignment's process; a step its status does not allow answers 409, a package not the order's 422. */
+/**
+ * Sends a step to the assignment's process and answers the assignment, and a reassignment's new one: the process
+ * answers its own snapshot, the API presents the rows with the status the step left. A handover that completes may
+ * be followed at once by the assessment of tracking that came early (delivered); the answer still says what the
+ * handover did.
+ */
 export async function sendStep(
   ctx: BusinessContext,
   a: StoredAssignment,
   send: (h: ReturnType<typeof ctx.temporal.workflow.getHandle>) => Promise<StepAnswer>,
-): Promise<StepAnswer> {
+): Promise<{ assignment: AssignmentView; next: AssignmentView | null }> {
   try {
-    return await send(ctx.temporal.workflow.getHandle<typeof thirdPartyDeliveryWorkflow>(thirdPartyWorkflowId(a.id)));
+    const answer = await send(
+      ctx.temporal.workflow.getHandle<typeof thirdPartyDeliveryWorkflow>(thirdPartyWorkflowId(a.id)),
+    );
+    const owner = { businessId: a.business_id };
+    const next = answer.next && (await findAssignment(ctx.em, owner, answer.next.number));
+    return {
+      assignment: { ...presentAssignment((await findAssignmentById(ctx.em, a.id))!), status: answer.assignment.status },
+      next: next ? presentAssignment(next) : null,
+    };
   } catch (err) {
     const cause =
       err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;
