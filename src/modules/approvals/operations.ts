@@ -2,8 +2,6 @@
  * The approval queue (docs/mcp.md, Approvals): an agent proposes a write, a person of its business approves it (the
  * write then runs once, in the approval's process) or rejects it. Built around the catalog it queues writes of.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { requireScope } from '../../platform/catalog/run.ts';
 import { intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
@@ -13,6 +11,7 @@ import { defineOperation, type BusinessContext, type Operation } from '../../pla
 import { parseInput } from '../../platform/catalog/validate.ts';
 import { AppError, errors } from '../../platform/errors.ts';
 import type { Role } from '../../platform/roles.ts';
+import { PROCESS_GONE, refusedAs } from '../../platform/temporal/refusals.ts';
 import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../platform/temporal/startWithRows.ts';
 import {
@@ -78,16 +77,13 @@ async function pendingOr409(ctx: BusinessContext, id: number) {
 
 /** Sends a reviewer's decision to the proposal's process and answers the proposal as it then stands. */
 async function decide(ctx: BusinessContext, id: number, decision: Decision) {
-  try {
-    await ctx.temporal.workflow
+  const alreadyDecided = async () => decided((await approvalOr404(ctx, id)).status);
+  await refusedAs(
+    ctx.temporal.workflow
       .getHandle<typeof approvalWorkflow>(approvalWorkflowId(id))
-      .executeUpdate(decideUpdate, { args: [decision] });
-  } catch (err) {
-    const cause =
-      err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;
-    if (cause?.type !== APPROVAL_DECIDED && !(err instanceof WorkflowNotFoundError)) throw err;
-    throw decided((await approvalOr404(ctx, id)).status);
-  }
+      .executeUpdate(decideUpdate, { args: [decision] }),
+    { [APPROVAL_DECIDED]: alreadyDecided, [PROCESS_GONE]: alreadyDecided },
+  );
   return { result: true as const, approval: approvalView(await approvalOr404(ctx, id), ctx.lang) };
 }
 

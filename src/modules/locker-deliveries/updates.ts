@@ -1,9 +1,9 @@
 /** What the operations that move a delivery share: find it for its caller, send the update, answer refusals as 409. */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import type { WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import type { BusinessContext } from '../../platform/catalog/types.ts';
 import { errors } from '../../platform/errors.ts';
+import { PROCESS_GONE, refusedAs } from '../../platform/temporal/refusals.ts';
 import {
   LOCKER_CORRECTION_CLOSED,
   LOCKER_INVALID_TRANSITION,
@@ -35,19 +35,16 @@ export async function sendUpdate(
   send: (handle: WorkflowHandle<typeof lockerDeliveryWorkflow>) => Promise<LockerDeliverySnapshot>,
 ): Promise<z.infer<typeof DeliveryResult>> {
   await loadDelivery(ctx, owner, id);
-  try {
-    await send(ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id)));
-    // The process answers its snapshot; the answer presents the row as the update left it.
-    return { result: true as const, delivery: await loadDelivery(ctx, owner, id) };
-  } catch (err) {
-    const refusal =
-      err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : null;
-    if (refusal === LOCKER_CORRECTION_CLOSED)
-      throw errors.conflict('CORRECTION_WINDOW_CLOSED', 'locker_delivery.correction_closed');
-    if (refusal === LOCKER_INVALID_TRANSITION || err instanceof WorkflowNotFoundError) {
-      const { status } = await loadDelivery(ctx, owner, id);
-      throw errors.conflict('INVALID_TRANSITION', 'locker_delivery.invalid_transition', { status, action });
-    }
-    throw err;
-  }
+  const invalid = async () =>
+    errors.conflict('INVALID_TRANSITION', 'locker_delivery.invalid_transition', {
+      status: (await loadDelivery(ctx, owner, id)).status,
+      action,
+    });
+  await refusedAs(send(ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id))), {
+    [LOCKER_CORRECTION_CLOSED]: () => errors.conflict('CORRECTION_WINDOW_CLOSED', 'locker_delivery.correction_closed'),
+    [LOCKER_INVALID_TRANSITION]: invalid,
+    [PROCESS_GONE]: invalid,
+  });
+  // The process answers its snapshot; the answer presents the row as the update left it.
+  return { result: true as const, delivery: await loadDelivery(ctx, owner, id) };
 }

@@ -2,10 +2,11 @@
  * Staff open, resolve and list a device order's exceptions (docs/device-order-exceptions.md). Opens and resolves
  * go through the order's process; an order whose process has ended gets a resumed run from its read model.
  */
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import { errors } from '../../../platform/errors.ts';
+import { ANY_REFUSAL, refusedAs } from '../../../platform/temporal/refusals.ts';
 import { pathId } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { doorTimings } from '../domain.ts';
@@ -65,24 +66,20 @@ async function sendToProcess<A>(
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
   });
-  try {
-    const done = await ctx.temporal.workflow.executeUpdateWithStart(update, { args: [args], startWorkflowOperation });
-    // The process answers its snapshot; the answer presents the rows as the update left them.
-    return {
-      device_order: (await findDeviceOrder(ctx.em, businessId, order.id))!,
-      exception: (await findException(ctx.em, order.id, done.exception.id))!,
-    };
-  } catch (err) {
-    const cause =
-      err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;
-    if (cause?.type === EXCEPTION_ALREADY_OPEN)
-      throw errors.conflict('EXCEPTION_ALREADY_OPEN', 'device_order.exception_already_open');
-    if (cause?.type === EXCEPTION_NOT_OPEN)
-      throw errors.conflict('EXCEPTION_NOT_OPEN', 'device_order.exception_not_open');
-    // A process started before exceptions went through it has no handler for them.
-    if (cause) throw errors.conflict('PROCESS_OUTDATED', 'device_order.process_outdated');
-    throw err;
-  }
+  const done = await refusedAs(
+    ctx.temporal.workflow.executeUpdateWithStart(update, { args: [args], startWorkflowOperation }),
+    {
+      [EXCEPTION_ALREADY_OPEN]: () => errors.conflict('EXCEPTION_ALREADY_OPEN', 'device_order.exception_already_open'),
+      [EXCEPTION_NOT_OPEN]: () => errors.conflict('EXCEPTION_NOT_OPEN', 'device_order.exception_not_open'),
+      // A process started before exceptions went through it has no handler for them.
+      [ANY_REFUSAL]: () => errors.conflict('PROCESS_OUTDATED', 'device_order.process_outdated'),
+    },
+  );
+  // The process answers its snapshot; the answer presents the rows as the update left them.
+  return {
+    device_order: (await findDeviceOrder(ctx.em, businessId, order.id))!,
+    exception: (await findException(ctx.em, order.id, done.exception.id))!,
+  };
 }
 
 export const deviceOrderExceptionOpen = defineOperation({

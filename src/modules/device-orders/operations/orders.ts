@@ -1,6 +1,4 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import {
   findDeviceId,
@@ -19,6 +17,7 @@ import {
   type DeviceOrderStatus,
 } from '../domain.ts';
 import { errors } from '../../../platform/errors.ts';
+import { PROCESS_GONE, refusedAs } from '../../../platform/temporal/refusals.ts';
 import { codeHashKey, hashPickupCode, newPickupCode, verifyPickupCode } from '../../../platform/secrets.ts';
 import { secretKeys } from '../../../platform/secretBox.ts';
 import { checkCode } from '../../../platform/codeChecks.ts';
@@ -68,19 +67,10 @@ async function transition(
   send: (handle: ReturnType<typeof ctx.temporal.workflow.getHandle>) => Promise<unknown>,
 ): Promise<DeviceOrderView> {
   const handle = ctx.temporal.workflow.getHandle<typeof deviceOrderWorkflow>(deviceOrderWorkflowId(id));
-  try {
-    // The process answers its snapshot; the answer presents the row as the update left it.
-    await send(handle);
-    return loadOr404(ctx, id);
-  } catch (err) {
-    const refused =
-      err instanceof WorkflowUpdateFailedError &&
-      err.cause instanceof ApplicationFailure &&
-      err.cause.type === INVALID_TRANSITION;
-    if (refused || err instanceof WorkflowNotFoundError)
-      throw invalidTransition((await loadOr404(ctx, id)).status, action);
-    throw err;
-  }
+  const invalid = async () => invalidTransition((await loadOr404(ctx, id)).status, action);
+  await refusedAs(send(handle), { [INVALID_TRANSITION]: invalid, [PROCESS_GONE]: invalid });
+  // The process answers its snapshot; the answer presents the row as the update left it.
+  return loadOr404(ctx, id);
 }
 
 export const deviceOrderStore = defineOperation({

@@ -2,11 +2,11 @@
  * The locker's screen, called with the locker's device key: a code typed by the courier or the recipient, and the
  * courier's "done" button.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { checkCode } from '../../../platform/codeChecks.ts';
 import { errors } from '../../../platform/errors.ts';
+import { ANY_REFUSAL, PROCESS_GONE, refusedAs } from '../../../platform/temporal/refusals.ts';
 import { confirmUpdate, lockerDeliveryWorkflowId, openUpdate, pickupOpenUpdate } from '../contract.ts';
 import { findByScreenCode, findLockerDeliveryById } from '../repo/deliveries.ts';
 import { ownDevice } from '../../lockers/index.ts';
@@ -61,15 +61,13 @@ export async function enterCode(
   const handle = ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id));
   const pickup = status === 'delivered';
   // The delivery may have moved on since the lookup (expired, say): its code then opens nothing.
-  await (
+  const wrongCode = () => errors.field('code', 'locker_delivery.wrong_code');
+  await refusedAs(
     pickup
       ? handle.executeUpdate(pickupOpenUpdate)
-      : handle.executeUpdate(openUpdate, { args: [{ via: 'screen_code' }] })
-  ).catch((err: unknown) => {
-    if (err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError)
-      throw errors.field('code', 'locker_delivery.wrong_code');
-    throw err;
-  });
+      : handle.executeUpdate(openUpdate, { args: [{ via: 'screen_code' }] }),
+    { [ANY_REFUSAL]: wrongCode, [PROCESS_GONE]: wrongCode },
+  );
   // The delivery was found on this device by its code: its doors are the ones to open.
   const delivery = (await findLockerDeliveryById(ctx.em, id))!;
   return {

@@ -1,11 +1,10 @@
 /** A business hands orders to third-party delivery providers; its warehouse hands their packages over (docs/third-party-deliveries.md). */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { errors } from '../../../platform/errors.ts';
 import { intParam, timeParam } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { STAFF } from '../../../platform/roles.ts';
+import { PROCESS_GONE, refusedAs } from '../../../platform/temporal/refusals.ts';
 import { NO_DUPLICATES } from '../../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../../platform/temporal/startWithRows.ts';
 import { findDeliveryProvider } from '../../identity/index.ts';
@@ -52,39 +51,35 @@ export async function assignmentOr404(
   return found;
 }
 
-/** Sends a step to the assignment's process; a step its status does not allow answers 409, a package not the order's 422. */
 /**
  * Sends a step to the assignment's process and answers the assignment, and a reassignment's new one: the process
  * answers its own snapshot, the API presents the rows with the status the step left. A handover that completes may
  * be followed at once by the assessment of tracking that came early (delivered); the answer still says what the
- * handover did.
+ * handover did. A step the status does not allow answers 409, a package not the order's 422.
  */
 export async function sendStep(
   ctx: BusinessContext,
   a: StoredAssignment,
   send: (h: ReturnType<typeof ctx.temporal.workflow.getHandle>) => Promise<StepAnswer>,
 ): Promise<{ assignment: AssignmentView; next: AssignmentView | null }> {
-  try {
-    const answer = await send(
-      ctx.temporal.workflow.getHandle<typeof thirdPartyDeliveryWorkflow>(thirdPartyWorkflowId(a.id)),
-    );
-    const owner = { businessId: a.business_id };
-    const next = answer.next && (await findAssignment(ctx.em, owner, answer.next.number));
-    return {
-      assignment: { ...presentAssignment((await findAssignmentById(ctx.em, a.id))!), status: answer.assignment.status },
-      next: next ? presentAssignment(next) : null,
-    };
-  } catch (err) {
-    const cause =
-      err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;
-    if (cause?.type === NOT_THE_ORDERS_PACKAGE) throw errors.field('package_number', 'field.not_a_package_of_order');
-    if (cause?.type === ASSIGNMENT_INVALID_STEP || err instanceof WorkflowNotFoundError) {
-      throw errors.conflict('INVALID_STEP', 'third_party.invalid_step', {
-        status: (await findAssignment(ctx.em, { businessId: a.business_id }, a.number))!.status,
-      });
-    }
-    throw err;
-  }
+  const owner = { businessId: a.business_id };
+  const invalid = async () =>
+    errors.conflict('INVALID_STEP', 'third_party.invalid_step', {
+      status: (await findAssignment(ctx.em, owner, a.number))!.status,
+    });
+  const answer = await refusedAs(
+    send(ctx.temporal.workflow.getHandle<typeof thirdPartyDeliveryWorkflow>(thirdPartyWorkflowId(a.id))),
+    {
+      [NOT_THE_ORDERS_PACKAGE]: () => errors.field('package_number', 'field.not_a_package_of_order'),
+      [ASSIGNMENT_INVALID_STEP]: invalid,
+      [PROCESS_GONE]: invalid,
+    },
+  );
+  const next = answer.next && (await findAssignment(ctx.em, owner, answer.next.number));
+  return {
+    assignment: { ...presentAssignment((await findAssignmentById(ctx.em, a.id))!), status: answer.assignment.status },
+    next: next ? presentAssignment(next) : null,
+  };
 }
 
 /** Starts the assignment's process while its rows are written; they commit only once it has (writeOnceStarted). */
