@@ -6,7 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { SEARCH_ATTRIBUTES } from '../../src/modules/index.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { workerMetrics } from '../../src/platform/telemetry/temporalMetrics.ts';
+import { installRuntime } from '../../src/platform/temporal/worker.ts';
 import { awaitSearchAttributes, registerSearchAttributes } from '../../src/platform/temporal/searchAttributes.ts';
 
 export interface MockedWorker {
@@ -15,6 +17,8 @@ export interface MockedWorker {
 }
 
 export async function withMockedWorker<T>(activities: object, run: (w: MockedWorker) => Promise<T>): Promise<T> {
+  // The SDK's own logs go where the service's go (silent in tests), not to the report as INFO lines.
+  installRuntime(createLogger(process.env.LOG_LEVEL ?? 'silent'));
   const address = process.env.TEMPORAL_ADDRESS!;
   const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
   const connection = await Connection.connect({ address });
