@@ -6,7 +6,10 @@
  *      SCALE_OPEN (100,000) open device-order workflows, each waiting on its due timer, per tenth of the fill, and
  *      the sustained rate (a tenth ends when the worker has run its first workflow tasks);
  *   2. bytes per open workflow in PostgreSQL (Temporal's two databases, and the service's own);
- *   3. overdue lateness when SCALE_DUE (10,000) of them fall due within one minute, against a bare setTimeout.
+ *   3. overdue lateness when SCALE_DUE (10,000) of them fall due within one minute, against the same number of bare
+ *      workflows that only sleep until their due time (bench/workflows/bareTimer.ts), due with the same spread on the
+ *      same server with the same open workflows, served by a worker of their own; and where the device orders' time
+ *      went, from a sample of their histories (the server's timer and dispatch, then the service's own task).
  * The API runs in the bench's process, the worker in its own (`npm run worker`), as docker-compose runs them.
  * Not part of `npm test` (it takes about 40 minutes on 2 cores); the figures are in docs/performance.md.
  */
@@ -30,7 +33,11 @@ import { UNREACHED_RATE_LIMITS } from '../scripts/stack.ts';
 import { makeBusiness, PASSWORD } from '../test/helpers/factories.ts';
 import { spawnRole, stopChild } from '../test/helpers/roles.ts';
 import { fmt, load, percentile } from './load.ts';
-import { DEVICE_ORDER_QUEUE } from '../src/modules/device-orders/contract.ts';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
+import { DEVICE_ORDER_QUEUE, deviceOrderWorkflowId } from '../src/modules/device-orders/contract.ts';
+import type { Em } from '../src/platform/db/orm.ts';
+import type { bareTimerWorkflow } from './workflows/bareTimer.ts';
 
 const OPEN = Number(process.env.SCALE_OPEN ?? 100_000);
 const DUE = Math.min(OPEN, Number(process.env.SCALE_DUE ?? 10_000));
@@ -239,10 +246,11 @@ try {
         `select extract(epoch from (overdue_at - due_at)) * 1000 as ms from device_order where id in (${idList})`,
       )
     ).map((r) => Number(r.ms));
-    const timerLate = await new Promise<number>((resolve) => {
-      const at = Date.now() + 50;
-      setTimeout(() => resolve(Date.now() - at), 50);
-    });
+    const split = await latenessSplit(app.temporal, em, ids.slice(0, 200));
+
+    // The baseline: as many bare timers, due with the same spread, on the same server while the same workflows stay
+    // open; their worker is in this process (the API here is idle by now), the service's in its own.
+    const bareLateness = await bareTimers(app.temporal, temporal.address, config.temporalNamespace, bare.perSecond);
     for (const [name, p] of [
       ['p50', 50],
       ['p99', 99],
@@ -251,10 +259,15 @@ try {
       line(
         `overdue lateness ${name} (ms, ${DUE} in 1 min)`,
         fmt(percentile(lateness, p)),
-        `setTimeout ${fmt(timerLate)}`,
-        percentile(lateness, p) / Math.max(1, timerLate),
+        `bare timer ${fmt(percentile(bareLateness, p))}`,
+        percentile(lateness, p) / Math.max(1, percentile(bareLateness, p)),
       );
     }
+    console.log(
+      `where a device order's lateness went (median of ${split.sample}): the server's timer ${fmt(split.timer)} ms, ` +
+        `dispatch of the fired task to the worker ${fmt(split.dispatch)} ms, ` +
+        `the service's task (the transition's local activity: row, ledger, outbox event) ${fmt(split.service)} ms`,
+    );
   } finally {
     await app.close();
     for (const w of workers) await stopChild(w, 'SIGTERM');
@@ -264,4 +277,86 @@ try {
   await admin.end();
   await pgServer.stop();
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Runs DUE bare timer workflows due within one minute, once all are started, and answers how late each woke
+ * (bench/workflows/bareTimer.ts).
+ */
+async function bareTimers(
+  client: Client,
+  address: string,
+  namespace: string,
+  startsPerSecond: number,
+): Promise<number[]> {
+  const taskQueue = 'scale-bare-timer';
+  const connection = await NativeConnection.connect({ address });
+  const worker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue,
+    workflowBundle: await bundleWorkflowCode({
+      workflowsPath: path.resolve(import.meta.dirname, 'workflows/bareTimer.ts'),
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (m) => log.error(m), log() {} },
+    }),
+  });
+  const running = worker.run();
+  try {
+    const dueStart = Date.now() + Math.ceil((DUE / startsPerSecond) * 2 * 1000) + 30_000;
+    const handles: WorkflowHandle<typeof bareTimerWorkflow>[] = [];
+    await load(DUE, CONCURRENCY, async (i) => {
+      handles.push(
+        await client.workflow.start<typeof bareTimerWorkflow>('bareTimerWorkflow', {
+          workflowId: `scale-bare-timer-${i}-${dueStart}`,
+          taskQueue,
+          args: [dueStart + (i * 60_000) / DUE],
+        }),
+      );
+    });
+    if (Date.now() > dueStart) console.log('warning: starting the bare timers took longer than planned');
+    return await Promise.all(handles.map((h) => h.result()));
+  } finally {
+    worker.shutdown();
+    await running;
+    await connection.close();
+  }
+}
+
+/**
+ * Where a device order's lateness went, from its history: the due timer fired (its event's time after the due
+ * time: the server's timer), the task it brought started on the worker (dispatch), and the transition's local
+ * activity wrote overdue_at (the service's own task). Medians over the sample.
+ */
+async function latenessSplit(
+  client: Client,
+  em: Em,
+  ids: number[],
+): Promise<{ sample: number; timer: number; dispatch: number; service: number }> {
+  const rows = await em.execute<{ id: number; due: string; overdue: string }[]>(
+    `select id, extract(epoch from due_at) * 1000 as due, extract(epoch from overdue_at) * 1000 as overdue
+     from device_order where id in (${ids.join(',')})`,
+  );
+  const times = new Map(rows.map((r) => [r.id, { due: Number(r.due), overdue: Number(r.overdue) }]));
+  const parts = { timer: [] as number[], dispatch: [] as number[], service: [] as number[] };
+  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+    Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
+  for (const id of ids) {
+    const history = await client.workflow.getHandle(deviceOrderWorkflowId(id)).fetchHistory();
+    const events = history.events ?? [];
+    const fired = events.findIndex((e) => e.timerFiredEventAttributes);
+    const started = events.findIndex((e, i) => i > fired && e.workflowTaskStartedEventAttributes);
+    const t = times.get(id);
+    if (fired < 0 || started < 0 || !t) continue;
+    const firedAt = ms(events[fired]!.eventTime);
+    const startedAt = ms(events[started]!.eventTime);
+    parts.timer.push(firedAt - t.due);
+    parts.dispatch.push(startedAt - firedAt);
+    parts.service.push(t.overdue - startedAt);
+  }
+  return {
+    sample: parts.timer.length,
+    timer: percentile(parts.timer, 50),
+    dispatch: percentile(parts.dispatch, 50),
+    service: percentile(parts.service, 50),
+  };
 }
