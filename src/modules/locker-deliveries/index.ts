@@ -32,7 +32,7 @@ import {
 } from './operations/deliveries.ts';
 import { PICKUP_CODE } from './repo/deliveries.ts';
 import { partnerLockerList, partnerLockerSandboxCode } from './operations/sandbox.ts';
-import { lockerCodeEntered, lockerCourierConfirmed } from './operations/screen.ts';
+import { confirmAtScreen, deliveryOfScreenCode } from './screen.ts';
 import {
   lockerPartnerGrant,
   lockerPartnerList,
@@ -48,7 +48,7 @@ export const lockerDeliveries = defineModule({
   taskQueue: LOCKER_DELIVERY_QUEUE,
   events: PARTNER_LOCKER_EVENTS,
   // A door report of a compartment one of its deliveries holds settles a deposit or a pickup.
-  hooks: { doorReported: tellDeliveryOfDoor },
+  hooks: { doorReported: tellDeliveryOfDoor, screenCode: deliveryOfScreenCode, courierDone: confirmAtScreen },
   operations: [
     lockerDeliveryCreate,
     lockerDeliveryGet,
@@ -62,8 +62,6 @@ export const lockerDeliveries = defineModule({
     lockerDeliveryConsoleList,
     lockerDeliveryConsoleGet,
     lockerDeliveryConsoleConfirm,
-    lockerCodeEntered,
-    lockerCourierConfirmed,
     lockerSettingsGet,
     lockerSettingsUpdate,
     lockerPartnerList,

@@ -17,14 +17,6 @@ export const LOCKER_DELIVERIES_MESSAGES = {
     de: 'Kein Schließfach, in das Sie zustellen dürfen, hat diese ID.',
     es: 'Ningún casillero en el que pueda entregar tiene este identificador.',
   },
-  'locker_delivery.wrong_code': {
-    en: 'This code opens nothing in this locker.',
-    'zh-Hans': '此代码无法打开该储物柜的任何格口。',
-    'zh-Hant': '此代碼無法打開該儲物櫃的任何格口。',
-    fr: "Ce code n'ouvre rien dans ce casier.",
-    de: 'Dieser Code öffnet in diesem Schließfach nichts.',
-    es: 'Este código no abre nada en este casillero.',
-  },
   'locker_delivery.no_free_compartment': {
     en: 'This locker has no free compartment of size {size} for this parcel.',
     'zh-Hans': '该储物柜没有可容纳此包裹的 {size} 号空闲格口。',

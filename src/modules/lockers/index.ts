@@ -5,6 +5,7 @@
  */
 import { defineModule } from '../../platform/module.ts';
 import { lockerDoorReported } from './operations/doors.ts';
+import { lockerCodeEntered, lockerCourierConfirmed } from './operations/screen.ts';
 import { Device } from './entities.ts';
 import { LOCKERS_MESSAGES } from './messages.ts';
 import { deviceKeyCreate, deviceKeyList, deviceKeyRevoke } from './operations/keys.ts';
@@ -12,6 +13,7 @@ import { callerForDeviceKey, DEVICE_KEY_PREFIX } from './repo/deviceKeys.ts';
 
 export { Device } from './entities.ts';
 export { ownDevice, type DoorReported, type DoorReportedHook } from './operations/doors.ts';
+export { enterCode, ScreenAnswer, ScreenInput, type ScreenCodeMatch } from './operations/screen.ts';
 export {
   COMPARTMENT_SIZES,
   compartmentsOf,
@@ -36,7 +38,14 @@ export {
 
 export const lockers = defineModule({
   name: 'lockers',
-  operations: [deviceKeyCreate, deviceKeyList, deviceKeyRevoke, lockerDoorReported],
+  operations: [
+    deviceKeyCreate,
+    deviceKeyList,
+    deviceKeyRevoke,
+    lockerDoorReported,
+    lockerCodeEntered,
+    lockerCourierConfirmed,
+  ],
   entities: [Device],
   messages: LOCKERS_MESSAGES,
   credentials: [{ prefix: DEVICE_KEY_PREFIX, resolve: callerForDeviceKey }],

@@ -25,6 +25,14 @@ export const LOCKERS_MESSAGES = {
     de: 'Diese Zeit liegt mehr als fünf Minuten vor der Uhr des Dienstes; prüfen Sie die Uhr des Schließfachs.',
     es: 'Esta hora va más de cinco minutos por delante del reloj del servicio; revise el reloj del casillero.',
   },
+  'lockers.wrong_code': {
+    en: 'This code opens nothing in this locker.',
+    'zh-Hans': '此代码无法打开该储物柜的任何格口。',
+    'zh-Hant': '此代碼無法打開該儲物櫃的任何格口。',
+    fr: "Ce code n'ouvre rien dans ce casier.",
+    de: 'Dieser Code öffnet in diesem Schließfach nichts.',
+    es: 'Este código no abre nada en este casillero.',
+  },
 } satisfies Messages;
 
 declare module '../../platform/i18n/messages.ts' {

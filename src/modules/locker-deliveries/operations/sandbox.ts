@@ -6,9 +6,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../../../platform/catalog/types.ts';
 import { errors } from '../../../platform/errors.ts';
-import { COMPARTMENT_SIZES } from '../../lockers/index.ts';
+import { COMPARTMENT_SIZES, enterCode, ScreenAnswer, ScreenInput } from '../../lockers/index.ts';
 import { findGrantedSandbox, listGrantedLockers } from '../repo/partners.ts';
-import { enterCode, ScreenAnswer, ScreenInput } from './screen.ts';
 
 const TAG = 'Partner Locker';
 const PROVIDER = ['locker_provider'] as const;

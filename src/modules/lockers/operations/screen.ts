@@ -1,18 +1,15 @@
 /**
- * The locker's screen, called with the locker's device key: a code typed by the courier or the recipient, and the
- * courier's "done" button.
+ * The locker's screen, called with the locker's device key: a code typed by a courier or a recipient, and the
+ * courier's "done" button. The screen owns the wrong-code lock; what a code opens, and what "done" confirms, is the
+ * business of the processes that hold compartments, which answer through the `screenCode` and `courierDone` hooks
+ * (a partner delivery today, docs/locker-deliveries.md). This module knows nothing of them.
  */
 import { z } from 'zod';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { checkCode } from '../../../platform/codeChecks.ts';
 import { errors } from '../../../platform/errors.ts';
-import { ANY_REFUSAL, PROCESS_GONE, refusedAs } from '../../../platform/temporal/refusals.ts';
-import { confirmUpdate, lockerDeliveryWorkflowId, openUpdate, pickupOpenUpdate } from '../contract.ts';
-import { findByScreenCode, findLockerDeliveryById } from '../repo/deliveries.ts';
-import { ownDevice } from '../../lockers/index.ts';
-import { loadDelivery, sendUpdate } from '../updates.ts';
-import { ParcelView } from '../views.ts';
-import type { lockerDeliveryWorkflow } from '../workflows.ts';
+import { hooksOf } from '../../../platform/hooks.ts';
+import { ownDevice } from './doors.ts';
 
 /** A locker screen: 5 wrong codes within 10 minutes lock it for 10 minutes, then longer (docs/code-attempts.md). */
 const SCREEN_RULE = { maxFailures: 5, windowSeconds: 10 * 60, lockSeconds: 10 * 60, maxLockSeconds: 24 * 3600 };
@@ -26,28 +23,49 @@ export const ScreenAnswer = z.object({
   delivery_id: z.number().int(),
   compartments: z
     .array(
-      ParcelView.pick({
-        grid_id: true,
-        compartment_number: true,
-        pickup_locker_number: true,
-        pickup_locker_code: true,
-      }),
+      z
+        .object({
+          grid_id: z.number().int().describe('Compartment id'),
+          compartment_number: z.number().int().describe('Hardware door number'),
+          pickup_locker_number: z.number().int().nullable().describe('Number shown on the door'),
+          pickup_locker_code: z
+            .string()
+            .nullable()
+            .describe("'{shelf_code}-{pickup_locker_number}'; null without a number"),
+        })
+        .strict(),
     )
     .describe('The doors to open'),
 });
+export type ScreenAnswer = z.infer<typeof ScreenAnswer>;
+
+/** A process that holds a compartment of this device and is waiting for this code; `open` opens its doors. */
+export interface ScreenCodeMatch {
+  open(): Promise<ScreenAnswer>;
+}
+
+declare module '../../../platform/hooks.ts' {
+  interface ModuleHooks {
+    /** Looks up a code typed on a device's screen; null when it is none of this module's. */
+    screenCode: (ctx: BusinessContext, device: { id: number }, code: string) => Promise<ScreenCodeMatch | null>;
+    /** The courier's "done" for a delivery into this device; false when the delivery is none of this module's. */
+    courierDone: (ctx: BusinessContext, device: { id: number; code: string }, deliveryId: number) => Promise<boolean>;
+  }
+}
 
 /**
- * A code typed on a device's screen: matched against the device's open deliveries under the attempt lock (per
- * device, and per `callerSubject` across devices), then the matching delivery's doors open for its deposit or pickup.
+ * A code typed on a device's screen: looked up by every process that may wait for one, under the attempt lock (per
+ * device, and per `callerSubject` across devices); the match's doors then open. During a lock the answer is 429
+ * whatever was found, and a wrong code is a field error, in both cases before anything opens.
  */
 export async function enterCode(
   ctx: BusinessContext,
   device: { id: number },
   code: string,
   callerSubject: string,
-): Promise<z.infer<typeof ScreenAnswer>> {
-  // Looked up first (an index lookup); during a lock the answer is 429 whatever was found.
-  const match = await findByScreenCode(ctx.em, device.id, code);
+): Promise<ScreenAnswer> {
+  let match: ScreenCodeMatch | null = null;
+  for (const lookup of hooksOf('screenCode')) match ??= await lookup(ctx, device, code);
   const right = await checkCode(ctx.em, {
     kind: 'locker_screen_code',
     subject: `device:${device.id}`,
@@ -56,31 +74,8 @@ export async function enterCode(
     callerSubject,
     verify: () => match !== null,
   });
-  if (!right || match === null) throw errors.field('code', 'locker_delivery.wrong_code');
-  const { id, status } = match;
-  const handle = ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id));
-  const pickup = status === 'delivered';
-  // The delivery may have moved on since the lookup (expired, say): its code then opens nothing.
-  const wrongCode = () => errors.field('code', 'locker_delivery.wrong_code');
-  await refusedAs(
-    pickup
-      ? handle.executeUpdate(pickupOpenUpdate)
-      : handle.executeUpdate(openUpdate, { args: [{ via: 'screen_code' }] }),
-    { [ANY_REFUSAL]: wrongCode, [PROCESS_GONE]: wrongCode },
-  );
-  // The delivery was found on this device by its code: its doors are the ones to open.
-  const delivery = (await findLockerDeliveryById(ctx.em, id))!;
-  return {
-    result: true as const,
-    opened: pickup ? ('pickup' as const) : ('deposit' as const),
-    delivery_id: delivery.id,
-    compartments: delivery.parcels.map((p) => ({
-      grid_id: p.grid_id,
-      compartment_number: p.compartment_number,
-      pickup_locker_number: p.pickup_locker_number,
-      pickup_locker_code: p.pickup_locker_code,
-    })),
-  };
+  if (!right || match === null) throw errors.field('code', 'lockers.wrong_code');
+  return match.open();
 }
 
 export const lockerCodeEntered = defineOperation({
@@ -135,11 +130,9 @@ export const lockerCourierConfirmed = defineOperation({
   }),
   async handler(input, ctx) {
     const device = ownDevice(ctx.caller, input.device_id);
-    const owner = { businessId: ctx.caller.businessId };
-    if ((await loadDelivery(ctx, owner, input.delivery_id)).device_id !== device.code) throw errors.notFound();
-    await sendUpdate(ctx, owner, input.delivery_id, 'confirm', (h) =>
-      h.executeUpdate(confirmUpdate, { args: [{ by: 'courier_terminal' }] }),
-    );
+    let confirmed = false;
+    for (const done of hooksOf('courierDone')) confirmed ||= await done(ctx, device, input.delivery_id);
+    if (!confirmed) throw errors.notFound();
     return {
       result: true as const,
       delivery_id: input.delivery_id,
