@@ -2,6 +2,8 @@ import type { Operation } from '../src/platform/catalog/types.ts';
 import { safeJsonSchema } from '../src/platform/catalog/text.ts';
 import { inputJsonSchema, outputJsonSchema } from './graphql/schema.ts';
 import { aiToolNames } from '../src/platform/catalog/tools.ts';
+import { failuresOf, type Failure } from '../src/platform/catalog/failures.ts';
+import { errorCodeDefinition } from '../src/platform/errorCodes.ts';
 
 const SAFE_JSON_REF = '#/components/schemas/SafeJson';
 
@@ -19,9 +21,19 @@ const ERROR_SCHEMA = {
   },
 };
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+/** A failure status's answer: the error body whose `code` is one of those listed, each with what it means here. */
+const errorResponse = (failures: readonly Failure[]) => ({
+  description: failures.map((f) => `${f.code}: ${f.reason}`).join('; '),
+  content: {
+    'application/json': {
+      schema: {
+        allOf: [
+          { $ref: '#/components/schemas/Error' },
+          { type: 'object', properties: { code: { enum: failures.map((f) => f.code) } } },
+        ],
+      },
+    },
+  },
 });
 const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
@@ -36,37 +48,33 @@ const RATE_LIMIT_HEADERS = {
     schema: { type: 'string' },
   },
 };
-const RATE_LIMITED = 'Rate limit spent (code RATE_LIMITED): see Retry-After and the RateLimit headers';
+
+/** The REST body's own failures, for an operation that reads one. */
+const BODY_FAILURES = ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const;
 
 /**
- * Every failure an operation can answer, each status with the error body and every reason it can have: the token
- * (401, 403), the body (400, 413, 415), the input (422), the operation's own, its rate limit (429).
+ * Every failure an operation can answer, per status, each with the error body and the codes it can carry: those the
+ * catalog says (failures.ts) and, for an operation that reads a body, the body's.
  */
 function failureResponses(op: Operation & { rest: NonNullable<Operation['rest']> }): Record<string, unknown> {
-  const reasons = new Map<number, string[]>();
-  const add = (status: number, reason: string) => reasons.set(status, [...(reasons.get(status) ?? []), reason]);
-  if (op.roles !== 'public') {
-    add(401, 'Missing, expired or revoked token');
-    add(403, 'Role or business not allowed');
-  }
-  if (op.rest.method !== 'GET') {
-    add(400, 'The body is not JSON (code MALFORMED_JSON)');
-    add(413, 'The body is over 1 MiB (code PAYLOAD_TOO_LARGE)');
-    add(415, 'The body is not application/json (code UNSUPPORTED_MEDIA_TYPE)');
-  }
-  add(422, 'Invalid input; errors name each failing field');
-  for (const [status, reason] of Object.entries(op.rest.failures ?? {})) add(Number(status), reason);
-  if (op.limit) add(429, RATE_LIMITED);
-  if (op.available) add(503, 'Switched off system-wide, or briefly unavailable');
+  const failures = [
+    ...failuresOf(op),
+    ...(op.rest.method === 'GET'
+      ? []
+      : BODY_FAILURES.map((code) => {
+          const { status, meaning } = errorCodeDefinition(code);
+          return { code, status, reason: meaning };
+        })),
+  ];
+  const statuses = [...new Set(failures.map((f) => f.status))].sort((a, b) => a - b);
   const headersOf = (status: number) =>
     status !== 429 ? undefined : op.limit ? { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS } : RETRY_AFTER;
   return Object.fromEntries(
-    [...reasons]
-      .sort(([a], [b]) => a - b)
-      .map(([status, list]) => {
-        const headers = headersOf(status);
-        return [String(status), { ...errorResponse(list.join('; or ')), ...(headers && { headers }) }];
-      }),
+    statuses.map((status) => {
+      const headers = headersOf(status);
+      const response = errorResponse(failures.filter((f) => f.status === status));
+      return [String(status), { ...response, ...(headers && { headers }) }];
+    }),
   );
 }
 

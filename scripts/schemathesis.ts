@@ -189,6 +189,7 @@ export async function fuzzService(stack: Stack, opts: FuzzOptions, out: Output =
     TEMPORAL_ADDRESS: stack.temporalAddress,
     WORKFLOW_BUNDLE_PATH: stack.bundlePath,
     METRICS_PORT: '0',
+    STRICT_ERROR_CODES: '1',
     SECRETS_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent',
   });

@@ -66,6 +66,8 @@ try {
         WORKFLOW_BUNDLE_PATH: stack.bundlePath,
         NODE_OPTIONS: [process.env.NODE_OPTIONS, ...preload].filter(Boolean).join(' '),
         WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+        // An error code an operation does not declare answers 500, so the test that meets it fails.
+        STRICT_ERROR_CODES: '1',
         METRICS_PORT: '0',
         SECRETS_KEY: randomBytes(32).toString('base64'),
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

@@ -11,7 +11,8 @@ import {
 } from 'graphql';
 import { createComplexityRule, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { GraphQLLimits } from '../../src/platform/config.ts';
-import { AppError, errors } from '../../src/platform/errors.ts';
+import { AppError } from '../../src/platform/errors.ts';
+import { fail } from '../../src/platform/errorCodes.ts';
 import type { PageSize } from './schema.ts';
 
 // What one GraphQL request may ask for (docs/graphql-limits.md). Everything but the answer's size is checked on
@@ -44,21 +45,21 @@ export function checkDocument(
   );
   const shape = measure(operation.selectionSet, fragments, new Map(), new Set());
   if (operation.operation === 'mutation' && shape.fields > limits.maxMutations) {
-    return errors.badRequest('TOO_MANY_MUTATIONS', 'error.too_many_mutations', {
+    return fail('TOO_MANY_MUTATIONS', 'error.too_many_mutations', {
       count: shape.fields,
       limit: limits.maxMutations,
     });
   }
   if (shape.aliases > limits.maxAliases)
-    return errors.badRequest('TOO_MANY_ALIASES', 'error.too_many_aliases', {
+    return fail('TOO_MANY_ALIASES', 'error.too_many_aliases', {
       count: shape.aliases,
       limit: limits.maxAliases,
     });
   if (shape.depth > limits.maxDepth)
-    return errors.badRequest('QUERY_TOO_DEEP', 'error.query_too_deep', { depth: shape.depth, limit: limits.maxDepth });
+    return fail('QUERY_TOO_DEEP', 'error.query_too_deep', { depth: shape.depth, limit: limits.maxDepth });
   const cost = costOf(schema, { kind: Kind.DOCUMENT, definitions: [operation, ...fragments.values()] }, variables);
   if (cost > limits.maxCost)
-    return errors.badRequest('QUERY_TOO_COMPLEX', 'error.query_too_complex', {
+    return fail('QUERY_TOO_COMPLEX', 'error.query_too_complex', {
       cost: Number.isFinite(cost) ? cost : '∞',
       limit: limits.maxCost,
     });
@@ -69,7 +70,7 @@ export function checkDocument(
 export function checkResponseSize(result: ExecutionResult, limits: GraphQLLimits): AppError | null {
   const bytes = Buffer.byteLength(JSON.stringify(result));
   return bytes > limits.maxResponseBytes
-    ? errors.badRequest('RESPONSE_TOO_LARGE', 'error.response_too_large', { limit: limits.maxResponseBytes })
+    ? fail('RESPONSE_TOO_LARGE', 'error.response_too_large', { limit: limits.maxResponseBytes })
     : null;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Operation } from '../platform/catalog/types.ts';
 import { registerMessages } from '../platform/i18n/messages.ts';
+import { registerErrorCodes } from '../platform/errorCodes.ts';
 import { registerSealedColumns } from '../platform/secretBox.ts';
 import { registerHooks } from '../platform/hooks.ts';
 import type { CredentialKind, ModuleDescriptor } from '../platform/module.ts';
@@ -52,6 +53,7 @@ export const MODULES: readonly ModuleDescriptor[] = [
 ];
 
 for (const m of MODULES) if (m.messages) registerMessages(m.messages);
+for (const m of MODULES) if (m.errorCodes) registerErrorCodes(m.errorCodes);
 registerSealedColumns(MODULES.flatMap((m) => m.sealedColumns ?? []));
 registerHooks(MODULES.flatMap((m) => m.hooks ?? []));
 

@@ -42,6 +42,7 @@ const EnvSchema = z.object({
     }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_MODE: flag.default(false),
+  STRICT_ERROR_CODES: flag.default(false),
   ASSIGNMENT_MODULE_AVAILABLE: flag.default(true),
   TOKEN_TTL_HOURS: z.coerce
     .number()
@@ -122,6 +123,11 @@ export interface Config {
   workerQueues: string[] | null;
   logLevel: string;
   demoMode: boolean;
+  /**
+   * An operation that answers an error code it does not declare answers 500 instead (the test suite sets it, so a
+   * broken contract fails a test); otherwise the answer goes out and the breach is logged.
+   */
+  strictErrorCodes: boolean;
   /** System-wide switch: false answers 503 on every contractor assignment operation. */
   assignmentModuleAvailable: boolean;
   tokenTtlHours: number;
@@ -221,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerQueues: e.WORKER_QUEUES,
     logLevel: e.LOG_LEVEL,
     demoMode: e.DEMO_MODE,
+    strictErrorCodes: e.STRICT_ERROR_CODES,
     assignmentModuleAvailable: e.ASSIGNMENT_MODULE_AVAILABLE,
     tokenTtlHours: e.TOKEN_TTL_HOURS,
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,

@@ -1,3 +1,4 @@
+import type { ErrorCode } from './errorCodes.ts';
 import type { MessageKey, MessageParams } from './i18n/messages.ts';
 
 /** A field-level problem; `field` is a dotted path such as `recipient.address.city`. */
@@ -13,7 +14,8 @@ export interface FieldError {
  */
 export class AppError extends Error {
   readonly status: number;
-  readonly code: string;
+  /** One of the registry's codes (errorCodes.ts), which the operation declares among its failures. */
+  readonly code: ErrorCode;
   readonly key: MessageKey;
   readonly params: MessageParams;
   readonly fields: FieldError[] | undefined;
@@ -24,7 +26,7 @@ export class AppError extends Error {
 
   constructor(
     status: number,
-    code: string,
+    code: ErrorCode,
     key: MessageKey,
     opts: {
       params?: MessageParams;
@@ -49,10 +51,8 @@ export const errors = {
   field: (field: string, key: MessageKey, params?: MessageParams) => errors.validation([{ field, key, params }]),
   unauthenticated: () => new AppError(401, 'UNAUTHENTICATED', 'error.unauthenticated'),
   invalidCredentials: () => new AppError(401, 'INVALID_CREDENTIALS', 'error.invalid_credentials'),
-  forbidden: (key: MessageKey = 'error.forbidden', code = 'FORBIDDEN') => new AppError(403, code, key),
+  forbidden: (key: MessageKey = 'error.forbidden', code: ErrorCode = 'FORBIDDEN') => new AppError(403, code, key),
   notFound: () => new AppError(404, 'NOT_FOUND', 'error.not_found'),
-  badRequest: (code: string, key: MessageKey, params?: MessageParams) => new AppError(400, code, key, { params }),
-  conflict: (code: string, key: MessageKey, params?: MessageParams) => new AppError(409, code, key, { params }),
   /** A lock after repeated wrong codes: the body and Retry-After say when to try again. */
   tooManyAttempts: (seconds: number) =>
     new AppError(429, 'TOO_MANY_ATTEMPTS', 'error.too_many_attempts', {
@@ -74,5 +74,5 @@ export const errors = {
       extra: { retry_after: seconds },
       headers: { 'Retry-After': String(seconds) },
     }),
-  unavailable: (key: MessageKey = 'error.unavailable', code = 'UNAVAILABLE') => new AppError(503, code, key),
+  unavailable: (key: MessageKey = 'error.unavailable', code: ErrorCode = 'UNAVAILABLE') => new AppError(503, code, key),
 };

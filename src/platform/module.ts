@@ -14,6 +14,7 @@ import type { EventDefinition } from './events.ts';
 import type { HookSet } from './hooks.ts';
 import type { Em, Orm } from './db/orm.ts';
 import type { Messages } from './i18n/messages.ts';
+import type { ErrorCodes } from './errorCodes.ts';
 import type { Logger } from './logger.ts';
 import type { SealedColumn } from './secretBox.ts';
 import type { ScheduleDefinition } from './temporal/schedules.ts';
@@ -67,6 +68,8 @@ export interface ModuleDescriptor {
   /** Workflow type names the module's workflows.ts exports; a test checks the bundle entry exports them all. */
   workflows?: readonly string[];
   messages?: Messages;
+  /** The error codes the module's operations answer (its errorCodes.ts), merged into one registry with the platform's. */
+  errorCodes?: ErrorCodes;
   /** The webhook events the module publishes (its events.ts); the webhooks module is built with every module's. */
   events?: readonly EventDefinition[];
   searchAttributes?: readonly SearchAttributeKey[];

@@ -2,6 +2,7 @@
 import { defineModule } from '../../platform/module.ts';
 import { BrokerOrderAssignment } from './entities.ts';
 import { ASSIGNMENTS_MESSAGES } from './messages.ts';
+import { ASSIGNMENTS_ERRORS } from './errorCodes.ts';
 import { assignmentAssign, assignmentList, assignmentRelease, assignmentRevoke } from './operations.ts';
 
 export const assignments = defineModule({
@@ -9,4 +10,5 @@ export const assignments = defineModule({
   operations: [assignmentList, assignmentAssign, assignmentRevoke, assignmentRelease],
   entities: [BrokerOrderAssignment],
   messages: ASSIGNMENTS_MESSAGES,
+  errorCodes: ASSIGNMENTS_ERRORS,
 });

@@ -11,6 +11,7 @@ import {
 } from './repo.ts';
 import { assignRefusal, ASSIGNMENT_STATUSES } from './domain.ts';
 import { errors } from '../../platform/errors.ts';
+import { fail } from './errorCodes.ts';
 import { translate, type MessageKey } from '../../platform/i18n/messages.ts';
 import { formatDateTime } from '../../platform/time.ts';
 import { intParam, offsetOf, pageOf, pageOutput, pageParams } from '../../platform/catalog/schemas.ts';
@@ -21,13 +22,13 @@ const TAG = 'Broker Order Assignments';
 /** 503 while the module is switched off for the whole system. */
 function moduleAvailable(ctx: OperationContext): void {
   if (!ctx.config.assignmentModuleAvailable)
-    throw errors.unavailable('assignment.module_unavailable', 'MODULE_UNAVAILABLE');
+    throw fail('MODULE_UNAVAILABLE', 'assignment.module_unavailable');
 }
 
 /** 403 unless the platform has enabled the module for the caller's business. */
 async function moduleEnabled(ctx: BusinessContext): Promise<void> {
   if (ctx.caller.businessId === null || !(await moduleEnabledFor(ctx.em, ctx.reads, ctx.caller.businessId)))
-    throw errors.forbidden('assignment.module_disabled', 'MODULE_DISABLED');
+    throw fail('MODULE_DISABLED', 'assignment.module_disabled');
 }
 
 const Assignment = z.object({
@@ -55,7 +56,12 @@ const orderIds = z
   .max(500)
   .transform((ids) => [...new Set(ids)]);
 
-const common = { tag: TAG, available: moduleAvailable, guard: moduleEnabled } as const;
+const common = {
+  tag: TAG,
+  available: moduleAvailable,
+  guard: moduleEnabled,
+  failures: { MODULE_UNAVAILABLE: true, MODULE_DISABLED: true },
+} as const;
 
 const date = (d: Date | string | null) =>
   d === null ? null : typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10);
@@ -236,10 +242,11 @@ export const assignmentRelease = defineOperation({
   summary: 'The holding contractor gives an order back; it returns to ordinary contractor rules.',
   roles: ['contractor'],
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/broker-order-assignments/release',
-    failures: { 400: 'The order is not held by the caller (NOT_ASSIGNED_TO_YOU) or is on a route (ORDER_ON_ROUTE)' },
+  rest: { method: 'POST', path: '/v1/broker-order-assignments/release' },
+  failures: {
+    ...common.failures,
+    NOT_ASSIGNED_TO_YOU: 'The order is not held by the caller',
+    ORDER_ON_ROUTE: 'The order is on a route',
   },
   graphql: { name: 'releaseBrokerOrderAssignment', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
@@ -249,8 +256,8 @@ export const assignmentRelease = defineOperation({
     return ctx.em.transactional(async (em) => {
       const order = (await lockOrders({ ...ctx, em }, [input.order_id], 'order_id')).get(input.order_id)!;
       const assignment = (await activeAssignments(em, [order.id], ctx.caller.id)).get(order.id);
-      if (!assignment) throw errors.badRequest('NOT_ASSIGNED_TO_YOU', 'assignment.not_yours');
-      if (order.routeId !== null) throw errors.badRequest('ORDER_ON_ROUTE', 'assignment.on_route');
+      if (!assignment) throw fail('NOT_ASSIGNED_TO_YOU', 'assignment.not_yours');
+      if (order.routeId !== null) throw fail('ORDER_ON_ROUTE', 'assignment.on_route');
       Object.assign(assignment, {
         status: 'released',
         endedBy: ctx.caller.id,

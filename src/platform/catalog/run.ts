@@ -4,6 +4,7 @@ import type { AgentGrant, BusinessContext, Operation, OperationContext } from '.
 import { unsafeTextFields } from './text.ts';
 import { parseInput } from './validate.ts';
 import { inSpan } from '../telemetry/tracing.ts';
+import { declares } from './failures.ts';
 
 /** Refuses a grant that lacks a tool's scope (`a + b` needs both), naming the scope. */
 export function requireScope(scopes: AgentGrant['scopes'], scope: string | null | undefined): void {
@@ -26,7 +27,23 @@ function checkAgent(op: Operation, agent: AgentGrant): void {
  * input validation (the text rule for every field first, then the operation's schema), then the handler.
  */
 export function runOperation(op: Operation, raw: unknown, ctx: OperationContext): Promise<unknown> {
-  return inSpan(`operation ${op.name}`, { attributes: { 'tms.operation': op.name } }, () => checkAndRun(op, raw, ctx));
+  return inSpan(`operation ${op.name}`, { attributes: { 'tms.operation': op.name } }, () =>
+    checkAndRun(op, raw, ctx).catch((err: unknown) => {
+      throw keptToContract(op, err, ctx);
+    }),
+  );
+}
+
+/**
+ * An error code the operation does not declare is a broken contract: logged always, and answered as a server
+ * error under STRICT_ERROR_CODES (the test suite's setting), so the test that meets it fails.
+ */
+function keptToContract(op: Operation, err: unknown, ctx: OperationContext): unknown {
+  if (!(err instanceof AppError) || declares(op, err.code, err.status)) return err;
+  ctx.log.error({ operation: op.name, code: err.code }, 'operation answered an error code it does not declare');
+  return ctx.config.strictErrorCodes
+    ? new AppError(500, 'INTERNAL', 'error.internal', { extra: { undeclared_code: err.code } })
+    : err;
 }
 
 async function checkAndRun(op: Operation, raw: unknown, ctx: OperationContext): Promise<unknown> {

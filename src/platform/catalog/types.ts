@@ -6,6 +6,7 @@ import type { Config, RateLimitName } from '../config.ts';
 import type { Em } from '../db/orm.ts';
 import type { Language } from '../i18n/languages.ts';
 import type { Role } from '../roles.ts';
+import type { ErrorCode } from '../errorCodes.ts';
 import type { Logger } from '../logger.ts';
 import type { QuotaState } from '../rateLimits.ts';
 
@@ -67,6 +68,8 @@ export interface OperationContext {
 /** A context whose caller is known and belongs to a business. */
 export type BusinessContext = OperationContext & { caller: Caller & { businessId: number } };
 
+export type Failures = Readonly<Partial<Record<ErrorCode, string | true>>>;
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
@@ -106,9 +109,13 @@ export interface Operation<
     path: string;
     status?: number;
     representation?: Representation;
-    /** Failure statuses it can answer besides 401 and 403 (when it needs a token), 422, the body's 400, 413 and 415 and a rate limit's 429, each with what it means (the OpenAPI document lists them). */
-    failures?: Readonly<Partial<Record<400 | 401 | 404 | 409 | 429 | 503, string>>>;
   };
+  /**
+   * The error codes it answers besides those its other members imply (failures.ts: a token's, the input's, a rate
+   * limit's), each with what it means here or `true` for the registry's meaning. The OpenAPI document lists them per
+   * status and docs/errors.md per code; the runner logs any other code an operation answers as a broken contract.
+   */
+  failures?: Failures;
   graphql?: { name: string; kind?: 'query' | 'mutation' };
   /** The rate limit each call counts against (config.rateLimits; rateLimits.ts says by address or by credential). */
   limit?: RateLimitName;
