@@ -13,11 +13,22 @@ import { createComplexityRule, simpleEstimator, type ComplexityEstimator } from 
 import type { GraphQLLimits } from '../../src/platform/config.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { fail } from '../../src/platform/errorCodes.ts';
+import type { Failures } from '../../src/platform/catalog/types.ts';
 import type { PageSize } from './schema.ts';
 
 // What one GraphQL request may ask for (docs/graphql-limits.md). Everything but the answer's size is checked on
 // the document, before any resolver runs: one request once asked for 2,000 pages of 200 orders and stalled every
 // tenant for 14 s.
+
+/** The codes a GraphQL request over its limits answers, for an operation that runs GraphQL documents. */
+export const GRAPHQL_LIMIT_FAILURES: Failures = {
+  QUERY_TOO_LARGE: true,
+  TOO_MANY_MUTATIONS: true,
+  TOO_MANY_ALIASES: true,
+  QUERY_TOO_DEEP: true,
+  QUERY_TOO_COMPLEX: true,
+  RESPONSE_TOO_LARGE: true,
+};
 
 export function checkQuerySize(query: unknown, limits: GraphQLLimits): AppError | null {
   if (typeof query !== 'string') return null;

@@ -11,7 +11,7 @@ import { defineOperation, type Operation } from '../../src/platform/catalog/type
 import { ROLES } from '../../src/platform/roles.ts';
 import { aiDocuments } from '../ai/manifests.ts';
 import { skillFile } from '../ai/skill.ts';
-import { checkDocument, checkQuerySize, checkResponseSize } from '../graphql/limits.ts';
+import { checkDocument, checkQuerySize, checkResponseSize, GRAPHQL_LIMIT_FAILURES } from '../graphql/limits.ts';
 import { graphqlKind } from '../graphql/schema.ts';
 import { aiToolNames } from '../../src/platform/catalog/tools.ts';
 
@@ -123,6 +123,7 @@ export function developerOperations(
     tag: TAG,
     roles: ROLES,
     mcp: { scope: null, risk: 'medium', servers: ['developer'] },
+    failures: GRAPHQL_LIMIT_FAILURES,
     input: z
       .object({
         query: z.string().min(1).describe('The GraphQL document'),

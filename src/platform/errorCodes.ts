@@ -26,8 +26,11 @@ export const PLATFORM_ERRORS = {
     status: 403,
     meaning: "The caller's role, credential kind or business may not use this operation.",
   },
-  MISSING_SCOPE: { status: 403, meaning: "An agent's connection lacks the tool's scope.", where: 'MCP tool calls' },
-  NOT_FOUND: { status: 404, meaning: "No such record in the caller's reach; another business's records are not found." },
+  MISSING_SCOPE: { status: 403, meaning: "An agent's connection lacks the tool's scope." },
+  NOT_FOUND: {
+    status: 404,
+    meaning: "No such record in the caller's reach; another business's records are not found.",
+  },
   ROUTE_NOT_FOUND: { status: 404, meaning: 'No operation has this path.', where: 'any REST request' },
   METHOD_NOT_ALLOWED: {
     status: 405,
@@ -39,11 +42,7 @@ export const PLATFORM_ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is over 1 MiB.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body is not application/json.' },
   VALIDATION_FAILED: { status: 422, meaning: 'The input is invalid; `errors` names each failing field.' },
-  CONFIRMATION_REQUIRED: {
-    status: 428,
-    meaning: 'A high-risk tool was called without `confirm: true`.',
-    where: 'MCP tool calls',
-  },
+  CONFIRMATION_REQUIRED: { status: 428, meaning: 'A high-risk tool was called without `confirm: true`.' },
   TOO_MANY_ATTEMPTS: {
     status: 429,
     meaning: 'Locked after repeated wrong codes or passwords; `retry_after` and Retry-After say for how long.',
@@ -57,18 +56,37 @@ export const PLATFORM_ERRORS = {
     meaning: 'The service failed; the request id in the logs tells what happened.',
     where: 'any request',
   },
-  UNAVAILABLE: { status: 503, meaning: 'Switched off system-wide, or briefly unavailable.' },
   API_TOKEN_ARGUMENT_REMOVED: {
     status: 400,
     meaning: 'A tool call carried the removed `api_token` argument; the token goes in the Authorization header.',
     where: 'MCP tool calls',
   },
-  QUERY_TOO_LARGE: { status: 413, meaning: 'The GraphQL query text is over its size limit.', where: 'GraphQL' },
-  TOO_MANY_MUTATIONS: { status: 400, meaning: 'The GraphQL request runs more mutations than allowed.', where: 'GraphQL' },
-  TOO_MANY_ALIASES: { status: 400, meaning: 'The GraphQL query uses more aliases than allowed.', where: 'GraphQL' },
-  QUERY_TOO_DEEP: { status: 400, meaning: 'The GraphQL query nests deeper than allowed.', where: 'GraphQL' },
-  QUERY_TOO_COMPLEX: { status: 400, meaning: "The GraphQL query's cost is over its limit.", where: 'GraphQL' },
-  RESPONSE_TOO_LARGE: { status: 400, meaning: 'The GraphQL answer would be over its size limit.', where: 'GraphQL' },
+  QUERY_TOO_LARGE: {
+    status: 413,
+    meaning: 'The GraphQL query text is over its size limit.',
+    where: 'POST /api/graphql',
+  },
+  TOO_MANY_MUTATIONS: {
+    status: 400,
+    meaning: 'The GraphQL request runs more mutations than allowed.',
+    where: 'POST /api/graphql',
+  },
+  TOO_MANY_ALIASES: {
+    status: 400,
+    meaning: 'The GraphQL query uses more aliases than allowed.',
+    where: 'POST /api/graphql',
+  },
+  QUERY_TOO_DEEP: { status: 400, meaning: 'The GraphQL query nests deeper than allowed.', where: 'POST /api/graphql' },
+  QUERY_TOO_COMPLEX: {
+    status: 400,
+    meaning: "The GraphQL query's cost is over its limit.",
+    where: 'POST /api/graphql',
+  },
+  RESPONSE_TOO_LARGE: {
+    status: 400,
+    meaning: 'The GraphQL answer would be over its size limit.',
+    where: 'POST /api/graphql',
+  },
 } satisfies ErrorCodes;
 
 /** The codes modules add: each module's errorCodes.ts merges its own into this interface. */

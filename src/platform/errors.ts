@@ -74,5 +74,4 @@ export const errors = {
       extra: { retry_after: seconds },
       headers: { 'Retry-After': String(seconds) },
     }),
-  unavailable: (key: MessageKey = 'error.unavailable', code: ErrorCode = 'UNAVAILABLE') => new AppError(503, code, key),
 };

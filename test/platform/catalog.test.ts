@@ -5,6 +5,7 @@ import { koaPath } from '../../api/rest.ts';
 import { RATE_LIMIT_SUBJECT } from '../../src/platform/rateLimits.ts';
 import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { errorCodeDefinition } from '../../src/platform/errorCodes.ts';
 import { buildAsyncApiDocument } from '../../src/modules/webhooks/asyncapi.ts';
 import { ROUTING } from '../helpers/events.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
@@ -111,6 +112,28 @@ describe('the operation catalog is reachable on every surface it names', () => {
     const number = res.body.paths['/v1/tracking/{number}'].get.parameters[0].schema;
     assert.equal(number.pattern, '\\S', 'a tracking number of blanks only is none');
     assert.ok(res.body.paths['/v1/otep/credentials'].post.responses['409'], 'the key limit');
+  });
+
+  test("each failure status of each operation lists its codes, each of them that status's code", async () => {
+    const res = await app.http.get('/openapi.json');
+    const codesOf = (response: any): string[] =>
+      response.content['application/json'].schema.allOf[1].properties.code.enum;
+    for (const op of CATALOG) {
+      if (!op.rest) continue;
+      const responses = res.body.paths[op.rest.path][op.rest.method.toLowerCase()].responses;
+      for (const [status, response] of Object.entries<any>(responses)) {
+        if (Number(status) < 400) continue;
+        for (const code of codesOf(response))
+          assert.equal(errorCodeDefinition(code).status, Number(status), `${op.name} ${status} ${code}`);
+      }
+      assert.ok(codesOf(responses['422']).includes('VALIDATION_FAILED'), op.name);
+    }
+    const credentials = res.body.paths['/v1/otep/credentials'].post.responses;
+    assert.deepEqual(codesOf(credentials['409']), ['TOO_MANY_KEYS']);
+    assert.deepEqual(codesOf(credentials['400']), ['MALFORMED_JSON'], 'the body is the only cause of a 400 there');
+    const release = res.body.paths['/v1/broker-order-assignments/release'].post.responses;
+    assert.deepEqual(codesOf(release['400']).sort(), ['MALFORMED_JSON', 'NOT_ASSIGNED_TO_YOU', 'ORDER_ON_ROUTE']);
+    assert.deepEqual(codesOf(release['503']), ['MODULE_UNAVAILABLE']);
   });
 
   test('the OpenAPI document passes an independent OpenAPI 3.1 validator', async () => {

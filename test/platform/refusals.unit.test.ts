@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { AppError, errors } from '../../src/platform/errors.ts';
+import { AppError } from '../../src/platform/errors.ts';
+import type { ErrorCode } from '../../src/platform/errorCodes.ts';
 import { ANY_REFUSAL, PROCESS_GONE, refusedAs } from '../../src/platform/temporal/refusals.ts';
 
 const refused = (type: string) =>
   Promise.reject(new WorkflowUpdateFailedError('refused', ApplicationFailure.create({ type, nonRetryable: true })));
-const conflict = (code: string) => () => errors.conflict(code, 'error.forbidden');
+const conflict = (code: string) => () => new AppError(409, code as ErrorCode, 'error.conflict');
 const codeOf = async (p: Promise<unknown>) =>
   p.then(
     () => 'answered',

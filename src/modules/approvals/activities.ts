@@ -6,6 +6,7 @@ import { AppError } from '../../platform/errors.ts';
 import type { WorkerDeps } from '../../platform/module.ts';
 import { QuotaCounter } from '../../platform/quotaCounter.ts';
 import type { ApprovalActivities, ApprovalStatus } from './contract.ts';
+import { fail } from './errorCodes.ts';
 import {
   argumentsToRun,
   claimApproval,
@@ -43,14 +44,14 @@ export function createApprovalActivities(deps: WorkerDeps, catalog: () => readon
         const row = await approvalById(em, id);
         if (row?.status !== 'approved') return row?.status ?? 'failed';
         return closeApprovalRow(em, id, 'failed', null, {
-          error: stored(new AppError(500, 'OUTCOME_UNKNOWN', 'approval.outcome_unknown')),
+          error: stored(fail('OUTCOME_UNKNOWN', 'approval.outcome_unknown')),
         });
       }
       const op = operationOfTool(catalog(), claimed.server, claimed.tool);
       const caller = await proposerAsCaller(em, claimed.proposed_by, claimed.business_id, id);
       if (!op || !caller)
         return closeApprovalRow(em, id, 'failed', null, {
-          error: stored(new AppError(409, 'PROPOSER_GONE', 'approval.proposer_gone')),
+          error: stored(fail('PROPOSER_GONE', 'approval.proposer_gone')),
         });
       const quotas = new QuotaCounter(deps.orm, deps.log);
       let outcome: { result: unknown } | { error: StoredFailure };
@@ -73,7 +74,7 @@ export function createApprovalActivities(deps: WorkerDeps, catalog: () => readon
         };
       } catch (err) {
         if (!(err instanceof AppError)) deps.log.error({ err, approvalId: id }, 'approved write failed');
-        outcome = { error: stored(err instanceof AppError ? err : new AppError(500, 'INTERNAL', 'error.internal')) };
+        outcome = { error: stored(err instanceof AppError ? err : fail('INTERNAL', 'error.internal')) };
       } finally {
         await quotas.stop();
       }

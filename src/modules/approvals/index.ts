@@ -7,6 +7,7 @@ import type { Operation } from '../../platform/catalog/types.ts';
 import { defineModule } from '../../platform/module.ts';
 import { createApprovalActivities } from './activities.ts';
 import { APPROVAL_STATUS, APPROVAL_WORKFLOW, MCP_TOOL, APPROVAL_QUEUE } from './contract.ts';
+import { APPROVALS_ERRORS } from './errorCodes.ts';
 import { APPROVAL_MESSAGES } from './messages.ts';
 import { approvalOperations } from './operations.ts';
 import { SEALED_ARGUMENTS } from './repo.ts';
@@ -19,6 +20,7 @@ export const approvals = (catalog: () => readonly Operation[]) =>
     activities: (deps) => createApprovalActivities(deps, catalog),
     workflows: [APPROVAL_WORKFLOW],
     messages: APPROVAL_MESSAGES,
+    errorCodes: APPROVALS_ERRORS,
     searchAttributes: [MCP_TOOL, APPROVAL_STATUS],
     sealedColumns: [SEALED_ARGUMENTS],
   });

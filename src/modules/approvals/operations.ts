@@ -34,6 +34,7 @@ import {
   setApprovalHours,
 } from './repo.ts';
 import { approvalView, ApprovalView } from './views.ts';
+import { fail } from './errorCodes.ts';
 import type { approvalWorkflow } from './workflows.ts';
 
 const TAG = 'MCP approvals';
@@ -67,7 +68,7 @@ async function approvalOr404(ctx: BusinessContext, id: number) {
   return row;
 }
 
-const decided = (status: string) => errors.conflict('APPROVAL_DECIDED', 'approval.decided', { status });
+const decided = (status: string) => fail('APPROVAL_DECIDED', 'approval.decided', { status });
 
 async function pendingOr409(ctx: BusinessContext, id: number) {
   const row = await approvalOr404(ctx, id);
@@ -195,7 +196,8 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
     tag: TAG,
     roles: MEMBERS,
     business: true,
-    rest: { method: 'GET', path: '/v1/mcp/approvals/{id}', failures: { 404: 'No such proposal in the business' } },
+    rest: { method: 'GET', path: '/v1/mcp/approvals/{id}' },
+    failures: { NOT_FOUND: 'No such proposal in the business' },
     mcp: { scope: 'approvals:read', risk: 'low' },
     input: z.object({ id: pathId }).strict(),
     output: answer,
@@ -211,17 +213,19 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
     tag: TAG,
     roles: MEMBERS,
     business: true,
-    rest: {
-      method: 'POST',
-      path: '/v1/mcp/approvals/{id}/approve',
-      failures: { 404: 'No such proposal in the business', 409: 'No longer pending (APPROVAL_DECIDED)' },
+    rest: { method: 'POST', path: '/v1/mcp/approvals/{id}/approve' },
+    // The approved write's own failure is not answered: the approval keeps it in its `error`.
+    failures: {
+      NOT_FOUND: 'No such proposal in the business',
+      SELF_APPROVAL: 'The caller proposed it',
+      APPROVAL_DECIDED: 'No longer pending',
     },
     mcp: { scope: 'approvals:write', risk: 'high' },
     input: z.object({ id: pathId }).strict(),
     output: answer,
     async handler(input, ctx) {
       const row = await pendingOr409(ctx, input.id);
-      if (row.proposed_by === ctx.caller.id) throw errors.forbidden('approval.self_approval', 'SELF_APPROVAL');
+      if (row.proposed_by === ctx.caller.id) throw fail('SELF_APPROVAL', 'approval.self_approval');
       const op = operationOfTool(catalog(), row.server, row.tool);
       if (!op?.mcp) throw errors.forbidden('approval.reviewer_role');
       requireUse(ctx, op, () => errors.forbidden('approval.reviewer_role'));
@@ -235,11 +239,8 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
     tag: TAG,
     roles: MEMBERS,
     business: true,
-    rest: {
-      method: 'POST',
-      path: '/v1/mcp/approvals/{id}/reject',
-      failures: { 404: 'No such proposal in the business', 409: 'No longer pending (APPROVAL_DECIDED)' },
-    },
+    rest: { method: 'POST', path: '/v1/mcp/approvals/{id}/reject' },
+    failures: { NOT_FOUND: 'No such proposal in the business', APPROVAL_DECIDED: 'No longer pending' },
     mcp: { scope: 'approvals:write', risk: 'medium' },
     input: z.object({ id: pathId, reason: reason.optional() }).strict(),
     output: answer,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorBody } from '../../platform/errorBody.ts';
+import type { ErrorCode } from '../../platform/errorCodes.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Language } from '../../platform/i18n/languages.ts';
 import type { MessageKey } from '../../platform/i18n/messages.ts';
@@ -58,7 +59,10 @@ export function approvalView(
     error:
       e &&
       errorBody(
-        new AppError(e.status, e.code, e.key as MessageKey, { params: e.params as never, fields: e.fields as never }),
+        new AppError(e.status, e.code as ErrorCode, e.key as MessageKey, {
+          params: e.params as never,
+          fields: e.fields as never,
+        }),
         lang,
       ),
     history: row.history,

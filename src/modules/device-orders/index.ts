@@ -19,6 +19,7 @@ import {
   deviceOrderExceptionResolve,
 } from './operations/exceptions.ts';
 import { DEVICE_ORDERS_MESSAGES } from './messages.ts';
+import { DEVICE_ORDERS_ERRORS } from './errorCodes.ts';
 import {
   deviceOrderCollect,
   deviceOrderGet,
@@ -48,5 +49,6 @@ export const deviceOrders = defineModule({
   activities: ({ orm }) => createDeviceOrderActivities({ orm }),
   workflows: [DEVICE_ORDER_WORKFLOW],
   messages: DEVICE_ORDERS_MESSAGES,
+  errorCodes: DEVICE_ORDERS_ERRORS,
   searchAttributes: [DEVICE_ID, DEVICE_ORDER_STATUS, DEVICE_ORDER_EXCEPTIONS],
 });

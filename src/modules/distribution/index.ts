@@ -7,6 +7,7 @@ import { defineModule } from '../../platform/module.ts';
 import { CARRIER_PACKAGE_EVENTS } from './events.ts';
 import { createDistributionActivities } from './activities.ts';
 import { DISTRIBUTION_SEARCH_ATTRIBUTES, DISTRIBUTION_WORKFLOW, DISTRIBUTION_QUEUE } from './contract.ts';
+import { DISTRIBUTION_ERRORS } from './errorCodes.ts';
 import { DISTRIBUTION_MESSAGES } from './messages.ts';
 import {
   placeCreate,
@@ -51,6 +52,7 @@ export const distribution = defineModule({
   activities: ({ orm, config }) => createDistributionActivities({ orm, config }),
   workflows: [DISTRIBUTION_WORKFLOW],
   messages: DISTRIBUTION_MESSAGES,
+  errorCodes: DISTRIBUTION_ERRORS,
   searchAttributes: DISTRIBUTION_SEARCH_ATTRIBUTES,
   sealedColumns: [SHELF_PICKUP_CODE],
 });

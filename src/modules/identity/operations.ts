@@ -17,13 +17,11 @@ export const login = defineOperation({
   tag: 'User',
   roles: 'public',
   limit: 'sign_in',
-  rest: {
-    method: 'POST',
-    path: '/v1/user/login',
-    failures: {
-      401: 'Wrong email or password (code INVALID_CREDENTIALS), the same answer whether or not an account has the email',
-      429: 'Sign-in refused for this email after repeated wrong passwords (code TOO_MANY_ATTEMPTS), whether or not an account has it; see Retry-After',
-    },
+  rest: { method: 'POST', path: '/v1/user/login' },
+  failures: {
+    INVALID_CREDENTIALS: 'Wrong email or password, the same answer whether or not an account has the email',
+    TOO_MANY_ATTEMPTS:
+      'Sign-in refused for this email after repeated wrong passwords, whether or not an account has it; see Retry-After',
   },
   graphql: { name: 'userLogin', kind: 'mutation' },
   input: z.object({ email: emailParam().toLowerCase(), password: z.string().min(1).max(1024) }).strict(),

@@ -13,6 +13,7 @@ import {
   LOCKER_DELIVERY_QUEUE,
 } from './contract.ts';
 import { LOCKER_DELIVERIES_MESSAGES } from './messages.ts';
+import { LOCKER_DELIVERIES_ERRORS } from './errorCodes.ts';
 import {
   lockerDeliveryConsoleConfirm,
   lockerDeliveryConsoleGet,
@@ -73,6 +74,7 @@ export const lockerDeliveries = defineModule({
   activities: ({ orm, config }) => createLockerDeliveryActivities({ orm, config }),
   workflows: [LOCKER_DELIVERY_WORKFLOW],
   messages: LOCKER_DELIVERIES_MESSAGES,
+  errorCodes: LOCKER_DELIVERIES_ERRORS,
   searchAttributes: [PROVIDER_ID, LOCKER_DELIVERY_STATUS, PARCEL_REFERENCES],
   sealedColumns: [PICKUP_CODE],
 });

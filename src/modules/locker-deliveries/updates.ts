@@ -3,6 +3,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import type { BusinessContext } from '../../platform/catalog/types.ts';
 import { errors } from '../../platform/errors.ts';
+import { fail } from './errorCodes.ts';
 import { PROCESS_GONE, refusedAs } from '../../platform/temporal/refusals.ts';
 import {
   LOCKER_CORRECTION_CLOSED,
@@ -36,12 +37,12 @@ export async function sendUpdate(
 ): Promise<z.infer<typeof DeliveryResult>> {
   await loadDelivery(ctx, owner, id);
   const invalid = async () =>
-    errors.conflict('INVALID_TRANSITION', 'locker_delivery.invalid_transition', {
+    fail('INVALID_TRANSITION', 'locker_delivery.invalid_transition', {
       status: (await loadDelivery(ctx, owner, id)).status,
       action,
     });
   await refusedAs(send(ctx.temporal.workflow.getHandle<typeof lockerDeliveryWorkflow>(lockerDeliveryWorkflowId(id))), {
-    [LOCKER_CORRECTION_CLOSED]: () => errors.conflict('CORRECTION_WINDOW_CLOSED', 'locker_delivery.correction_closed'),
+    [LOCKER_CORRECTION_CLOSED]: () => fail('CORRECTION_WINDOW_CLOSED', 'locker_delivery.correction_closed'),
     [LOCKER_INVALID_TRANSITION]: invalid,
     [PROCESS_GONE]: invalid,
   });

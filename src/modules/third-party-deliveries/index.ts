@@ -6,6 +6,7 @@ import { defineModule } from '../../platform/module.ts';
 import { THIRD_PARTY_EVENTS } from './events.ts';
 import { createThirdPartyActivities } from './activities.ts';
 import { THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW, THIRD_PARTY_QUEUE } from './contract.ts';
+import { THIRD_PARTY_ERRORS } from './errorCodes.ts';
 import { THIRD_PARTY_MESSAGES } from './messages.ts';
 import {
   thirdPartyAssign,
@@ -45,5 +46,6 @@ export const thirdPartyDeliveries = defineModule({
   activities: ({ orm }) => createThirdPartyActivities({ orm }),
   workflows: [THIRD_PARTY_WORKFLOW],
   messages: THIRD_PARTY_MESSAGES,
+  errorCodes: THIRD_PARTY_ERRORS,
   searchAttributes: [THIRD_PARTY_STATUS],
 });

@@ -15,6 +15,7 @@ import {
   WEBHOOK_QUEUE,
 } from './contract.ts';
 import { WEBHOOKS_MESSAGES } from './messages.ts';
+import { WEBHOOKS_ERRORS } from './errorCodes.ts';
 import {
   webhookDeliveryGet,
   webhookDeliveryList,
@@ -86,6 +87,7 @@ export function webhooks(published: readonly EventDefinition[]) {
       }),
     workflows: [WEBHOOK_RETRIES_WORKFLOW, WEBHOOK_LOG_PRUNE_WORKFLOW],
     messages: WEBHOOKS_MESSAGES,
+    errorCodes: WEBHOOKS_ERRORS,
     searchAttributes: [WEBHOOK_DELIVERY_IDS],
     schedules: (config) => [
       {

@@ -9,9 +9,9 @@ export interface Failure {
 }
 
 /**
- * Every code an operation can answer through the runner: those its members imply (a token's, the input's, a rate
- * limit's, an agent's scope and confirmation when it is a tool) and those it declares. The REST body's codes come
- * from the transport and are added by the OpenAPI document.
+ * Every code an operation can answer through the runner to any caller: those its members imply (a token's, the
+ * input's, a rate limit's) and those it declares. The REST body's codes come from the transport and are added by the
+ * OpenAPI document; an agent's scope and confirmation only to agents (`declares`).
  */
 export function failuresOf(op: Operation): Failure[] {
   let failures = known.get(op);
@@ -33,14 +33,15 @@ function collect(op: Operation): Failure[] {
   add('VALIDATION_FAILED', 'Invalid input; errors name each failing field');
   for (const [code, reason] of Object.entries(op.failures ?? {})) add(code as ErrorCode, reason);
   if (op.limit) add('RATE_LIMITED', 'Rate limit spent: see Retry-After and the RateLimit headers');
-  if (op.mcp) {
-    add('MISSING_SCOPE', true);
-    if (op.mcp.risk === 'high') add('CONFIRMATION_REQUIRED', true);
-  }
   return [...found].map(([code, reason]) => ({ code, status: errorCodeDefinition(code).status, reason }));
 }
 
+/** The codes an MCP tool answers to agents only: the scope the connection lacks, the confirmation it did not give. */
+function agentOnly(op: Operation, code: ErrorCode): boolean {
+  return !!op.mcp && (code === 'MISSING_SCOPE' || (code === 'CONFIRMATION_REQUIRED' && op.mcp.risk === 'high'));
+}
+
 /** Whether an operation's answer with this code keeps its contract (a server error always may happen). */
-export function declares(op: Operation, code: ErrorCode, status: number): boolean {
-  return status >= 500 || failuresOf(op).some((f) => f.code === code);
+export function declares(op: Operation, code: ErrorCode, status: number, toAgent: boolean): boolean {
+  return status >= 500 || (toAgent && agentOnly(op, code)) || failuresOf(op).some((f) => f.code === code);
 }

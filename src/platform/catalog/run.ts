@@ -39,7 +39,7 @@ export function runOperation(op: Operation, raw: unknown, ctx: OperationContext)
  * error under STRICT_ERROR_CODES (the test suite's setting), so the test that meets it fails.
  */
 function keptToContract(op: Operation, err: unknown, ctx: OperationContext): unknown {
-  if (!(err instanceof AppError) || declares(op, err.code, err.status)) return err;
+  if (!(err instanceof AppError) || declares(op, err.code, err.status, !!ctx.agent)) return err;
   ctx.log.error({ operation: op.name, code: err.code }, 'operation answered an error code it does not declare');
   return ctx.config.strictErrorCodes
     ? new AppError(500, 'INTERNAL', 'error.internal', { extra: { undeclared_code: err.code } })

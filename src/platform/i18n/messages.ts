@@ -203,14 +203,6 @@ export const PLATFORM_MESSAGES = {
     de: 'Zu viele fehlgeschlagene Anmeldungen für diese E-Mail-Adresse: Versuchen Sie es in {seconds} Sekunden erneut.',
     es: 'Demasiados inicios de sesión fallidos para este correo: inténtelo de nuevo en {seconds} segundos.',
   },
-  'error.unavailable': {
-    en: 'The service is temporarily unavailable; try again shortly.',
-    'zh-Hans': '服务暂时不可用，请稍后重试。',
-    'zh-Hant': '服務暫時無法使用，請稍後再試。',
-    fr: 'Le service est temporairement indisponible ; réessayez bientôt.',
-    de: 'Der Dienst ist vorübergehend nicht verfügbar; versuchen Sie es gleich erneut.',
-    es: 'El servicio no está disponible temporalmente; inténtelo de nuevo en breve.',
-  },
   'error.internal': {
     en: 'An internal error occurred.',
     'zh-Hans': '发生内部错误。',

@@ -452,7 +452,7 @@ describe('third-party delivery assignments', () => {
       403,
     );
     await app.em().execute('update delivery_order set route_id = 1 where id = ?', [order.id]);
-    assert.equal((await assign(order.id)).body.code, 'ORDER_ON_ROUTE');
+    assert.equal((await assign(order.id)).body.code, 'ORDER_ROUTED');
     assert.equal(await count(), before);
 
     const a = (await assign((await twoPackageOrder()).order.id)).body.assignment;

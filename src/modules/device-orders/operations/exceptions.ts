@@ -6,6 +6,7 @@ import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { z } from 'zod';
 import { errors } from '../../../platform/errors.ts';
+import { fail } from '../errorCodes.ts';
 import { ANY_REFUSAL, refusedAs } from '../../../platform/temporal/refusals.ts';
 import { pathId } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
@@ -69,10 +70,10 @@ async function sendToProcess<A>(
   const done = await refusedAs(
     ctx.temporal.workflow.executeUpdateWithStart(update, { args: [args], startWorkflowOperation }),
     {
-      [EXCEPTION_ALREADY_OPEN]: () => errors.conflict('EXCEPTION_ALREADY_OPEN', 'device_order.exception_already_open'),
-      [EXCEPTION_NOT_OPEN]: () => errors.conflict('EXCEPTION_NOT_OPEN', 'device_order.exception_not_open'),
+      [EXCEPTION_ALREADY_OPEN]: () => fail('EXCEPTION_ALREADY_OPEN', 'device_order.exception_already_open'),
+      [EXCEPTION_NOT_OPEN]: () => fail('EXCEPTION_NOT_OPEN', 'device_order.exception_not_open'),
       // A process started before exceptions went through it has no handler for them.
-      [ANY_REFUSAL]: () => errors.conflict('PROCESS_OUTDATED', 'device_order.process_outdated'),
+      [ANY_REFUSAL]: () => fail('PROCESS_OUTDATED', 'device_order.process_outdated'),
     },
   );
   // The process answers its snapshot; the answer presents the rows as the update left them.
@@ -89,14 +90,11 @@ export const deviceOrderExceptionOpen = defineOperation({
   tag: TAG,
   roles: STAFF,
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/device-orders/{id}/exceptions',
-    status: 201,
-    failures: {
-      404: 'No such device order in the business',
-      409: "An exception of this type is open already (EXCEPTION_ALREADY_OPEN), or the order's process predates exceptions (PROCESS_OUTDATED)",
-    },
+  rest: { method: 'POST', path: '/v1/device-orders/{id}/exceptions', status: 201 },
+  failures: {
+    NOT_FOUND: 'No such device order in the business',
+    EXCEPTION_ALREADY_OPEN: 'An exception of this type is open already',
+    PROCESS_OUTDATED: "The order's process predates exceptions",
   },
   graphql: { name: 'deviceOrderExceptionOpen', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
@@ -127,13 +125,11 @@ export const deviceOrderExceptionResolve = defineOperation({
   tag: TAG,
   roles: STAFF,
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/device-orders/{id}/exceptions/{exception_id}/resolve',
-    failures: {
-      404: 'No such device order in the business, or no such exception of it',
-      409: "The exception is closed already (EXCEPTION_NOT_OPEN), or the order's process predates exceptions (PROCESS_OUTDATED)",
-    },
+  rest: { method: 'POST', path: '/v1/device-orders/{id}/exceptions/{exception_id}/resolve' },
+  failures: {
+    NOT_FOUND: 'No such device order in the business, or no such exception of it',
+    EXCEPTION_NOT_OPEN: 'The exception is closed already',
+    PROCESS_OUTDATED: "The order's process predates exceptions",
   },
   graphql: { name: 'deviceOrderExceptionResolve', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
@@ -150,7 +146,7 @@ export const deviceOrderExceptionResolve = defineOperation({
     const order = await loadOr404(ctx, input.id);
     const exception = await findException(ctx.em, input.id, input.exception_id);
     if (!exception) throw errors.notFound();
-    if (exception.status !== 'open') throw errors.conflict('EXCEPTION_NOT_OPEN', 'device_order.exception_not_open');
+    if (exception.status !== 'open') throw fail('EXCEPTION_NOT_OPEN', 'device_order.exception_not_open');
     const closed = await sendToProcess(ctx, order, resolveExceptionUpdate, {
       exceptionId: input.exception_id,
       status: input.status,
@@ -167,11 +163,8 @@ export const deviceOrderExceptionList = defineOperation({
   tag: TAG,
   roles: STAFF,
   business: true,
-  rest: {
-    method: 'GET',
-    path: '/v1/device-orders/{id}/exceptions',
-    failures: { 404: 'No such device order in the business' },
-  },
+  rest: { method: 'GET', path: '/v1/device-orders/{id}/exceptions' },
+  failures: { NOT_FOUND: 'No such device order in the business' },
   graphql: { name: 'deviceOrderExceptions', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
   input: z.object({ id: pathId }).strict(),

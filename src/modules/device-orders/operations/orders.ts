@@ -17,6 +17,7 @@ import {
   type DeviceOrderStatus,
 } from '../domain.ts';
 import { errors } from '../../../platform/errors.ts';
+import { fail } from '../errorCodes.ts';
 import { PROCESS_GONE, refusedAs } from '../../../platform/temporal/refusals.ts';
 import { codeHashKey, hashPickupCode, newPickupCode, verifyPickupCode } from '../../../platform/secrets.ts';
 import { secretKeys } from '../../../platform/secretBox.ts';
@@ -57,7 +58,7 @@ export async function loadOr404(ctx: BusinessContext, id: number): Promise<Devic
 }
 
 const invalidTransition = (status: DeviceOrderStatus, action: string) =>
-  errors.conflict('INVALID_TRANSITION', 'device_order.invalid_transition', { status, action });
+  fail('INVALID_TRANSITION', 'device_order.invalid_transition', { status, action });
 
 /** Sends an update to the device order's workflow; a refused or finished process answers 409. */
 async function transition(
@@ -79,12 +80,8 @@ export const deviceOrderStore = defineOperation({
   tag: TAG,
   roles: STAFF_AND_DRIVERS,
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/device-orders',
-    status: 201,
-    failures: { 409: 'The compartment holds another parcel (COMPARTMENT_OCCUPIED)' },
-  },
+  rest: { method: 'POST', path: '/v1/device-orders', status: 201 },
+  failures: { COMPARTMENT_OCCUPIED: 'The compartment holds another parcel' },
   graphql: { name: 'deviceOrderStore', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
   input: z
@@ -154,7 +151,7 @@ export const deviceOrderStore = defineOperation({
       return { result: true as const, device_order: view, pickup_code: pickupCode };
     } catch (err) {
       if (err instanceof UniqueConstraintViolationException)
-        throw errors.conflict('COMPARTMENT_OCCUPIED', 'device_order.compartment_occupied');
+        throw fail('COMPARTMENT_OCCUPIED', 'device_order.compartment_occupied');
       throw err;
     }
   },
@@ -167,14 +164,11 @@ export const deviceOrderCollect = defineOperation({
   tag: TAG,
   roles: ['client_admin', 'employee', 'driver', 'customer'],
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/device-orders/{id}/collect',
-    failures: {
-      404: 'No such device order in the business',
-      409: 'Not stored or overdue',
-      429: 'Collection locked after repeated wrong codes, even for the right code; see Retry-After',
-    },
+  rest: { method: 'POST', path: '/v1/device-orders/{id}/collect' },
+  failures: {
+    NOT_FOUND: 'No such device order in the business',
+    INVALID_TRANSITION: 'Not stored or overdue',
+    TOO_MANY_ATTEMPTS: 'Collection locked after repeated wrong codes, even for the right code; see Retry-After',
   },
   graphql: { name: 'deviceOrderCollect', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
@@ -207,11 +201,8 @@ export const deviceOrderRemove = defineOperation({
   tag: TAG,
   roles: ['client_admin', 'employee'],
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/device-orders/{id}/remove',
-    failures: { 404: 'No such device order in the business', 409: 'Its status allows no removal (INVALID_TRANSITION)' },
-  },
+  rest: { method: 'POST', path: '/v1/device-orders/{id}/remove' },
+  failures: { NOT_FOUND: 'No such device order in the business', INVALID_TRANSITION: 'Its status allows no removal' },
   graphql: { name: 'deviceOrderRemove', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'high' },
   input: z.object({ id: pathId, removal_reason: z.enum(REMOVAL_REASONS) }).strict(),
@@ -231,7 +222,8 @@ export const deviceOrderGet = defineOperation({
   tag: TAG,
   roles: STAFF_AND_DRIVERS,
   business: true,
-  rest: { method: 'GET', path: '/v1/device-orders/{id}', failures: { 404: 'No such device order in the business' } },
+  rest: { method: 'GET', path: '/v1/device-orders/{id}' },
+  failures: { NOT_FOUND: 'No such device order in the business' },
   graphql: { name: 'deviceOrder', kind: 'query' },
   mcp: { scope: 'orders:read', risk: 'low' },
   input: z.object({ id: pathId }).strict(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errors } from '../../../platform/errors.ts';
+import { fail } from '../errorCodes.ts';
 import { addressInput, addressView, pathId } from '../../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../../platform/catalog/types.ts';
 import { STAFF } from '../../../platform/roles.ts';
@@ -60,13 +61,10 @@ export const placeCreate = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/places',
-    status: 201,
-    failures: {
-      409: 'The business already has a place with this code (PLACE_CODE_TAKEN), or another place has this SGLN (PLACE_IDENTIFIER_TAKEN)',
-    },
+  rest: { method: 'POST', path: '/v1/places', status: 201 },
+  failures: {
+    PLACE_CODE_TAKEN: 'The business already has a place with this code',
+    PLACE_IDENTIFIER_TAKEN: 'Another place has this SGLN',
   },
   graphql: { name: 'placeCreate', kind: 'mutation' },
   input: z
@@ -103,9 +101,8 @@ export const placeCreate = defineOperation({
       sgln: input.sgln ?? null,
     });
     if (place === 'no_device') throw errors.field('device_id', 'field.unknown_device');
-    if (place === 'code_taken') throw errors.conflict('PLACE_CODE_TAKEN', 'distribution.place_code_taken');
-    if (place === 'identifier_taken')
-      throw errors.conflict('PLACE_IDENTIFIER_TAKEN', 'distribution.place_identifier_taken');
+    if (place === 'code_taken') throw fail('PLACE_CODE_TAKEN', 'distribution.place_code_taken');
+    if (place === 'identifier_taken') throw fail('PLACE_IDENTIFIER_TAKEN', 'distribution.place_identifier_taken');
     return { result: true as const, place: presentPlace(place) };
   },
 });
@@ -132,7 +129,8 @@ export const placeGet = defineOperation({
   tag: TAG,
   roles: STAFF,
   business: true,
-  rest: { method: 'GET', path: '/v1/places/{code}', failures: { 404: 'No such place of the business' } },
+  rest: { method: 'GET', path: '/v1/places/{code}' },
+  failures: { NOT_FOUND: 'No such place of the business' },
   graphql: { name: 'place', kind: 'query' },
   input: z.object({ code: code('place code') }).strict(),
   output: z.object({ result: z.literal(true), place: PlaceView }),
@@ -165,13 +163,10 @@ export const supplierAccountCreate = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/carrier-supplier-accounts',
-    status: 201,
-    failures: {
-      409: 'The carrier already has an active account here (SUPPLIER_ACCOUNT_EXISTS), or the member number is in use (MEMBER_NUMBER_TAKEN)',
-    },
+  rest: { method: 'POST', path: '/v1/carrier-supplier-accounts', status: 201 },
+  failures: {
+    SUPPLIER_ACCOUNT_EXISTS: 'The carrier already has an active account here',
+    MEMBER_NUMBER_TAKEN: 'The member number is in use by another active account',
   },
   graphql: { name: 'carrierSupplierAccountCreate', kind: 'mutation' },
   input: z
@@ -190,8 +185,8 @@ export const supplierAccountCreate = defineOperation({
       ctx.caller.id,
     );
     if (account === 'no_carrier') throw errors.field('carrier_code', 'field.unknown_carrier');
-    if (account === 'exists') throw errors.conflict('SUPPLIER_ACCOUNT_EXISTS', 'distribution.supplier_account_exists');
-    if (account === 'member_taken') throw errors.conflict('MEMBER_NUMBER_TAKEN', 'distribution.member_number_taken');
+    if (account === 'exists') throw fail('SUPPLIER_ACCOUNT_EXISTS', 'distribution.supplier_account_exists');
+    if (account === 'member_taken') throw fail('MEMBER_NUMBER_TAKEN', 'distribution.member_number_taken');
     return { result: true as const, account: presentAccount(account) };
   },
 });
@@ -219,11 +214,8 @@ export const supplierAccountEnd = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: {
-    method: 'DELETE',
-    path: '/v1/carrier-supplier-accounts/{id}',
-    failures: { 404: 'No such active account of the business' },
-  },
+  rest: { method: 'DELETE', path: '/v1/carrier-supplier-accounts/{id}' },
+  failures: { NOT_FOUND: 'No such active account of the business' },
   graphql: { name: 'carrierSupplierAccountEnd', kind: 'mutation' },
   input: z.object({ id: pathId }).strict(),
   output: z.object({ result: z.literal(true), account: SupplierAccountView }),

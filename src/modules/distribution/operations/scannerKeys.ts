@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { keyView, pathCode } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
-import { AppError, errors } from '../../../platform/errors.ts';
+import { errors } from '../../../platform/errors.ts';
+import { fail } from '../errorCodes.ts';
 import { code } from './places.ts';
 import { findScanPlace } from '../repo/distributions.ts';
 import { createScannerKey, listScannerKeys, MAX_SCANNER_KEYS, revokeScannerKey } from '../repo/scannerKeys.ts';
@@ -26,14 +27,10 @@ export const scannerKeyCreate = defineOperation({
   tag: TAG,
   roles: ADMIN,
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/places/{code}/scanner-keys',
-    status: 201,
-    failures: {
-      404: 'No such place of the business',
-      409: 'The place already holds its most active keys (TOO_MANY_KEYS)',
-    },
+  rest: { method: 'POST', path: '/v1/places/{code}/scanner-keys', status: 201 },
+  failures: {
+    NOT_FOUND: 'No such place of the business',
+    TOO_MANY_KEYS: 'The place already holds its most active keys',
   },
   input: z.object({ code: placeCode, name: z.string().trim().min(1).max(100).default('scanner key') }).strict(),
   output: z.object({ result: z.literal(true), key: keyView.extend({ secret: z.string() }) }),
@@ -45,10 +42,7 @@ export const scannerKeyCreate = defineOperation({
       ctx.caller.id,
       input.name,
     );
-    if (!key)
-      throw new AppError(409, 'TOO_MANY_KEYS', 'distribution.too_many_scanner_keys', {
-        params: { max: MAX_SCANNER_KEYS },
-      });
+    if (!key) throw fail('TOO_MANY_KEYS', 'distribution.too_many_scanner_keys', { max: MAX_SCANNER_KEYS });
     return { result: true as const, key };
   },
 });
@@ -59,7 +53,8 @@ export const scannerKeyList = defineOperation({
   tag: TAG,
   roles: ADMIN,
   business: true,
-  rest: { method: 'GET', path: '/v1/places/{code}/scanner-keys', failures: { 404: 'No such place of the business' } },
+  rest: { method: 'GET', path: '/v1/places/{code}/scanner-keys' },
+  failures: { NOT_FOUND: 'No such place of the business' },
   input: z.object({ code: placeCode }).strict(),
   output: z.object({ result: z.literal(true), keys: z.array(keyView) }),
   async handler(input, ctx) {
@@ -76,11 +71,8 @@ export const scannerKeyRevoke = defineOperation({
   tag: TAG,
   roles: ADMIN,
   business: true,
-  rest: {
-    method: 'DELETE',
-    path: '/v1/places/{code}/scanner-keys/{key_id}',
-    failures: { 404: 'No such key of this place' },
-  },
+  rest: { method: 'DELETE', path: '/v1/places/{code}/scanner-keys/{key_id}' },
+  failures: { NOT_FOUND: 'No such place of the business, or no such key of this place' },
   input: z.object({ code: placeCode, key_id: pathCode(40) }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {

@@ -127,11 +127,8 @@ export const distributionPackageGet = defineOperation({
   tag: TAG,
   roles: STAFF,
   business: true,
-  rest: {
-    method: 'GET',
-    path: '/v1/distribution/packages/{package_number}',
-    failures: { 404: 'No package of the business has this number' },
-  },
+  rest: { method: 'GET', path: '/v1/distribution/packages/{package_number}' },
+  failures: { NOT_FOUND: 'No package of the business has this number' },
   graphql: { name: 'distributionPackage', kind: 'query' },
   input: z.object({ package_number: packageNumber }).strict(),
   output: z.object({
@@ -157,11 +154,8 @@ export const warehouseDistributionList = defineOperation({
   tag: TAG,
   roles: STAFF,
   business: true,
-  rest: {
-    method: 'GET',
-    path: '/v1/places/{code}/distribution-list',
-    failures: { 404: 'No warehouse of the business has this code' },
-  },
+  rest: { method: 'GET', path: '/v1/places/{code}/distribution-list' },
+  failures: { NOT_FOUND: 'No warehouse of the business has this code' },
   graphql: { name: 'warehouseDistributionList', kind: 'query' },
   input: z
     .object({

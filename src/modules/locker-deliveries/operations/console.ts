@@ -41,7 +41,8 @@ export const lockerDeliveryConsoleGet = defineOperation({
   tag: TAG,
   roles: ADMIN,
   business: true,
-  rest: { method: 'GET', path: '/v1/locker-deliveries/{id}', failures: { 404: NOT_FOUND } },
+  rest: { method: 'GET', path: '/v1/locker-deliveries/{id}' },
+  failures: { NOT_FOUND },
   input: z.object({ id: pathId }).strict(),
   output: DeliveryResult,
   async handler(input, ctx) {
@@ -59,11 +60,8 @@ export const lockerDeliveryConsoleConfirm = defineOperation({
   tag: TAG,
   roles: ADMIN,
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/locker-deliveries/{id}/confirm',
-    failures: { 404: NOT_FOUND, 409: 'No deposit under way (INVALID_TRANSITION)' },
-  },
+  rest: { method: 'POST', path: '/v1/locker-deliveries/{id}/confirm' },
+  failures: { NOT_FOUND, INVALID_TRANSITION: 'No deposit under way' },
   input: z.object({ id: pathId }).strict(),
   output: DeliveryResult,
   handler: (input, ctx) =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../../platform/catalog/schemas.ts';
-import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
+import { defineOperation, type BusinessContext, type Failures } from '../../../platform/catalog/types.ts';
 import { errors } from '../../../platform/errors.ts';
 import { NO_DUPLICATES } from '../../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../../platform/temporal/startWithRows.ts';
@@ -158,11 +158,8 @@ export const lockerDeliveryGet = defineOperation({
   tag: TAG,
   roles: PROVIDER,
   business: true,
-  rest: {
-    method: 'GET',
-    path: '/v1/partner-locker/deliveries/{id}',
-    failures: { 404: 'No such delivery of this provider' },
-  },
+  rest: { method: 'GET', path: '/v1/partner-locker/deliveries/{id}' },
+  failures: { NOT_FOUND: 'No such delivery of this provider' },
   input: z.object({ id: pathId }).strict(),
   output: DeliveryResult,
   async handler(input, ctx) {
@@ -190,17 +187,14 @@ export const lockerDeliveryList = defineOperation({
   },
 });
 
-const updateOperation = (name: string, action: string, summary: string, refused: string) => ({
+const updateOperation = (name: string, action: string, summary: string, failures: Failures) => ({
   name,
   summary,
   tag: TAG,
   roles: PROVIDER,
   business: true as const,
-  rest: {
-    method: 'POST' as const,
-    path: `/v1/partner-locker/deliveries/{id}/${action}`,
-    failures: { 404: 'No such delivery of this provider', 409: `${refused} (INVALID_TRANSITION)` },
-  },
+  rest: { method: 'POST' as const, path: `/v1/partner-locker/deliveries/{id}/${action}` },
+  failures: { NOT_FOUND: 'No such delivery of this provider', ...failures },
   output: DeliveryResult,
 });
 
@@ -209,7 +203,7 @@ export const lockerDeliveryOpen = defineOperation({
     'locker_delivery_open',
     'open',
     "Open the delivery's doors remotely for the deposit, or open them again while it is under way (event doors_opened).",
-    'Not awaiting or under deposit',
+    { INVALID_TRANSITION: 'Not awaiting or under deposit' },
   ),
   input: z.object({ id: pathId }).strict(),
   handler: (input, ctx) =>
@@ -223,7 +217,7 @@ export const lockerDeliveryConfirm = defineOperation({
     'locker_delivery_confirm',
     'confirm',
     "Confirm the deposit (confirmed_by partner_api): the recipient's pickup code works from now on (event delivered).",
-    'No deposit under way',
+    { INVALID_TRANSITION: 'No deposit under way' },
   ),
   input: z.object({ id: pathId }).strict(),
   handler: (input, ctx) =>
@@ -237,7 +231,7 @@ export const lockerDeliveryCancel = defineOperation({
     'locker_delivery_cancel',
     'cancel',
     'Cancel a delivery before its deposit is confirmed; its compartments are freed (event cancelled).',
-    'Its deposit is confirmed or it has ended',
+    { INVALID_TRANSITION: 'Its deposit is confirmed or it has ended' },
   ),
   input: z.object({ id: pathId, reason: z.string().trim().min(1).max(500).optional() }).strict(),
   handler: (input, ctx) =>
@@ -251,7 +245,7 @@ export const lockerDeliveryFail = defineOperation({
     'locker_delivery_fail',
     'fail',
     'Report that the delivery failed, with a failure code per parcel; its compartments are freed (event failed).',
-    'Its deposit is confirmed or it has ended',
+    { INVALID_TRANSITION: 'Its deposit is confirmed or it has ended' },
   ),
   input: z
     .object({
@@ -283,7 +277,10 @@ export const lockerDeliveryCorrection = defineOperation({
     'locker_delivery_correction',
     'correction',
     'Reopen compartments of a delivered deposit inside the correction window, before the recipient has opened them (event correction_reopened).',
-    'The correction window has closed or the recipient has opened the doors (CORRECTION_WINDOW_CLOSED), or it is not delivered',
+    {
+      CORRECTION_WINDOW_CLOSED: 'The correction window has closed or the recipient has opened the doors',
+      INVALID_TRANSITION: 'It is not delivered',
+    },
   ),
   input: z
     .object({ id: pathId, compartment_numbers: z.array(z.number().int().min(0).max(100_000)).min(1).max(20) })
@@ -305,7 +302,7 @@ export const lockerDeliveryRotateCode = defineOperation({
     'locker_delivery_rotate_code',
     'rotate-code',
     "Replace the delivery code (answered once, for the courier) or the recipient's pickup code (sent only to the recipient, when notify_recipient and the deposit is confirmed); the old code stops working at once (event code_rotated, which carries neither code).",
-    'A delivery code after the deposit, or a pickup code once collected or ended',
+    { INVALID_TRANSITION: 'A delivery code after the deposit, or a pickup code once collected or ended' },
   ),
   input: z
     .object({

@@ -53,13 +53,10 @@ export const partnerLockerSandboxCode = defineOperation({
   tag: TAG,
   roles: PROVIDER,
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/partner-locker/sandbox/{device_id}/code',
-    failures: {
-      404: 'No sandbox locker this provider may deliver into has this id',
-      429: 'The screen is locked after repeated wrong codes; see Retry-After',
-    },
+  rest: { method: 'POST', path: '/v1/partner-locker/sandbox/{device_id}/code' },
+  failures: {
+    NOT_FOUND: 'No sandbox locker this provider may deliver into has this id',
+    TOO_MANY_ATTEMPTS: 'The screen is locked after repeated wrong codes; see Retry-After',
   },
   input: ScreenInput,
   output: ScreenAnswer,

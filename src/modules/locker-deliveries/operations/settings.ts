@@ -104,11 +104,8 @@ export const lockerPartnerGrant = defineOperation({
   tag: TAG,
   roles: ADMIN,
   business: true,
-  rest: {
-    method: 'PUT',
-    path: '/v1/locker-partners/{provider_code}',
-    failures: { 404: 'No locker provider account has this code' },
-  },
+  rest: { method: 'PUT', path: '/v1/locker-partners/{provider_code}' },
+  failures: { NOT_FOUND: 'No locker provider account has this code' },
   input: z.object({ provider_code: providerCode }).strict(),
   output: z.object({
     result: z.literal(true),
@@ -127,11 +124,8 @@ export const lockerPartnerRevoke = defineOperation({
   tag: TAG,
   roles: ADMIN,
   business: true,
-  rest: {
-    method: 'DELETE',
-    path: '/v1/locker-partners/{provider_code}',
-    failures: { 404: "This provider may not deliver into the business's lockers" },
-  },
+  rest: { method: 'DELETE', path: '/v1/locker-partners/{provider_code}' },
+  failures: { NOT_FOUND: "This provider may not deliver into the business's lockers" },
   input: z.object({ provider_code: providerCode }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {

@@ -49,7 +49,8 @@ export const lockerDoorReported = defineOperation({
   roles: ['client_admin'],
   auth: 'device_key',
   business: true,
-  rest: { method: 'POST', path: '/v1/lockers/{device_id}/doors', failures: { 404: 'Not the device of this key' } },
+  rest: { method: 'POST', path: '/v1/lockers/{device_id}/doors' },
+  failures: { NOT_FOUND: 'Not the device of this key' },
   input: z
     .object({
       device_id: z.string().trim().min(1).max(64),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AppError, errors } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errorCodes.ts';
+import { errors } from '../../../platform/errors.ts';
 import { defineOperation } from '../../../platform/catalog/types.ts';
 import { keyView, pathCode } from '../../../platform/catalog/schemas.ts';
 import { createDeviceKey, listDeviceKeys, MAX_DEVICE_KEYS, revokeDeviceKey } from '../repo/deviceKeys.ts';
@@ -12,22 +13,17 @@ export const deviceKeyCreate = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/devices/{device_id}/keys',
-    status: 201,
-    failures: {
-      404: 'No such device of the business',
-      409: 'The device already holds its most active keys (TOO_MANY_KEYS)',
-    },
+  rest: { method: 'POST', path: '/v1/devices/{device_id}/keys', status: 201 },
+  failures: {
+    NOT_FOUND: 'No such device of the business',
+    TOO_MANY_KEYS: 'The device already holds its most active keys',
   },
   input: z.object({ device_id: deviceId, name: z.string().trim().min(1).max(100).default('locker key') }).strict(),
   output: z.object({ result: z.literal(true), key: keyView.extend({ secret: z.string() }) }),
   async handler(input, ctx) {
     const key = await createDeviceKey(ctx.em, ctx.caller.businessId, input.device_id, ctx.caller.id, input.name);
     if (key === 'no_device') throw errors.notFound();
-    if (key === 'too_many')
-      throw new AppError(409, 'TOO_MANY_KEYS', 'lockers.too_many_keys', { params: { max: MAX_DEVICE_KEYS } });
+    if (key === 'too_many') throw fail('TOO_MANY_KEYS', 'lockers.too_many_keys', { max: MAX_DEVICE_KEYS });
     return { result: true as const, key };
   },
 });
@@ -38,7 +34,8 @@ export const deviceKeyList = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: { method: 'GET', path: '/v1/devices/{device_id}/keys', failures: { 404: 'No such device of the business' } },
+  rest: { method: 'GET', path: '/v1/devices/{device_id}/keys' },
+  failures: { NOT_FOUND: 'No such device of the business' },
   input: z.object({ device_id: deviceId }).strict(),
   output: z.object({ keys: z.array(keyView) }),
   async handler(input, ctx) {
@@ -54,11 +51,8 @@ export const deviceKeyRevoke = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: {
-    method: 'DELETE',
-    path: '/v1/devices/{device_id}/keys/{key_id}',
-    failures: { 404: 'No such key of this device' },
-  },
+  rest: { method: 'DELETE', path: '/v1/devices/{device_id}/keys/{key_id}' },
+  failures: { NOT_FOUND: 'No such key of this device' },
   input: z.object({ device_id: deviceId, key_id: pathCode(40) }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {

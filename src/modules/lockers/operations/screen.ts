@@ -86,13 +86,10 @@ export const lockerCodeEntered = defineOperation({
   roles: ['client_admin'],
   auth: 'device_key',
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/lockers/{device_id}/code',
-    failures: {
-      404: NOT_THIS_DEVICE,
-      429: 'The screen is locked after repeated wrong codes, even for the right one; see Retry-After',
-    },
+  rest: { method: 'POST', path: '/v1/lockers/{device_id}/code' },
+  failures: {
+    NOT_FOUND: NOT_THIS_DEVICE,
+    TOO_MANY_ATTEMPTS: 'The screen is locked after repeated wrong codes, even for the right one; see Retry-After',
   },
   input: ScreenInput,
   output: ScreenAnswer,
@@ -113,13 +110,10 @@ export const lockerCourierConfirmed = defineOperation({
   roles: ['client_admin'],
   auth: 'device_key',
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/lockers/{device_id}/confirm',
-    failures: {
-      404: `${NOT_THIS_DEVICE}, or no delivery into this locker has this id`,
-      409: 'No deposit under way (INVALID_TRANSITION)',
-    },
+  rest: { method: 'POST', path: '/v1/lockers/{device_id}/confirm' },
+  failures: {
+    NOT_FOUND: `${NOT_THIS_DEVICE}, or no delivery into this locker has this id`,
+    INVALID_TRANSITION: 'No deposit under way',
   },
   input: z.object({ device_id: deviceId, delivery_id: z.number().int().min(1).max(2_147_483_647) }).strict(),
   output: z.object({

@@ -1,6 +1,7 @@
 /** A business hands orders to third-party delivery providers; its warehouse hands their packages over (docs/third-party-deliveries.md). */
 import { z } from 'zod';
 import { errors } from '../../../platform/errors.ts';
+import { fail } from '../errorCodes.ts';
 import { intParam, timeParam } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { STAFF } from '../../../platform/roles.ts';
@@ -64,7 +65,7 @@ export async function sendStep(
 ): Promise<{ assignment: AssignmentView; next: AssignmentView | null }> {
   const owner = { businessId: a.business_id };
   const invalid = async () =>
-    errors.conflict('INVALID_STEP', 'third_party.invalid_step', {
+    fail('INVALID_STEP', 'third_party.invalid_step', {
       status: (await findAssignment(ctx.em, owner, a.number))!.status,
     });
   const answer = await refusedAs(
@@ -101,7 +102,7 @@ export async function startAssignment(
     async (tx) => {
       const written = await writeAssignment(tx, { ...process, source, createdBy: ctx.caller.id });
       // Another assignment of the order committed first.
-      if (!written) throw errors.conflict('ORDER_HELD', 'assignment.carrier_held');
+      if (!written) throw fail('ORDER_HELD', 'assignment.carrier_held');
       return written;
     },
     ctx.log,
@@ -116,13 +117,12 @@ export const thirdPartyAssign = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/third-party-assignments',
-    status: 201,
-    failures: {
-      409: 'The order is on a route (ORDER_ON_ROUTE), not in an assignable status (ORDER_NOT_ASSIGNABLE), held by a provider already (ORDER_HELD) or by a contractor (ORDER_WITH_CONTRACTOR)',
-    },
+  rest: { method: 'POST', path: '/v1/third-party-assignments', status: 201 },
+  failures: {
+    ORDER_ROUTED: 'The order is on a route',
+    ORDER_NOT_ASSIGNABLE: 'The order is not in an assignable status',
+    ORDER_HELD: 'The order is held by a provider already',
+    ORDER_WITH_CONTRACTOR: 'The order is assigned to a contractor',
   },
   graphql: { name: 'thirdPartyAssign', kind: 'mutation' },
   input: z
@@ -135,12 +135,11 @@ export const thirdPartyAssign = defineOperation({
     const providerId = await findDeliveryProvider(ctx.em, input.provider_code);
     if (!target.order) throw errors.field('order_id', 'field.unknown_order');
     if (providerId === null) throw errors.field('provider_code', 'field.not_a_delivery_provider');
-    if (target.order.onRoute) throw errors.conflict('ORDER_ON_ROUTE', 'assignment.on_route');
+    if (target.order.onRoute) throw fail('ORDER_ROUTED', 'assignment.on_route');
     if (!ASSIGNABLE_STATUS_IDS.includes(target.order.statusId))
-      throw errors.conflict('ORDER_NOT_ASSIGNABLE', 'assignment.not_assignable_status');
-    if (target.order.held) throw errors.conflict('ORDER_HELD', 'assignment.carrier_held');
-    if (target.order.contractorAssigned)
-      throw errors.conflict('ORDER_WITH_CONTRACTOR', 'third_party.order_with_contractor');
+      throw fail('ORDER_NOT_ASSIGNABLE', 'assignment.not_assignable_status');
+    if (target.order.held) throw fail('ORDER_HELD', 'assignment.carrier_held');
+    if (target.order.contractorAssigned) throw fail('ORDER_WITH_CONTRACTOR', 'third_party.order_with_contractor');
 
     const process: ThirdPartyInput = {
       id: target.nextId,
@@ -159,11 +158,8 @@ export const thirdPartyAssignmentGet = defineOperation({
   tag: TAG,
   roles: STAFF,
   business: true,
-  rest: {
-    method: 'GET',
-    path: '/v1/third-party-assignments/{number}',
-    failures: { 404: 'No assignment of the business has this number' },
-  },
+  rest: { method: 'GET', path: '/v1/third-party-assignments/{number}' },
+  failures: { NOT_FOUND: 'No assignment of the business has this number' },
   graphql: { name: 'thirdPartyAssignment', kind: 'query' },
   input: z.object({ number: assignmentNumberParam }).strict(),
   output: z.object({ result: z.literal(true), assignment: AssignmentView }),
@@ -182,13 +178,10 @@ export const thirdPartyHandover = defineOperation({
   tag: TAG,
   roles: STAFF,
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/third-party-assignments/{number}/handovers',
-    failures: {
-      404: 'No assignment of the business has this number',
-      409: 'The assignment is no longer awaiting its packages (INVALID_STEP)',
-    },
+  rest: { method: 'POST', path: '/v1/third-party-assignments/{number}/handovers' },
+  failures: {
+    NOT_FOUND: 'No assignment of the business has this number',
+    INVALID_STEP: 'The assignment is no longer awaiting its packages',
   },
   graphql: { name: 'thirdPartyHandover', kind: 'mutation' },
   input: z
@@ -220,13 +213,10 @@ export const thirdPartyReassign = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/third-party-assignments/{number}/reassign',
-    failures: {
-      404: 'No assignment of the business has this number',
-      409: 'Packages were handed over already, or it has ended (INVALID_STEP)',
-    },
+  rest: { method: 'POST', path: '/v1/third-party-assignments/{number}/reassign' },
+  failures: {
+    NOT_FOUND: 'No assignment of the business has this number',
+    INVALID_STEP: 'Packages were handed over already, or it has ended',
   },
   graphql: { name: 'thirdPartyReassign', kind: 'mutation' },
   input: z

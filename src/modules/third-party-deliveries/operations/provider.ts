@@ -6,6 +6,7 @@ import { cancelUpdate } from '../contract.ts';
 import { ASSIGNMENT_STATUSES } from '../domain.ts';
 import { assignmentNumberParam, assignmentOr404, sendStep } from './assignments.ts';
 import { errors } from '../../../platform/errors.ts';
+import { fail } from '../errorCodes.ts';
 import { findAssignmentById, insertLeg, listProviderAssignments } from '../repo/assignments.ts';
 import { AssignmentView, presentAssignment } from '../views.ts';
 
@@ -40,11 +41,8 @@ export const providerAssignmentGet = defineOperation({
   tag: TAG,
   roles: PROVIDER,
   business: true,
-  rest: {
-    method: 'GET',
-    path: '/v1/provider/third-party-assignments/{number}',
-    failures: { 404: 'No assignment of this provider has this number' },
-  },
+  rest: { method: 'GET', path: '/v1/provider/third-party-assignments/{number}' },
+  failures: { NOT_FOUND: 'No assignment of this provider has this number' },
   graphql: { name: 'providerAssignment', kind: 'query' },
   input: z.object({ number: assignmentNumberParam }).strict(),
   output: z.object({ result: z.literal(true), assignment: AssignmentView }),
@@ -63,10 +61,10 @@ export const providerAssignmentCancel = defineOperation({
   tag: TAG,
   roles: PROVIDER,
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/provider/third-party-assignments/{number}/cancel',
-    failures: { 404: 'No assignment of this provider has this number', 409: 'The assignment has ended (INVALID_STEP)' },
+  rest: { method: 'POST', path: '/v1/provider/third-party-assignments/{number}/cancel' },
+  failures: {
+    NOT_FOUND: 'No assignment of this provider has this number',
+    INVALID_STEP: 'The assignment has ended',
   },
   graphql: { name: 'providerAssignmentCancel', kind: 'mutation' },
   input: z.object({ number: assignmentNumberParam }).strict(),
@@ -87,14 +85,12 @@ export const providerAssignmentLegCreate = defineOperation({
   tag: TAG,
   roles: PROVIDER,
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/provider/third-party-assignments/{number}/legs',
-    status: 201,
-    failures: {
-      404: 'No assignment of this provider has this number',
-      409: 'The assignment has ended (INVALID_STEP), has a leg of this number (LEG_EXISTS), or a package is on another leg (PACKAGE_ON_LEG)',
-    },
+  rest: { method: 'POST', path: '/v1/provider/third-party-assignments/{number}/legs', status: 201 },
+  failures: {
+    NOT_FOUND: 'No assignment of this provider has this number',
+    INVALID_STEP: 'The assignment has ended',
+    LEG_EXISTS: 'The assignment has a leg of this carrier order number',
+    PACKAGE_ON_LEG: 'A package is on another leg',
   },
   graphql: { name: 'providerAssignmentLegCreate', kind: 'mutation' },
   input: z
@@ -114,9 +110,9 @@ export const providerAssignmentLegCreate = defineOperation({
       insertLeg(tx, a.id, input.carrier_order_number, input.package_numbers),
     );
     if (written === 'not_packages') throw errors.field('package_numbers', 'field.not_a_package_of_order');
-    if (written === 'ended') throw errors.conflict('INVALID_STEP', 'third_party.invalid_step', { status: a.status });
-    if (written === 'leg_exists') throw errors.conflict('LEG_EXISTS', 'third_party.leg_exists');
-    if (written === 'package_on_leg') throw errors.conflict('PACKAGE_ON_LEG', 'third_party.package_on_leg');
+    if (written === 'ended') throw fail('INVALID_STEP', 'third_party.invalid_step', { status: a.status });
+    if (written === 'leg_exists') throw fail('LEG_EXISTS', 'third_party.leg_exists');
+    if (written === 'package_on_leg') throw fail('PACKAGE_ON_LEG', 'third_party.package_on_leg');
     return { result: true as const, assignment: presentAssignment((await findAssignmentById(ctx.em, a.id))!) };
   },
 });

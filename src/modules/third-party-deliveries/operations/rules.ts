@@ -94,11 +94,8 @@ export const thirdPartyRuleEnd = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: {
-    method: 'DELETE',
-    path: '/v1/third-party-rules/{id}',
-    failures: { 404: 'No live rule of the business has this id' },
-  },
+  rest: { method: 'DELETE', path: '/v1/third-party-rules/{id}' },
+  failures: { NOT_FOUND: 'No live rule of the business has this id' },
   graphql: { name: 'thirdPartyRuleEnd', kind: 'mutation' },
   input: z.object({ id: pathId }).strict(),
   output: z.object({ result: z.literal(true), rule: RuleView }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { createCredential, listCredentials, MAX_ACTIVE_KEYS, revokeCredential } from '../repo/credentials.ts';
 import { ingestTrackingEvents, type IngestOutcome } from '../repo/ingest.ts';
-import { AppError, errors } from '../../../platform/errors.ts';
+import { errors } from '../../../platform/errors.ts';
+import { fail } from '../../../platform/errorCodes.ts';
 import { translate, type MessageKey } from '../../../platform/i18n/messages.ts';
 import { PROVIDERS } from '../../../platform/roles.ts';
 import { checkDocument, MAX_EVENTS_PER_DOCUMENT } from '../document.ts';
@@ -241,19 +242,14 @@ export const otepCredentialCreate = defineOperation({
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/otep/credentials',
-    status: 201,
-    failures: { 409: 'The account already holds its most active keys (TOO_MANY_KEYS)' },
-  },
+  rest: { method: 'POST', path: '/v1/otep/credentials', status: 201 },
+  failures: { TOO_MANY_KEYS: 'The account already holds its most active keys' },
   input: z.object({ name: keyName.default('ingest key') }).strict(),
   output: z.object({ result: z.literal(true), credential: keyView.extend({ secret: z.string() }) }),
   async handler(input, ctx) {
     const { caller } = ctx;
     const credential = await createCredential(ctx.em, caller.businessId, caller.id, input.name);
-    if (!credential)
-      throw new AppError(409, 'TOO_MANY_KEYS', 'otep.too_many_keys', { params: { max: MAX_ACTIVE_KEYS } });
+    if (!credential) throw fail('TOO_MANY_KEYS', 'otep.too_many_keys', { max: MAX_ACTIVE_KEYS });
     return { result: true as const, credential };
   },
 });
@@ -278,7 +274,8 @@ export const otepCredentialRevoke = defineOperation({
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,
-  rest: { method: 'DELETE', path: '/v1/otep/credentials/{key_id}', failures: { 404: 'No such key of the business' } },
+  rest: { method: 'DELETE', path: '/v1/otep/credentials/{key_id}' },
+  failures: { NOT_FOUND: 'No such key of the business' },
   input: z.object({ key_id: pathCode(40) }).strict(),
   output: z.object({ result: z.literal(true) }),
   async handler(input, ctx) {

@@ -8,6 +8,7 @@ import {
   type LoggedDelivery,
 } from '../repo/log.ts';
 import { errors } from '../../../platform/errors.ts';
+import { fail } from '../errorCodes.ts';
 import { PROVIDERS, type Role } from '../../../platform/roles.ts';
 import { startRetryWorkflows } from '../retryWorkflows.ts';
 import { intParam, pageOf, pageOutput, pageParams, pathId, timeParam } from '../../../platform/catalog/schemas.ts';
@@ -175,7 +176,8 @@ export const webhookDeliveryGet = defineOperation({
   tag: TAG,
   roles: RECEIVER_OWNERS,
   business: true,
-  rest: { method: 'GET', path: '/v1/webhook-deliveries/{id}', failures: { 404: 'No such delivery of the business' } },
+  rest: { method: 'GET', path: '/v1/webhook-deliveries/{id}' },
+  failures: { NOT_FOUND: 'No such delivery of the business' },
   graphql: { name: 'webhookDelivery', kind: 'query' },
   mcp: { scope: 'webhooks:read', risk: 'low', servers: ['developer'] },
   input: z.object({ id: pathId }).strict(),
@@ -196,14 +198,10 @@ export const webhookDeliveryReplay = defineOperation({
   tag: TAG,
   roles: RECEIVER_OWNERS,
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/webhook-deliveries/{id}/replay',
-    status: 202,
-    failures: {
-      404: 'No such delivery of the business',
-      409: 'The delivery is still being tried (DELIVERY_IN_PROGRESS)',
-    },
+  rest: { method: 'POST', path: '/v1/webhook-deliveries/{id}/replay', status: 202 },
+  failures: {
+    NOT_FOUND: 'No such delivery of the business',
+    DELIVERY_IN_PROGRESS: 'The delivery is still being tried',
   },
   graphql: { name: 'webhookDeliveryReplay', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'medium', tool: 'replay_webhook_delivery', servers: ['developer'] },
@@ -219,7 +217,7 @@ export const webhookDeliveryReplay = defineOperation({
     if (reopened) return { result: true as const, delivery: present(reopened) };
     const found = await findDelivery(ctx.em, ctx.caller.businessId, input.id);
     if (!found) throw errors.notFound();
-    throw errors.conflict('DELIVERY_IN_PROGRESS', 'webhook.delivery_in_progress');
+    throw fail('DELIVERY_IN_PROGRESS', 'webhook.delivery_in_progress');
   },
 });
 

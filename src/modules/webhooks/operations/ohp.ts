@@ -10,7 +10,8 @@ import {
   type EndpointRow,
   type OhpRefusal,
 } from '../repo/endpoints.ts';
-import { AppError, errors } from '../../../platform/errors.ts';
+import { errors, type AppError } from '../../../platform/errors.ts';
+import { fail } from '../errorCodes.ts';
 import { postOutbound } from '../outbound.ts';
 import type { EventRouting } from '../routing.ts';
 import { signOhp } from '../signing.ts';
@@ -72,10 +73,10 @@ async function challenge(url: string, secret: string, allowPrivate: boolean): Pr
 
 /** The 409 of a subscription a limit refuses. */
 function refusalError(refusal: OhpRefusal): AppError {
-  if (refusal === 'exists') return errors.conflict('SUBSCRIPTION_EXISTS', 'webhook.subscription_exists');
+  if (refusal === 'exists') return fail('SUBSCRIPTION_EXISTS', 'webhook.subscription_exists');
   if (refusal === 'too_many')
-    return errors.conflict('TOO_MANY_SUBSCRIPTIONS', 'webhook.too_many_subscriptions', { max: MAX_OHP_SUBSCRIPTIONS });
-  return errors.conflict('TOO_MANY_SUBSCRIPTIONS_FOR_URL', 'webhook.too_many_subscriptions_for_url', {
+    return fail('TOO_MANY_SUBSCRIPTIONS', 'webhook.too_many_subscriptions', { max: MAX_OHP_SUBSCRIPTIONS });
+  return fail('TOO_MANY_SUBSCRIPTIONS_FOR_URL', 'webhook.too_many_subscriptions_for_url', {
     max: MAX_OHP_SUBSCRIPTIONS_PER_URL,
   });
 }
@@ -89,14 +90,12 @@ export const ohpSubscriptionCreate = (routing: EventRouting) =>
     tag: TAG,
     roles: ['client_admin'],
     business: true,
-    rest: {
-      method: 'POST',
-      path: '/v1/ohp/subscriptions',
-      status: 201,
-      failures: {
-        400: 'The URL did not echo the challenge (CHALLENGE_FAILED)',
-        409: 'A limit refused it: the same URL and events, 50 per business, 5 per URL',
-      },
+    rest: { method: 'POST', path: '/v1/ohp/subscriptions', status: 201 },
+    failures: {
+      CHALLENGE_FAILED: 'The URL did not echo the challenge',
+      SUBSCRIPTION_EXISTS: 'A live subscription already has the same URL and events',
+      TOO_MANY_SUBSCRIPTIONS: `The business already holds ${MAX_OHP_SUBSCRIPTIONS} live subscriptions`,
+      TOO_MANY_SUBSCRIPTIONS_FOR_URL: `The URL already has ${MAX_OHP_SUBSCRIPTIONS_PER_URL} live subscriptions`,
     },
     graphql: { name: 'ohpSubscriptionCreate', kind: 'mutation' },
     mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
@@ -129,7 +128,7 @@ export const ohpSubscriptionCreate = (routing: EventRouting) =>
       if (early) throw refusalError(early);
       const secret = input.secret ?? newSecret();
       const failed = await challenge(input.url, secret, ctx.config.webhookAllowPrivateTargets);
-      if (failed) throw errors.badRequest('CHALLENGE_FAILED', 'webhook.challenge_failed', { reason: failed });
+      if (failed) throw fail('CHALLENGE_FAILED', 'webhook.challenge_failed', { reason: failed });
       const row = await insertOhpSubscription(ctx.em, caller.businessId, {
         url: input.url,
         events: input.events,
@@ -171,7 +170,8 @@ export const ohpSubscriptionRevoke = defineOperation({
   tag: TAG,
   roles: ['client_admin'],
   business: true,
-  rest: { method: 'DELETE', path: '/v1/ohp/subscriptions', failures: { 404: 'No such subscription of the business' } },
+  rest: { method: 'DELETE', path: '/v1/ohp/subscriptions' },
+  failures: { NOT_FOUND: 'No such subscription of the business' },
   graphql: { name: 'ohpSubscriptionRevoke', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'medium', servers: ['developer'] },
   input: z.object({ id: intParam() }).strict(),

@@ -10,6 +10,7 @@ import {
   type EndpointRow,
 } from '../repo/endpoints.ts';
 import { errors } from '../../../platform/errors.ts';
+import { fail } from '../errorCodes.ts';
 import { PROVIDERS } from '../../../platform/roles.ts';
 import type { EventRouting } from '../routing.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
@@ -74,7 +75,7 @@ const generated = z.string().optional().describe('Present once, when the service
 
 async function endpointOr409(ctx: BusinessContext): Promise<EndpointRow> {
   const endpoint = await findProviderEndpoint(ctx.em, ctx.caller.businessId, kindOf(ctx));
-  if (!endpoint) throw errors.conflict('PROVIDER_WEBHOOK_NOT_CONFIGURED', 'webhook.provider_not_configured');
+  if (!endpoint) throw fail('PROVIDER_WEBHOOK_NOT_CONFIGURED', 'webhook.provider_not_configured');
   return endpoint;
 }
 
@@ -165,11 +166,8 @@ export const providerWebhookSettingsRotate = defineOperation({
   tag: TAG,
   roles: PROVIDERS,
   business: true,
-  rest: {
-    method: 'POST',
-    path: '/v1/provider/webhook-settings/rotate-secret',
-    failures: { 409: 'No webhook endpoint is set up yet (PROVIDER_WEBHOOK_NOT_CONFIGURED)' },
-  },
+  rest: { method: 'POST', path: '/v1/provider/webhook-settings/rotate-secret' },
+  failures: { PROVIDER_WEBHOOK_NOT_CONFIGURED: 'No webhook endpoint is set up yet' },
   graphql: { name: 'providerWebhookSecretRotate', kind: 'mutation' },
   mcp: { scope: 'webhooks:write', risk: 'high', servers: ['developer'] },
   input: z.object({ secret: secret.optional() }).strict(),
@@ -231,13 +229,10 @@ export const providerWebhookTest = (routing: EventRouting) =>
     roles: PROVIDERS,
     business: true,
     limit: 'webhook_test',
-    rest: {
-      method: 'POST',
-      path: '/v1/provider/webhook-settings/test',
-      status: 202,
-      failures: {
-        409: 'No webhook endpoint is set up yet (PROVIDER_WEBHOOK_NOT_CONFIGURED), or a partner locker endpoint without its sandbox (SANDBOX_DISABLED)',
-      },
+    rest: { method: 'POST', path: '/v1/provider/webhook-settings/test', status: 202 },
+    failures: {
+      PROVIDER_WEBHOOK_NOT_CONFIGURED: 'No webhook endpoint is set up yet',
+      SANDBOX_DISABLED: 'A partner locker endpoint without its sandbox',
     },
     graphql: { name: 'providerWebhookTest', kind: 'mutation' },
     mcp: { scope: 'webhooks:write', risk: 'low', servers: ['developer'] },
@@ -258,7 +253,7 @@ export const providerWebhookTest = (routing: EventRouting) =>
       const event = input.event ?? selectable[0]!;
       if (!selectable.includes(event)) throw errors.field('event', 'field.no_receiving_url');
       if (kind === 'partner_locker' && !endpoint.sandbox_enabled)
-        throw errors.conflict('SANDBOX_DISABLED', 'webhook.sandbox_disabled');
+        throw fail('SANDBOX_DISABLED', 'webhook.sandbox_disabled');
       const eventId = `${kind === 'partner_locker' ? 'PLE-MOCK-' : 'TPE-TEST-'}${randomUUID()}`;
       await insertOutboxEvent(ctx.em, {
         businessId: ctx.caller.businessId,

@@ -4,6 +4,7 @@ import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
 import { testTargets } from '../fanOut.ts';
 import { findWebhookSettings } from '../repo/settings.ts';
 import { errors } from '../../../platform/errors.ts';
+import { fail } from '../errorCodes.ts';
 import type { EventRouting } from '../routing.ts';
 import { SENDERS } from '../signing.ts';
 import { verifyWebhook } from '../verify.ts';
@@ -23,12 +24,8 @@ export const webhookSettingsTest = (routing: EventRouting) =>
     roles: ['client_admin'],
     business: true,
     limit: 'webhook_test',
-    rest: {
-      method: 'POST',
-      path: '/v1/webhook-settings/test',
-      status: 202,
-      failures: { 409: 'No signing secret is set (WEBHOOK_SECRET_MISSING)' },
-    },
+    rest: { method: 'POST', path: '/v1/webhook-settings/test', status: 202 },
+    failures: { WEBHOOK_SECRET_MISSING: 'No signing secret is set' },
     graphql: { name: 'webhookSettingsTest', kind: 'mutation' },
     mcp: { scope: 'webhooks:write', risk: 'low', tool: 'test_webhook_delivery', servers: ['developer'] },
     input: z
@@ -50,7 +47,7 @@ export const webhookSettingsTest = (routing: EventRouting) =>
     async handler(input, ctx) {
       const customer = await checkCustomer(ctx, input.customer_id);
       const settings = await findWebhookSettings(ctx.em, ctx.caller.businessId, customer);
-      if (!settings?.sign_secret) throw errors.conflict('WEBHOOK_SECRET_MISSING', 'webhook.secret_missing');
+      if (!settings?.sign_secret) throw fail('WEBHOOK_SECRET_MISSING', 'webhook.secret_missing');
       const urls = testTargets(routing, settings, input.event, input.url ?? null);
       if (urls.length === 0) throw errors.field(input.url ? 'url' : 'event', 'field.no_receiving_url');
       const eventId = `TEST-${randomUUID()}`;
