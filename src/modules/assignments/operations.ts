@@ -21,8 +21,7 @@ const TAG = 'Broker Order Assignments';
 
 /** 503 while the module is switched off for the whole system. */
 function moduleAvailable(ctx: OperationContext): void {
-  if (!ctx.config.assignmentModuleAvailable)
-    throw fail('MODULE_UNAVAILABLE', 'assignment.module_unavailable');
+  if (!ctx.config.assignmentModuleAvailable) throw fail('MODULE_UNAVAILABLE', 'assignment.module_unavailable');
 }
 
 /** 403 unless the platform has enabled the module for the caller's business. */
