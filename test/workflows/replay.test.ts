@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { findOrBuildTemporalCli } from '../../src/launchers/temporalServer.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { Worker } from '@temporalio/worker';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { workflowsPath } from '../../src/platform/temporal/worker.ts';
 import { workerMetrics } from '../../src/platform/telemetry/temporalMetrics.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
@@ -428,5 +430,12 @@ async function replayAndMaybeRecord(app: TestApp, workflowId: string, file: stri
     assert.equal(shown.status, 0, shown.stderr);
     fs.writeFileSync(path.join(historiesDir, file), shown.stdout);
   }
-  await Worker.runReplayHistory(replayOptions(), history, workflowId);
+  try {
+    await Worker.runReplayHistory(replayOptions(), history, workflowId);
+  } catch (err) {
+    // A fresh history that does not replay is a determinism bug that may not come back on the next run: keep it.
+    const kept = path.join(os.tmpdir(), `replay-failure-${file}`);
+    fs.writeFileSync(kept, historyToJSON(history as Parameters<typeof historyToJSON>[0]));
+    throw new Error(`${(err as Error).message}\nThe history is kept in ${kept}`, { cause: err });
+  }
 }

@@ -24,6 +24,7 @@ import {
 import type { ExceptionType, ExceptionView } from '../../../src/modules/device-orders/exceptions.ts';
 import { outcomeOf } from '../../../src/modules/device-orders/domain.ts';
 import type { deviceOrderWorkflow } from '../../../src/modules/device-orders/workflows.ts';
+import { Worker } from '@temporalio/worker';
 import { withMockedWorker, type MockedWorker } from '../../helpers/mockedWorker.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
@@ -248,5 +249,51 @@ describe('device order workflow (mocked activities)', () => {
       'resolve item_damaged parcel_replaced',
       'resolve pickup_code_locked no_action_needed',
     ]);
+  });
+
+  // Two local activities at once complete in wall-clock order but replay in the order they were scheduled; what each
+  // wakes (a search-attribute upsert, an update's answer) must not depend on which finished first.
+  test('a staff resolve and the door closing at once: the history replays, whichever local activity finishes first', async () => {
+    const model = readModel();
+    let releaseHeld!: () => void;
+    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+    let holding = false;
+    const activities: DeviceOrderActivities = {
+      ...model.activities,
+      async resolveDeviceOrderException(input) {
+        const type: ExceptionType = input.exceptionId === 1 ? 'other' : 'item_damaged';
+        holding ||= input.exceptionId === 1;
+        // The first holds its workflow task while the signal and the second update queue up behind it; the second
+        // is slower than the door's settle, which is scheduled after it in the same task.
+        await (input.exceptionId === 1 ? held : new Promise((resolve) => setTimeout(resolve, 300)));
+        model.open.delete(type);
+        model.exceptionCalls.push(`resolve ${type}`);
+        return {
+          device_order: { id: 1, status: 'collected' },
+          exception: { id: input.exceptionId, type, status: 'resolved' },
+        };
+      },
+    };
+    const history = await withMockedWorker(activities, async (w) => {
+      const handle = await start(w, 3_600_000, { doorWatchMs: 60_000, doorOpenLimitMs: 100 });
+      for (const type of ['other', 'item_damaged'] as const)
+        await handle.executeUpdate(openExceptionUpdate, { args: [{ type, actorId: 1 }] });
+      await handle.executeUpdate(collectUpdate, { args: [{ actorId: 1 }] });
+      await handle.signal(doorReportSignal, { state: 'opened' });
+      await waitFor(async () => model.open.has('door_left_open'));
+      const resolve = (exceptionId: number) =>
+        handle.executeUpdate(resolveExceptionUpdate, {
+          args: [{ exceptionId, status: 'resolved', resolutionAction: 'parcel_replaced', actorId: 1 }],
+        });
+      const first = resolve(1);
+      await waitFor(async () => holding);
+      const second = resolve(2);
+      await handle.signal(doorReportSignal, { state: 'closed' });
+      releaseHeld();
+      await Promise.all([first, second]);
+      assert.equal(await handle.result(), 'collected');
+      return handle.fetchHistory();
+    });
+    await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! } }, history);
   });
 });
