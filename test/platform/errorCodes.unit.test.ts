@@ -75,4 +75,13 @@ test('an operation that answers a code it does not declare breaks its contract: 
   await assert.rejects(runOperation(probe({}), {}, ctx(true)), (err) => {
     return is(500, 'INTERNAL')(err) && (err as AppError).extra?.undeclared_code === 'INVALID_TRANSITION';
   });
+  const wrongStatus = {
+    ...probe({ INVALID_TRANSITION: true }),
+    handler: () => Promise.reject(new AppError(400, 'INVALID_TRANSITION', 'error.conflict')),
+  };
+  await assert.rejects(
+    runOperation(wrongStatus, {}, ctx(true)),
+    is(500, 'INTERNAL'),
+    'a declared code with another status',
+  );
 });

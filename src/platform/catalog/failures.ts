@@ -41,7 +41,12 @@ function agentOnly(op: Operation, code: ErrorCode): boolean {
   return !!op.mcp && (code === 'MISSING_SCOPE' || (code === 'CONFIRMATION_REQUIRED' && op.mcp.risk === 'high'));
 }
 
-/** Whether an operation's answer with this code keeps its contract (a server error always may happen). */
+/**
+ * Whether an operation's answer keeps its contract: a code it declares, with the status the registry gives that code
+ * (a server error always may happen).
+ */
 export function declares(op: Operation, code: ErrorCode, status: number, toAgent: boolean): boolean {
-  return status >= 500 || (toAgent && agentOnly(op, code)) || failuresOf(op).some((f) => f.code === code);
+  if (status >= 500) return true;
+  if (toAgent && agentOnly(op, code)) return status === errorCodeDefinition(code).status;
+  return failuresOf(op).some((f) => f.code === code && f.status === status);
 }
