@@ -162,6 +162,8 @@ export async function fuzzApi(baseUrl: string, opts: FuzzOptions, out: Output = 
   for (const cred of (await credentials(api)).filter((c) => !opts.only || opts.only.includes(c.name))) {
     const started = performance.now();
     const { ok, output } = await runOnce(bin, api, cred, opts);
+    // The whole report, warnings included, stays beside the JUnit file.
+    fs.writeFileSync(path.join(REPORTS, `${cred.name}.txt`), output);
     const summary = /=+ (.+ in [\d.]+s) =+\s*$/m.exec(output)?.[1] ?? 'no summary';
     out.write(
       `schemathesis ${ok ? 'passed' : 'FAILED'} as ${cred.name}: ${summary} (${Math.round((performance.now() - started) / 1000)} s)\n`,
