@@ -117,7 +117,7 @@ describe('determinism: recorded histories replay against the current workflow co
     await app.http.post(`/v1/device-orders/${id}/collect`, { pickup_code: res.body.pickup_code }, { token: admin });
     const handle = app.running.temporal.workflow.getHandle(deviceOrderWorkflowId(id));
     assert.equal(await handle.result(), 'collected');
-    await replayAndMaybeRecord(app, handle.workflowId, 'device-order-overdue-collected.json');
+    await replayAndMaybeRecord(app, handle.workflowId, 'device-order-overdue-collected-lane.json');
   });
 
   test("a fresh device order history with exceptions (overdue raised and settled, staff's own, a door left open) replays", async () => {
@@ -186,7 +186,7 @@ describe('determinism: recorded histories replay against the current workflow co
     );
     const handle = app.running.temporal.workflow.getHandle(deviceOrderWorkflowId(id));
     assert.equal(await handle.result(), 'collected');
-    await replayAndMaybeRecord(app, handle.workflowId, 'device-order-exceptions-door-left-open.json');
+    await replayAndMaybeRecord(app, handle.workflowId, 'device-order-exceptions-door-left-open-lane.json');
   });
 
   test('a fresh locker delivery history (opened twice, confirmed, corrected, deposit expired) replays', async () => {

@@ -20,6 +20,7 @@ import {
   type ResolutionAction,
   type ResolveExceptionArgs,
 } from './contract.ts';
+import type { Lane } from './workflowLane.ts';
 
 const local = proxyLocalActivities<DeviceOrderActivities>({
   startToCloseTimeout: '30 seconds',
@@ -39,8 +40,10 @@ export class OrderExceptions {
   /** The open types the DeviceOrderExceptions search attribute shows. */
   private shown = '';
   private readonly id: number;
-  constructor(id: number) {
+  private readonly lane: Lane;
+  constructor(id: number, lane: Lane) {
     this.id = id;
+    this.lane = lane;
   }
 
   has(type: ExceptionType): boolean {
@@ -62,35 +65,45 @@ export class OrderExceptions {
     upsertSearchAttributes([{ key: DEVICE_ORDER_EXCEPTIONS, value: types }]);
   }
 
-  async open(args: OpenExceptionArgs): Promise<ExceptionSnapshot> {
-    const opened = await local.openDeviceOrderException({ id: this.id, ...args }).catch(unwrapRefusal);
-    this.note(opened.exception.type, true);
-    return opened;
+  open(args: OpenExceptionArgs): Promise<ExceptionSnapshot> {
+    return this.lane.run(async () => {
+      const opened = await local.openDeviceOrderException({ id: this.id, ...args }).catch(unwrapRefusal);
+      this.note(opened.exception.type, true);
+      return opened;
+    });
   }
 
-  async resolve(args: ResolveExceptionArgs): Promise<ExceptionSnapshot> {
-    const closed = await local.resolveDeviceOrderException({ id: this.id, ...args }).catch(unwrapRefusal);
-    this.note(closed.exception.type, false);
-    return closed;
+  resolve(args: ResolveExceptionArgs): Promise<ExceptionSnapshot> {
+    return this.lane.run(async () => {
+      const closed = await local.resolveDeviceOrderException({ id: this.id, ...args }).catch(unwrapRefusal);
+      this.note(closed.exception.type, false);
+      return closed;
+    });
   }
 
   /** Opens one of the process's own exceptions; one of the type opened by staff counts as it. */
-  async raise(type: ExceptionType): Promise<void> {
-    await local.raiseDeviceOrderException({ id: this.id, type });
-    this.note(type, true);
+  raise(type: ExceptionType): Promise<void> {
+    return this.lane.run(async () => {
+      await local.raiseDeviceOrderException({ id: this.id, type });
+      this.note(type, true);
+    });
   }
 
   /** Resolves the open exception of a type, if this run knows of one. */
-  async settle(type: ExceptionType, resolutionAction: ResolutionAction): Promise<void> {
-    if (!this.openTypes.has(type)) return;
-    await local.settleDeviceOrderException({ id: this.id, type, resolutionAction });
-    this.note(type, false);
+  settle(type: ExceptionType, resolutionAction: ResolutionAction): Promise<void> {
+    return this.lane.run(async () => {
+      if (!this.openTypes.has(type)) return;
+      await local.settleDeviceOrderException({ id: this.id, type, resolutionAction });
+      this.note(type, false);
+    });
   }
 
   /** Learns the open exceptions from the read model, when a run is resumed. */
-  async load(): Promise<void> {
-    for (const type of await local.openDeviceOrderExceptionTypes({ id: this.id })) this.openTypes.add(type);
-    this.show();
+  load(): Promise<void> {
+    return this.lane.run(async () => {
+      for (const type of await local.openDeviceOrderExceptionTypes({ id: this.id })) this.openTypes.add(type);
+      this.show();
+    });
   }
 
   /**
@@ -100,7 +113,7 @@ export class OrderExceptions {
   async untilAllClosed(): Promise<void> {
     for (;;) {
       const seen = this.changes;
-      const types = await local.openDeviceOrderExceptionTypes({ id: this.id });
+      const types = await this.lane.run(() => local.openDeviceOrderExceptionTypes({ id: this.id }));
       await condition(allHandlersFinished);
       if (this.changes !== seen) continue;
       // Nothing changed meanwhile: the read model's list is the truth.

@@ -34,6 +34,7 @@ import {
   type DeviceOrderSnapshot,
 } from './contract.ts';
 import { DoorState, OrderExceptions, unwrapRefusal, watchDoor } from './workflowExceptions.ts';
+import { Lane } from './workflowLane.ts';
 
 const transitionOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
@@ -65,9 +66,11 @@ class DeviceOrderState {
   status: DeviceOrderStatus;
   private busy = false;
   private readonly id: number;
-  constructor(id: number, status: DeviceOrderStatus) {
+  private readonly lane: Lane;
+  constructor(id: number, status: DeviceOrderStatus, lane: Lane) {
     this.id = id;
     this.status = status;
+    this.lane = lane;
   }
 
   assertAllowed(action: DeviceOrderAction): void {
@@ -88,19 +91,25 @@ class DeviceOrderState {
     this.assertAllowed(action);
     this.busy = true;
     try {
-      // The read model refusing the transition reaches the caller as its own failure.
-      const snapshot = await applyDeviceOrderTransition({ id: this.id, action, ...args }).catch(unwrapRefusal);
-      this.status = snapshot.status;
-      upsertSearchAttributes([{ key: DEVICE_ORDER_STATUS, value: this.status }]);
-      return snapshot;
+      return await this.lane.run(async () => {
+        // The read model refusing the transition reaches the caller as its own failure.
+        const snapshot = await applyDeviceOrderTransition({ id: this.id, action, ...args }).catch(unwrapRefusal);
+        this.status = snapshot.status;
+        upsertSearchAttributes([{ key: DEVICE_ORDER_STATUS, value: this.status }]);
+        return snapshot;
+      });
     } finally {
       this.busy = false;
     }
   }
 }
 
+/** Runs started before it ran local activities side by side (workflowLane.ts says why that was a replay hazard). */
+const LANE_PATCH = 'device-order-one-local-activity-at-a-time';
+
 export async function deviceOrderWorkflow(input: DeviceOrderInput): Promise<DeviceOrderStatus> {
-  const state = new DeviceOrderState(input.id, input.status ?? 'stored');
+  const lane = new Lane(patched(LANE_PATCH));
+  const state = new DeviceOrderState(input.id, input.status ?? 'stored', lane);
   // A run resumed after the parcel left only waits for its exceptions.
   const parcelInside = !isTerminal(state.status);
   setHandler(statusQuery, () => state.status);
@@ -110,7 +119,7 @@ export async function deviceOrderWorkflow(input: DeviceOrderInput): Promise<Devi
   setHandler(removeUpdate, (args) => state.apply('remove', args), {
     validator: (_args) => state.assertAllowed('remove'),
   });
-  const exceptions = patched(EXCEPTIONS_PATCH) ? new OrderExceptions(input.id) : null;
+  const exceptions = patched(EXCEPTIONS_PATCH) ? new OrderExceptions(input.id, lane) : null;
   const door = new DoorState();
   if (exceptions) {
     setHandler(openExceptionUpdate, (args) => exceptions.open(args));

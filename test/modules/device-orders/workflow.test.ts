@@ -251,49 +251,55 @@ describe('device order workflow (mocked activities)', () => {
     ]);
   });
 
-  // Two local activities at once complete in wall-clock order but replay in the order they were scheduled; what each
-  // wakes (a search-attribute upsert, an update's answer) must not depend on which finished first.
-  test('a staff resolve and the door closing at once: the history replays, whichever local activity finishes first', async () => {
-    const model = readModel();
-    let releaseHeld!: () => void;
-    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
-    let holding = false;
-    const activities: DeviceOrderActivities = {
-      ...model.activities,
-      async resolveDeviceOrderException(input) {
-        const type: ExceptionType = input.exceptionId === 1 ? 'other' : 'item_damaged';
-        holding ||= input.exceptionId === 1;
-        // The first holds its workflow task while the signal and the second update queue up behind it; the second
-        // is slower than the door's settle, which is scheduled after it in the same task.
-        await (input.exceptionId === 1 ? held : new Promise((resolve) => setTimeout(resolve, 300)));
-        model.open.delete(type);
-        model.exceptionCalls.push(`resolve ${type}`);
-        return {
-          device_order: { id: 1, status: 'collected' },
-          exception: { id: input.exceptionId, type, status: 'resolved' },
-        };
-      },
-    };
-    const history = await withMockedWorker(activities, async (w) => {
-      const handle = await start(w, 3_600_000, { doorWatchMs: 60_000, doorOpenLimitMs: 100 });
-      for (const type of ['other', 'item_damaged'] as const)
-        await handle.executeUpdate(openExceptionUpdate, { args: [{ type, actorId: 1 }] });
-      await handle.executeUpdate(collectUpdate, { args: [{ actorId: 1 }] });
-      await handle.signal(doorReportSignal, { state: 'opened' });
-      await waitFor(async () => model.open.has('door_left_open'));
-      const resolve = (exceptionId: number) =>
-        handle.executeUpdate(resolveExceptionUpdate, {
-          args: [{ exceptionId, status: 'resolved', resolutionAction: 'parcel_replaced', actorId: 1 }],
-        });
-      const first = resolve(1);
-      await waitFor(async () => holding);
-      const second = resolve(2);
-      await handle.signal(doorReportSignal, { state: 'closed' });
-      releaseHeld();
-      await Promise.all([first, second]);
-      assert.equal(await handle.result(), 'collected');
-      return handle.fetchHistory();
+  // Two local activities running at once resolve in separate activations when they finish apart, and in one when
+  // replayed; what each wakes (a search-attribute upsert, an update's answer) must not depend on that.
+  for (const first of ['the staff resolve', "the door's settle"] as const) {
+    test(`a staff resolve and the door closing in one workflow task, ${first} finishing first: the history replays`, async () => {
+      const model = readModel();
+      let releaseHeld!: () => void;
+      const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+      let holding = false;
+      const pause = (slow: boolean) => new Promise((resolve) => setTimeout(resolve, slow ? 300 : 0));
+      const activities: DeviceOrderActivities = {
+        ...model.activities,
+        async resolveDeviceOrderException(input) {
+          const type: ExceptionType = input.exceptionId === 1 ? 'other' : 'item_damaged';
+          holding ||= input.exceptionId === 1;
+          // The first holds its workflow task while the signal and the second update queue up behind it.
+          await (input.exceptionId === 1 ? held : pause(first !== 'the staff resolve'));
+          model.open.delete(type);
+          model.exceptionCalls.push(`resolve ${type}`);
+          return {
+            device_order: { id: 1, status: 'collected' },
+            exception: { id: input.exceptionId, type, status: 'resolved' },
+          };
+        },
+        async settleDeviceOrderException(input) {
+          await pause(first === 'the staff resolve');
+          return model.activities.settleDeviceOrderException(input);
+        },
+      };
+      const history = await withMockedWorker(activities, async (w) => {
+        const handle = await start(w, 3_600_000, { doorWatchMs: 60_000, doorOpenLimitMs: 100 });
+        for (const type of ['other', 'item_damaged'] as const)
+          await handle.executeUpdate(openExceptionUpdate, { args: [{ type, actorId: 1 }] });
+        await handle.executeUpdate(collectUpdate, { args: [{ actorId: 1 }] });
+        await handle.signal(doorReportSignal, { state: 'opened' });
+        await waitFor(async () => model.open.has('door_left_open'));
+        const resolve = (exceptionId: number) =>
+          handle.executeUpdate(resolveExceptionUpdate, {
+            args: [{ exceptionId, status: 'resolved', resolutionAction: 'parcel_replaced', actorId: 1 }],
+          });
+        const holder = resolve(1);
+        await waitFor(async () => holding);
+        const second = resolve(2);
+        await handle.signal(doorReportSignal, { state: 'closed' });
+        releaseHeld();
+        await Promise.all([holder, second]);
+        assert.equal(await handle.result(), 'collected');
+        return handle.fetchHistory();
+      });
+      await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! } }, history);
     });
-    await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! } }, history);
-  });
+  }
 });
