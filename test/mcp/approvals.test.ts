@@ -165,15 +165,15 @@ describe('MCP approvals and dry runs', () => {
     assert.equal(
       text(await brokerAgent.callTool({ name: 'approve_pending_write', arguments: { id: approval.id, confirm: true } }))
         .code,
-      'FORBIDDEN',
-      'a reviewer whose role may not use the tool cannot approve it',
+      'NOT_FOUND',
+      'a reviewer whose role may not use the tool does not find it',
     );
     const readonly = await connect('/mcp', admin, { 'x-mcp-scopes': 'approvals:write' });
     assert.equal(
       text(await readonly.callTool({ name: 'approve_pending_write', arguments: { id: approval.id, confirm: true } }))
         .code,
-      'MISSING_SCOPE',
-      "an agent reviewer needs the tool's scopes",
+      'NOT_FOUND',
+      "an agent reviewer without the tool's scopes does not find it",
     );
 
     const approved = await reviewer.callTool({
@@ -251,6 +251,76 @@ describe('MCP approvals and dry runs', () => {
     assert.equal(again.body.message, 'Dieser Vorschlag ist nicht mehr offen: er ist rejected.');
     assert.equal(await ordersWithRef('REJECT-1'), 0);
     assert.equal(await app.running.temporal.workflow.getHandle(`approval-${id}`).result(), 'rejected');
+  });
+
+  test("a person lists, reads and decides only the proposals of tools it may use; a URL's keys are masked", async () => {
+    const keyed = 'https://example.com/hooks/keyed?access_key=k-0123456789';
+    const adminOnly = await app.http.post(
+      '/v1/mcp/approvals',
+      { tool: 'update_webhook_settings', server: 'developer', arguments: { device_order_webhook_url: keyed } },
+      { token: admin },
+    );
+    assert.equal(adminOnly.status, 201, JSON.stringify(adminOnly.body));
+    const hidden = adminOnly.body.approval;
+    assert.equal(hidden.arguments.device_order_webhook_url, 'https://example.com/hooks/keyed?[secret]');
+    const staffs = (
+      await app.http.post(
+        '/v1/mcp/approvals',
+        { tool: 'create_order', arguments: order('SEEN-1') },
+        { token: employee },
+      )
+    ).body.approval;
+    const ids = async (token: string, headers: Record<string, string> = {}) => {
+      const agent = Object.keys(headers).length > 0 ? await connect('/mcp', token, headers) : null;
+      const page = agent
+        ? text(await agent.callTool({ name: 'list_pending_approvals', arguments: { per_page: 100 } }))
+        : (await app.http.get('/v1/mcp/approvals?per_page=100', { token })).body;
+      return page.approvals.map((a: { id: number }) => a.id);
+    };
+
+    // A contractor may use neither tool: it sees neither, and reads, rejects or approves neither.
+    assert.deepEqual(
+      (await ids(broker)).filter((id: number) => [hidden.id, staffs.id].includes(id)),
+      [],
+    );
+    for (const [method, path] of [
+      ['get', `/v1/mcp/approvals/${hidden.id}`],
+      ['post', `/v1/mcp/approvals/${hidden.id}/reject`],
+      ['post', `/v1/mcp/approvals/${staffs.id}/reject`],
+      ['post', `/v1/mcp/approvals/${staffs.id}/approve`],
+    ] as const) {
+      const res =
+        method === 'get'
+          ? await app.http.get(path, { token: broker })
+          : await app.http.post(path, {}, { token: broker });
+      assert.deepEqual([res.status, res.body.code], [404, 'NOT_FOUND'], `${method} ${path} as a contractor`);
+    }
+    // An employee may create orders but not change the webhook settings.
+    const employeeSees = await ids(employee);
+    assert.ok(employeeSees.includes(staffs.id) && !employeeSees.includes(hidden.id), JSON.stringify(employeeSees));
+    assert.equal((await app.http.post(`/v1/mcp/approvals/${hidden.id}/reject`, {}, { token: employee })).status, 404);
+    // Over MCP, the connection's scopes narrow it further.
+    assert.ok(!(await ids(admin2, { 'x-mcp-scopes': 'approvals:read' })).includes(hidden.id));
+    assert.ok((await ids(admin2, { 'x-mcp-scopes': 'approvals:read,webhooks:write' })).includes(hidden.id));
+
+    const [stored] = await app
+      .em()
+      .execute<{ arguments: string }[]>('select arguments::text as arguments from mcp_approval where id = ?', [
+        hidden.id,
+      ]);
+    assert.ok(!stored!.arguments.includes('k-0123456789'), 'the key is kept sealed, not shown');
+    const approved = await app.http.post(`/v1/mcp/approvals/${hidden.id}/approve`, {}, { token: admin2 });
+    assert.equal(approved.body.approval.status, 'done', JSON.stringify(approved.body));
+    assert.ok(!JSON.stringify(approved.body).includes('k-0123456789'), 'nor shown in the answer kept');
+    assert.equal(
+      (await app.http.get('/v1/webhook-settings', { token: admin })).body.settings.device_order_webhook_url,
+      keyed,
+      'the approved write ran with the whole URL',
+    );
+    assert.equal(
+      (await app.http.post(`/v1/mcp/approvals/${staffs.id}/reject`, { reason: 'test' }, { token: admin })).status,
+      200,
+    );
   });
 
   test("a secret in the tool's answer (a pickup code shown once) is not kept or shown with the proposal", async () => {

@@ -25,14 +25,6 @@ export const APPROVAL_MESSAGES = {
     de: 'Ein Vorschlag muss von einer anderen Person genehmigt werden als der, die ihn gemacht hat.',
     es: 'Una propuesta debe aprobarla una persona distinta de quien la propuso.',
   },
-  'approval.reviewer_role': {
-    en: 'Your role may not use this tool, so you may not approve it.',
-    'zh-Hans': '您的角色无权使用此工具，因此不能批准它。',
-    'zh-Hant': '您的角色無權使用此工具，因此不能核准它。',
-    fr: "Votre rôle ne peut pas utiliser cet outil, vous ne pouvez donc pas l'approuver.",
-    de: 'Ihre Rolle darf dieses Werkzeug nicht verwenden, also dürfen Sie es nicht genehmigen.',
-    es: 'Su rol no puede usar esta herramienta, así que no puede aprobarla.',
-  },
   'approval.outcome_unknown': {
     en: 'The approved write was interrupted; whether it took effect is unknown. Check before proposing it again.',
     'zh-Hans': '已批准的写入被中断，无法确定是否生效。再次提议前请先核实。',

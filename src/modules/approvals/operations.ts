@@ -3,10 +3,10 @@
  * write then runs once, in the approval's process) or rejects it. Built around the catalog it queues writes of.
  */
 import { z } from 'zod';
-import { requireScope } from '../../platform/catalog/run.ts';
+import { holdsScope, requireScope } from '../../platform/catalog/run.ts';
 import { intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../platform/catalog/schemas.ts';
 import { unsafeTextFields } from '../../platform/catalog/text.ts';
-import { isRead, operationOfTool } from '../../platform/catalog/tools.ts';
+import { aiToolNames, isRead, operationOfTool } from '../../platform/catalog/tools.ts';
 import { defineOperation, type BusinessContext, type Operation } from '../../platform/catalog/types.ts';
 import { parseInput } from '../../platform/catalog/validate.ts';
 import { AppError, errors } from '../../platform/errors.ts';
@@ -43,11 +43,12 @@ const MEMBERS: readonly Role[] = ['client_admin', 'employee', 'contractor'];
 export const MAX_APPROVAL_HOURS = 720;
 const reason = z.string().trim().min(1).max(500);
 
-/** The caller may use the tool: a role it admits, and for an agent the tool's scope. */
-function requireUse(ctx: BusinessContext, op: Operation, refused: () => AppError): void {
-  if (op.roles === 'public' || !op.roles.includes(ctx.caller.role)) throw refused();
-  requireScope(ctx.agent?.scopes ?? '*', op.mcp?.scope);
-}
+/** A write tool a proposal may name: not a read, not the queue's own, not one that runs other operations. */
+const proposable = (op: Operation | undefined): op is Operation & { mcp: NonNullable<Operation['mcp']> } =>
+  !!op?.mcp && !isRead(op) && op.tag !== TAG && !op.mcp.runsOperations;
+
+/** Whether the caller's role admits the operation. */
+const roleMayUse = (ctx: BusinessContext, op: Operation) => op.roles !== 'public' && op.roles.includes(ctx.caller.role);
 
 /** The write a proposal names, checked as it will run: a write tool of the server, open to the role and scopes given. */
 function writeTool(
@@ -57,35 +58,48 @@ function writeTool(
   tool: string,
 ): Operation {
   const op = operationOfTool(catalog, server, tool);
-  if (!op?.mcp || isRead(op) || op.tag === TAG) throw errors.field('tool', 'approval.unknown_tool');
-  requireUse(ctx, op, () => errors.forbidden());
+  if (!proposable(op)) throw errors.field('tool', 'approval.unknown_tool');
+  if (!roleMayUse(ctx, op)) throw errors.forbidden();
+  requireScope(ctx.agent?.scopes ?? '*', op.mcp.scope);
   return op;
 }
 
-async function approvalOr404(ctx: BusinessContext, id: number) {
-  const row = await findApproval(ctx.em, ctx.caller.businessId, id);
+/**
+ * The proposals a caller may list, read and decide: those of the write tools its role may use and, over MCP, its
+ * connection's scopes allow, as `server:tool`. A proposal carries a write's arguments and, once done, its answer:
+ * whoever could not make the write does not see it either.
+ */
+function visibleTools(catalog: readonly Operation[], ctx: BusinessContext): string[] {
+  const scopes = ctx.agent?.scopes ?? '*';
+  return catalog
+    .filter((op) => proposable(op) && roleMayUse(ctx, op) && holdsScope(scopes, op.mcp!.scope))
+    .flatMap((op) => Object.entries(aiToolNames(op)).map(([server, tool]) => `${server}:${tool}`));
+}
+
+async function approvalOr404(ctx: BusinessContext, catalog: readonly Operation[], id: number) {
+  const row = await findApproval(ctx.em, ctx.caller.businessId, visibleTools(catalog, ctx), id);
   if (!row) throw errors.notFound();
   return row;
 }
 
 const decided = (status: string) => fail('APPROVAL_DECIDED', 'approval.decided', { status });
 
-async function pendingOr409(ctx: BusinessContext, id: number) {
-  const row = await approvalOr404(ctx, id);
+async function pendingOr409(ctx: BusinessContext, catalog: readonly Operation[], id: number) {
+  const row = await approvalOr404(ctx, catalog, id);
   if (row.status !== 'pending') throw decided(row.status);
   return row;
 }
 
 /** Sends a reviewer's decision to the proposal's process and answers the proposal as it then stands. */
-async function decide(ctx: BusinessContext, id: number, decision: Decision) {
-  const alreadyDecided = async () => decided((await approvalOr404(ctx, id)).status);
+async function decide(ctx: BusinessContext, catalog: readonly Operation[], id: number, decision: Decision) {
+  const alreadyDecided = async () => decided((await approvalOr404(ctx, catalog, id)).status);
   await refusedAs(
     ctx.temporal.workflow
       .getHandle<typeof approvalWorkflow>(approvalWorkflowId(id))
       .executeUpdate(decideUpdate, { args: [decision] }),
     { [APPROVAL_DECIDED]: alreadyDecided, [PROCESS_GONE]: alreadyDecided },
   );
-  return { result: true as const, approval: approvalView(await approvalOr404(ctx, id), ctx.lang) };
+  return { result: true as const, approval: approvalView(await approvalOr404(ctx, catalog, id), ctx.lang) };
 }
 
 const answer = z.object({ result: z.literal(true), approval: ApprovalView });
@@ -176,6 +190,7 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
       const { total, rows } = await listApprovals(
         ctx.em,
         ctx.caller.businessId,
+        visibleTools(catalog(), ctx),
         input.status,
         input.per_page,
         offsetOf(input),
@@ -202,7 +217,10 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
     input: z.object({ id: pathId }).strict(),
     output: answer,
     async handler(input, ctx) {
-      return { result: true as const, approval: approvalView(await approvalOr404(ctx, input.id), ctx.lang) };
+      return {
+        result: true as const,
+        approval: approvalView(await approvalOr404(ctx, catalog(), input.id), ctx.lang),
+      };
     },
   });
 
@@ -224,12 +242,10 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
     input: z.object({ id: pathId }).strict(),
     output: answer,
     async handler(input, ctx) {
-      const row = await pendingOr409(ctx, input.id);
+      // A proposal the reviewer may not make itself is not found (visibleTools).
+      const row = await pendingOr409(ctx, catalog(), input.id);
       if (row.proposed_by === ctx.caller.id) throw fail('SELF_APPROVAL', 'approval.self_approval');
-      const op = operationOfTool(catalog(), row.server, row.tool);
-      if (!op?.mcp) throw errors.forbidden('approval.reviewer_role');
-      requireUse(ctx, op, () => errors.forbidden('approval.reviewer_role'));
-      return decide(ctx, input.id, { decision: 'approve', reviewerId: ctx.caller.id });
+      return decide(ctx, catalog(), input.id, { decision: 'approve', reviewerId: ctx.caller.id });
     },
   });
 
@@ -245,8 +261,9 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
     input: z.object({ id: pathId, reason: reason.optional() }).strict(),
     output: answer,
     async handler(input, ctx) {
-      await pendingOr409(ctx, input.id);
-      return decide(ctx, input.id, {
+      // Whoever may not approve it may not reject it either: a proposal the caller may not make is not found.
+      await pendingOr409(ctx, catalog(), input.id);
+      return decide(ctx, catalog(), input.id, {
         decision: 'reject',
         reviewerId: ctx.caller.id,
         ...(input.reason && { reason: input.reason }),

@@ -41,33 +41,43 @@ export interface ApprovalRow {
 }
 
 export const SEALED_ARGUMENTS: SealedColumn = { table: 'mcp_approval', column: 'sealed_arguments' };
-/** Argument names whose values are secrets: kept sealed, shown as SECRET_SHOWN, never echoed. */
-const SECRET_ARGUMENT = /secret|password|token|pickup_code|delivery_code|api_key/i;
+/** Names whose values are secrets: kept sealed, shown as SECRET_SHOWN, never echoed. */
+const SECRET_NAME = /secret|password|token|pickup_code|delivery_code|api_key/i;
 export const SECRET_SHOWN = '[secret]';
 
-/** Arguments as they may be shown, and the secret ones sealed (null when there are none). */
-function splitSecrets(args: Record<string, unknown>): { shown: Record<string, unknown>; sealed: string | null } {
-  const secret = Object.fromEntries(Object.entries(args).filter(([k]) => SECRET_ARGUMENT.test(k)));
-  if (Object.keys(secret).length === 0) return { shown: args, sealed: null };
-  const shown = Object.fromEntries(
-    Object.entries(args).map(([k, v]) => [k, SECRET_ARGUMENT.test(k) ? SECRET_SHOWN : v]),
-  );
-  return { shown, sealed: sealSecret(purposeOf(SEALED_ARGUMENTS), JSON.stringify(secret)) };
+/**
+ * A URL as it may be shown: what often carries a key (`?access_key=...`, `user:pass@`, a fragment's token) replaced
+ * by SECRET_SHOWN, the rest kept so that a reviewer still sees where it points. Any other string as it is.
+ */
+function shownText(text: string): string {
+  if (!/^[a-z][a-z\d+.-]*:\/\//i.test(text) || !URL.canParse(text)) return text;
+  const url = new URL(text);
+  if (!url.search && !url.hash && !url.username && !url.password) return text;
+  const who = url.username || url.password ? `${SECRET_SHOWN}@` : '';
+  return `${url.protocol}//${who}${url.host}${url.pathname}${url.search && `?${SECRET_SHOWN}`}${url.hash && `#${SECRET_SHOWN}`}`;
 }
 
-/** A tool's answer as it is kept: every secret in it (a key shown once, a pickup code) replaced, at any depth. */
-function withoutSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutSecrets);
+/** A value as it may be shown: at any depth, a secret-named member's value and a URL's keys replaced. */
+function masked(value: unknown): unknown {
+  if (typeof value === 'string') return shownText(value);
+  if (Array.isArray(value)) return value.map(masked);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [
-      k,
-      SECRET_ARGUMENT.test(k) && v !== null ? SECRET_SHOWN : withoutSecrets(v),
-    ]),
+    Object.entries(value).map(([k, v]) => [k, SECRET_NAME.test(k) && v !== null ? SECRET_SHOWN : masked(v)]),
   );
 }
 
-/** The arguments a proposal's tool runs with: the shown ones with the secrets put back. */
+/** Arguments as they may be shown and, when that hides anything, all of them sealed (null otherwise). */
+function splitSecrets(args: Record<string, unknown>): { shown: Record<string, unknown>; sealed: string | null } {
+  const shown = masked(args) as Record<string, unknown>;
+  const hidesNothing = JSON.stringify(shown) === JSON.stringify(args);
+  return { shown, sealed: hidesNothing ? null : sealSecret(purposeOf(SEALED_ARGUMENTS), JSON.stringify(args)) };
+}
+
+/**
+ * The arguments a proposal's tool runs with: the sealed ones over the shown ones (a proposal sealed all its
+ * arguments; one made before that sealed only its secret-named ones).
+ */
 export function argumentsToRun(row: Pick<ApprovalRow, 'arguments' | 'sealed_arguments'>): Record<string, unknown> {
   return row.sealed_arguments
     ? {
@@ -137,8 +147,20 @@ export async function insertApproval(em: Em, a: NewApproval): Promise<ApprovalRo
   return row!;
 }
 
-export async function findApproval(em: Em, businessId: number, id: number): Promise<NamedApprovalRow | null> {
-  const [row] = await em.execute<NamedApprovalRow[]>(`${NAMED} where m.id = ? and m.business_id = ?`, [id, businessId]);
+/** Proposals of these tools only, each `server:tool` (the ones a reader may see). */
+const OF_TOOLS = `m.server || ':' || m.tool in (select jsonb_array_elements_text(?::jsonb))`;
+
+export async function findApproval(
+  em: Em,
+  businessId: number,
+  tools: readonly string[],
+  id: number,
+): Promise<NamedApprovalRow | null> {
+  const [row] = await em.execute<NamedApprovalRow[]>(`${NAMED} where m.id = ? and m.business_id = ? and ${OF_TOOLS}`, [
+    id,
+    businessId,
+    JSON.stringify(tools),
+  ]);
   return row ?? null;
 }
 
@@ -147,23 +169,24 @@ export async function approvalById(em: Em, id: number): Promise<ApprovalRow | nu
   return row ?? null;
 }
 
-/** A page of the business's proposals in one status, newest first, and how many there are. */
+/** A page of the business's proposals of these tools in one status, newest first, and how many there are. */
 export async function listApprovals(
   em: Em,
   businessId: number,
+  tools: readonly string[],
   status: ApprovalStatus,
   limit: number,
   offset: number,
 ): Promise<{ total: number; rows: NamedApprovalRow[] }> {
+  const where = `m.business_id = ? and m.status = ? and ${OF_TOOLS}`;
+  const params = [businessId, status, JSON.stringify(tools)];
   const [rows, [count]] = await Promise.all([
-    em.execute<NamedApprovalRow[]>(
-      `${NAMED} where m.business_id = ? and m.status = ? order by m.id desc limit ? offset ?`,
-      [businessId, status, limit, offset],
-    ),
-    em.execute<{ n: number }[]>('select count(*)::int as n from mcp_approval where business_id = ? and status = ?', [
-      businessId,
-      status,
+    em.execute<NamedApprovalRow[]>(`${NAMED} where ${where} order by m.id desc limit ? offset ?`, [
+      ...params,
+      limit,
+      offset,
     ]),
+    em.execute<{ n: number }[]>(`select count(*)::int as n from mcp_approval m where ${where}`, params),
   ]);
   return { total: count!.n, rows };
 }
@@ -194,7 +217,7 @@ export async function closeApprovalRow(
     [
       to,
       by,
-      details.result === undefined ? null : JSON.stringify(withoutSecrets(details.result)),
+      details.result === undefined ? null : JSON.stringify(masked(details.result)),
       details.error ? JSON.stringify(details.error) : null,
       step(to, by, details.reason),
       id,

@@ -6,11 +6,14 @@ import { parseInput } from './validate.ts';
 import { inSpan } from '../telemetry/tracing.ts';
 import { declares } from './failures.ts';
 
-/** Refuses a grant that lacks a tool's scope (`a + b` needs both), naming the scope. */
+/** Whether a grant holds a tool's scope (`a + b` needs both); a public tool needs none. */
+export const holdsScope = (scopes: AgentGrant['scopes'], scope: string | null | undefined): boolean =>
+  !scope || scopes === '*' || scope.split(' + ').every((s) => scopes.includes(s));
+
+/** Refuses a grant that lacks a tool's scope, naming the scope. */
 export function requireScope(scopes: AgentGrant['scopes'], scope: string | null | undefined): void {
-  if (scope && scopes !== '*' && !scope.split(' + ').every((s) => scopes.includes(s))) {
-    throw new AppError(403, 'MISSING_SCOPE', 'error.missing_scope', { params: { scope } });
-  }
+  if (!holdsScope(scopes, scope))
+    throw new AppError(403, 'MISSING_SCOPE', 'error.missing_scope', { params: { scope: scope! } });
 }
 
 /** An agent's call needs the tool's scope, and a high-risk tool its explicit confirmation (docs/mcp.md). */
