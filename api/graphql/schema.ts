@@ -1,5 +1,6 @@
 import { GraphQLError, GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfig } from 'graphql';
 import { z } from 'zod';
+import { StopsAtWorkflow } from '../../src/platform/catalog/dryRun.ts';
 import { runOperation } from '../../src/platform/catalog/run.ts';
 import { withTextRule } from '../../src/platform/catalog/text.ts';
 import type { Operation, OperationContext } from '../../src/platform/catalog/types.ts';
@@ -32,6 +33,7 @@ export function graphQLErrorOf(err: AppError, lang: Language): GraphQLError {
  * is logged with the request id and answered as INTERNAL, its own text never reaching the caller.
  */
 function toGraphQLError(caught: unknown, ctx: OperationContext): GraphQLError {
+  if (caught instanceof StopsAtWorkflow) return new GraphQLError(caught.message, { extensions: { dry_run: true } });
   const err = toAppError(caught);
   if (err.status >= 500) ctx.log.error({ err: caught }, 'request failed');
   return graphQLErrorOf(err, ctx.lang);

@@ -122,7 +122,7 @@ export function developerOperations(
       "Run a GraphQL document as POST /api/graphql runs it, with the same limits (size, depth, aliases, cost, answer size), as the connection's caller: each operation it reaches checks its own role, scope and confirmation. Answers {data, errors}.",
     tag: TAG,
     roles: ROLES,
-    mcp: { scope: null, risk: 'medium', servers: ['developer'] },
+    mcp: { scope: null, risk: 'medium', servers: ['developer'], runsOperations: true },
     failures: GRAPHQL_LIMIT_FAILURES,
     input: z
       .object({

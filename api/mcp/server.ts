@@ -22,7 +22,7 @@ import type {
 import { AppError } from '../../src/platform/errors.ts';
 import { translate } from '../../src/platform/i18n/messages.ts';
 import { dryRunOperation } from '../../src/platform/catalog/dryRun.ts';
-import { runOperation } from '../../src/platform/catalog/run.ts';
+import { holdsScope, runOperation } from '../../src/platform/catalog/run.ts';
 import { isRead } from '../../src/platform/catalog/tools.ts';
 import { isObject } from '../../src/platform/json.ts';
 import { errorBody, toAppError } from '../middleware/errors.ts';
@@ -180,16 +180,30 @@ export function mcpHandlers(catalog: readonly Operation[], version: string): Rec
         (request) => {
           const connection = request.authInfo?.extra?.connection as Connection;
           const mcp = new McpServer({ name: SERVER_NAMES[server], version }, { capabilities: { tools: {} } });
+          const listed: Record<string, unknown>[] = [];
           for (const { tool, input, output } of tools) {
             // Where the connection gets a preview or a proposal from a tool instead of its answer, it has no output schema.
+            const withOutput = output && !answersInstead(connection, tool);
             const config = {
               description: tool.description,
               inputSchema: input,
-              ...(output && !answersInstead(connection, tool) && { outputSchema: output }),
+              ...(withOutput && { outputSchema: output }),
               annotations: tool.annotations,
             };
             mcp.registerTool(tool.name, config, (args: unknown) => callTool(server, tool, args, connection, propose));
+            if (holdsScope(connection.scopes, tool.op.mcp.scope))
+              listed.push({
+                name: tool.name,
+                description: tool.description,
+                inputSchema: tool.inputSchema,
+                ...(withOutput && { outputSchema: tool.outputSchema }),
+                annotations: tool.annotations,
+              });
           }
+          // The list names only the tools the connection's scopes allow (docs/mcp.md); a call of another one is still
+          // answered, with MISSING_SCOPE naming the scope it lacks, so the SDK's own list is replaced, not its calls.
+          mcp.server.removeRequestHandler('tools/list');
+          mcp.server.setRequestHandler('tools/list', () => ({ tools: listed as never }));
           return mcp;
         },
         { legacy: 'stateless' },

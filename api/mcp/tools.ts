@@ -68,7 +68,8 @@ function toolOf(op: Tool['op'], server: McpServerName): Tool {
     ...(output.type === 'object' && { outputSchema: output }),
     annotations: {
       readOnlyHint: read,
-      destructiveHint: !read && (high || op.rest?.method === 'DELETE'),
+      // A tool that runs other operations may run one that removes something.
+      destructiveHint: !read && (high || op.rest?.method === 'DELETE' || op.mcp.runsOperations === true),
       idempotentHint: read || op.rest?.method === 'PUT' || op.rest?.method === 'DELETE',
       openWorldHint: false,
     },

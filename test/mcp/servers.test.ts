@@ -141,6 +141,15 @@ describe('MCP servers', () => {
 
   test("a tool outside the connection's scopes is refused naming the scope, in the caller's language; a bad profile and bad arguments are refused", async () => {
     const readonly = await connect('/mcp', bearer(admin, { 'x-mcp-profile': 'ops-readonly', 'accept-language': 'fr' }));
+    const listed = (await readonly.listTools()).tools.map((t) => t.name);
+    assert.ok(listed.includes('get_orders') && listed.includes('track_package'), listed.join());
+    assert.deepEqual(
+      listed.filter((name) => ['create_order', 'device_order_remove', 'approve_pending_write'].includes(name)),
+      [],
+      'the list names only the tools the scopes allow',
+    );
+    const legacy = (await (await connect('/mcp', bearer(admin))).listTools()).tools.map((t) => t.name);
+    assert.ok(legacy.includes('create_order') && legacy.includes('device_order_remove'), 'legacy access lists all');
     const res = await readonly.callTool({ name: 'create_order', arguments: {} });
     assert.equal(res.isError, true);
     assert.deepEqual(

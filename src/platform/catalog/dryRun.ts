@@ -24,8 +24,15 @@ export interface DryRunReport {
   answer?: unknown;
 }
 
-/** Ends a dry run at a workflow step whose outcome only the workflow can give. */
-class StopsAtWorkflow extends Error {}
+/**
+ * Ends a dry run at a workflow step whose outcome only the workflow can give. Inside a GraphQL document run as a
+ * dry run it becomes that field's error, with this message (api/graphql/schema.ts).
+ */
+export class StopsAtWorkflow extends Error {
+  constructor(action: string, workflowId: string) {
+    super(`Dry run: the call stops at the ${action} of workflow ${workflowId}, whose outcome only the workflow gives`);
+  }
+}
 /** Carries the report out of the transaction it rolls back. */
 class RollBack extends Error {
   readonly report: DryRunReport;
@@ -43,7 +50,7 @@ function recordingClient(real: Client, report: DryRunReport): Client {
   const stop = (action: string, workflowId: string, name?: string): never => {
     report.workflows.push({ action, workflow_id: workflowId, ...(name && { name }) });
     report.complete = false;
-    throw new StopsAtWorkflow(action);
+    throw new StopsAtWorkflow(action, workflowId);
   };
   const passThrough = <T extends object>(target: T, key: string | symbol) => {
     const value = Reflect.get(target, key) as unknown;

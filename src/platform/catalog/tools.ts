@@ -4,8 +4,9 @@
  */
 import type { McpServerName, Operation } from './types.ts';
 
-/** Whether a call changes nothing: a REST read, or a GraphQL query. */
-export const isRead = (op: Operation) => (op.rest ? op.rest.method === 'GET' : op.graphql?.kind !== 'mutation');
+/** Whether a call changes nothing: a REST read, or a GraphQL query; never a tool that runs other operations. */
+export const isRead = (op: Operation) =>
+  !op.mcp?.runsOperations && (op.rest ? op.rest.method === 'GET' : op.graphql?.kind !== 'mutation');
 
 /** The servers an operation is a tool of, each with the tool's name there. */
 export function aiToolNames(op: Operation): Partial<Record<McpServerName, string>> {

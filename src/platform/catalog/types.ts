@@ -129,6 +129,12 @@ export interface Operation<
     risk: 'low' | 'medium' | 'high';
     tool?: string | Partial<Record<McpServerName, string>>;
     servers?: readonly McpServerName[];
+    /**
+     * The tool runs other operations of the catalog (a GraphQL document), each checking its own role, scope and
+     * confirmation. It may write whatever they write: its annotations say so, a dry run previews it, and it is
+     * never proposed for approval, whose readers are chosen by the proposed tool's own role and scope.
+     */
+    runsOperations?: true;
   };
   /** Runs after authentication and before the role check: system availability (503). */
   available?: (ctx: OperationContext) => void | Promise<void>;
