@@ -46,6 +46,7 @@ export function postOutbound(
   triesLeft = STALE_SOCKET_TRIES,
 ): Promise<OutboundResult> {
   const target = new URL(url);
+  // An address literal is dialled without a lookup, so guardedLookup never sees it: it is judged here instead.
   if (!opts.allowPrivate && isPrivateUrl(url))
     return Promise.resolve({ status: null, error: 'refused: a private address' });
   const client = target.protocol === 'https:' ? https : http;

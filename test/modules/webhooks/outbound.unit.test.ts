@@ -57,4 +57,26 @@ describe('outbound webhook POST', () => {
       rx.close();
     }
   });
+
+  test('with private targets refused, a private address literal in any spelling is refused before it is dialled', async () => {
+    const rx = closingReceiver();
+    await new Promise((r) => rx.server.once('listening', r));
+    try {
+      const port = (rx.server.address() as net.AddressInfo).port;
+      const hosts = [
+        ...['127.0.0.1', '0x7f.1', '2130706433', '[::ffff:7f00:1]', '[::7f00:1]', '[::ffff:0:7f00:1]'],
+        ...['[2002:7f00:1::]', '[64:ff9b:1::7f00:1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]', '[fec0::1]'],
+      ];
+      const results = await Promise.all(
+        hosts.map((h) => postOutbound(`http://${h}:${port}/hook`, {}, 'x', { allowPrivate: false })),
+      );
+      assert.deepEqual(
+        Object.fromEntries(hosts.map((h, i) => [h, results[i]!.error])),
+        Object.fromEntries(hosts.map((h) => [h, 'refused: a private address'])),
+      );
+      assert.deepEqual(rx.seen, [], 'nothing reached the receiver');
+    } finally {
+      rx.close();
+    }
+  });
 });

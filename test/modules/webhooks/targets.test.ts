@@ -74,6 +74,27 @@ describe('webhook targets: private addresses refused unless allowed', () => {
     assert.equal(receiver.received.length, 0, 'no challenge was sent to the private address');
   });
 
+  test('IPv6 spellings of private addresses (embedded IPv4, site-local) are refused when saved, each field named', async () => {
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    const urls = {
+      order_create_webhook_url: 'http://[2002:7f00:1::]/',
+      order_status_change_webhook_url: 'http://[::7f00:1]/',
+      tracking_event_webhook_url: 'http://[64:ff9b:1::7f00:1]/',
+      pod_files_webhook_url: 'http://[::ffff:0:7f00:1]/',
+      order_deleted_webhook_url: 'http://[fec0::1]/',
+      route_board_webhook_url: 'http://[::a9fe:a9fe]/latest/meta-data',
+      device_order_webhook_url: 'http://[2002:a9fe:a9fe::]/latest/meta-data',
+    };
+    const res = await app.http.put(
+      '/v1/webhook-settings',
+      { webhook_sign_secret: 'targets-secret-0123456789', ...urls },
+      { token: admin },
+    );
+    assert.equal(res.status, 422);
+    assert.deepEqual(res.body.errors.map((e: { field: string }) => e.field).sort(), Object.keys(urls).sort());
+  });
+
   test('a private URL already stored (saved while allowed, or a name re-pointed) is refused when sending and logged', async () => {
     const b = await makeBusiness(app.em());
     const admin = await app.login(b.users.admin.email, PASSWORD);
