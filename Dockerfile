@@ -20,6 +20,9 @@ RUN --mount=type=cache,target=/root/.npm \
 # ---- runtime -----------------------------------------------------------------
 FROM node:${NODE_VERSION}-slim
 ENV NODE_ENV=production
+# In a container the API and /metrics listen on every interface: a container's loopback is reachable from inside it
+# only, and what the network reaches is decided by the published ports. Outside one, HOST defaults to 127.0.0.1.
+ENV HOST=0.0.0.0
 WORKDIR /app
 
 COPY --from=deps /app/node_modules ./node_modules

@@ -5,13 +5,20 @@
  *     undeclared methods), anonymous and signed in: the statuses seen, and every 5xx;
  *  2. 2,000 wrong pickup codes on one device order: the statuses, and what the right code gets afterwards;
  *  3. a 2,000-alias GraphQL query and 50 aliased sign-ins, while another business reads its orders and health is
- *     polled: that business's latency against its quiet baseline measured first in this run, and health's answers.
+ *     polled: that business's latency against its quiet baseline measured first in this run, and health's answers;
+ *  4. 1,000 anonymous MCP requests whose params nest 5,000 and 10,000 deep, on both servers: the answers, and the
+ *     API's resident memory and heap before, after, and after 10 s at rest, read from its /metrics
+ *     (PROBE_METRICS_URL, default http://localhost:9464/metrics).
  * It exits 1 when any 5xx was seen, health was not green, or the other business's p95 exceeded 2x its baseline.
+ * PROBE_SECTIONS (say 1,4) runs only the sections it lists.
  */
 import http from 'node:http';
 
 const BASE = `${process.env.PROBE_URL ?? 'http://localhost:3000'}/api`;
+const METRICS = process.env.PROBE_METRICS_URL ?? 'http://localhost:9464/metrics';
 const PASSWORD = process.env.PROBE_PASSWORD ?? 'demo-password';
+const SECTIONS = process.env.PROBE_SECTIONS?.split(',').map(Number);
+const section = (n: number) => !SECTIONS || SECTIONS.includes(n);
 
 interface Seen {
   label: string;
@@ -23,9 +30,9 @@ async function call(
   label: string,
   method: string,
   path: string,
-  opts: { token?: string; body?: string; json?: unknown } = {},
+  opts: { token?: string; body?: string; json?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   const body = opts.body ?? (opts.json === undefined ? undefined : JSON.stringify(opts.json));
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -358,15 +365,66 @@ async function heavyGraphql(admin: string, other: string): Promise<{ ratio: numb
   return { ratio, healthBad: [...health.statuses].filter(([s]) => s !== 200).reduce((n, [, c]) => n + c, 0) };
 }
 
-const admin = await login('admin@demo.example');
-const customer = await login('customer@demo.example');
-const other = await login('admin@other.example');
-await oddInput(admin);
-await wrongCodes(admin, customer);
-const { ratio, healthBad } = await heavyGraphql(admin, other);
+/** The API's resident memory, heap used and heap size in MB, from its /metrics; null when they cannot be read. */
+async function memory(): Promise<{ rss: number; heapUsed: number; heapTotal: number } | null> {
+  try {
+    const text = await (await fetch(METRICS)).text();
+    const mb = (name: string) => Number(new RegExp(`^tms_process_${name} (\\S+)`, 'm').exec(text)?.[1]) / 1024 / 1024;
+    const read = {
+      rss: mb('process_resident_memory_bytes'),
+      heapUsed: mb('nodejs_heap_size_used_bytes'),
+      heapTotal: mb('nodejs_heap_size_total_bytes'),
+    };
+    return Object.values(read).every(Number.isFinite) ? read : null;
+  } catch {
+    return null;
+  }
+}
+
+async function deepMcp(): Promise<void> {
+  process.stdout.write('\n4. 1,000 anonymous MCP requests whose params nest 5,000 and 10,000 deep (20 in flight)\n');
+  const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  const bodies = [5000, 10000].map((d) => `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":${nested(d)}}`);
+  const headers = { accept: 'application/json, text/event-stream' };
+  const answers = new Map<string, number>();
+  const send = async (i: number) => {
+    const res = await call('deep MCP', 'POST', i % 2 ? '/mcp' : '/mcp/developer', { body: bodies[i % 2], headers });
+    const text = await res.text();
+    const answer = `${res.status} ${/"code":(-?\d+)/.exec(text)?.[1] ?? ''}`.trim();
+    answers.set(answer, (answers.get(answer) ?? 0) + 1);
+  };
+  for (let i = 0; i < 20; i++) await send(i);
+  answers.clear();
+  const before = await memory();
+  const started = performance.now();
+  for (let i = 0; i < 1000; i += 20) await Promise.all(Array.from({ length: 20 }, (_, k) => send(i + k)));
+  const seconds = (performance.now() - started) / 1000;
+  const after = await memory();
+  await new Promise((r) => setTimeout(r, 10_000));
+  const rested = await memory();
+  process.stdout.write(
+    `   1000 requests in ${seconds.toFixed(1)} s: ${[...answers].map(([a, n]) => `${n} x ${a}`).join(', ')} (status, JSON-RPC code)\n`,
+  );
+  if (!before || !after || !rested) {
+    process.stdout.write(`   memory not read: ${METRICS} did not answer the process metrics\n`);
+    return;
+  }
+  const row = (name: 'rss' | 'heapUsed' | 'heapTotal') =>
+    `${before[name].toFixed(0)} MB before, ${after[name].toFixed(0)} MB after, ${rested[name].toFixed(0)} MB 10 s later`;
+  process.stdout.write(`   API resident memory: ${row('rss')}\n`);
+  process.stdout.write(`   API heap used: ${row('heapUsed')}; heap size: ${row('heapTotal')}\n`);
+}
+
+const admin = section(1) || section(2) || section(3) ? await login('admin@demo.example') : '';
+if (section(1)) await oddInput(admin);
+if (section(2)) await wrongCodes(admin, await login('customer@demo.example'));
+const { ratio, healthBad } = section(3)
+  ? await heavyGraphql(admin, await login('admin@other.example'))
+  : { ratio: 0, healthBad: 0 };
+if (section(4)) await deepMcp();
 
 const fivexx = seen.filter((s) => s.status >= 500 || s.status === 0);
 process.stdout.write(
-  `\nSummary: ${seen.length} requests, ${fivexx.length} answered 5xx or failed${fivexx.length ? `: ${[...new Set(fivexx.map((s) => `${s.label} ${s.status}`))].join('; ')}` : ''}; health not green ${healthBad} times; other business p95 ${ratio.toFixed(2)}x its quiet p95\n`,
+  `\nSummary: ${seen.length} requests, ${fivexx.length} answered 5xx or failed${fivexx.length ? `: ${[...new Set(fivexx.map((s) => `${s.label} ${s.status}`))].join('; ')}` : ''}${section(3) ? `; health not green ${healthBad} times; other business p95 ${ratio.toFixed(2)}x its quiet p95` : ''}\n`,
 );
 process.exit(fivexx.length === 0 && healthBad === 0 && ratio <= 2 ? 0 : 1);

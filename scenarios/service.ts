@@ -70,6 +70,8 @@ export async function startService(url: string, say: (line: string) => void): Pr
     env: {
       ...process.env,
       PORT: port || '80',
+      // The service listens on loopback only; on IPv6's when that is what the URL names.
+      HOST: hostname === '[::1]' ? '::1' : '127.0.0.1',
       DATA_DIR: dataDir,
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
       METRICS_PORT: '0',

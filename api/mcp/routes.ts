@@ -1,29 +1,24 @@
 /**
  * The HTTP side of the MCP servers: `/mcp` and `/api/mcp` (user server), `/mcp/developer` and `/api/mcp/developer`
- * (developer server), both forms answering identically. It refuses a foreign Host or Origin (DNS rebinding), reads
- * the connection's scopes from its headers, and hands the request to the server's SDK handler.
+ * (developer server), both forms answering identically. It reads the connection's scopes from its headers and hands
+ * the request to the server's SDK handler; a foreign Host or Origin (DNS rebinding) never gets here
+ * (api/middleware/hosts.ts refuses it on every path, with a JSON-RPC error on these).
  */
 import type Koa from 'koa';
 import type { Config } from '../../src/platform/config.ts';
 import type { Caller, McpServerName, Operation } from '../../src/platform/catalog/types.ts';
 import type { State } from '../middleware/context.ts';
 import type { ContextFactory } from '../rest.ts';
+import { refusedTooDeep } from './depth.ts';
 import { scopesOf } from './grant.ts';
 import { mcpHandlers, type Connection } from './server.ts';
+import { servedBySdk } from './sdkErrors.ts';
 
 const SERVER_OF_PATH: Record<string, McpServerName> = {
   '/mcp': 'user',
   '/api/mcp': 'user',
   '/mcp/developer': 'developer',
   '/api/mcp/developer': 'developer',
-};
-
-const hostnameOf = (value: string): string | null => {
-  try {
-    return new URL(value.includes('://') ? value : `http://${value}`).hostname;
-  } catch {
-    return null;
-  }
 };
 
 /** A JSON-RPC error the transport answers before any server reads the request. */
@@ -47,14 +42,10 @@ export function mcpRoutes(
   deps: McpDeps,
 ): Koa.Middleware<State> {
   const handlers = mcpHandlers(catalog, deps.version);
-  const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', hostnameOf(config.publicBaseUrl)]);
   return async (ctx, next) => {
     const server = SERVER_OF_PATH[ctx.path.replace(/\/+$/, '')];
     if (!server) return next();
     ctx.state.operation = `mcp:${server}`;
-    const origin = ctx.get('origin');
-    if (!allowedHosts.has(hostnameOf(ctx.get('host')))) return refuse(ctx, 403, 'Host not allowed');
-    if (origin && !allowedHosts.has(hostnameOf(origin))) return refuse(ctx, 403, 'Origin not allowed');
     // A token that is no live token answers 401 at once, pointing to the metadata (RFC 9728); no token is anonymous.
     if (ctx.get('authorization') && !ctx.state.caller) {
       ctx.set(
@@ -78,6 +69,7 @@ export function mcpRoutes(
     const dryRun = ctx.get('x-mcp-dry-run');
     if (dryRun && dryRun !== '1' && dryRun !== '0')
       return refuse(ctx, 400, 'X-MCP-Dry-Run is 1 (preview write tools without carrying them out) or 0');
+    if (refusedTooDeep(ctx)) return;
     const state = ctx.state;
     const connection: Connection = {
       scopes: grant.scopes,
@@ -97,6 +89,6 @@ export function mcpRoutes(
       auth: { token: '', clientId: String(state.caller?.id ?? 'anonymous'), scopes: [], extra: { connection } },
     });
     ctx.respond = false;
-    await handlers[server].handle(ctx.req, ctx.res, ctx.request.body);
+    await servedBySdk(state.log, ctx.res, () => handlers[server].handle(ctx.req, ctx.res, ctx.request.body));
   };
 }

@@ -26,6 +26,7 @@ import { holdsScope, runOperation } from '../../src/platform/catalog/run.ts';
 import { isRead } from '../../src/platform/catalog/tools.ts';
 import { isObject } from '../../src/platform/json.ts';
 import { errorBody, toAppError } from '../middleware/errors.ts';
+import { reportSdkError } from './sdkErrors.ts';
 import { API_TOKEN, CONFIRM, toolsOf, type Tool } from './tools.ts';
 
 /** The operation a call is proposed through when its connection asks for approval. */
@@ -206,7 +207,7 @@ export function mcpHandlers(catalog: readonly Operation[], version: string): Rec
           mcp.server.setRequestHandler('tools/list', () => ({ tools: listed as never }));
           return mcp;
         },
-        { legacy: 'stateless' },
+        { legacy: 'stateless', onerror: reportSdkError },
       );
       const direct: McpEndpoint['direct'] = (headers, body, connection) => {
         const call = directCall(headers, body);
@@ -233,7 +234,7 @@ export function mcpHandlers(catalog: readonly Operation[], version: string): Rec
           return reuse ? `${body.slice(0, -2)},"structuredContent":${first.text}}}` : body;
         })();
       };
-      return [server, { handle: toNodeHandler(handler), direct }];
+      return [server, { handle: toNodeHandler(handler, { onerror: reportSdkError }), direct }];
     }),
   ) as Record<McpServerName, McpEndpoint>;
 }

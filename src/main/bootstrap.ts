@@ -5,6 +5,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createApp } from '../../api/app.ts';
 import { createActivities } from '../../activities/index.ts';
 import type { Config } from '../platform/config.ts';
+import { localUrl } from '../platform/hostnames.ts';
 import { ENTITIES, MODULES, SEARCH_ATTRIBUTES, TASK_QUEUES } from '../modules/index.ts';
 import { createOrm, migrate, type Orm } from '../platform/db/orm.ts';
 import { seedDemo } from './seed.ts';
@@ -144,7 +145,12 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
       }
     }
     if (config.metricsPort !== null)
-      running.metrics = await startMetricsServer(config.metricsPort, log, withWorker ? services.orm : null);
+      running.metrics = await startMetricsServer(
+        config.metricsPort,
+        config.host,
+        log,
+        withWorker ? services.orm : null,
+      );
     if (api) {
       const reads = new ReadCache();
       await reads.start(config.databaseUrl, log);
@@ -162,10 +168,10 @@ export async function bootstrap(config: Config, log: Logger, opts: BootstrapOpti
       });
       const server = http.createServer(app.callback());
       await new Promise<void>((resolve, reject) =>
-        server.once('error', reject).listen(opts.port ?? config.port, resolve),
+        server.once('error', reject).listen(opts.port ?? config.port, config.host, resolve),
       );
       running.server = server;
-      running.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      running.url = localUrl(server.address() as AddressInfo);
     }
   } catch (err) {
     await running.close().catch(() => undefined);

@@ -98,6 +98,10 @@ async function main(): Promise<void> {
     ...(config.webhookAllowPrivateTargets
       ? ['', 'Webhooks may go to local and private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=0 refuses them).']
       : []),
+    // Said aloud when HOST opened the listeners: the demo accounts' password is public.
+    ...(/^(127\.|::1$|localhost$)/.test(config.host)
+      ? []
+      : ['', `The API and /metrics listen on ${config.host} (HOST): other machines reach them.`]),
     ...(config.demoMode
       ? [
           '',

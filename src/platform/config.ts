@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { hostnameOf, isHostEntry, LOOPBACK_HOSTS } from './hostnames.ts';
 
 const flag = z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 const port = z.coerce.number().int().min(1).max(65535);
@@ -14,6 +15,17 @@ const quota = z
 
 const EnvSchema = z.object({
   PORT: port.default(3000),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+    )
+    .refine((hosts) => hosts.every(isHostEntry), 'must be host names separated by commas, such as tms.example.com,api'),
   METRICS_PORT: z
     .string()
     .trim()
@@ -105,6 +117,17 @@ export type Env = z.input<typeof EnvSchema>;
 
 export interface Config {
   port: number;
+  /**
+   * The address the API and the metrics listener bind to: loopback unless HOST opens them (the Docker image and
+   * docker-compose.yml set 0.0.0.0); docs/decisions.md, Network exposure.
+   */
+  host: string;
+  /**
+   * The host names a request's Host (and Origin, when sent) may name: loopback, PUBLIC_BASE_URL's host and
+   * ALLOWED_HOSTS. Any other is refused on every path, so that a page of another site whose name resolves to this
+   * machine (DNS rebinding) reaches nothing.
+   */
+  allowedHosts: string[];
   /** Where `GET /metrics` listens, apart from the API (0: any free port; null: off); docs/observability.md. */
   metricsPort: number | null;
   dataDir: string;
@@ -212,8 +235,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
   return {
     port: e.PORT,
+    host: e.HOST,
+    allowedHosts: [
+      ...new Set([...LOOPBACK_HOSTS, ...[publicBaseUrl, ...e.ALLOWED_HOSTS].flatMap((h) => hostnameOf(h) ?? [])]),
+    ],
     metricsPort: e.METRICS_PORT,
     dataDir: path.resolve(e.DATA_DIR),
     pgPort: e.PG_PORT,
@@ -230,7 +258,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     strictErrorCodes: e.STRICT_ERROR_CODES,
     assignmentModuleAvailable: e.ASSIGNMENT_MODULE_AVAILABLE,
     tokenTtlHours: e.TOKEN_TTL_HOURS,
-    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
+    publicBaseUrl,
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
     relaySweepMs: e.RELAY_SWEEP_MS,

@@ -37,6 +37,12 @@ export const PLATFORM_ERRORS = {
     meaning: 'The path has no operation for this method; Allow lists those it has.',
     where: 'any REST request',
   },
+  HOST_NOT_ALLOWED: {
+    status: 403,
+    meaning:
+      'The Host header, or the Origin header when sent, names a host the service does not answer to (ALLOWED_HOSTS): a guard against DNS rebinding.',
+    where: 'any request',
+  },
   INVALID_TRANSITION: { status: 409, meaning: "The process's state does not allow this step now." },
   TOO_MANY_KEYS: { status: 409, meaning: 'The owner already holds the most active keys allowed; revoke one first.' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is over 1 MiB.' },

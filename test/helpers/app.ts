@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../../src/platform/config.ts';
 import { bootstrap, type BootstrapOptions, type Running } from '../../src/main/bootstrap.ts';
-import { createLogger } from '../../src/platform/logger.ts';
+import { createLogger, type Logger } from '../../src/platform/logger.ts';
 import type { Em } from '../../src/platform/db/orm.ts';
 
 export interface TestApp {
@@ -54,10 +54,16 @@ export function httpClient(url: string): Http {
   };
 }
 
-/** The real service in this process (call `running.close()` in the suite's after hook): API on a free port, worker on the shared dev server, real PostgreSQL. */
-export async function startApp(overrides: Record<string, string> = {}, opts: BootstrapOptions = {}): Promise<TestApp> {
+/**
+ * The real service in this process (call `running.close()` in the suite's after hook): API on a free port, worker on
+ * the shared dev server, real PostgreSQL. `log` replaces its logger, for a test that reads what it logs.
+ */
+export async function startApp(
+  overrides: Record<string, string> = {},
+  { log, ...opts }: BootstrapOptions & { log?: Logger } = {},
+): Promise<TestApp> {
   const config = loadConfig({ ...process.env, ...overrides });
-  const running = await bootstrap(config, createLogger(config.logLevel), { port: 0, ...opts });
+  const running = await bootstrap(config, log ?? createLogger(config.logLevel), { port: 0, ...opts });
   const http = httpClient(running.url!);
   return {
     running,

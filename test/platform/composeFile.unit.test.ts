@@ -8,6 +8,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
 import { TASK_QUEUES } from '../../src/modules/index.ts';
+import { loadConfig } from '../../src/platform/config.ts';
+import { hostnameOf } from '../../src/platform/hostnames.ts';
 
 /**
  * docker-compose.yml is the production shape, so it must stay a file Docker Compose loads. It is checked against the
@@ -53,4 +55,26 @@ test('docker-compose.yml is a valid Compose file, and the check refuses a broken
   broken.servics = {};
   assert.equal(validate(broken), false);
   assert.deepEqual(validate.errors!.map((e) => e.instancePath).sort(), ['', '/services/api/restart']);
+});
+
+/** An environment value as Compose reads it with none of the variables set: each `${NAME:-default}` is its default. */
+const withDefaults = (value: string): string => {
+  let text = value;
+  for (let inner = /\$\{\w+:-([^${}]*)\}/; inner.test(text);) text = text.replace(inner, '$1');
+  return text;
+};
+
+test('the app containers listen on every interface, and the API answers the Host its healthcheck sends', () => {
+  const doc = composeFile();
+  for (const role of ['api', 'worker', 'webhook-worker'])
+    assert.equal(doc.services[role].environment.HOST, '0.0.0.0', `${role}: published ports and network scrapes`);
+  const env = Object.fromEntries(
+    Object.entries(doc.services.api.environment as Record<string, string>).map(([k, v]) => [k, withDefaults(v)]),
+  );
+  const config = loadConfig(env);
+  const probe = /fetch\('([^']+)'\)/.exec(doc.services.api.healthcheck.test.join(' '))![1]!;
+  assert.ok(config.allowedHosts.includes(hostnameOf(probe)!), `${probe} among ${config.allowedHosts.join(', ')}`);
+  assert.equal(new URL(probe).port, String(config.port));
+  assert.ok(config.allowedHosts.includes('api'), 'containers of the compose network reach it as api');
+  assert.ok(config.allowedHosts.includes('localhost'), "PUBLIC_BASE_URL's host, where the port is published");
 });

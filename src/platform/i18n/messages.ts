@@ -91,6 +91,14 @@ export const PLATFORM_MESSAGES = {
     de: 'Unter diesem Pfad antwortet kein Endpunkt.',
     es: 'Ningún endpoint responde en esta ruta.',
   },
+  'error.host_not_allowed': {
+    en: 'This service does not answer to the host that the {header} header names. If it is one of its own names, add it to ALLOWED_HOSTS.',
+    'zh-Hans': '本服务不响应 {header} 请求头所指的主机。如果它是本服务自己的名称，请将其加入 ALLOWED_HOSTS。',
+    'zh-Hant': '本服務不回應 {header} 標頭所指的主機。如果它是本服務自己的名稱，請將其加入 ALLOWED_HOSTS。',
+    fr: "Ce service ne répond pas à l'hôte que nomme l'en-tête {header}. S'il s'agit de l'un de ses propres noms, ajoutez-le à ALLOWED_HOSTS.",
+    de: 'Dieser Dienst antwortet nicht auf den Host, den der Header {header} nennt. Ist es einer seiner eigenen Namen, nehmen Sie ihn in ALLOWED_HOSTS auf.',
+    es: 'Este servicio no responde al host que nombra el encabezado {header}. Si es uno de sus propios nombres, añádalo a ALLOWED_HOSTS.',
+  },
   'error.method_not_allowed': {
     en: 'This method is not allowed on this path.',
     'zh-Hans': '此路径不允许该方法。',
@@ -306,6 +314,14 @@ export const PLATFORM_MESSAGES = {
     fr: 'Contient un caractère de contrôle ou un demi-codet isolé, interdits dans tout texte ici.',
     de: 'Enthält ein Steuerzeichen oder ein einzelnes Surrogat, das hier in keinem Text erlaubt ist.',
     es: 'Contiene un carácter de control o un sustituto sin pareja, que ningún texto aquí puede llevar.',
+  },
+  'field.too_deep': {
+    en: 'Nests objects and arrays more than {limit} levels deep; at most {limit} are allowed.',
+    'zh-Hans': '对象和数组嵌套超过 {limit} 层；最多允许 {limit} 层。',
+    'zh-Hant': '物件和陣列巢狀超過 {limit} 層；最多允許 {limit} 層。',
+    fr: 'Imbrique objets et tableaux sur plus de {limit} niveaux ; {limit} au plus sont permis.',
+    de: 'Verschachtelt Objekte und Arrays mehr als {limit} Ebenen tief; höchstens {limit} sind erlaubt.',
+    es: 'Anida objetos y arreglos en más de {limit} niveles; se permiten como máximo {limit}.',
   },
   'field.time_out_of_range': {
     en: 'Must be a time in the years 1000 to 9999.',

@@ -1,11 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Orm } from '../db/orm.ts';
+import { localUrl } from '../hostnames.ts';
 import type { Logger } from '../logger.ts';
 import { outboxBacklog, outboxOldest, registry, undrivenDeliveries } from './metrics.ts';
 
 export interface MetricsServer {
   url: string;
+  /** Where it listens: HOST's address, loopback unless HOST opens it. */
+  address: AddressInfo;
   close(): Promise<void>;
 }
 
@@ -26,7 +29,12 @@ async function readOutboxGauges(orm: Orm): Promise<void> {
  * `GET /metrics` in the Prometheus text format, on its own port so that it stays off the public API (docs/observability.md).
  * A worker process also reads the outbox gauges at each scrape; a failed read leaves them as they were and says so.
  */
-export async function startMetricsServer(port: number, log: Logger, outboxFrom: Orm | null): Promise<MetricsServer> {
+export async function startMetricsServer(
+  port: number,
+  host: string,
+  log: Logger,
+  outboxFrom: Orm | null,
+): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {
     if (req.url?.split('?')[0] !== '/metrics') return void res.writeHead(404).end();
     if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
@@ -39,9 +47,11 @@ export async function startMetricsServer(port: number, log: Logger, outboxFrom: 
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
+  const address = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`,
+    url: `${localUrl(address)}/metrics`,
+    address,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,0 +1,31 @@
+/**
+ * The DNS rebinding guard, in front of every path (REST, GraphQL, pages, /api/ai, MCP, health). A page of another
+ * site can make its own name resolve to this machine, and its requests then carry that name in Host (and in Origin
+ * when the browser sends one): a request whose Host or Origin names a host outside `config.allowedHosts` is refused
+ * before its body is read. A request without Host (HTTP/1.0 health checks) passes: no browser sends one.
+ */
+import type Koa from 'koa';
+import { AppError } from '../../src/platform/errors.ts';
+import { hostnameOf } from '../../src/platform/hostnames.ts';
+import type { State } from './context.ts';
+
+/** The MCP servers' paths (api/mcp/routes.ts), whose clients read a JSON-RPC error rather than the error body. */
+const MCP_PATH = /^(\/api)?\/mcp(\/developer)?\/*$/;
+
+export function allowedHosts(allowed: readonly string[]): Koa.Middleware<State> {
+  const hosts = new Set(allowed);
+  const foreign = (value: string) => !hosts.has(hostnameOf(value) ?? '');
+  return async (ctx, next) => {
+    // ctx.host is X-Forwarded-Host behind trusted proxies (TRUSTED_PROXY_HOPS), else Host.
+    const origin = ctx.get('origin');
+    const header = ctx.host && foreign(ctx.host) ? 'Host' : origin && foreign(origin) ? 'Origin' : null;
+    if (!header) return next();
+    ctx.state.log.warn({ host: ctx.host, origin: origin || undefined }, `${header} not allowed`);
+    if (MCP_PATH.test(ctx.path)) {
+      ctx.status = 403;
+      ctx.body = { jsonrpc: '2.0', error: { code: -32600, message: `${header} not allowed` }, id: null };
+      return;
+    }
+    throw new AppError(403, 'HOST_NOT_ALLOWED', 'error.host_not_allowed', { params: { header } });
+  };
+}
