@@ -95,7 +95,7 @@ describe('determinism: recorded histories replay against the current workflow co
     }
   });
 
-  test('a fresh stored -> overdue -> collected history replays (set RECORD_HISTORY=1 to commit it)', async () => {
+  test('a fresh stored -> overdue -> collected history, with its recipient notice, replays (set RECORD_HISTORY=1 to commit it)', async () => {
     const b = await makeBusiness(app.em());
     const admin = await app.login(b.users.admin.email, PASSWORD);
     const res = await app.http.post(
@@ -104,6 +104,7 @@ describe('determinism: recorded histories replay against the current workflow co
         kind: 'delivery',
         device_id: b.device.code,
         grid_code: 'A01',
+        order_id: (await makeOrder(app.em(), b.business.id)).id,
         reference_number: 'R',
         due_at: new Date(Date.now() + 1000).toISOString(),
       },
@@ -117,10 +118,10 @@ describe('determinism: recorded histories replay against the current workflow co
     await app.http.post(`/v1/device-orders/${id}/collect`, { pickup_code: res.body.pickup_code }, { token: admin });
     const handle = app.running.temporal.workflow.getHandle(deviceOrderWorkflowId(id));
     assert.equal(await handle.result(), 'collected');
-    await replayAndMaybeRecord(app, handle.workflowId, 'device-order-overdue-collected-lane.json');
+    await replayAndMaybeRecord(app, handle.workflowId, 'device-order-overdue-collected-notice.json');
   });
 
-  test("a fresh device order history with exceptions (overdue raised and settled, staff's own, a door left open) replays", async () => {
+  test("a fresh device order history with exceptions (overdue raised and settled, staff's own, a door left open) and its recipient notice replays", async () => {
     const b = await makeBusiness(app.em());
     const admin = await app.login(b.users.admin.email, PASSWORD);
     const key: string = (await app.http.post(`/v1/devices/${b.device.code}/keys`, { name: 'replay' }, { token: admin }))
@@ -131,6 +132,7 @@ describe('determinism: recorded histories replay against the current workflow co
         kind: 'delivery',
         device_id: b.device.code,
         grid_code: 'A02',
+        order_id: (await makeOrder(app.em(), b.business.id)).id,
         reference_number: 'R',
         due_at: new Date(Date.now() + 1000).toISOString(),
       },
@@ -186,7 +188,7 @@ describe('determinism: recorded histories replay against the current workflow co
     );
     const handle = app.running.temporal.workflow.getHandle(deviceOrderWorkflowId(id));
     assert.equal(await handle.result(), 'collected');
-    await replayAndMaybeRecord(app, handle.workflowId, 'device-order-exceptions-door-left-open-lane.json');
+    await replayAndMaybeRecord(app, handle.workflowId, 'device-order-exceptions-door-left-open-notice.json');
   });
 
   test('a fresh locker delivery history (opened twice, confirmed, corrected, deposit expired) replays', async () => {

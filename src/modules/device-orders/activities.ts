@@ -1,10 +1,16 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Config } from '../../platform/config.ts';
 import type { Orm } from '../../platform/db/orm.ts';
-import { transitionDeviceOrder } from './repo/orders.ts';
+import { abandonNotice, sendNotice, SKIPPED } from '../notifications/index.ts';
+import { isTerminal } from './domain.ts';
+import { composePickupNotice, pickupNoticeKey, PICKUP_NOTICE_TEMPLATE } from './notices.ts';
+import { findPickupNoticeFacts, transitionDeviceOrder } from './repo/orders.ts';
 import { closeException, openException, openExceptionTypes, type ExceptionChange } from './repo/exceptions.ts';
 import type { ExceptionType, ResolutionAction } from './exceptions.ts';
 import {
   DEVICE_ORDER_MISSING,
+  DEVICE_ORDER_NOT_WRITTEN,
+  NOTICE_ROW_WAIT_MS,
   EXCEPTION_ALREADY_OPEN,
   EXCEPTION_NOT_OPEN,
   INVALID_TRANSITION,
@@ -24,7 +30,10 @@ const snapshotOf = ({ device_order: o, exception: e }: ExceptionChange): Excepti
 
 const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
-export function createDeviceOrderActivities(deps: { orm: Orm }): DeviceOrderActivities {
+export function createDeviceOrderActivities(deps: {
+  orm: Orm;
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'>;
+}): DeviceOrderActivities {
   const em = () => deps.orm.em.fork();
   return {
     /** Writes one transition, its ledger row and its outbox event in one transaction. */
@@ -79,6 +88,42 @@ export function createDeviceOrderActivities(deps: { orm: Orm }): DeviceOrderActi
     /** The types of the order's open exceptions, opened by anyone (a pickup lock opens one outside the process). */
     async openDeviceOrderExceptionTypes(input: { id: number }): Promise<ExceptionType[]> {
       return openExceptionTypes(em(), input.id);
+    },
+
+    /**
+     * Mails the recipient the pickup code. The code is read here and goes only into the mail, never into this
+     * activity's input or result (both are in the workflow history) nor into the notification row.
+     */
+    async notifyDeviceOrderRecipient(input: { id: number }): Promise<string> {
+      const db = em();
+      const facts = await findPickupNoticeFacts(db, input.id);
+      if (!facts) {
+        if (Date.now() - Context.current().info.scheduledTimestampMs < NOTICE_ROW_WAIT_MS)
+          throw ApplicationFailure.create({
+            type: DEVICE_ORDER_NOT_WRITTEN,
+            message: `device order ${input.id} is not written yet`,
+          });
+        return 'skipped'; // its store rolled back: there is no parcel to tell of
+      }
+      const code = facts.pickupCode();
+      if (code === null) return 'skipped'; // no code was kept for a notice
+      const { subject, text } = composePickupNotice(facts, code);
+      return sendNotice(db, deps.config, {
+        key: pickupNoticeKey(input.id),
+        businessId: facts.businessId,
+        referenceType: 'device_order',
+        referenceId: String(input.id),
+        template: PICKUP_NOTICE_TEMPLATE,
+        recipient: facts.recipient.email,
+        subject,
+        text,
+        skip: isTerminal(facts.status) ? SKIPPED.parcelGone : undefined,
+      });
+    },
+
+    /** A notice the mail server kept refusing through every attempt: recorded as failed, for the business to see. */
+    async abandonDeviceOrderNotice(input: { id: number; error: string }): Promise<void> {
+      await abandonNotice(em(), pickupNoticeKey(input.id), input.error);
     },
   };
 }

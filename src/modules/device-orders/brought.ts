@@ -51,6 +51,8 @@ export async function storeBroughtParcel(tx: Em, p: BroughtParcel): Promise<Brou
         externalOrderId: null,
         dueAt: p.dueAt,
         pickupCodeHash: hashPickupCode(pickupCode, codeHashKey(secretKeys()[0]!)),
+        // The distribution tells the recipient itself (docs/distribution.md).
+        pickupCode: null,
       }),
     );
   } catch (err) {

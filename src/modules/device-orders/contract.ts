@@ -36,7 +36,23 @@ export interface DeviceOrderInput {
   doorWatchMs?: number;
   /** How long that door may stay open before door_left_open opens; DOOR_OPEN_LIMIT_SECONDS when absent. */
   doorOpenLimitMs?: number;
+  /**
+   * Set by the store of a parcel awaited by the recipient of a linked order: the process mails the recipient the
+   * pickup code (docs/device-orders.md, Pickup code). Absent for a parcel a distribution brought, which tells the
+   * recipient itself, and for a resumed run.
+   */
+  notifyRecipient?: boolean;
+  /** Multiplies the waits between attempts of that notice (config.notifyRetryScale); 1 when absent. */
+  notifyRetryScale?: number;
 }
+
+/**
+ * Failure type of a notice attempt that finds no row: the store commits just after its process starts, so an early
+ * attempt may come first. Retried for NOTICE_ROW_WAIT_MS after the notice was scheduled; a row still missing then
+ * was rolled back, and there is nothing to send.
+ */
+export const DEVICE_ORDER_NOT_WRITTEN = 'DeviceOrderNotWritten';
+export const NOTICE_ROW_WAIT_MS = 60_000;
 
 /** What an update answers: the process's own view of its order (the API presents the row). */
 export interface DeviceOrderSnapshot {
@@ -143,4 +159,11 @@ export type DeviceOrderActivities = {
   }): Promise<boolean>;
   /** The types of the order's open exceptions, opened by anyone (a pickup lock opens one outside the process). */
   openDeviceOrderExceptionTypes(input: { id: number }): Promise<ExceptionType[]>;
+  /**
+   * Mails the recipient the pickup code, read from its sealed column here and never passed in or answered; answers
+   * the notice's status (sent, skipped, failed).
+   */
+  notifyDeviceOrderRecipient(input: { id: number }): Promise<string>;
+  /** Records a notice given up after its last attempt as failed, for the business to see. */
+  abandonDeviceOrderNotice(input: { id: number; error: string }): Promise<void>;
 };

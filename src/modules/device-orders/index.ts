@@ -20,6 +20,7 @@ import {
 } from './operations/exceptions.ts';
 import { DEVICE_ORDERS_MESSAGES } from './messages.ts';
 import { DEVICE_ORDERS_ERRORS } from './errorCodes.ts';
+import { PICKUP_CODE } from './repo/orders.ts';
 import {
   deviceOrderCollect,
   deviceOrderGet,
@@ -46,9 +47,10 @@ export const deviceOrders = defineModule({
     deviceOrderExceptionResolve,
     deviceOrderExceptionList,
   ],
-  activities: ({ orm }) => createDeviceOrderActivities({ orm }),
+  activities: ({ orm, config }) => createDeviceOrderActivities({ orm, config }),
   workflows: [DEVICE_ORDER_WORKFLOW],
   messages: DEVICE_ORDERS_MESSAGES,
   errorCodes: DEVICE_ORDERS_ERRORS,
   searchAttributes: [DEVICE_ID, DEVICE_ORDER_STATUS, DEVICE_ORDER_EXCEPTIONS],
+  sealedColumns: [PICKUP_CODE],
 });

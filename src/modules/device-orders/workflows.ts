@@ -1,4 +1,5 @@
 import {
+  ActivityFailure,
   ApplicationFailure,
   condition,
   type ActivityOptions,
@@ -33,6 +34,7 @@ import {
   type DeviceOrderInput,
   type DeviceOrderSnapshot,
 } from './contract.ts';
+import { noticeActivityOptions } from '../notifications/contract.ts';
 import { DoorState, OrderExceptions, unwrapRefusal, watchDoor } from './workflowExceptions.ts';
 import { Lane } from './workflowLane.ts';
 
@@ -60,6 +62,29 @@ const applyDeviceOrderTransition: DeviceOrderActivities['applyDeviceOrderTransit
  * (docs/device-order-exceptions.md). Histories recorded before it replay without any of them.
  */
 const EXCEPTIONS_PATCH = 'device-order-exceptions';
+
+/**
+ * The recipient's pickup code by mail (docs/device-orders.md, Pickup code), beside the process's own course. Remote
+ * activities: a mail server down for hours still gets it (noticeActivityOptions), and their answers come from the history
+ * in replay, so they need no place in the lane. Runs started before it send nothing (the patch marker).
+ */
+const RECIPIENT_NOTICE_PATCH = 'device-order-recipient-notice';
+const noticeActivities = (scale: number) => proxyActivities<DeviceOrderActivities>(noticeActivityOptions(scale));
+const { abandonDeviceOrderNotice } = proxyActivities<DeviceOrderActivities>(transitionOptions);
+
+/** Sends the notice; one given up after its last attempt is recorded as failed. Never throws. */
+function notifyRecipient(input: DeviceOrderInput): Promise<void> {
+  return noticeActivities(input.notifyRetryScale ?? 1)
+    .notifyDeviceOrderRecipient({ id: input.id })
+    .then(
+      () => undefined,
+      (err: unknown) =>
+        abandonDeviceOrderNotice({
+          id: input.id,
+          error: err instanceof ActivityFailure && err.cause ? err.cause.message : String(err),
+        }),
+    );
+}
 
 /** Holds the status and serialises transitions so that a timer and an update never both apply. */
 class DeviceOrderState {
@@ -130,6 +155,8 @@ export async function deviceOrderWorkflow(input: DeviceOrderInput): Promise<Devi
     // A run resumed from the read model learns what is open (an overdue exception to settle on collect).
     if (input.status) await exceptions.load();
   }
+  // Started at once: the code works from the store on. The process ends only once the notice has.
+  const notice = input.notifyRecipient === true && patched(RECIPIENT_NOTICE_PATCH) ? notifyRecipient(input) : null;
 
   if (state.status === 'stored') {
     const untilDue = Math.max(1, Date.parse(input.dueAt) - Date.now());
@@ -163,6 +190,7 @@ export async function deviceOrderWorkflow(input: DeviceOrderInput): Promise<Devi
     }
     await exceptions.untilAllClosed();
   }
+  await notice;
   await condition(allHandlersFinished);
   return state.status;
 }

@@ -27,6 +27,7 @@ import {
   type ScanArgs,
   type ScanOutcome,
 } from './contract.ts';
+import { noticeActivityOptions } from '../notifications/contract.ts';
 import { isFinal, judgeScan } from './domain.ts';
 
 /** A scan is one short transaction: a local activity, in the workflow task that judged it. */
@@ -35,17 +36,8 @@ const { recordDistributionScan } = proxyLocalActivities<DistributionActivities>(
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 const { abandonShelvedNotice } = proxyLocalActivities<DistributionActivities>({ startToCloseTimeout: '30 seconds' });
-/** A mail server down for hours still gets the notice: 30 attempts, 5 s apart at first, then at most 10 minutes (about 4 hours), as the locker notices. */
-const noticeActivities = (scale: number) =>
-  proxyActivities<DistributionActivities>({
-    startToCloseTimeout: '1 minute',
-    retry: {
-      initialInterval: Math.max(1, 5_000 * scale),
-      backoffCoefficient: 2,
-      maximumInterval: Math.max(1, 600_000 * scale),
-      maximumAttempts: 30,
-    },
-  });
+/** A mail server down for hours still gets the notice (noticeActivityOptions). */
+const noticeActivities = (scale: number) => proxyActivities<DistributionActivities>(noticeActivityOptions(scale));
 
 /**
  * The distribution of one package (docs/distribution.md): scans move it from its receiving warehouse to a locker

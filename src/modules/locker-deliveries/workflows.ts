@@ -31,6 +31,7 @@ import {
   type LockerTransitionDetails,
   type RotateArgs,
 } from './contract.ts';
+import { noticeActivityOptions } from '../notifications/contract.ts';
 import {
   isFinal,
   ROTATABLE,
@@ -51,18 +52,9 @@ const { applyLockerTransition, abandonRecipientNotice, rotateCode, simulateDoorR
     },
   });
 
-/** A mail server down for hours still gets the message: 30 attempts, 5 s apart at first, then at most 10 minutes (about 4 hours). */
+/** A mail server down for hours still gets the message (noticeActivityOptions). */
 const noticeActivities = (scale: number) =>
-  proxyActivities<LockerDeliveryActivities>({
-    startToCloseTimeout: '1 minute',
-    retry: {
-      initialInterval: Math.max(1, 5_000 * scale),
-      backoffCoefficient: 2,
-      maximumInterval: Math.max(1, 600_000 * scale),
-      maximumAttempts: 30,
-      nonRetryableErrorTypes: [LOCKER_DELIVERY_MISSING],
-    },
-  });
+  proxyActivities<LockerDeliveryActivities>(noticeActivityOptions(scale, [LOCKER_DELIVERY_MISSING]));
 
 /**
  * The state of one delivery's process, and the only code that changes it. Every change that waits on an activity

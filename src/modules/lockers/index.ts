@@ -6,6 +6,7 @@
 import { defineModule } from '../../platform/module.ts';
 import { lockerDoorReported } from './operations/doors.ts';
 import { lockerCodeEntered, lockerCourierConfirmed } from './operations/screen.ts';
+import { lockerCodeLockLift } from './operations/screenLock.ts';
 import { Device } from './entities.ts';
 import { LOCKERS_MESSAGES } from './messages.ts';
 import { deviceKeyCreate, deviceKeyList, deviceKeyRevoke } from './operations/keys.ts';
@@ -45,6 +46,7 @@ export const lockers = defineModule({
     lockerDoorReported,
     lockerCodeEntered,
     lockerCourierConfirmed,
+    lockerCodeLockLift,
   ],
   entities: [Device],
   messages: LOCKERS_MESSAGES,

@@ -6,4 +6,6 @@ export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 export const SKIPPED = {
   noAddress: 'the recipient has no email address',
   noServer: 'no mail server is configured (SMTP_URL)',
+  /** The parcel was collected or removed before the message could go: it would only mislead. */
+  parcelGone: 'the parcel has left the locker',
 } as const;

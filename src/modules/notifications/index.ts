@@ -8,6 +8,7 @@ import { closeMailTransports } from './mailer.ts';
 import { notificationList } from './operations.ts';
 
 export { closeMailTransports, sendNotice, type Notice } from './mailer.ts';
+export { SKIPPED } from './domain.ts';
 export { abandonNotice, listNotifications } from './repo.ts';
 export { NotificationView, presentNotification } from './views.ts';
 

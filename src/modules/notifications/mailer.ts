@@ -11,6 +11,8 @@ import { findOrCreateNotification, recordAttempt, type NotificationKey } from '.
 export interface Notice extends NotificationKey {
   subject: string;
   text: string;
+  /** Why the message is not to be sent after all (a SKIPPED reason): recorded as skipped instead. */
+  skip?: string;
 }
 
 const transports = new Map<string, Transporter>();
@@ -54,7 +56,8 @@ export async function sendNotice(
 ): Promise<NotificationStatus> {
   const row = await findOrCreateNotification(em, notice);
   if (row.status !== 'pending') return row.status;
-  const skip = notice.recipient === null ? SKIPPED.noAddress : config.smtpUrl === null ? SKIPPED.noServer : null;
+  const skip =
+    notice.skip ?? (notice.recipient === null ? SKIPPED.noAddress : config.smtpUrl === null ? SKIPPED.noServer : null);
   if (skip !== null) {
     await recordAttempt(em, row.id, 'skipped', skip, false);
     return 'skipped';

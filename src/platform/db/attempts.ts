@@ -93,6 +93,26 @@ export async function heldFor(em: Em, subject: AttemptSubject): Promise<number> 
   return Math.max(0, row?.seconds ?? 0);
 }
 
+/**
+ * An operator lifts the subjects' locks in force. Counts and lock history stay: a run of wrong codes after the lift
+ * locks again as soon, and for as long, as it would have without it. Answers the whole seconds the longest of the
+ * lifted locks still had to run, 0 when none was in force.
+ */
+export async function liftLocks(
+  em: Em,
+  subjects: readonly Pick<AttemptSubject, 'kind' | 'subject'>[],
+): Promise<number> {
+  if (subjects.length === 0) return 0;
+  const rows = await em.execute<{ seconds: number }[]>(
+    `update code_attempt a set locked_until = null from code_attempt held
+     where held.kind = a.kind and held.subject = a.subject and held.locked_until > now()
+       and (a.kind, a.subject) in (${subjects.map(() => '(?, ?)').join(', ')})
+     returning ceil(extract(epoch from held.locked_until - now()))::int as seconds`,
+    subjects.flatMap((s) => [s.kind, s.subject]),
+  );
+  return Math.max(0, ...rows.map((r) => r.seconds));
+}
+
 /** A right code: the subject starts afresh (its lock history too). */
 export async function forgetFailures(em: Em, subject: AttemptSubject): Promise<void> {
   await em.execute('delete from code_attempt where kind = ? and subject = ?', [subject.kind, subject.subject]);

@@ -74,6 +74,13 @@ function readModel(override?: (input: TransitionInput) => Promise<DeviceOrderSna
     async openDeviceOrderExceptionTypes() {
       return [...open];
     },
+    async notifyDeviceOrderRecipient() {
+      exceptionCalls.push('notify');
+      return 'sent';
+    },
+    async abandonDeviceOrderNotice() {
+      exceptionCalls.push('abandon notice');
+    },
   };
   return { calls, exceptionCalls, open, activities };
 }
@@ -81,7 +88,7 @@ function readModel(override?: (input: TransitionInput) => Promise<DeviceOrderSna
 function start(
   w: MockedWorker,
   dueInMs: number,
-  door: Pick<DeviceOrderInput, 'doorWatchMs' | 'doorOpenLimitMs'> = { doorWatchMs: 0 },
+  door: Partial<Omit<DeviceOrderInput, 'id' | 'businessId' | 'dueAt'>> = { doorWatchMs: 0 },
 ) {
   const id = randomInt(1, 2 ** 31 - 1);
   const input: DeviceOrderInput = { id, businessId: 1, dueAt: new Date(Date.now() + dueInMs).toISOString(), ...door };
@@ -187,6 +194,50 @@ describe('device order workflow (mocked activities)', () => {
       model.calls.map((c) => c.action),
       ['overdue'],
     );
+  });
+
+  test('a store that owes its recipient a notice sends it once, beside the process, which ends only after it', async () => {
+    const model = readModel();
+    let release!: () => void;
+    const mailed = new Promise<void>((resolve) => (release = resolve));
+    const activities: DeviceOrderActivities = {
+      ...model.activities,
+      async notifyDeviceOrderRecipient(input) {
+        model.exceptionCalls.push(`notify ${input.id}`);
+        await mailed;
+        return 'sent';
+      },
+    };
+    await withMockedWorker(activities, async (w) => {
+      const handle = await start(w, 3_600_000, { doorWatchMs: 0, notifyRecipient: true, notifyRetryScale: 0.001 });
+      await waitFor(async () => model.exceptionCalls.length > 0);
+      assert.equal((await handle.executeUpdate(collectUpdate, { args: [{ actorId: 1 }] })).status, 'collected');
+      const ended = await Promise.race([handle.result(), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
+      assert.equal(ended, 'waiting', 'the process waits for its notice');
+      release();
+      assert.equal(await handle.result(), 'collected');
+      assert.deepEqual(model.exceptionCalls, [`notify ${handle.workflowId.slice('device-order-'.length)}`]);
+    });
+  });
+
+  test('a notice whose attempts have run out is recorded as given up, and the process ends', async () => {
+    const model = readModel();
+    const activities: DeviceOrderActivities = {
+      ...model.activities,
+      async notifyDeviceOrderRecipient() {
+        // Stands for the last of NOTICE_ATTEMPTS refusals, without waiting through the others.
+        throw ApplicationFailure.create({ message: 'connect ECONNREFUSED', nonRetryable: true });
+      },
+      async abandonDeviceOrderNotice(input) {
+        model.exceptionCalls.push(`abandon ${input.error}`);
+      },
+    };
+    await withMockedWorker(activities, async (w) => {
+      const handle = await start(w, 3_600_000, { doorWatchMs: 0, notifyRecipient: true, notifyRetryScale: 0.001 });
+      await handle.executeUpdate(removeUpdate, { args: [{ removalReason: 'handover', actorId: 1 }] });
+      assert.equal(await handle.result(), 'removed');
+    });
+    assert.deepEqual(model.exceptionCalls, ['abandon connect ECONNREFUSED']);
   });
 
   test('overdue raises its exception; the collect settles it', async () => {

@@ -1,5 +1,6 @@
 import type { Em } from '../../../platform/db/orm.ts';
 import { insertOutboxEvent } from '../../../platform/db/outbox.ts';
+import { openSecret, purposeOf, sealSecret, type SealedColumn } from '../../../platform/secretBox.ts';
 import { occupyCompartment, releaseCompartment } from '../../lockers/index.ts';
 import {
   AWAITED_BY,
@@ -134,7 +135,12 @@ export interface NewDeviceOrder {
   externalOrderId: string | null;
   dueAt: Date;
   pickupCodeHash: string;
+  /** The code itself, kept sealed for the recipient's notice; absent or null when no notice is owed (docs/device-orders.md). */
+  pickupCode?: string | null;
 }
+
+/** The pickup code of a device order that owes its recipient a notice, kept sealed for that notice to read back. */
+export const PICKUP_CODE: SealedColumn = { table: 'device_order', column: 'pickup_code_sealed' };
 
 /**
  * Inserts a stored device order with its ledger row (one statement), puts its parcel in the compartment (a unique
@@ -164,8 +170,8 @@ export async function insertStoredDeviceOrder(em: Em, o: NewDeviceOrder): Promis
   const eventType = EVENT_OF_ACTION.store;
   const [row] = await em.execute<{ id: number; ledger_id: number }[]>(
     `with o as (
-       insert into device_order (id, business_id, kind, status, next_actor, device_id, grid_code, compartment_id, reference_number, order_id, external_order_id, due_at, stored_at, pickup_code_hash)
-       values (?, ?, ?, 'stored', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id)
+       insert into device_order (id, business_id, kind, status, next_actor, device_id, grid_code, compartment_id, reference_number, order_id, external_order_id, due_at, stored_at, pickup_code_hash, pickup_code_sealed)
+       values (?, ?, ?, 'stored', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id)
      insert into device_order_event (device_order_id, business_id, event_type, occurred_at) select o.id, ?, ?, ? from o returning device_order_id as id, id as ledger_id`,
     [
       o.id,
@@ -181,6 +187,7 @@ export async function insertStoredDeviceOrder(em: Em, o: NewDeviceOrder): Promis
       o.dueAt,
       storedAt,
       o.pickupCodeHash,
+      o.pickupCode ? sealSecret(purposeOf(PICKUP_CODE), o.pickupCode) : null,
       o.businessId,
       eventType,
       storedAt,
@@ -205,6 +212,54 @@ export async function findPickupCodeHash(em: Em, businessId: number, id: number)
     [businessId, id],
   );
   return rows[0]?.pickup_code_hash ?? null;
+}
+
+/** What the recipient's pickup notice says, and to whom; the code is opened only when the notice is written. */
+export interface PickupNoticeFacts {
+  businessId: number;
+  status: DeviceOrderStatus;
+  referenceNumber: string;
+  gridCode: string;
+  deviceName: string;
+  dueAt: Date;
+  /** The linked order's recipient (both null when no order is linked). */
+  recipient: { name: string | null; email: string | null };
+  /** Null when the order owes no notice (no code was kept for one). */
+  pickupCode: () => string | null;
+}
+
+export async function findPickupNoticeFacts(em: Em, id: number): Promise<PickupNoticeFacts | null> {
+  const [row] = await em.execute<
+    {
+      business_id: number;
+      status: DeviceOrderStatus;
+      reference_number: string;
+      grid_code: string;
+      device_name: string;
+      due_at: Date;
+      recipient_name: string | null;
+      recipient_email: string | null;
+      pickup_code_sealed: string | null;
+    }[]
+  >(
+    `select o.business_id, o.status, o.reference_number, o.grid_code, d.name as device_name, o.due_at, o.pickup_code_sealed,
+       r.recipient->>'name' as recipient_name, nullif(r.recipient->>'email', '') as recipient_email
+     from device_order o join device d on d.id = o.device_id left join delivery_order r on r.id = o.order_id
+     where o.id = ?`,
+    [id],
+  );
+  if (!row) return null;
+  const sealed = row.pickup_code_sealed;
+  return {
+    businessId: row.business_id,
+    status: row.status,
+    referenceNumber: row.reference_number,
+    gridCode: row.grid_code,
+    deviceName: row.device_name,
+    dueAt: new Date(row.due_at),
+    recipient: { name: row.recipient_name, email: row.recipient_email },
+    pickupCode: () => (sealed === null ? null : openSecret(purposeOf(PICKUP_CODE), sealed)),
+  };
 }
 
 export interface DeviceOrderFilter {

@@ -13,6 +13,10 @@ import { ownDevice } from './doors.ts';
 
 /** A locker screen: 5 wrong codes within 10 minutes lock it for 10 minutes, then longer (docs/code-attempts.md). */
 const SCREEN_RULE = { maxFailures: 5, windowSeconds: 10 * 60, lockSeconds: 10 * 60, maxLockSeconds: 24 * 3600 };
+/** What the screen's wrong codes are counted as, against the locker and against the key that sent them. */
+export const SCREEN_CODE_KIND = 'locker_screen_code';
+export const screenSubject = (deviceId: number): string => `device:${deviceId}`;
+export const deviceKeySubject = (keyHash: string): string => `device_key:${keyHash.slice(0, 40)}`;
 const deviceId = z.string().trim().min(1).max(64);
 const NOT_THIS_DEVICE = 'Not the device of this key';
 
@@ -66,9 +70,9 @@ export async function enterCode(
 ): Promise<ScreenAnswer> {
   let match: ScreenCodeMatch | null = null;
   for (const lookup of hooksOf('screenCode')) match ??= await lookup(ctx, device, code);
-  const right = await checkCode(ctx.em, {
-    kind: 'locker_screen_code',
-    subject: `device:${device.id}`,
+  const right = await checkCode(ctx.countsEm, {
+    kind: SCREEN_CODE_KIND,
+    subject: screenSubject(device.id),
     callerId: ctx.caller.id,
     subjectRule: SCREEN_RULE,
     callerSubject,
@@ -94,12 +98,7 @@ export const lockerCodeEntered = defineOperation({
   input: ScreenInput,
   output: ScreenAnswer,
   handler: (input, ctx) =>
-    enterCode(
-      ctx,
-      ownDevice(ctx.caller, input.device_id),
-      input.code,
-      `device_key:${ctx.caller.tokenHash.slice(0, 40)}`,
-    ),
+    enterCode(ctx, ownDevice(ctx.caller, input.device_id), input.code, deviceKeySubject(ctx.caller.tokenHash)),
 });
 
 export const lockerCourierConfirmed = defineOperation({

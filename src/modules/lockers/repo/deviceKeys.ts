@@ -51,3 +51,17 @@ export async function revokeDeviceKey(em: Em, businessId: number, deviceCode: st
   const ownerId = await deviceOf(em, businessId, deviceCode);
   return ownerId !== undefined && keys.revoke(em, businessId, keyId, ownerId);
 }
+
+/** The device of the business with this code and the SHA-256 of every key it was given; null when there is none. */
+export async function deviceWithKeyHashes(
+  em: Em,
+  businessId: number,
+  deviceCode: string,
+): Promise<{ id: number; keyHashes: string[] } | null> {
+  const id = await deviceOf(em, businessId, deviceCode);
+  if (id === undefined) return null;
+  const rows = await em.execute<{ secret_hash: string }[]>('select secret_hash from device_key where device_id = ?', [
+    id,
+  ]);
+  return { id, keyHashes: rows.map((r) => r.secret_hash) };
+}
