@@ -16,6 +16,7 @@ import { authenticate, tokenResolver } from './middleware/auth.ts';
 import { jsonBody } from './middleware/body.ts';
 import { requestContext, type State } from './middleware/context.ts';
 import { errorHandler } from './middleware/errors.ts';
+import { allowedHosts } from './middleware/hosts.ts';
 import { buildOpenApi } from './openapi.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { aiRoutes } from './ai/routes.ts';
@@ -53,6 +54,7 @@ export function createApp({
     caller: state.caller,
     lang: state.lang,
     em: orm.em.fork(),
+    countsEm: orm.em.fork(),
     temporal,
     config,
     log: state.log,
@@ -90,6 +92,7 @@ export function createApp({
   app
     .use(requestContext(log))
     .use(errorHandler())
+    .use(allowedHosts(config.allowedHosts))
     .use(jsonBody())
     .use(authenticate(orm, CREDENTIALS, reads))
     .use(graphqlMiddleware(schema, makeContext, config.graphqlLimits))

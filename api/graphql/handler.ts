@@ -6,7 +6,7 @@ import type { GraphQLLimits } from '../../src/platform/config.ts';
 import type { OperationContext } from '../../src/platform/catalog/types.ts';
 import type { ContextFactory } from '../rest.ts';
 import type { State } from '../middleware/context.ts';
-import { checkDocument, checkQuerySize, checkResponseSize } from './limits.ts';
+import { checkDocument, checkQueryText, checkResponseSize } from './limits.ts';
 import { graphQLErrorOf } from './schema.ts';
 
 const stateOf = (req: Request<unknown, { res: unknown }>) =>
@@ -26,7 +26,7 @@ export function graphqlMiddleware(
     schema,
     context: (req) => makeContext(stateOf(req)) as never,
     onSubscribe: (req, params) => {
-      const refused = checkQuerySize(params.query, limits);
+      const refused = checkQueryText(params.query, limits);
       return refused ? [graphQLErrorOf(refused, stateOf(req).lang)] : undefined;
     },
     validationRules: (_req, args, specifiedRules) => {

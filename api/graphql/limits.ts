@@ -13,6 +13,7 @@ import { createComplexityRule, simpleEstimator, type ComplexityEstimator } from 
 import type { GraphQLLimits } from '../../src/platform/config.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { fail } from '../../src/platform/errorCodes.ts';
+import { MAX_JSON_DEPTH } from '../../src/platform/json.ts';
 import type { Failures } from '../../src/platform/catalog/types.ts';
 import type { PageSize } from './schema.ts';
 
@@ -30,11 +31,39 @@ export const GRAPHQL_LIMIT_FAILURES: Failures = {
   RESPONSE_TOO_LARGE: true,
 };
 
-export function checkQuerySize(query: unknown, limits: GraphQLLimits): AppError | null {
+/**
+ * How deep brackets (`{`, `[`, `(`) nest in a GraphQL text, outside its strings and comments. The parser recurses
+ * once per level, so a list literal thousands deep ran it out of stack: the text is bounded before it is parsed.
+ */
+export function bracketDepth(query: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < query.length; i++) {
+    const c = query[i]!;
+    if (c === '#') {
+      i = query.indexOf('\n', i);
+      if (i === -1) break;
+    } else if (query.startsWith('"""', i)) {
+      i += 3;
+      while (i < query.length && !query.startsWith('"""', i)) i += query.startsWith('\\"""', i) ? 4 : 1;
+      i += 2;
+    } else if (c === '"') {
+      for (i++; i < query.length && query[i] !== '"' && query[i] !== '\n'; i++) if (query[i] === '\\') i++;
+    } else if (c === '{' || c === '[' || c === '(') deepest = Math.max(deepest, ++depth);
+    else if (c === '}' || c === ']' || c === ')') depth--;
+  }
+  return deepest;
+}
+
+/** What is checked on the text before it is parsed: its size, then how deep its brackets nest (MAX_JSON_DEPTH). */
+export function checkQueryText(query: unknown, limits: GraphQLLimits): AppError | null {
   if (typeof query !== 'string') return null;
   const bytes = Buffer.byteLength(query);
-  return bytes > limits.maxQueryBytes
-    ? new AppError(413, 'QUERY_TOO_LARGE', 'error.query_too_large', { params: { limit: limits.maxQueryBytes } })
+  if (bytes > limits.maxQueryBytes)
+    return new AppError(413, 'QUERY_TOO_LARGE', 'error.query_too_large', { params: { limit: limits.maxQueryBytes } });
+  const depth = bracketDepth(query);
+  return depth > MAX_JSON_DEPTH
+    ? fail('QUERY_TOO_DEEP', 'error.query_too_deep', { depth, limit: MAX_JSON_DEPTH })
     : null;
 }
 

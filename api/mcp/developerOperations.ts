@@ -11,7 +11,7 @@ import { defineOperation, type Operation } from '../../src/platform/catalog/type
 import { ROLES } from '../../src/platform/roles.ts';
 import { aiDocuments } from '../ai/manifests.ts';
 import { skillFile } from '../ai/skill.ts';
-import { checkDocument, checkQuerySize, checkResponseSize, GRAPHQL_LIMIT_FAILURES } from '../graphql/limits.ts';
+import { checkDocument, checkQueryText, checkResponseSize, GRAPHQL_LIMIT_FAILURES } from '../graphql/limits.ts';
 import { graphqlKind } from '../graphql/schema.ts';
 import { aiToolNames } from '../../src/platform/catalog/tools.ts';
 
@@ -137,8 +137,8 @@ export function developerOperations(
     }),
     async handler(input, ctx) {
       const limits = ctx.config.graphqlLimits;
-      const tooLarge = checkQuerySize(input.query, limits);
-      if (tooLarge) throw tooLarge;
+      const refusedText = checkQueryText(input.query, limits);
+      if (refusedText) throw refusedText;
       let document: DocumentNode;
       try {
         document = parse(input.query);

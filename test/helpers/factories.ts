@@ -120,3 +120,15 @@ export async function makeOrder(
   await recordOrderCreated(em, order);
   return order;
 }
+
+/** The arguments of a valid create_order call (an MCP tool or `POST /v1/client/orderCreate`) with this reference. */
+export const orderArguments = (ref: string) => ({
+  type: 'D',
+  scheduled_date: '2026-12-24',
+  order_ref: ref,
+  recipient: {
+    name: 'Ada Lovelace',
+    phone: '+44 20 7946 0000',
+    address: { line1: '12 St James Sq', city: 'London', postal_code: 'SW1Y 4JH', country: 'gb' },
+  },
+});

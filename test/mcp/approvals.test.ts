@@ -10,19 +10,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { User } from '../../src/modules/identity/index.ts';
 import { hashPassword } from '../../src/platform/secrets.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, PASSWORD } from '../helpers/factories.ts';
+import { makeBusiness, orderArguments as order, PASSWORD } from '../helpers/factories.ts';
 import { waitFor } from '../helpers/wait.ts';
-
-const order = (ref: string) => ({
-  type: 'D',
-  scheduled_date: '2026-12-24',
-  order_ref: ref,
-  recipient: {
-    name: 'Ada Lovelace',
-    phone: '+44 20 7946 0000',
-    address: { line1: '12 St James Sq', city: 'London', postal_code: 'SW1Y 4JH', country: 'gb' },
-  },
-});
 
 describe('MCP approvals and dry runs', () => {
   let app: TestApp;
@@ -447,6 +436,8 @@ describe('MCP approvals and dry runs', () => {
       await page.click('#sign-in button[type=submit]');
       const card = page.locator(`li[data-id="${approval.id}"]`);
       await card.waitFor();
+      const shown = async () => [await page.locator('#sign-in').isVisible(), await page.locator('#queue').isVisible()];
+      assert.deepEqual(await shown(), [false, true], 'signed in, the queue replaces the form');
       assert.equal(await card.locator('.tool').textContent(), 'update_webhook_settings');
       assert.deepEqual(JSON.parse((await card.locator('.arguments').textContent())!), {
         device_order_webhook_url: url,
@@ -480,6 +471,9 @@ describe('MCP approvals and dry runs', () => {
       assert.equal(await settings(), url);
       await page.selectOption('#status', 'rejected');
       await page.locator(`li[data-id="${second.id}"] .outcome`, { hasText: 'rejected by' }).waitFor();
+      await page.click('#sign-out');
+      await page.locator('#message', { hasText: 'Signed out.' }).waitFor();
+      assert.deepEqual(await shown(), [true, false], 'signed out, the form replaces the queue');
       assert.deepEqual(failures, []);
     } finally {
       await browser.close();

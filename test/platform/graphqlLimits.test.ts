@@ -68,6 +68,19 @@ describe('GraphQL limits', () => {
     refused(await app.http.graphql(`{ __type(name: "Query") { ${nested(20)} } }`), 'QUERY_TOO_DEEP');
   });
 
+  test('brackets nested thousands deep in the text are refused before the parser recurses into them', async () => {
+    const deep = `{ orders(per_page: ${'['.repeat(3000)}1${']'.repeat(3000)}) { total } }`;
+    const res = await app.http.graphql(deep, undefined, { token });
+    refused(res, 'QUERY_TOO_DEEP');
+    assert.match(res.body.errors[0].message, /3002 levels deep; at most 64/);
+    // Brackets in strings and comments are no nesting: this one is refused for its argument's type, as usual.
+    const quoted = `{ orders(per_page: 1, status: "${'['.repeat(100)}") { total } } # ${'{'.repeat(100)}`;
+    assert.notEqual(
+      (await app.http.graphql(quoted, undefined, { token })).body.errors?.[0]?.extensions?.code,
+      'QUERY_TOO_DEEP',
+    );
+  });
+
   test('each limit sits just past what legitimate queries need: they answer, one step more is refused', async () => {
     const intro = await app.http.graphql(
       getIntrospectionQuery({

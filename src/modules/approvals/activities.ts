@@ -61,6 +61,7 @@ export function createApprovalActivities(deps: WorkerDeps, catalog: () => readon
             caller,
             lang: 'en',
             em: deps.orm.em.fork(),
+            countsEm: deps.orm.em.fork(),
             temporal: deps.temporal,
             config: deps.config,
             log: deps.log.child({ approvalId: id }),

@@ -36,9 +36,13 @@ function collect(op: Operation): Failure[] {
   return [...found].map(([code, reason]) => ({ code, status: errorCodeDefinition(code).status, reason }));
 }
 
-/** The codes an MCP tool answers to agents only: the scope the connection lacks, the confirmation it did not give. */
+/**
+ * The codes answered to agents only: by a tool, the scope the connection lacks and the confirmation it did not give;
+ * by an operation that is no tool (reached through run_graphql_query), FORBIDDEN, public or not.
+ */
 function agentOnly(op: Operation, code: ErrorCode): boolean {
-  return !!op.mcp && (code === 'MISSING_SCOPE' || (code === 'CONFIRMATION_REQUIRED' && op.mcp.risk === 'high'));
+  if (!op.mcp) return code === 'FORBIDDEN';
+  return code === 'MISSING_SCOPE' || (code === 'CONFIRMATION_REQUIRED' && op.mcp.risk === 'high');
 }
 
 /**

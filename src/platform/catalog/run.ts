@@ -2,6 +2,7 @@ import { AppError, errors } from '../errors.ts';
 import { RATE_LIMIT_SUBJECT, spendQuota } from '../rateLimits.ts';
 import type { AgentGrant, BusinessContext, Operation, OperationContext } from './types.ts';
 import { unsafeTextFields } from './text.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json.ts';
 import { parseInput } from './validate.ts';
 import { inSpan } from '../telemetry/tracing.ts';
 import { declares } from './failures.ts';
@@ -27,7 +28,7 @@ function checkAgent(op: Operation, agent: AgentGrant): void {
 /**
  * The one place where every call is checked, whatever surface it came through: a per-address rate limit first
  * (bad input counts too), then token, availability, role, business switches, a per-credential rate limit, then
- * input validation (the text rule for every field first, then the operation's schema), then the handler.
+ * input validation (the nesting limit, the text rule for every field, then the operation's schema), then the handler.
  */
 export function runOperation(op: Operation, raw: unknown, ctx: OperationContext): Promise<unknown> {
   return inSpan(`operation ${op.name}`, { attributes: { 'tms.operation': op.name } }, () =>
@@ -64,6 +65,8 @@ async function checkAndRun(op: Operation, raw: unknown, ctx: OperationContext): 
     if (limitBy === 'credential') await spendQuota(ctx, op.limit!);
   }
   if (ctx.agent) checkAgent(op, ctx.agent);
+  // Depth first: the walks after it (the text rule's, the schema's) cost more the deeper the input goes.
+  if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) throw errors.field('(body)', 'field.too_deep', { limit: MAX_JSON_DEPTH });
   const unsafe = unsafeTextFields(raw);
   if (unsafe.length > 0) throw errors.validation(unsafe);
   const input = parseInput(op.input, raw);

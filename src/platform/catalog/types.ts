@@ -48,6 +48,12 @@ export interface OperationContext {
   caller: Caller | null;
   lang: Language;
   em: Em;
+  /**
+   * Where the counts that outlive a call are written: wrong codes (codeChecks.ts) and rate-limit hits. Never inside a
+   * transaction of the call's, so that a dry run, which rolls the call's own writes back, still counts them: a preview
+   * is no free way to guess a pickup code, nor to get around a limit.
+   */
+  countsEm: Em;
   temporal: Client;
   config: Config;
   log: Logger;
