@@ -79,6 +79,23 @@ function failureResponses(op: Operation & { rest: NonNullable<Operation['rest']>
 }
 
 /** The OpenAPI 3.1.0 document, derived from the same catalog as the routes. */
+/**
+ * An operation's description in the reference: the catalog's words for it, then who may call it and, when it is an
+ * MCP tool, the tool's names with its scope and risk, so that every renderer shows them.
+ */
+function referenceText(op: Operation): string {
+  const who =
+    op.roles === 'public'
+      ? 'Public: no token needed.'
+      : `Who may call it: ${op.roles.map((r) => `\`${r}\``).join(', ')}.`;
+  const tools = Object.entries(aiToolNames(op)).map(([server, name]) => `\`${name}\` (${server} server)`);
+  const tool =
+    op.mcp && tools.length > 0
+      ? `MCP tool: ${tools.join(', ')}; scope ${op.mcp.scope ? `\`${op.mcp.scope}\`` : 'none'}, risk ${op.mcp.risk}${op.mcp.risk === 'high' ? ' (needs `confirm: true`)' : ''}.`
+      : null;
+  return [op.description ?? op.summary, who, tool].filter(Boolean).join('\n\n');
+}
+
 export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of catalog) {
@@ -115,6 +132,7 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
     paths[path][method.toLowerCase()] = {
       operationId: op.name,
       summary: op.summary,
+      description: referenceText(op),
       tags: [op.tag],
       ...(op.roles === 'public' ? { security: [] } : { 'x-roles': op.roles }),
       ...(parameters.length && { parameters }),

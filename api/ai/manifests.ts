@@ -4,6 +4,7 @@
  * their hints, the capability overview, and the RFC 9728 protected-resource metadata of the MCP servers.
  */
 import type { McpServerName, Operation } from '../../src/platform/catalog/types.ts';
+import { describe } from '../../src/platform/catalog/tools.ts';
 import { graphqlKind } from '../graphql/schema.ts';
 import { PROFILES } from '../mcp/grant.ts';
 import { SERVER_NAMES } from '../mcp/server.ts';
@@ -123,7 +124,7 @@ export function aiDocuments(catalog: readonly Operation[], base: string) {
         return {
           name: op.graphql!.name,
           kind: graphqlKind(op),
-          description: op.summary,
+          description: describe(op),
           aiHints: tool ? { tool: tool.name, ...hints(tool) } : { tool: null, public: op.roles === 'public' },
         };
       }),

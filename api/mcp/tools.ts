@@ -4,7 +4,7 @@
  * written by hand (docs/mcp.md).
  */
 import type { McpServerName, Operation } from '../../src/platform/catalog/types.ts';
-import { aiToolNames, isRead } from '../../src/platform/catalog/tools.ts';
+import { aiToolNames, describe, isRead } from '../../src/platform/catalog/tools.ts';
 import { inputJsonSchema, outputJsonSchema } from '../graphql/schema.ts';
 
 export interface Tool {
@@ -63,7 +63,7 @@ function toolOf(op: Tool['op'], server: McpServerName): Tool {
   return {
     op,
     name: aiToolNames(op)[server]!,
-    description: `${op.summary}${scope} Risk: ${op.mcp.risk}${high ? ' (needs confirm: true)' : ''}.`,
+    description: `${describe(op)}${scope} Risk: ${op.mcp.risk}${high ? ' (needs confirm: true)' : ''}.`,
     inputSchema,
     ...(output.type === 'object' && { outputSchema: output }),
     annotations: {

@@ -4,6 +4,9 @@
  */
 import type { McpServerName, Operation } from './types.ts';
 
+/** An operation told in a few sentences: its summary, then its description (the MCP tools and AI manifests). */
+export const describe = (op: Operation) => (op.description ? `${op.summary} ${op.description}` : op.summary);
+
 /** Whether a call changes nothing: a REST read, or a GraphQL query; never a tool that runs other operations. */
 export const isRead = (op: Operation) =>
   !op.mcp?.runsOperations && (op.rest ? op.rest.method === 'GET' : op.graphql?.kind !== 'mutation');

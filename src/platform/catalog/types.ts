@@ -98,7 +98,14 @@ export interface Operation<
 > {
   /** Stable id: also the future MCP tool and manifest name. */
   name: string;
+  /** One line: what it does. */
   summary: string;
+  /**
+   * For a person integrating, written once: what it does, when to use it, what it refuses. The OpenAPI operation's
+   * description (api/openapi.ts adds who may call it and its MCP tool) and, after the summary, the MCP tool's and the
+   * AI discovery manifests'.
+   */
+  description?: string;
   /** API family (OpenAPI tag). */
   tag: string;
   input: I;
