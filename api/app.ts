@@ -18,6 +18,7 @@ import { requestContext, type State } from './middleware/context.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { allowedHosts } from './middleware/hosts.ts';
 import { buildOpenApi } from './openapi.ts';
+import { docsRoutes } from './pages/docs.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { aiRoutes } from './ai/routes.ts';
 import { agentCatalog } from './mcp/developerOperations.ts';
@@ -64,7 +65,7 @@ export function createApp({
     reads,
     quotas,
   });
-  const openapi = buildOpenApi(catalog, config.publicBaseUrl);
+  const openapi = buildOpenApi(catalog, config.publicBaseUrl, { contactEmail: config.apiContactEmail });
 
   const meta = new Router<State>({ prefix: '/api' });
   meta.get('/health', async (ctx) => {
@@ -78,7 +79,7 @@ export function createApp({
   });
   for (const doc of MODULES.flatMap((m) => m.documents ?? []))
     meta.get(doc.path, (ctx) => {
-      ctx.body = doc.build(config.publicBaseUrl);
+      ctx.body = doc.build(config.publicBaseUrl, config.apiContactEmail);
     });
 
   const version = (
@@ -99,6 +100,7 @@ export function createApp({
     .use(meta.routes())
     .use(ai.routes())
     .use(pageRoutes())
+    .use(docsRoutes())
     .use(
       mcpRoutes(agents.operations, makeContext, config, {
         version,

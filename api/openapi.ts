@@ -4,6 +4,9 @@ import { inputJsonSchema, outputJsonSchema } from './graphql/schema.ts';
 import { aiToolNames } from '../src/platform/catalog/tools.ts';
 import { failuresOf, type Failure } from '../src/platform/catalog/failures.ts';
 import { errorCodeDefinition } from '../src/platform/errorCodes.ts';
+import { errorExample, examplesOf, parameterExample } from './examples.ts';
+import { TAGS } from '../src/modules/index.ts';
+import { API_LICENSE, apiContact, DEFAULT_API_CONTACT_EMAIL } from '../src/platform/apiInfo.ts';
 
 const SAFE_JSON_REF = '#/components/schemas/SafeJson';
 
@@ -21,8 +24,11 @@ const ERROR_SCHEMA = {
   },
 };
 
-/** A failure status's answer: the error body whose `code` is one of those listed, each with what it means here. */
-const errorResponse = (failures: readonly Failure[]) => ({
+/**
+ * A failure status's answer: the error body whose `code` is one of those listed, each with what it means here, and
+ * the body of the first as its example.
+ */
+const errorResponse = (op: Operation, failures: readonly Failure[]) => ({
   description: failures.map((f) => `${f.code}: ${f.reason}`).join('; '),
   content: {
     'application/json': {
@@ -32,6 +38,7 @@ const errorResponse = (failures: readonly Failure[]) => ({
           { type: 'object', properties: { code: { enum: failures.map((f) => f.code) } } },
         ],
       },
+      example: errorExample(op, failures[0]!),
     },
   },
 });
@@ -72,13 +79,30 @@ function failureResponses(op: Operation & { rest: NonNullable<Operation['rest']>
   return Object.fromEntries(
     statuses.map((status) => {
       const headers = headersOf(status);
-      const response = errorResponse(failures.filter((f) => f.status === status));
+      const response = errorResponse(
+        op,
+        failures.filter((f) => f.status === status),
+      );
       return [String(status), { ...response, ...(headers && { headers }) }];
     }),
   );
 }
 
-/** The OpenAPI 3.1.0 document, derived from the same catalog as the routes. */
+/** The document's introduction, for a person integrating: how to call, how answers and failures look. */
+const INFO_DESCRIPTION = (serverUrl: string) =>
+  [
+    'Orders, contractor assignments, lockers and device orders, carrier distribution, third-party deliveries and ' +
+      'tracking: every operation of the Transport Management Service. Many are also GraphQL fields (`x-graphql` ' +
+      `names the field; \`POST ${serverUrl}/api/graphql\`) and MCP tools for AI agents (the description names the tool).`,
+    'Authenticate with `Authorization: Bearer <token>`: a session token from `POST /v1/user/login`, or a key of ' +
+      "its own kind where an operation says so (a locker's device key, a scanner key, an OTEP ingest key). Each " +
+      'operation says who may call it.',
+    'A failure answers `{ "result": false, "code": "...", "message": "..." }`, with the message in the language ' +
+      'of `Accept-Language`; each failure status lists the codes it can carry and what each means here. A 429 ' +
+      'says when to try again in `Retry-After`; rate-limited operations send `RateLimit-Policy` and `RateLimit`.',
+    `The webhooks the service pushes are described in the webhook catalog, \`${serverUrl}/api/asyncapi-webhooks.json\`.`,
+  ].join('\n\n');
+
 /**
  * An operation's description in the reference: the catalog's words for it, then who may call it and, when it is an
  * MCP tool, the tool's names with its scope and risk, so that every renderer shows them.
@@ -96,7 +120,19 @@ function referenceText(op: Operation): string {
   return [op.description ?? op.summary, who, tool].filter(Boolean).join('\n\n');
 }
 
-export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
+/**
+ * The OpenAPI 3.1.0 document, derived from the same catalog as the routes. `tags` are the families' descriptions, as
+ * the modules declare them (their descriptor's `tags`); a tag no module declares is left undeclared, which the
+ * contract lint (.spectral.yaml) refuses.
+ */
+export function buildOpenApi(
+  catalog: readonly Operation[],
+  serverUrl: string,
+  {
+    tags = TAGS,
+    contactEmail = DEFAULT_API_CONTACT_EMAIL,
+  }: { tags?: Readonly<Record<string, string>>; contactEmail?: string } = {},
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of catalog) {
     if (!op.rest) continue;
@@ -116,7 +152,12 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
         name,
         in: pathParams.includes(name) ? 'path' : 'query',
         required: pathParams.includes(name) || required.has(name),
+        // A field's own description (zod's .describe) is the parameter's, where renderers show it.
+        ...(typeof (schema as { description?: unknown }).description === 'string' && {
+          description: (schema as { description: string }).description,
+        }),
         schema,
+        example: parameterExample(op, name),
       }));
     const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k)));
     const bodyRequired = [...required].filter((k) => !pathParams.includes(k));
@@ -126,7 +167,14 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
         ? undefined
         : {
             required: bodyRequired.length > 0,
-            content: { 'application/json': { schema: { ...input, properties: bodyProps, required: bodyRequired } } },
+            content: {
+              'application/json': {
+                schema: { ...input, properties: bodyProps, required: bodyRequired },
+                example: Object.fromEntries(
+                  Object.entries(examplesOf(op).input).filter(([k]) => !pathParams.includes(k)),
+                ),
+              },
+            },
           };
     paths[path] ??= {};
     paths[path][method.toLowerCase()] = {
@@ -148,7 +196,13 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
         [String(status)]: {
           description: 'Success',
           content: Object.fromEntries(
-            (op.rest.representation?.mediaTypes ?? ['application/json']).map((type) => [type, { schema: output }]),
+            (op.rest.representation?.mediaTypes ?? ['application/json']).map((type) => [
+              type,
+              // The example is the default representation's; the others' shapes are their formats' own.
+              type === (op.rest!.representation?.mediaType(undefined) ?? 'application/json')
+                ? { schema: output, example: examplesOf(op).output }
+                : { schema: output },
+            ]),
           ),
           ...(op.limit && { headers: RATE_LIMIT_HEADERS }),
         },
@@ -158,8 +212,18 @@ export function buildOpenApi(catalog: readonly Operation[], serverUrl: string) {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Transport Management System', version: '1.0' },
-    servers: [{ url: `${serverUrl}/api` }],
+    info: {
+      title: 'Transport Management System',
+      version: '1.0',
+      description: INFO_DESCRIPTION(serverUrl),
+      contact: apiContact(serverUrl, contactEmail),
+      license: API_LICENSE,
+    },
+    servers: [{ url: `${serverUrl}/api`, description: 'This deployment' }],
+    // The families in catalog order (the order a reader meets them), each declared by the module that owns it.
+    tags: [...new Set(catalog.filter((op) => op.rest).map((op) => op.tag))].flatMap((name) =>
+      tags[name] ? [{ name, description: tags[name] }] : [],
+    ),
     paths,
     components: {
       schemas: { Error: ERROR_SCHEMA, SafeJson: safeJsonSchema(SAFE_JSON_REF) },

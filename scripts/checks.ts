@@ -1,16 +1,18 @@
 /**
- * The static checks `npm test` runs before anything starts: the type check, the linter over the whole tree and the
- * formatter check. They run side by side; each failure prints its own output, naming the files.
+ * The static checks `npm test` runs before anything starts: the type check, the linter over the whole tree, the
+ * formatter check and the contract lint (Spectral over the OpenAPI and AsyncAPI documents, scripts/lintContract.ts).
+ * They run side by side; each failure prints its own output, naming the files or the documents' paths.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
-const modules = path.resolve(import.meta.dirname, '../node_modules');
+const root = path.resolve(import.meta.dirname, '..');
 
 export const CHECKS = [
-  { name: 'typecheck', bin: 'typescript/bin/tsc', args: ['--noEmit', '-p', 'tsconfig.json'] },
-  { name: 'lint', bin: 'eslint/bin/eslint.js', args: ['.', '--max-warnings=0'] },
-  { name: 'format', bin: 'prettier/bin/prettier.cjs', args: ['--check', '--log-level=warn', '.'] },
+  { name: 'typecheck', bin: 'node_modules/typescript/bin/tsc', args: ['--noEmit', '-p', 'tsconfig.json'] },
+  { name: 'lint', bin: 'node_modules/eslint/bin/eslint.js', args: ['.', '--max-warnings=0'] },
+  { name: 'format', bin: 'node_modules/prettier/bin/prettier.cjs', args: ['--check', '--log-level=warn', '.'] },
+  { name: 'contract', bin: 'scripts/lintContract.ts', args: [] },
 ] as const;
 
 interface Outcome {
@@ -22,7 +24,7 @@ interface Outcome {
 
 function run(check: (typeof CHECKS)[number]): Promise<Outcome> {
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(modules, check.bin), ...check.args], {
+  const child = spawn(process.execPath, [path.join(root, check.bin), ...check.args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,9 +1,9 @@
 /**
- * `npm test`: first the static checks (type check, lint, format; scripts/checks.ts), and nothing starts unless they
- * pass. Then a throw-away PostgreSQL and an in-memory Temporal dev server on free ports, migrated and seeded once
- * into the template database, the workflows bundled once, and every test file run with Node's test runner,
- * TEST_CONCURRENCY files at a time: each file clones its own database from the template and registers its own
- * namespace (test/helpers/isolation.ts). A full run has a short Schemathesis run against the service beside the
+ * `npm test`: first the static checks (type check, lint, format, contract lint; scripts/checks.ts), and nothing
+ * starts unless they pass. Then a throw-away PostgreSQL and an in-memory Temporal dev server on free ports, migrated
+ * and seeded once into the template database, the workflows bundled once, and every test file run with Node's test
+ * runner, TEST_CONCURRENCY files at a time: each file clones its own database from the template and registers its
+ * own namespace (test/helpers/isolation.ts). A full run has a short Schemathesis run against the service beside the
  * files, on a database and namespace of its own (scripts/schemathesis.ts); its lines follow the files' report.
  *
  * `npm test -- <files>` runs those files only, without the checks and the fuzz run.

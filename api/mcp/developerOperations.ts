@@ -51,6 +51,8 @@ export function developerOperations(
     name: 'get_api_endpoints',
     summary:
       "Search the REST API: each endpoint's method, path, operation, summary, who may call it and its tool names.",
+    description:
+      "Every word of `query` must appear, in any case, in the operation's name, path, summary or family; without it every endpoint is listed. Paths are under `base_url`. Needs no token. Search GraphQL with get_graphql_operations; the whole contract, with schemas and error codes, is the OpenAPI document at /api/openapi.json.",
     tag: TAG,
     roles: 'public',
     mcp: DEVELOPER,
@@ -88,6 +90,8 @@ export function developerOperations(
   const graphqlOperations = defineOperation({
     name: 'get_graphql_operations',
     summary: "Search the GraphQL operations: each one's name, kind (query or mutation), summary and tool names.",
+    description:
+      "Every word of `query` must appear, in any case, in the GraphQL field's name, the operation's name or its summary; without it every operation is listed. Answers the endpoint that takes documents; run one with run_graphql_query. Needs no token.",
     tag: TAG,
     roles: 'public',
     mcp: DEVELOPER,
@@ -118,8 +122,9 @@ export function developerOperations(
 
   const graphqlQuery = defineOperation({
     name: 'run_graphql_query',
-    summary:
-      "Run a GraphQL document as POST /api/graphql runs it, with the same limits (size, depth, aliases, cost, answer size), as the connection's caller: each operation it reaches checks its own role, scope and confirmation. Answers {data, errors}.",
+    summary: "Run a GraphQL document as POST /api/graphql runs it, as the connection's caller; answers {data, errors}.",
+    description:
+      'The same limits as the endpoint refuse a document too large, too deep or too costly, with too many aliases or mutations, or whose answer is too large (QUERY_TOO_LARGE, QUERY_TOO_DEEP, QUERY_TOO_COMPLEX, TOO_MANY_ALIASES, TOO_MANY_MUTATIONS, RESPONSE_TOO_LARGE). Each operation it reaches checks its own role, scope and confirmation, so it is no way around MISSING_SCOPE or CONFIRMATION_REQUIRED. Syntax errors, unknown fields and resolver failures come back in `errors`, with the REST error body in `extensions`. It needs a token and counts as a write.',
     tag: TAG,
     roles: ROLES,
     mcp: { scope: null, risk: 'medium', servers: ['developer'], runsOperations: true },
@@ -166,8 +171,9 @@ export function developerOperations(
   let capabilities: ReturnType<typeof aiDocuments>['capabilities'] | undefined;
   const getCapabilities = defineOperation({
     name: 'get_capabilities',
-    summary:
-      'What agents can do here: each MCP server with its URL and its tools by the scope they need (public first), as GET /api/ai/capabilities answers.',
+    summary: 'What agents can do here: each MCP server with its URL and its tools, grouped by the scope they need.',
+    description:
+      "The same answer as GET /api/ai/capabilities: public tools first (scope `public`), then each scope with the tools it opens. Use it to pick the narrowest profile or exact scopes before connecting; a tool outside the connection's scopes answers MISSING_SCOPE. Needs no token.",
     tag: TAG,
     roles: 'public',
     mcp: { scope: null, risk: 'low', servers: ['user'] },
@@ -191,6 +197,8 @@ export function developerOperations(
     name: 'check_skill_update',
     summary:
       'Compare the hash of the integration skill file an agent holds with the one served: whether to download it again.',
+    description:
+      "Send the hash your copy came with (`sha256:...`); `update_available` is true when the served file differs, and the answer gives its version, hash and `download_url`. Needs no token. Read the skill's text with get_integration_guide.",
     tag: TAG,
     roles: 'public',
     mcp: DEVELOPER,
@@ -215,10 +223,11 @@ export function developerOperations(
     },
   });
 
-  const guide = (name: string, summary: string, text: () => string) =>
+  const guide = (name: string, summary: string, description: string, text: () => string) =>
     defineOperation({
       name,
       summary,
+      description,
       tag: TAG,
       roles: 'public',
       mcp: DEVELOPER,
@@ -242,16 +251,19 @@ export function developerOperations(
     guide(
       'get_integration_guide',
       'How an agent or integration signs in, picks its scopes, confirms risky writes, reads errors and verifies webhooks.',
+      "The integration skill as markdown, the same text GET /api/ai-skill serves: read it before calling anything else. It names the high-risk tools that need `confirm: true`, the profiles to pick scopes from, the approval queue and how to check a webhook's signature. Needs no token; check_skill_update says when a kept copy is out of date.",
       () => skill.text,
     ),
     guide(
       'get_otep_guide',
-      'The OTEP tracking guide: events, status codes, ingest formats and timelines (docs/otep.md).',
+      'The OTEP tracking guide: events, status codes, ingest formats and timelines, as markdown.',
+      "Read it before sending tracking events with otep_ingest or reading timelines with otep_tracking_get: it explains the event's fields, the vocabulary of status codes, the conformance levels the validator and ingest apply, EPCIS identifiers, the ingest formats and the provider credentials. It is the guide this version of the service ships. Needs no token.",
       doc(GUIDES.get_otep_guide),
     ),
     guide(
       'get_webhook_guide',
-      'The webhook guide: events, endpoints, signatures per sender, retries and dead letters (docs/webhooks.md).',
+      'The webhook guide: events, endpoints, signatures per sender, retries and dead letters, as markdown.',
+      'Read it before setting webhook endpoints with webhook_settings_update: it explains which events go to which URL, the headers and signatures to verify, the retry schedule, where webhooks may not go, the delivery log with replay and resend, and the event catalog at /api/asyncapi-webhooks.json. It is the guide this version of the service ships. Needs no token.',
       doc(GUIDES.get_webhook_guide),
     ),
   ];

@@ -90,6 +90,7 @@ async function main(): Promise<void> {
     `  Health       ${base}/api/health`,
     `  GraphQL      ${base}/api/graphql`,
     `  OpenAPI      ${base}/api/openapi.json`,
+    `  Reference    ${base}/api/docs   webhooks ${base}/api/docs/webhooks`,
     `  MCP          ${base}/mcp and ${base}/mcp/developer   approvals ${base}/mcp-approvals`,
     `  Temporal     ${config.temporalAddress}` + (temporal ? `   UI http://localhost:${config.temporalUiPort}` : ''),
     mail

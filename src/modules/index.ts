@@ -60,6 +60,13 @@ registerHooks(MODULES.flatMap((m) => m.hooks ?? []));
 /** Every business operation, defined once; REST, GraphQL and OpenAPI are derived from this list. */
 export const CATALOG: readonly Operation[] = MODULES.flatMap((m) => m.operations ?? []);
 
+/** Every tag a module declares, with its description; the OpenAPI document declares those its operations use. */
+export const TAGS: Readonly<Record<string, string>> = Object.fromEntries(
+  MODULES.flatMap((m) => Object.entries(m.tags ?? {})),
+);
+const declaredTwice = MODULES.flatMap((m) => Object.keys(m.tags ?? {})).filter((t, i, all) => all.indexOf(t) !== i);
+if (declaredTwice.length) throw new Error(`Tags declared by two modules: ${declaredTwice.join(', ')}`);
+
 export const ENTITIES = MODULES.flatMap((m) => m.entities ?? []);
 
 /** Every task queue a module's contract names; a worker process serves all of them or those WORKER_QUEUES names. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_API_CONTACT_EMAIL } from './apiInfo.ts';
 import { hostnameOf, isHostEntry, LOOPBACK_HOSTS } from './hostnames.ts';
 
 const flag = z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true');
@@ -75,6 +76,7 @@ const EnvSchema = z.object({
     .refine((v) => /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().min(3).default('TMS <no-reply@tms.localhost>'),
+  API_CONTACT_EMAIL: z.email().default(DEFAULT_API_CONTACT_EMAIL),
   NOTIFY_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
@@ -177,6 +179,8 @@ export interface Config {
   smtpUrl: string | null;
   /** The sender of recipient notifications. */
   mailFrom: string;
+  /** Where integrators write about this deployment's API: the contact of the OpenAPI and AsyncAPI documents. */
+  apiContactEmail: string;
   /** Multiplies the waits between notification attempts; the tests run them in fractions of a second. */
   notifyRetryScale: number;
   /** Days the webhook delivery log keeps deliveries and attempts (90 by default). */
@@ -268,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     approvalTimerScale: e.APPROVAL_TIMER_SCALE,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
+    apiContactEmail: e.API_CONTACT_EMAIL,
     notifyRetryScale: e.NOTIFY_RETRY_SCALE,
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,

@@ -57,6 +57,11 @@ export interface ModuleDescriptor {
   /** The folder name under src/modules. */
   name: string;
   operations?: readonly Operation[];
+  /**
+   * The tags (families of the API reference) the module owns, each with what a person integrating finds under it:
+   * the OpenAPI document declares them. A module whose operations use another module's tag does not repeat it.
+   */
+  tags?: Readonly<Record<string, string>>;
   /** MikroORM entities of the module's tables that it reads or writes through the ORM. */
   entities?: readonly EntitySchema[];
   activities?: (deps: WorkerDeps) => Activities;
@@ -75,8 +80,11 @@ export interface ModuleDescriptor {
   searchAttributes?: readonly SearchAttributeKey[];
   schedules?: (config: Config) => readonly ScheduleDefinition[];
   services?: (deps: WorkerDeps) => readonly WorkerService[];
-  /** Documents served as they are under /api (the AsyncAPI description of the webhooks), built once per base URL. */
-  documents?: readonly { path: string; build(publicBaseUrl: string): unknown }[];
+  /**
+   * Documents served as they are under /api (the AsyncAPI description of the webhooks), built once per base URL, with
+   * the deployment's API contact (API_CONTACT_EMAIL).
+   */
+  documents?: readonly { path: string; build(publicBaseUrl: string, contactEmail: string): unknown }[];
   /** The default credential (no prefix) is a session token; other kinds name their prefix. */
   credentials?: readonly CredentialKind[];
   /** Columns of the module's tables that hold secrets it must read back: stored sealed (secretBox.ts), re-sealed by a key rotation. */

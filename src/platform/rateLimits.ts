@@ -7,6 +7,7 @@ import net from 'node:net';
 import type { OperationContext } from './catalog/types.ts';
 import type { Quota, RateLimitName } from './config.ts';
 import { errors } from './errors.ts';
+import { rateLimitRefusals } from './telemetry/metrics.ts';
 
 /** What each limit counts against. */
 export const RATE_LIMIT_SUBJECT: Readonly<Record<RateLimitName, 'address' | 'credential'>> = {
@@ -63,6 +64,9 @@ export async function spendQuota(ctx: OperationContext, policy: RateLimitName): 
         : `user:${ctx.caller!.id}`;
   const { hits, resetSeconds } = await ctx.quotas.count(ctx.countsEm, policy, subject, quota);
   const state: QuotaState = { policy, ...quota, remaining: Math.max(0, quota.limit - hits), resetSeconds };
-  if (hits > quota.limit) throw errors.rateLimited(resetSeconds, rateLimitHeaders(state));
+  if (hits > quota.limit) {
+    rateLimitRefusals.inc({ policy });
+    throw errors.rateLimited(resetSeconds, rateLimitHeaders(state));
+  }
   ctx.quota = state;
 }

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.ts';
 import { User } from '../../src/modules/identity/index.ts';
 import { hashPassword } from '../../src/platform/secrets.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
@@ -409,18 +410,7 @@ describe('MCP approvals and dry runs', () => {
     });
     assert.equal(bad.status, 400);
 
-    const browser: Browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser: Browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const failures: string[] = [];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CATALOG } from '../../src/modules/index.ts';
+import { CATALOG, TAGS } from '../../src/modules/index.ts';
 import { koaPath } from '../../api/rest.ts';
 import { RATE_LIMIT_SUBJECT } from '../../src/platform/rateLimits.ts';
 import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
@@ -98,7 +98,22 @@ describe('the operation catalog is reachable on every surface it names', () => {
   test('the OpenAPI document describes every REST operation', async () => {
     const res = await app.http.get('/openapi.json');
     assert.equal(res.body.openapi, '3.1.0');
-    assert.deepEqual(res.body.info, { title: 'Transport Management System', version: '1.0' });
+    const { title, version, description, contact, license } = res.body.info;
+    assert.deepEqual({ title, version }, { title: 'Transport Management System', version: '1.0' });
+    assert.ok(description.includes('Authorization: Bearer'), 'the introduction says how to call');
+    assert.equal(contact.email, app.config.apiContactEmail);
+    assert.equal(contact.url, `${app.config.publicBaseUrl}/api/docs`);
+    assert.ok(license.name);
+    // Every family is declared, with the description the module that owns it gives, in the order readers meet them.
+    const families = [...new Set(CATALOG.filter((op) => op.rest).map((op) => op.tag))];
+    assert.deepEqual(
+      res.body.tags,
+      families.map((name) => ({ name, description: TAGS[name] })),
+    );
+    assert.ok(
+      families.every((name) => TAGS[name]),
+      'every family declares its tag',
+    );
     for (const op of CATALOG) {
       if (!op.rest) continue;
       const entry = res.body.paths[op.rest.path]?.[op.rest.method.toLowerCase()];
@@ -149,7 +164,8 @@ describe('the operation catalog is reachable on every surface it names', () => {
     const res = await app.http.get('/asyncapi-webhooks.json');
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /application\/json/);
-    assert.deepEqual(res.body, buildAsyncApiDocument(ROUTING, app.config.publicBaseUrl));
+    assert.deepEqual(res.body, buildAsyncApiDocument(ROUTING, app.config.publicBaseUrl, app.config.apiContactEmail));
+    assert.equal((res.body as { info: { contact: { email: string } } }).info.contact.email, app.config.apiContactEmail);
     const { diagnostics } = await new Parser().parse(JSON.stringify(res.body));
     assert.deepEqual(
       diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error),

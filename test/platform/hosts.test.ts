@@ -86,6 +86,7 @@ describe('Listening address and allowed host names', () => {
     ['POST', '/api/graphql', graphql],
     ['POST', '/api/v1/user/login', signIn()],
     ['GET', '/mcp-approvals'],
+    ['GET', '/api/docs'],
     ['GET', '/api/ai/tools'],
     ['GET', '/api/openapi.json'],
     ['GET', '/api/health'],

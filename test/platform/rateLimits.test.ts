@@ -42,6 +42,11 @@ describe('rate limits', () => {
 
   test("a public read answers the RateLimit headers, then 429 with Retry-After in the caller's language; another address is not held back", async () => {
     const address = freshAddress();
+    const refusals = async () => {
+      const text = await (await fetch(app.running.metrics!.url)).text();
+      return Number(/^tms_rate_limit_refusals_total\{policy="public_read"\} (\S+)$/m.exec(text)?.[1] ?? 0);
+    };
+    const refusedBefore = await refusals();
     const remaining: string[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await app.http.get('/v1/otep/vocabulary', from(address));
@@ -59,6 +64,7 @@ describe('rate limits', () => {
     assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
     assert.equal(refused.body.retry_after, retryAfter);
     assert.equal(refused.headers.get('ratelimit'), `"public_read";r=0;t=${retryAfter}`);
+    assert.equal((await refusals()) - refusedBefore, 1, 'the refusal is counted in /metrics under its limit');
 
     assert.equal((await app.http.get('/v1/otep/vocabulary', from(freshAddress()))).status, 200);
   });

@@ -15,6 +15,10 @@ import { SEALED_ARGUMENTS } from './repo.ts';
 export const approvals = (catalog: () => readonly Operation[]) =>
   defineModule({
     name: 'approvals',
+    tags: {
+      'MCP approvals':
+        'Writes proposed by AI agents through MCP tools that wait for a person of the business: list, read, approve or reject them, and set how long a proposal waits. An approved write runs as its proposer.',
+    },
     taskQueue: APPROVAL_QUEUE,
     operations: approvalOperations(catalog),
     activities: (deps) => createApprovalActivities(deps, catalog),

@@ -107,8 +107,9 @@ const answer = z.object({ result: z.literal(true), approval: ApprovalView });
 export function approvalOperations(catalog: () => readonly Operation[]) {
   const proposeWrite = defineOperation({
     name: 'propose_write',
-    summary:
-      "Queue a write tool call for a person of the business to approve or reject; nothing is done until then. The proposer must be able to call the tool (role and scopes): the approved write runs as the proposer, with the proposer's scopes.",
+    summary: 'Queue a write tool call for a person of the business to approve or reject; nothing runs until then.',
+    description:
+      'The approved write runs once, as the proposer and with the proposer\'s scopes, so a proposal grants no more than the proposer holds. It is checked now as the tool will check it: a `tool` that is no write tool of `server`, or arguments that fail its validation, answer VALIDATION_FAILED (naming `tool` or `arguments.<field>`); a tool the role may not use, FORBIDDEN; a scope the connection lacks, MISSING_SCOPE. The proposal expires after the business\'s approval time (24 hours by default); secret arguments read "[secret]".',
     tag: TAG,
     roles: MEMBERS,
     business: true,
@@ -179,6 +180,8 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
     name: 'list_pending_approvals',
     summary:
       "The business's proposals waiting for a decision, newest first, with their arguments; `status` lists decided ones instead.",
+    description:
+      'Lists only the proposals the caller could have made itself: of a write tool its role may use and, over MCP, its connection\'s scopes allow; the others are left out. `status` picks pending (the default), approved, rejected, expired, done or failed; 50 a page by default (`page`, `per_page` up to 200) with the `total`. Secret arguments read "[secret]". Read one proposal\'s history and outcome with get_approval.',
     tag: TAG,
     roles: MEMBERS,
     business: true,
@@ -208,6 +211,8 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
     name: 'get_approval',
     summary:
       "One proposal of the business: its tool, arguments, status, history, and once done the tool's answer or why it failed.",
+    description:
+      'The history lists each step (proposed, approved, done or failed, rejected, expired) with who and when. Once the write ran, `result` holds its answer, or `error` why it failed (such as PROPOSER_GONE, or OUTCOME_UNKNOWN when the run was interrupted and may or may not have taken effect). A proposal of another business, or of a tool the caller\'s role or scopes do not admit, answers NOT_FOUND. Secrets in arguments and answers read "[secret]".',
     tag: TAG,
     roles: MEMBERS,
     business: true,
@@ -226,8 +231,9 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
 
   const approve = defineOperation({
     name: 'approve_pending_write',
-    summary:
-      "Approve a pending proposal: its write runs once, now, as the proposer with the proposer's scopes, and the answer says how it went. The reviewer must be another person who may use the tool (role, and an agent's scopes).",
+    summary: 'Approve a pending proposal: its write runs once, now, and the answer says how it went.',
+    description:
+      "The write runs as the proposer with the proposer's scopes; the approval stands in for the `confirm: true` a high-risk tool needs, and an agent reviewer must itself send `confirm: true`. The write's own failure is no error of this call: the proposal comes back failed, with its `error`. Refuses the proposer (SELF_APPROVAL), a proposal no longer pending (APPROVAL_DECIDED, naming its status) and one the reviewer could not make itself or of another business (NOT_FOUND).",
     tag: TAG,
     roles: MEMBERS,
     business: true,
@@ -252,6 +258,8 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
   const reject = defineOperation({
     name: 'reject_pending_write',
     summary: 'Reject a pending proposal: nothing is done, and the reason is kept in its history.',
+    description:
+      "Use it for a proposal that should not run; unlike approving, the proposer may reject its own. The optional `reason` is kept in the proposal's history, and the answer is the proposal, now rejected. Refuses a proposal no longer pending (APPROVAL_DECIDED, naming its status) and one the caller could not make itself or of another business (NOT_FOUND).",
     tag: TAG,
     roles: MEMBERS,
     business: true,
@@ -274,7 +282,9 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
   const hoursOutput = z.object({ result: z.literal(true), expire_after_hours: z.number().int() });
   const settingsGet = defineOperation({
     name: 'approval_settings_get',
-    summary: 'How long a proposal waits for a decision before it expires.',
+    summary: 'Read how long a proposal waits for a decision before it expires.',
+    description:
+      'Answers `expire_after_hours`: 24 unless a client admin changed it with approval_settings_update. A proposal takes the value in force when it is made and expires if nobody approves or rejects it in that time; an expired proposal never runs.',
     tag: TAG,
     roles: ['client_admin', 'employee'],
     business: true,
@@ -288,6 +298,8 @@ export function approvalOperations(catalog: () => readonly Operation[]) {
   const settingsPut = defineOperation({
     name: 'approval_settings_update',
     summary: `Set how long a new proposal waits for a decision before it expires (1 to ${MAX_APPROVAL_HOURS} hours; 24 by default).`,
+    description:
+      'Applies to proposals made from then on: those already waiting keep the expiry they were given. A value outside 1 to 720 is VALIDATION_FAILED. Answers the value now in force; sending the same value again changes nothing.',
     tag: TAG,
     roles: ['client_admin'],
     business: true,

@@ -7,6 +7,10 @@ import { assignmentAssign, assignmentList, assignmentRelease, assignmentRevoke }
 
 export const assignments = defineModule({
   name: 'assignments',
+  tags: {
+    'Broker Order Assignments':
+      'Hand orders exclusively to one contractor, revoke them, or, as that contractor, give them back. An order without an assignment follows the ordinary contractor rules.',
+  },
   operations: [assignmentList, assignmentAssign, assignmentRevoke, assignmentRelease],
   entities: [BrokerOrderAssignment],
   messages: ASSIGNMENTS_MESSAGES,

@@ -102,6 +102,8 @@ export const assignmentList = defineOperation({
   ...common,
   name: 'list_broker_order_assignments',
   summary: "List contractor order assignments, newest first, with each order's current status.",
+  description:
+    "Filter by `broker_id` (a contractor's user id), `status` (active, revoked, released) or `order_id`; 50 a page by default (`page`, `per_page` up to 200) with the `total`. A contractor sees only its own assignments, whatever `broker_id` it sends. Refuses while the module is off for the whole service (MODULE_UNAVAILABLE) or for the business (MODULE_DISABLED).",
   roles: ['client_admin', 'employee', 'contractor'],
   business: true,
   rest: { method: 'GET', path: '/v1/broker-order-assignments' },
@@ -135,6 +137,8 @@ export const assignmentAssign = defineOperation({
   ...common,
   name: 'assign_orders_to_broker',
   summary: 'Hand orders exclusively to one contractor; an order held by another contractor moves in one step.',
+  description:
+    'Takes up to 500 order ids and a `broker_id`, a contractor account of the business; any other `broker_id`, or an order the business does not have, fails the whole call (VALIDATION_FAILED). An order on a route, not self-delivered, held by a carrier, in a status that cannot be assigned or already held by this contractor is skipped and listed in `errors`; `result` is false when none was assigned. Assigned orders leave the planning pools of everyone else. Refuses while the module is off for the whole service (MODULE_UNAVAILABLE) or for the business (MODULE_DISABLED).',
   roles: ['client_admin'],
   business: true,
   rest: { method: 'POST', path: '/v1/broker-order-assignments' },
@@ -194,7 +198,9 @@ export const assignmentAssign = defineOperation({
 export const assignmentRevoke = defineOperation({
   ...common,
   name: 'revoke_broker_order_assignments',
-  summary: 'End active assignments; the orders return to ordinary contractor rules.',
+  summary: 'End active contractor assignments; the orders can be planned by the business and any contractor again.',
+  description:
+    'Takes up to 500 order ids and an optional `reason`, kept on each ended assignment (status revoked). An order on a route, or without an active assignment, is skipped and listed in `errors` while the others are revoked; `result` is false when none was. An order the business does not have fails the whole call (VALIDATION_FAILED). A contractor gives one back with release_broker_order_assignment. Refuses while the module is off for the whole service (MODULE_UNAVAILABLE) or for the business (MODULE_DISABLED).',
   roles: ['client_admin'],
   business: true,
   rest: { method: 'POST', path: '/v1/broker-order-assignments/revoke' },
@@ -238,7 +244,9 @@ export const assignmentRevoke = defineOperation({
 export const assignmentRelease = defineOperation({
   ...common,
   name: 'release_broker_order_assignment',
-  summary: 'The holding contractor gives an order back; it returns to ordinary contractor rules.',
+  summary: 'The holding contractor gives an order back; the business and any contractor can plan it again.',
+  description:
+    'For one order the calling contractor holds: its assignment ends as released, with the optional `reason`. Refuses an order the caller does not hold (NOT_ASSIGNED_TO_YOU) and one on a route (ORDER_ON_ROUTE: take it off the route first); an order the business does not have is VALIDATION_FAILED. A client admin ends assignments with revoke_broker_order_assignments. Also refuses while the module is off for the whole service (MODULE_UNAVAILABLE) or for the business (MODULE_DISABLED).',
   roles: ['contractor'],
   business: true,
   rest: { method: 'POST', path: '/v1/broker-order-assignments/release' },

@@ -3,6 +3,7 @@
  * closed too: this is exactly what repo.ts writes, so a pickup code can never slip into a payload unnoticed.
  */
 import type { EventDefinition, Schema } from '../../platform/events.ts';
+import { describeEvents } from '../../platform/events.ts';
 import { enumOf, int, jsonSchemaOf, orNull, str, strict, tenantEnvelope } from '../../platform/jsonSchema.ts';
 import { DEVICE_ORDER_STATUSES, EVENT_OF_ACTION, outcomeOf, type DeviceOrderAction } from './domain.ts';
 import { DeviceOrderView } from './views.ts';
@@ -60,10 +61,26 @@ const SUMMARIES = {
   'device_order.exception_resolved': 'An exception on the device order was resolved or dismissed.',
 };
 
-export const DEVICE_ORDER_EVENTS: readonly EventDefinition[] = Object.entries(SUMMARIES).map(([name, summary]) => ({
+const DECLARED: readonly EventDefinition[] = Object.entries(SUMMARIES).map(([name, summary]) => ({
   name,
   sender: 'tenant',
   summary,
   payload: deviceOrderPayload(name),
   route: { field: 'device_order_webhook_url', restrictedBy: 'device_order_events' },
 }));
+
+/** Each event as its receiver should read it: when it is sent and what to do with it (the AsyncAPI description). */
+export const DEVICE_ORDER_EVENTS = describeEvents(DECLARED, {
+  'device_order.stored':
+    'Sent when a parcel is placed in a device compartment for someone to collect. `due_at` is the pickup deadline. The pickup code is never in the event: the recipient gets it from the service or from whoever stored the parcel.',
+  'device_order.collected':
+    'Sent when the awaited party collected the parcel with its pickup code: the device order is done and the compartment free.',
+  'device_order.removed':
+    'Sent when staff took the parcel out of its compartment instead of the awaited party; `removal_reason` says why.',
+  'device_order.overdue':
+    'Sent when the parcel was not collected by `due_at`. It stays in the compartment, and an overdue exception is opened for staff to act on.',
+  'device_order.exception_opened':
+    'Sent when an exception is opened on the device order (for example door left open, deposit unverified, item missing, overdue). The device order stays open until staff resolve or dismiss it.',
+  'device_order.exception_resolved':
+    'Sent when an exception on the device order is resolved or dismissed, with what was done (`resolution_action`).',
+});

@@ -33,6 +33,10 @@ export { storeBroughtParcel, type BroughtOutcome, type BroughtParcel } from './b
 
 export const deviceOrders = defineModule({
   name: 'device-orders',
+  tags: {
+    'Device Orders':
+      'Parcels kept in a device compartment until someone collects them with a pickup code: store, collect, remove, and the exceptions staff open and resolve. The device_order.* webhooks follow each one.',
+  },
   taskQueue: DEVICE_ORDER_QUEUE,
   events: DEVICE_ORDER_EVENTS,
   // A door report of a compartment it holds, or held last, may open or close its door_left_open exception.

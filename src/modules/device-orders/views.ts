@@ -46,10 +46,19 @@ export const DeviceOrderView = z
     status: z.enum(DEVICE_ORDER_STATUSES).describe('Device order status'),
     next_actor: z.enum(NEXT_ACTORS).describe('Who has to act next'),
     device_type: z.string().describe('Device type, for example locker'),
-    device_id: z.string().describe('Device code'),
+    device_id: z
+      .string()
+      .describe('Device code')
+      .meta({ examples: ['DEMO-LOCKER-1'] }),
     device_name: z.string().describe('Device name'),
-    grid_code: z.string().describe('Compartment code'),
-    reference_number: z.string().describe('Parcel reference'),
+    grid_code: z
+      .string()
+      .describe('Compartment code')
+      .meta({ examples: ['A07'] }),
+    reference_number: z
+      .string()
+      .describe('Parcel reference')
+      .meta({ examples: ['PKG-20250312-0042'] }),
     order_id: z.number().int().nullable().describe('Linked order id'),
     external_order_id: z.string().nullable().describe("Caller's order id"),
     due_at: time('Pickup deadline'),

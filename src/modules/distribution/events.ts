@@ -7,6 +7,7 @@
  */
 import type { NewOutboxEvent } from '../../platform/db/outbox.ts';
 import type { EventDefinition, Schema } from '../../platform/events.ts';
+import { describeEvents } from '../../platform/events.ts';
 import { bool, enumOf, int, obj, orNull, providerEnvelope, str, time } from '../../platform/jsonSchema.ts';
 import type { CarrierEventFacts, PlaceFacts } from './repo/distributions.ts';
 import { DISTRIBUTION_STATUSES, PLACE_KINDS, type ScanAction } from './domain.ts';
@@ -52,7 +53,7 @@ function carrierEvent(
 
 const statusIs = (s: string) => str(s, { const: s });
 
-export const CARRIER_PACKAGE_EVENTS: readonly EventDefinition[] = [
+const DECLARED: readonly EventDefinition[] = [
   carrierEvent(
     'carrier_package.distribution.created',
     'The package was placed on a distribution order at the receiving warehouse.',
@@ -146,3 +147,17 @@ export function carrierPackageEvent(
     },
   };
 }
+
+/** Each event as its receiver should read it: when it is sent and what to do with it (the AsyncAPI description). */
+export const CARRIER_PACKAGE_EVENTS = describeEvents(DECLARED, {
+  'carrier_package.distribution.created':
+    'Sent when one of your packages is placed on a distribution order at the receiving warehouse, with where it goes when known. Use it to start following the package.',
+  'carrier_package.distribution.loaded':
+    'Sent when the package is scanned onto the truck at the warehouse: it is in transit to its location.',
+  'carrier_package.distribution.delivered':
+    'Sent when the driver handed the package to its location (a locker or a store).',
+  'carrier_package.distribution.shelved':
+    'Sent when the package is shelved at its location (a locker compartment or a store shelf) and the recipient is notified: it can be collected now.',
+  'carrier_package.distribution.removed':
+    "Sent when the package was taken off the truck before departure, or its order was cancelled (`reason`). It is back on the warehouse's list, waiting to be loaded again or returned.",
+});

@@ -31,6 +31,10 @@ export { moveByTrackedEvents, removeCancelledPackages, type TrackedMove } from '
 
 export const distribution = defineModule({
   name: 'distribution',
+  tags: {
+    Distribution:
+      "Carrier packages through the business's warehouses, trucks and pickup places: the places, carrier supplier accounts, the scans that move a package (by staff or by a place's scanner key), distribution lists and flagged scans. The carrier_package.distribution.* webhooks follow each package.",
+  },
   taskQueue: DISTRIBUTION_QUEUE,
   events: CARRIER_PACKAGE_EVENTS,
   operations: [

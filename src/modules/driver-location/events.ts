@@ -1,10 +1,11 @@
 /** The driver position event, throttled per driver by the operation that reports positions. */
 import type { EventDefinition } from '../../platform/events.ts';
+import { describeEvents } from '../../platform/events.ts';
 import { int, num, obj, orNull, OWN_EVENT_ID, tenantEnvelope, time } from '../../platform/jsonSchema.ts';
 
 const NAME = 'driver.location_update';
 
-export const DRIVER_LOCATION_EVENTS: readonly EventDefinition[] = [
+const DECLARED: readonly EventDefinition[] = [
   {
     name: NAME,
     sender: 'tenant',
@@ -24,3 +25,9 @@ export const DRIVER_LOCATION_EVENTS: readonly EventDefinition[] = [
     route: { field: 'driver_location_webhook_url' },
   },
 ];
+
+/** Each event as its receiver should read it: when it is sent and what to do with it (the AsyncAPI description). */
+export const DRIVER_LOCATION_EVENTS = describeEvents(DECLARED, {
+  'driver.location_update':
+    'Sent when one of your drivers reports a position, at most once per driver per configured interval (driver_location_min_interval_sec). Use the newest `recorded_at` to place the driver; an older position arriving late is not newer.',
+});

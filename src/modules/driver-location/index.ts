@@ -6,6 +6,9 @@ import { driverLocationReport } from './operations.ts';
 
 export const driverLocation = defineModule({
   name: 'driver-location',
+  tags: {
+    Driver: "What a driver's app reports: its position, which reaches receivers as driver.location_update webhooks.",
+  },
   events: DRIVER_LOCATION_EVENTS,
   operations: [driverLocationReport],
   messages: DRIVER_LOCATION_MESSAGES,

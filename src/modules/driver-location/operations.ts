@@ -9,8 +9,9 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 
 export const driverLocationReport = defineOperation({
   name: 'driver_location_report',
-  summary:
-    'A driver reports a position; driver.location_update is produced at most once per driver_location_min_interval_sec.',
+  summary: 'A driver reports its current position.',
+  description:
+    "The service keeps the driver's newest position; a fix older than the one it holds changes nothing. It emits the driver.location_update webhook event at most once per the business's interval (`driver_location_min_interval_sec` of webhook_settings_update, 60 s by default), and `event_emitted` says whether this call did, so send every fix. Refuses a `recorded_at` more than 5 minutes ahead of the service's clock (VALIDATION_FAILED).",
   tag: 'Driver',
   roles: ['driver'],
   business: true,

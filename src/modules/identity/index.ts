@@ -10,6 +10,9 @@ export { findDeliveryProvider } from './repo.ts';
 
 export const identity = defineModule({
   name: 'identity',
+  tags: {
+    User: "Sign in and out, and read who you are. The other operations take the bearer token `user_login` answers, or a key of their own kind: a locker's device key, a place's scanner key, an OTEP ingest key.",
+  },
   operations: [login, logout, me],
   entities: [Business, User, AuthToken],
   messages: IDENTITY_MESSAGES,

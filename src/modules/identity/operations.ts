@@ -14,6 +14,8 @@ const ANY_ROLE = ROLES;
 export const login = defineOperation({
   name: 'user_login',
   summary: 'Sign in with email and password; answers a bearer token.',
+  description:
+    'Send the token as `Authorization: Bearer <token>` on every other call; it lasts 24 hours by default (`expires_at` says when) unless user_logout revokes it. A wrong email or password answers INVALID_CREDENTIALS, the same whether or not an account has the email. From the third wrong password in a row the email is held back for growing waits, and after 10 it is refused for 15 minutes, the right password too (TOO_MANY_ATTEMPTS, see Retry-After); each address may try 30 times a minute (RATE_LIMITED).',
   tag: 'User',
   roles: 'public',
   limit: 'sign_in',
@@ -42,6 +44,8 @@ export const login = defineOperation({
 export const logout = defineOperation({
   name: 'user_logout',
   summary: 'Revoke the bearer token of this request.',
+  description:
+    "Use it when a session ends. Only the token sent with this call stops working: the account's other sessions and its machine keys stay valid, and the revoked token answers UNAUTHENTICATED from then on, to this operation too. Machine keys (device, scanner, OTEP ingest) cannot call it (FORBIDDEN); each kind has its own revoke operation.",
   tag: 'User',
   roles: ANY_ROLE,
   rest: { method: 'POST', path: '/v1/user/logout' },
@@ -58,7 +62,9 @@ export const logout = defineOperation({
 
 export const me = defineOperation({
   name: 'user_me',
-  summary: 'The signed-in account and its business.',
+  summary: 'Read the signed-in account and its business.',
+  description:
+    "Answers the account's id, name, email and role, and its business's id, code and name; `business` is null for an account that belongs to no business. Use it after signing in to learn what the role allows; a contractor's `id` is the `broker_id` that contractor assignments name. Takes a session token only: a machine key (device, scanner, OTEP ingest) answers FORBIDDEN.",
   tag: 'User',
   roles: ANY_ROLE,
   rest: { method: 'GET', path: '/v1/user/me' },

@@ -3,6 +3,7 @@
  * that channel, the only webhooks that carry pickup codes. `test: true` and livemode false mark sandbox events.
  */
 import type { EventDefinition, Schema } from '../../platform/events.ts';
+import { describeEvents } from '../../platform/events.ts';
 import { bool, enumOf, list, int, obj, orNull, providerEnvelope, str, time } from '../../platform/jsonSchema.ts';
 import { CONFIRM_SOURCES, FAILURE_CODES, OPEN_MODES } from './domain.ts';
 
@@ -31,7 +32,7 @@ function lockerEvent(
   };
 }
 
-export const PARTNER_LOCKER_EVENTS: readonly EventDefinition[] = [
+const DECLARED: readonly EventDefinition[] = [
   lockerEvent('partner_locker.delivery.doors_opened', 'Doors opened for a deposit attempt (also re-opens).', {
     pickup_code: orNull(
       str(
@@ -94,3 +95,23 @@ export const PARTNER_LOCKER_EVENTS: readonly EventDefinition[] = [
     { not: { anyOf: [{ required: ['pickup_code'] }, { required: ['delivery_code'] }] } },
   ),
 ];
+
+/** Each event as its receiver should read it: when it is sent and what to do with it (the AsyncAPI description). */
+export const PARTNER_LOCKER_EVENTS = describeEvents(DECLARED, {
+  'partner_locker.delivery.doors_opened':
+    "Sent when the delivery's doors open for a deposit, the first time or again. The courier puts the parcels in and closes the doors; the deposit counts once confirmed (delivered).",
+  'partner_locker.delivery.delivered':
+    "Sent when the deposit is confirmed, by your API, the locker's screen or the locker's owner. From now on the recipient's pickup code opens the compartments; expect partner_locker.pickup.completed when they have taken the parcels.",
+  'partner_locker.pickup.completed':
+    "Sent when the recipient's pickup code opened the doors and they were closed again: the parcels were collected and the delivery is done.",
+  'partner_locker.delivery.failed':
+    'Sent when the delivery failed, with a failure code per parcel when one was given. Its compartments are free again; start a new delivery to try again.',
+  'partner_locker.delivery.expired':
+    'Sent when an unused delivery code or an uncollected deposit passed its expiry; `expired` says which.',
+  'partner_locker.delivery.cancelled':
+    'Sent when the delivery was cancelled before its deposit was confirmed; its compartments are free again.',
+  'partner_locker.delivery.correction_reopened':
+    'Sent when compartments of a confirmed deposit were reopened inside the correction window, before the recipient opened them, so the courier can fix the deposit.',
+  'partner_locker.delivery.code_rotated':
+    "Sent when the delivery code or the recipient's pickup code was replaced; the old code stops working at once. The new code is never in the event: a new delivery code was answered to whoever asked for it, and a new pickup code goes only to the recipient.",
+});

@@ -46,6 +46,10 @@ export { grantLockerPartner } from './repo/partners.ts';
 
 export const lockerDeliveries = defineModule({
   name: 'locker-deliveries',
+  tags: {
+    'Partner Locker':
+      "For locker providers delivering into a partner business's lockers: reserve compartments and receive the codes, open the doors, confirm, cancel, fail or correct a deposit, rotate codes, see the lockers with their free compartments, and play deliveries on sandbox lockers. The partner_locker.* webhooks follow each delivery.",
+  },
   taskQueue: LOCKER_DELIVERY_QUEUE,
   events: PARTNER_LOCKER_EVENTS,
   // A door report of a compartment one of its deliveries holds settles a deposit or a pickup.

@@ -21,10 +21,19 @@ export const LockerDeliveryView = z
   .object({
     id: z.number().int().describe('Delivery id'),
     status: z.enum(LOCKER_DELIVERY_STATUSES).describe('Delivery status'),
-    device_id: z.string().describe('Device code'),
+    device_id: z
+      .string()
+      .describe('Device code')
+      .meta({ examples: ['DEMO-LOCKER-1'] }),
     open_mode: z.enum(OPEN_MODES).describe('How the courier opens the doors'),
     livemode: z.boolean().describe('False on a sandbox (simulated) locker'),
-    recipient: z.object({ name: z.string(), phone: z.string().nullable(), email: z.string().nullable() }).strict(),
+    recipient: z
+      .object({
+        name: z.string().meta({ examples: ['Jana Novakova'] }),
+        phone: z.string().nullable(),
+        email: z.string().nullable(),
+      })
+      .strict(),
     parcels: z.array(ParcelView),
     confirmed_by: z.string().nullable().describe('What confirmed the deposit'),
     delivery_code_expires_at: time('When an unused delivery code expires'),

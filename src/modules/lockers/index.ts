@@ -13,6 +13,7 @@ import { deviceKeyCreate, deviceKeyList, deviceKeyRevoke } from './operations/ke
 import { callerForDeviceKey, DEVICE_KEY_PREFIX } from './repo/deviceKeys.ts';
 
 export { Device } from './entities.ts';
+export { deviceCode } from './schemas.ts';
 export { ownDevice, type DoorReported, type DoorReportedHook } from './operations/doors.ts';
 export { enterCode, ScreenAnswer, ScreenInput, type ScreenCodeMatch } from './operations/screen.ts';
 export {
@@ -39,6 +40,10 @@ export {
 
 export const lockers = defineModule({
   name: 'lockers',
+  tags: {
+    Lockers:
+      "The business's own lockers: the device keys a locker calls with, what a locker reports (doors, codes typed on its screen, the courier's confirmation), the wrong-code lock, and the console over partner deliveries into those lockers with their timers and allowed partners.",
+  },
   operations: [
     deviceKeyCreate,
     deviceKeyList,

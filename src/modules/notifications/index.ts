@@ -14,6 +14,10 @@ export { NotificationView, presentNotification } from './views.ts';
 
 export const notifications = defineModule({
   name: 'notifications',
+  tags: {
+    Notifications:
+      "What the service sent, or still owes, the business's recipients (such as pickup codes), with each one's status; never its text.",
+  },
   operations: [notificationList],
   // The worker sends; its pooled SMTP connections close with it.
   services: () => [{ start: async () => undefined, stop: async () => closeMailTransports() }],

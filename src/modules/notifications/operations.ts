@@ -7,8 +7,9 @@ import { NotificationView, presentNotification } from './views.ts';
 
 export const notificationList = defineOperation({
   name: 'notification_list',
-  summary:
-    "The notifications the service sent, or still owes, the business's recipients (newest first; never their text): filter by status or by the process that sent them.",
+  summary: "List the email notifications the service sent, or still owes, the business's recipients, newest first.",
+  description:
+    "Each entry names the recipient's address, the message template (such as locker_pickup_code), its status (pending, sent, failed or skipped), its attempts and the last error, never the message's text or a code in it. Filter by `status` or by the process that owed it (`reference_type` such as locker_delivery or device_order, with `reference_id`); 50 a page by default (`page`, `per_page` up to 200). A skipped entry says why nobody was told (no email address, say). Those a partner locker delivery owes belong to the locker's business.",
   tag: 'Notifications',
   roles: ['client_admin'],
   business: true,

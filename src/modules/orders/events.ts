@@ -4,6 +4,7 @@
  * designed from the specification's descriptions for the families to come, and allow fields not listed.
  */
 import type { EventDefinition, Schema } from '../../platform/events.ts';
+import { describeEvents } from '../../platform/events.ts';
 import {
   bool,
   enumOf,
@@ -160,7 +161,7 @@ const tenant = (field: string, name: string, summary: string, data: Schema, even
   route: { field },
 });
 
-export const ORDER_EVENTS: readonly EventDefinition[] = [
+const DECLARED: readonly EventDefinition[] = [
   tenant(
     'order_create_webhook_url',
     'order.created',
@@ -283,3 +284,52 @@ export const ORDER_EVENTS: readonly EventDefinition[] = [
     }),
   ),
 ];
+
+/** Each event as its receiver should read it: when it is sent and what to do with it (the AsyncAPI description). */
+export const ORDER_EVENTS = describeEvents(DECLARED, {
+  'order.created':
+    "Sent once when an order of yours is created, whatever the entry (API, console, import, another system). Use it to record the order's id, reference and tracking number on your side; `packages` lists its package numbers, the first being the tracking number. The event id is ORC-<order id>, so a repeat is easy to recognise.",
+  'order.status_change':
+    "Sent each time an order's status changes, with the status before and after. Keep the newest status by `occurred_at` rather than by arrival: pushes can be retried and so arrive out of order. An after_status of 48 means the order is intercepted (see the order.intercept.* events).",
+  'tracking.event':
+    "Sent when a tracking event is recorded for a parcel of the order: the event's key, text and time, and on delivered and picked-up events the proof files. Use it to show the parcel's progress to your customer.",
+  'order.create_async':
+    'Sent to the postback URL when a bulk order import finishes: how many rows created an order and, per row, the order or why the row was refused. Nothing is created for a refused row; correct it and import it again.',
+  'pod.files_updated':
+    'Sent once per proof-of-delivery file added, replaced or removed on an order. Fetch or drop your copy of the file as `action` says; an update carries only the current image.',
+  'order.deleted':
+    'Sent when an order is deleted for good. Remove or archive it on your side: the service will answer nothing more about it.',
+  'order.cancel_failed':
+    'Sent when a request to cancel an order was refused (by the service, or by the carrier holding it: ORDER_CANCEL_REFUSED). The order goes on as before; `error_code` and `message` say why.',
+  'order.assigned':
+    'Sent when a driver is assigned to the order, by hand, by route planning or by auto-assignment (`source`).',
+  'order.unassigned':
+    'Sent when the order loses its driver (handed over, revoked, rejected or timed out); it waits for another driver.',
+  'order.accepted': 'Sent when the driver accepts an order that was auto-assigned to them.',
+  'order.rejected':
+    "Sent when the driver rejects the order, with the driver's reason when given; the order goes back to be assigned again.",
+  'order.pickup_started': 'Sent when the driver starts the pickup of the order.',
+  'order.picked_up': 'Sent when the driver has picked the parcel up.',
+  'order.on_the_way':
+    'Sent when the parcel is on its way to the recipient: a good moment to tell the recipient it is coming.',
+  'order.completed': 'Sent when the parcel was delivered: the order is done.',
+  'order.failed':
+    'Sent when a delivery attempt failed, with the kind of failure when known (redispatch later, needs rescheduling, refused by the recipient). The order is not done: expect another attempt or a rescheduling.',
+  'order.cancelled': 'Sent when the order is cancelled; no driver will handle it any more.',
+  'order.ready': 'Sent when the order is marked ready for pickup.',
+  'driver.on_duty_changed': 'Sent when one of your drivers goes on or off duty.',
+  'order.intercept.requested':
+    'Sent when interception of the order is requested: it is to be stopped on its way. The following order.intercept.* events say how it goes.',
+  'order.intercept.in_effect':
+    'Sent when the interception takes effect: the order is in status 48 and will not be delivered as planned.',
+  'order.intercept.held_at_warehouse':
+    'Sent when the intercepted parcel is held at the warehouse, waiting for its outcome.',
+  'order.intercept.outcome_executed':
+    "Sent when the interception's outcome was carried out; the order leaves status 48.",
+  'order.intercept.withdrawn':
+    'Sent when the interception is withdrawn; the order leaves status 48 and goes on as before.',
+  'order.intercept.rejected': 'Sent when the interception request is refused; the order goes on as before.',
+  'order.intercept.failed': 'Sent when the interception could not be carried out; the order goes on.',
+  'route_board.changed':
+    'Sent when a route board (enterprise level) is opened, closed or cancelled, or one of its seats changes; `action` says which.',
+});

@@ -22,6 +22,12 @@ export {
 
 export const orders = defineModule({
   name: 'orders',
+  tags: {
+    Client:
+      "A business's own orders: create local deliveries (D), pickups (P) and peer-to-peer orders (P2P), then list and read them. For the business's administrators and employees.",
+    Dispatch:
+      "Planning: the orders the caller may plan now, from the client's pool or, for a contractor, its own assigned and unassigned orders.",
+  },
   events: ORDER_EVENTS,
   operations: [orderCreate, orderList, orderGet, planningPool],
   entities: [Order],

@@ -23,7 +23,7 @@ const optionalText = (max: number) => z.string().trim().max(max).nullish();
 
 const RecipientInput = z
   .object({
-    name: text(255),
+    name: text(255).meta({ examples: ['Jana Novakova'] }),
     phone: z
       .string()
       .trim()
@@ -38,7 +38,7 @@ const OrderView = z.object({
   id: z.number().int(),
   type: z.enum(['D', 'P', 'P2P']),
   order_ref: z.string().nullable(),
-  tracking_number: z.string(),
+  tracking_number: z.string().meta({ examples: ['TMS3F9A1C7B2E04'] }),
   status_id: z.number().int(),
   status: z.string(),
   scheduled_date: z.string(),
@@ -111,6 +111,8 @@ const PackageView = z.object({
 export const orderCreate = defineOperation({
   name: 'client_order_create',
   summary: 'Create a local delivery (D), pickup (P) or peer-to-peer (P2P) order.',
+  description:
+    "The order starts in status NEW_ORDER, delivered by the business itself. Without `packages` it gets one unmeasured package (at most 50); the first package's number is the order's tracking number. Emits the order.created webhook event, and when one of the business's third-party rules matches, the order is handed to that delivery provider at once (`third_party_assignment`). Not idempotent: before retrying a call whose answer was lost, look for its `order_ref` with get_orders. Invalid input is VALIDATION_FAILED.",
   tag: 'Client',
   roles: STAFF,
   business: true,
@@ -188,6 +190,8 @@ export const orderCreate = defineOperation({
 export const orderList = defineOperation({
   name: 'get_orders',
   summary: "List the business's orders, newest first.",
+  description:
+    "Every order of the caller's business, those handed to a carrier included, 50 a page by default (`page`, `per_page` up to 200) with the `total`. Filter by `order_ref` (exact match) or `status` (a status id such as 1 for NEW_ORDER; an unknown id is VALIDATION_FAILED). Read an order's packages with get_order_detail, and the orders still to plan with get_planning_pool.",
   tag: 'Client',
   roles: STAFF,
   business: true,
@@ -223,6 +227,8 @@ export const orderList = defineOperation({
 export const orderGet = defineOperation({
   name: 'get_order_detail',
   summary: 'Read one order of the business.',
+  description:
+    "`id` is the order's id as client_order_create and get_orders answer it, not its tracking number. Answers the order as get_orders shows it, plus its packages in position order with their numbers, measures and carrier references. An order of another business, or no order, answers NOT_FOUND. A recipient follows a parcel by tracking number with public_tracking instead.",
   tag: 'Client',
   roles: STAFF,
   business: true,
@@ -244,6 +250,8 @@ export const orderGet = defineOperation({
 export const planningPool = defineOperation({
   name: 'get_planning_pool',
   summary: "Orders the caller may plan now: the client's pool, or a contractor's own assigned and unassigned orders.",
+  description:
+    'An order is plannable when it is on no route, delivered by the business itself, not held by a carrier, in an assignable status (NEW_ORDER, AT_WAREHOUSE, RESCHEDULE_NEEDED, REDISPATCH_LATER) and assigned to no contractor; a contractor also sees the orders assigned to it. Sorted by scheduled date, then id, at most `limit` orders (500 by default and at most), without paging. Hand orders to a contractor with assign_orders_to_broker; get_orders lists every order.',
   tag: 'Dispatch',
   roles: ['client_admin', 'employee', 'contractor'],
   business: true,

@@ -5,6 +5,7 @@
  */
 import type { NewOutboxEvent } from '../../platform/db/outbox.ts';
 import type { EventDefinition, Schema } from '../../platform/events.ts';
+import { describeEvents } from '../../platform/events.ts';
 import { bool, enumOf, int, list, obj, orNull, str, time } from '../../platform/jsonSchema.ts';
 import { CANCEL_REASONS, type PackageOutcome } from './domain.ts';
 import type { StoredAssignment } from './repo/assignments.ts';
@@ -34,7 +35,7 @@ function assignmentEvent(name: string, summary: string, props: Record<string, Sc
   };
 }
 
-export const THIRD_PARTY_EVENTS: readonly EventDefinition[] = [
+const DECLARED: readonly EventDefinition[] = [
   assignmentEvent('delivery.assignment.created', 'An order was assigned to the provider.', {
     source: enumOf(['rule', 'manual'], 'How it was assigned'),
     handover_deadline: time(
@@ -119,3 +120,15 @@ export function assignmentOutboxEvent(
     },
   };
 }
+
+/** Each event as its receiver should read it: when it is sent and what to do with it (the AsyncAPI description). */
+export const THIRD_PARTY_EVENTS = describeEvents(DECLARED, {
+  'delivery.assignment.created':
+    "Sent when a business hands you an order, by a rule or by hand. Be ready to receive its packages at the warehouse before `handover_deadline`: if they are not handed over by then, the order falls back to the business's own delivery.",
+  'delivery.assignment.handed_over':
+    'Sent when the warehouse has handed you every package of the order: the delivery is yours from now on.',
+  'delivery.assignment.cancelled':
+    "Sent when the assignment ends without your delivery (`reason`: cancelled, reassigned to another provider, or back to the business's own delivery after a missed handover). Do not deliver the order.",
+  'delivery.assignment.partial_delivered':
+    'Sent when some packages of the order are delivered while others are still in transit: the outcome of each package by its newest tracking event, and the orders you placed with your carrier.',
+});

@@ -26,6 +26,12 @@ export { tellAssignmentsOfProgress } from './progress.ts';
 
 export const thirdPartyDeliveries = defineModule({
   name: 'third-party-deliveries',
+  tags: {
+    'Third-party deliveries':
+      "Hand orders to third-party delivery providers, one by one or by rules (postal code, weight, longest side), follow each package's handover at the warehouse, and reassign an order before its handover.",
+    'Third-party deliveries (provider)':
+      'For delivery providers: the orders handed to you, and what you report back about them: an order placed with your carrier for some of the packages (a leg), or a cancellation.',
+  },
   taskQueue: THIRD_PARTY_QUEUE,
   events: THIRD_PARTY_EVENTS,
   operations: [

@@ -23,6 +23,10 @@ import { callerForOtepKey, OTEP_KEY_PREFIX } from './repo/credentials.ts';
 
 export const tracking = defineModule({
   name: 'tracking',
+  tags: {
+    OTEP: 'The Open Tracking Events Protocol: public timelines of tracking numbers in OTEP, GS1 EPCIS and the other representations, its vocabulary and a conformance validator; providers push tracking events (native OTEP or EPCIS 2.0) with ingest keys they manage here.',
+    Tracking: 'Classic public package tracking by number, answered from the OTEP timeline; no token needed.',
+  },
   operations: [
     otepVocabulary,
     otepTrackingGet,

@@ -5,6 +5,8 @@
  * points there.
  */
 import type { EventDefinition, EventSender, Schema } from '../../platform/events.ts';
+import { exampleOf } from '../../platform/schemaExample.ts';
+import { API_LICENSE, apiContact, DEFAULT_API_CONTACT_EMAIL } from '../../platform/apiInfo.ts';
 import { TEST_EVENT } from './events.ts';
 import { URL_FIELDS, type EventRouting, type UrlField } from './routing.ts';
 
@@ -76,6 +78,38 @@ const SIGNING_HEADERS: Record<EventSender, { required: Record<string, Schema>; o
   },
 };
 
+/** The receivers, one tag each: an operation and its messages carry their sender's, so a reader finds their own. */
+const SENDER_TAGS: Record<EventSender, { name: string; description: string; retries: string }> = {
+  tenant: {
+    name: 'Business webhooks',
+    description:
+      "Events of a business's own orders, device orders, drivers and route boards, sent to the URLs in its webhook " +
+      'settings (merchant level, or a customer account that overrides them), signed with its webhook secret.',
+    retries: 'A failed attempt is tried again 4 times (after 10 s, 100 s, 1000 s and 10000 s).',
+  },
+  partner_locker: {
+    name: 'Partner locker providers',
+    description:
+      "Events of a locker provider's deliveries into partner lockers, sent to the provider's endpoint (sandbox " +
+      'deliveries to its sandbox URL when set), signed with its endpoint secret.',
+    retries: 'A failed attempt is tried again 7 times (after 10 s, then 4 times longer each time), then dead-lettered.',
+  },
+  third_party: {
+    name: 'Third-party delivery providers',
+    description:
+      "Events of the orders a business hands to a delivery provider, sent to the provider's endpoint for that " +
+      'business and category, signed with its endpoint secret.',
+    retries: 'A failed attempt is tried again 7 times (after 10 s, then 4 times longer each time), then dead-lettered.',
+  },
+  ohp: {
+    name: 'OHP subscribers',
+    description:
+      'OHP handoff, amendment, tracking and settlement events, sent to the URL of each live OHP subscription, signed ' +
+      'with its subscription secret. Pulling stays the source of truth.',
+    retries: 'A failed attempt is tried again 7 times (after 10 s, then 4 times longer each time), then dead-lettered.',
+  },
+};
+
 function headersSchema(sender: EventSender): Schema {
   const { required, optional = {} } = SIGNING_HEADERS[sender];
   return {
@@ -88,6 +122,7 @@ function headersSchema(sender: EventSender): Schema {
 interface ChannelSpec {
   title: string;
   description: string;
+  sender: EventSender;
   events: string[];
 }
 
@@ -102,6 +137,7 @@ function channelSpecs(routing: EventRouting): Record<string, ChannelSpec> {
       description:
         `The URLs in the webhook settings field ${field} (merchant level or customer override; comma-separated). ` +
         'Each URL receives native JSON, CloudEvents binary or structured mode, optionally with Standard Webhooks headers.',
+      sender: 'tenant',
       events: [],
     };
   }
@@ -116,16 +152,19 @@ function channelSpecs(routing: EventRouting): Record<string, ChannelSpec> {
     description:
       'One endpoint per provider account with a selectable event list; sandbox events go to the sandbox URL when configured. ' +
       '1 + 7 retries with exponential backoff, then dead letter.',
+    sender: 'partner_locker',
     events: routing.eventsOf('partner_locker'),
   };
   channels.third_party_endpoint = {
     title: 'Third-party delivery endpoint',
     description: 'Endpoint, secret and subscription per provider and category. 1 + 7 retries, then dead letter.',
+    sender: 'third_party',
     events: routing.eventsOf('third_party'),
   };
   channels.ohp_subscription = {
     title: 'OHP subscription',
     description: 'The url of an OHP subscription (POST /v1/ohp/subscriptions). Pull remains the source of truth.',
+    sender: 'ohp',
     events: routing.eventsOf('ohp'),
   };
   return channels;
@@ -136,21 +175,33 @@ function message(e: EventDefinition): Schema {
     name: e.name,
     title: e.name,
     summary: e.summary,
+    ...(e.description && { description: e.description }),
+    tags: [{ name: SENDER_TAGS[e.sender].name }],
     contentType: 'application/json',
     // The sender's signing headers come from its trait, shared by all its messages.
     traits: [{ $ref: `#/components/messageTraits/${e.sender}` }],
     payload: { $ref: `#/components/schemas/${e.name}` },
+    // Written from the payload schema (platform/schemaExample.ts), so it cannot drift from it.
+    examples: [{ name: e.name, summary: `An example ${e.name} payload`, payload: exampleOf(e.payload) }],
   };
 }
 
 const cache = new WeakMap<EventRouting, Map<string, Schema>>();
 
-/** The AsyncAPI document of these events for this deployment's public base URL; built once per URL. Do not mutate it. */
-export function buildAsyncApiDocument(routing: EventRouting, publicBaseUrl: string): Schema {
+/**
+ * The AsyncAPI document of these events for this deployment's public base URL and API contact; built once per URL and
+ * contact. Do not mutate it.
+ */
+export function buildAsyncApiDocument(
+  routing: EventRouting,
+  publicBaseUrl: string,
+  contactEmail = DEFAULT_API_CONTACT_EMAIL,
+): Schema {
   const base = publicBaseUrl.replace(/\/+$/, '');
   const built = cache.get(routing) ?? new Map<string, Schema>();
   cache.set(routing, built);
-  const cached = built.get(base);
+  const key = `${base} ${contactEmail}`;
+  const cached = built.get(key);
   if (cached) return cached;
 
   const specs = channelSpecs(routing);
@@ -166,6 +217,13 @@ export function buildAsyncApiDocument(routing: EventRouting, publicBaseUrl: stri
     operations[`send_${id}`] = {
       action: 'send',
       title: `Push to ${spec.title}`,
+      description:
+        `The service POSTs each of these events to ${spec.sender === 'tenant' ? 'every URL of this channel' : 'this endpoint'}` +
+        ', signed as the message headers say: verify the signature over the raw body first, then answer 2xx within 3 ' +
+        `seconds and do the work afterwards. A 3xx, another status or no answer in time is a failure. ${SENDER_TAGS[spec.sender].retries} ` +
+        'Each delivery and its attempts can be read, replayed and resent through GET /v1/webhook-deliveries; an ' +
+        'event may arrive more than once, so use its id to ignore repeats.',
+      tags: [{ name: SENDER_TAGS[spec.sender].name }],
       channel: { $ref: `#/channels/${id}` },
       messages: spec.events.map((name) => ({ $ref: `#/channels/${id}/messages/${name}` })),
     };
@@ -180,6 +238,22 @@ export function buildAsyncApiDocument(routing: EventRouting, publicBaseUrl: stri
       description:
         'Every webhook the service pushes: signed HTTP POST requests to receiver URLs. Reply 2xx within 3 seconds; ' +
         'verify the signature over the raw body first. Payload schemas are under components.schemas, keyed by event name.',
+      contact: apiContact(base, contactEmail),
+      license: API_LICENSE,
+      tags: senders.map((s) => ({ name: SENDER_TAGS[s].name, description: SENDER_TAGS[s].description })),
+    },
+    // The receivers own the URLs: the one server is yours, wherever you configured it.
+    servers: {
+      receiver: {
+        host: '{host}',
+        protocol: 'https',
+        title: 'Your receiver',
+        description:
+          'The endpoint you configured (webhook settings, a provider endpoint or an OHP subscription): the service ' +
+          'sends each event there as an HTTP POST. Production receivers use https; the service refuses private and ' +
+          'loopback addresses unless its operator allows them.',
+        variables: { host: { description: 'The host, and port when not the default, of the URL you configured' } },
+      },
     },
     defaultContentType: 'application/json',
     channels,
@@ -192,6 +266,6 @@ export function buildAsyncApiDocument(routing: EventRouting, publicBaseUrl: stri
       messageTraits: Object.fromEntries(senders.map((s) => [s, { headers: headersSchema(s) }])),
     },
   };
-  built.set(base, doc);
+  built.set(key, doc);
   return doc;
 }

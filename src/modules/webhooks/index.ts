@@ -58,6 +58,13 @@ export function webhooks(published: readonly EventDefinition[]) {
   const routing = new EventRouting([...published, ...WEBHOOK_EVENTS]);
   return defineModule({
     name: 'webhooks',
+    tags: {
+      Webhooks:
+        "Where the business's events are pushed (webhook settings, per merchant or per customer), every delivery with its attempts, replays and resends, test sends, and a verifier that checks a received webhook as its receiver should. The events are described in the webhook catalog, /api/asyncapi-webhooks.json.",
+      'Provider webhooks':
+        "For locker and delivery providers: the endpoint your events are pushed to, its signing secret and the secret's rotation, and test sends.",
+      OHP: 'OHP push subscriptions: subscribe a URL, which must first echo a challenge, to OHP events; pulling stays the source of truth.',
+    },
     taskQueue: WEBHOOK_QUEUE,
     events: WEBHOOK_EVENTS,
     operations: [
@@ -98,7 +105,12 @@ export function webhooks(published: readonly EventDefinition[]) {
         purpose: 'Deletes webhook deliveries, attempts and published outbox events older than the retention.',
       },
     ],
-    documents: [{ path: ASYNCAPI_PATH.slice('/api'.length), build: (base) => buildAsyncApiDocument(routing, base) }],
+    documents: [
+      {
+        path: ASYNCAPI_PATH.slice('/api'.length),
+        build: (base, contactEmail) => buildAsyncApiDocument(routing, base, contactEmail),
+      },
+    ],
     services: (deps) => [
       new OutboxRelay({ ...deps, routing }),
       // Stopped before the worker: slots not in use go back at once, and none is given back once the database is closed.

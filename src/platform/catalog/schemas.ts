@@ -10,8 +10,8 @@ export const intParam = (max = 2_147_483_647) =>
     z.number().int().min(1).max(max),
   );
 export const pageParams = {
-  page: intParam().default(1),
-  per_page: intParam(200).default(50),
+  page: intParam().default(1).describe('The page to answer, from 1'),
+  per_page: intParam(200).default(50).describe('Items per page, at most 200'),
 };
 export const pathId = intParam();
 
@@ -93,33 +93,46 @@ export function pageOf<K extends string, T>(
 
 const addressText = (max: number) => z.string().trim().min(1).max(max);
 
+/** One address the reference shows in every request and answer that holds one. */
+const ADDRESS_EXAMPLE = {
+  line1: 'Vodickova 710/31',
+  city: 'Praha',
+  postal_code: '110 00',
+  country: 'CZ',
+  lat: 50.0806,
+  lng: 14.4251,
+} as const;
+const sample = <S extends z.ZodType>(schema: S, example: unknown) => schema.meta({ examples: [example] });
+
 /** A postal address as every operation takes it; the country is kept upper-case. */
 export const addressInput = () =>
   z
     .object({
-      line1: addressText(255),
+      line1: sample(addressText(255), ADDRESS_EXAMPLE.line1),
       line2: z.string().trim().max(255).nullish(),
-      city: addressText(100),
-      postal_code: addressText(20),
-      country: z
-        .string()
-        .trim()
-        .regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2')
-        .transform((c) => c.toUpperCase()),
-      lat: z.number().min(-90).max(90).nullish(),
-      lng: z.number().min(-180).max(180).nullish(),
+      city: sample(addressText(100), ADDRESS_EXAMPLE.city),
+      postal_code: sample(addressText(20), ADDRESS_EXAMPLE.postal_code),
+      country: sample(
+        z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2'),
+        ADDRESS_EXAMPLE.country,
+      ).transform((c) => c.toUpperCase()),
+      lat: sample(z.number().min(-90).max(90), ADDRESS_EXAMPLE.lat).nullish(),
+      lng: sample(z.number().min(-180).max(180), ADDRESS_EXAMPLE.lng).nullish(),
     })
     .strict();
 
 /** A postal address as every operation answers it. */
 export const addressView = z.object({
-  line1: z.string(),
+  line1: sample(z.string(), ADDRESS_EXAMPLE.line1),
   line2: z.string().nullable(),
-  city: z.string(),
-  postal_code: z.string(),
-  country: z.string(),
-  lat: z.number().nullable(),
-  lng: z.number().nullable(),
+  city: sample(z.string(), ADDRESS_EXAMPLE.city),
+  postal_code: sample(z.string(), ADDRESS_EXAMPLE.postal_code),
+  country: sample(z.string(), ADDRESS_EXAMPLE.country),
+  lat: sample(z.number(), ADDRESS_EXAMPLE.lat).nullable(),
+  lng: sample(z.number(), ADDRESS_EXAMPLE.lng).nullable(),
 });
 
 /** A machine key as its owner lists it (src/platform/db/accessKeys.ts): never its secret, which only its creation answers. */

@@ -129,6 +129,12 @@ export interface Operation<
    * status and docs/errors.md per code; the runner logs any other code an operation answers as a broken contract.
    */
   failures?: Failures;
+  /**
+   * The reference's examples where those written from the schemas (src/platform/schemaExample.ts) would mislead: the
+   * whole input (path and query parameters with the body's fields) and the answer. A test parses each with `input`
+   * and `output`, as it does the written ones.
+   */
+  examples?: { input?: z.input<I>; output?: z.input<O> };
   graphql?: { name: string; kind?: 'query' | 'mutation' };
   /** The rate limit each call counts against (config.rateLimits; rateLimits.ts says by address or by credential). */
   limit?: RateLimitName;

@@ -58,6 +58,13 @@ export const undrivenDeliveries = new Gauge({
   registers: [registry],
 });
 
+export const rateLimitRefusals = new Counter({
+  name: 'tms_rate_limit_refusals_total',
+  help: 'Requests refused with 429 RATE_LIMITED, by the limit that was spent (public_read, sign_in, ingest, webhook_test)',
+  labelNames: ['policy'] as const,
+  registers: [registry],
+});
+
 export const workflowStarts = new Counter({
   name: 'tms_workflow_starts_total',
   help: 'Workflow starts this process asked Temporal for, by workflow type and result (started, already_started, error)',

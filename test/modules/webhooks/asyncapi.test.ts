@@ -117,6 +117,32 @@ describe('AsyncAPI webhook catalog', () => {
     assert.equal(buildAsyncApiDocument(ROUTING, `${BASE}/`), doc, 'one document per base URL, trailing slash ignored');
   });
 
+  test('a receiver finds every operation and event described and tagged with its sender, and itself as the server', () => {
+    const tags = parsed.info().tags().all();
+    assert.ok(tags.length > 0 && tags.every((t) => t.description()), 'declared tags, each described');
+    const declared = new Set(tags.map((t) => t.name()));
+    for (const o of parsed.operations().all()) {
+      assert.ok(o.description(), `operation ${o.id()} has a description`);
+      assert.ok(
+        o
+          .tags()
+          .all()
+          .every((t) => declared.has(t.name())),
+        `operation ${o.id()}'s tags are declared`,
+      );
+    }
+    for (const m of parsed.components().messages().all()) {
+      assert.ok(m.description(), `event ${m.id()} has a description`);
+      const names = m
+        .tags()
+        .all()
+        .map((t) => t.name());
+      assert.ok(names.length === 1 && declared.has(names[0]!), `event ${m.id()} carries its sender's tag`);
+    }
+    assert.equal(parsed.servers().all().length, 1);
+    assert.ok(parsed.info().contact()?.email() && parsed.info().license()?.name());
+  });
+
   test('every event of the specification has a schema, and the settings restrictions name exactly their families', () => {
     assert.deepEqual(ROUTING.restrictedBy('device_order_events'), DEVICE_ORDER_EVENTS);
     assert.deepEqual(ROUTING.restrictedBy('order_lifecycle_events'), LIFECYCLE_EVENTS);

@@ -87,6 +87,8 @@ export const deviceOrderExceptionOpen = defineOperation({
   name: 'device_order_exception_open',
   summary:
     'Staff open an exception on a device order, at any status; its process then stays open until the exception is resolved or dismissed.',
+  description:
+    'Use it when a parcel needs an operator: a door left open, a parcel missing, damaged or in the wrong compartment. It works at any status, also after the parcel has left (an ended process is resumed), and emits `device_order.exception_opened`. Refuses a second open exception of the same type (EXCEPTION_ALREADY_OPEN), the type `pickup_code_locked`, which only the code check opens (VALIDATION_FAILED), and an order whose process predates exceptions (PROCESS_OUTDATED).',
   tag: TAG,
   roles: STAFF,
   business: true,
@@ -122,6 +124,8 @@ export const deviceOrderExceptionOpen = defineOperation({
 export const deviceOrderExceptionResolve = defineOperation({
   name: 'device_order_exception_resolve',
   summary: 'Staff resolve or dismiss an open exception of a device order, saying what was done.',
+  description:
+    "`status` `resolved` says the problem was fixed, `dismissed` that there was none; `resolution_action` records what was done (for example `parcel_found`, `recipient_contacted`). Emits `device_order.exception_resolved`; the order's process ends only once the parcel has left and no exception is open. Refuses an exception already closed (EXCEPTION_NOT_OPEN), and an order or exception id the business does not have (NOT_FOUND).",
   tag: TAG,
   roles: STAFF,
   business: true,
@@ -160,6 +164,8 @@ export const deviceOrderExceptionResolve = defineOperation({
 export const deviceOrderExceptionList = defineOperation({
   name: 'device_order_exception_list',
   summary: "List a device order's exceptions, oldest first, open and closed.",
+  description:
+    'Each entry has its type, severity, status, resolution action and when it was opened and closed, including those the service opened itself (`overdue`, `door_left_open`, `pickup_code_locked`). Not paginated: an order holds few. Refuses an id of another business (NOT_FOUND). Use device_order_exception_open and device_order_exception_resolve to act on them.',
   tag: TAG,
   roles: STAFF,
   business: true,

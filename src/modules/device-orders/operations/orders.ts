@@ -1,5 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
+import { deviceCode } from '../../lockers/index.ts';
 import {
   findDeviceId,
   findDeviceOrder,
@@ -77,8 +78,9 @@ async function transition(
 
 export const deviceOrderStore = defineOperation({
   name: 'device_order_store',
-  summary:
-    "Store a parcel in a device compartment and start its device order process; answers the pickup code once. A delivery's recipient also gets the code by mail when `order_id` links an order whose recipient has an email address.",
+  summary: 'Store a parcel in a device compartment and start its device order process; answers the pickup code once.',
+  description:
+    "Use it when staff or a driver put a parcel in a locker of the business: `device_id` is the device code, `grid_code` the compartment, `due_at` (future) the deadline after which it turns overdue. The `pickup_code` is in this answer only; for kind `delivery` with an `order_id`, the order's recipient also gets it by mail. Emits `device_order.stored`. Not idempotent: a retry finds the compartment taken (COMPARTMENT_OCCUPIED); an unknown device, compartment or order is VALIDATION_FAILED.",
   tag: TAG,
   roles: STAFF_AND_DRIVERS,
   business: true,
@@ -89,15 +91,29 @@ export const deviceOrderStore = defineOperation({
   input: z
     .object({
       kind: z.enum(DEVICE_ORDER_KINDS),
-      device_id: z.string().trim().min(1).max(64),
-      grid_code: z.string().trim().min(1).max(32),
-      reference_number: z.string().trim().min(1).max(100),
+      device_id: deviceCode,
+      grid_code: z
+        .string()
+        .trim()
+        .min(1)
+        .max(32)
+        .meta({ examples: ['A07'] }),
+      reference_number: z
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
+        .meta({ examples: ['PKG-20250312-0042'] }),
       order_id: intParam().nullish(),
       external_order_id: z.string().trim().max(100).nullish(),
       due_at: timeParam(),
     })
     .strict(),
-  output: z.object({ result: z.literal(true), device_order: DeviceOrderView, pickup_code: z.string() }),
+  output: z.object({
+    result: z.literal(true),
+    device_order: DeviceOrderView,
+    pickup_code: z.string().meta({ examples: ['482913'] }),
+  }),
   async handler(input, ctx) {
     const businessId = ctx.caller.businessId;
     const { device, compartmentId, orderKnown, nextId } = await findStoreTarget(
@@ -167,8 +183,9 @@ export const deviceOrderStore = defineOperation({
 
 export const deviceOrderCollect = defineOperation({
   name: 'device_order_collect',
-  summary:
-    'Collect a stored or overdue parcel with its pickup code. Repeated wrong codes lock collection for a while (429 with Retry-After, even for the right code) and open an exception.',
+  summary: 'Collect a stored or overdue parcel with its pickup code.',
+  description:
+    "Use it when the parcel is handed to whoever holds its code: the compartment is freed and `device_order.collected` is emitted. A wrong code is VALIDATION_FAILED on `pickup_code`; 5 wrong codes for the parcel within 15 minutes, or 20 by the caller within an hour, lock collection (TOO_MANY_ATTEMPTS with Retry-After, even for the right code), and the parcel's lock opens a `pickup_code_locked` exception. Refuses a parcel already collected or removed (INVALID_TRANSITION).",
   tag: TAG,
   roles: ['client_admin', 'employee', 'driver', 'customer'],
   business: true,
@@ -180,7 +197,17 @@ export const deviceOrderCollect = defineOperation({
   },
   graphql: { name: 'deviceOrderCollect', kind: 'mutation' },
   mcp: { scope: 'orders:write', risk: 'medium' },
-  input: z.object({ id: pathId, pickup_code: z.string().trim().min(1).max(32) }).strict(),
+  input: z
+    .object({
+      id: pathId,
+      pickup_code: z
+        .string()
+        .trim()
+        .min(1)
+        .max(32)
+        .meta({ examples: ['482913'] }),
+    })
+    .strict(),
   output: z.object({ result: z.literal(true), device_order: DeviceOrderView }),
   async handler(input, ctx) {
     const current = await loadOr404(ctx, input.id);
@@ -206,6 +233,8 @@ export const deviceOrderCollect = defineOperation({
 export const deviceOrderRemove = defineOperation({
   name: 'device_order_remove',
   summary: 'Staff remove a stored or overdue parcel from its compartment, with a reason.',
+  description:
+    'Use it when the parcel leaves without its pickup code, for example handed over in person (`handover`) or sent back once overdue (`overdue_return`); `removal_reason` names one of eight reasons. The compartment is freed, an open `overdue` exception closes, and `device_order.removed` is emitted. Refuses a parcel already collected or removed (INVALID_TRANSITION) and an id of another business (NOT_FOUND). With the code at hand, use device_order_collect.',
   tag: TAG,
   roles: ['client_admin', 'employee'],
   business: true,
@@ -227,6 +256,8 @@ export const deviceOrderRemove = defineOperation({
 export const deviceOrderGet = defineOperation({
   name: 'device_order_get',
   summary: 'Read one device order.',
+  description:
+    "Answers its status (`stored`, `overdue`, `collected`, `removed`), who must act next (`next_actor`), its device and compartment, its deadline and linked order, and the removal reason. The pickup code is never shown again: only the store's answer has it. Refuses an id of another business (NOT_FOUND). Use device_order_list to find orders by status or device, and device_order_exception_list for its exceptions.",
   tag: TAG,
   roles: STAFF_AND_DRIVERS,
   business: true,
@@ -244,6 +275,8 @@ export const deviceOrderGet = defineOperation({
 export const deviceOrderList = defineOperation({
   name: 'device_order_list',
   summary: 'List device orders, newest first; filter by status or device.',
+  description:
+    'Paginated with `page` and `per_page` (at most 200); the answer carries `total`. `device_id` is the device code: one the business does not have answers an empty page, not an error. Filter on `status=overdue` for the parcels staff should chase, and use device_order_get to read one by id. Each item has the fields of device_order_get, never the pickup code.',
   tag: TAG,
   roles: STAFF_AND_DRIVERS,
   business: true,

@@ -56,8 +56,9 @@ function presentPlace(p: PlaceRow): z.input<typeof PlaceView> {
 
 export const placeCreate = defineOperation({
   name: 'place_create',
-  summary:
-    'Add a place of the business: a warehouse, a locker or a store where parcels are picked up (docs/distribution.md).',
+  summary: 'Add a place of the business: a warehouse, a locker or a store where parcels are picked up.',
+  description:
+    "A `locker` needs the `device_id` of a device of the business, and no other kind takes one (VALIDATION_FAILED). `code` is kept upper-case and unique in the business (PLACE_CODE_TAKEN); `sgln` is the place's GS1 SGLN, unique across businesses (PLACE_IDENTIFIER_TAKEN), and without it the identifier is `urn:tms:place:<business>:<place>`. Scans and carrier events name places by code or identifier. A place cannot be changed or deleted yet.",
   tag: TAG,
   roles: ['client_admin'],
   business: true,
@@ -110,6 +111,8 @@ export const placeCreate = defineOperation({
 export const placeList = defineOperation({
   name: 'place_list',
   summary: 'List the places of the business, by code.',
+  description:
+    'Answers every place with its kind, address, device and the identifier carrier documents use for it; filter with `kind` (`warehouse`, `locker`, `store`). Not paginated. Use it to look up the codes that scans, scanner keys and distribution lists take; place_get reads one.',
   tag: TAG,
   roles: STAFF,
   business: true,
@@ -126,6 +129,8 @@ export const placeList = defineOperation({
 export const placeGet = defineOperation({
   name: 'place_get',
   summary: 'Read one place of the business by its code.',
+  description:
+    'The code is matched without regard to case, as places keep theirs upper-case. Answers its kind, name, address, device (for a locker) and its `identifier`: the SGLN, or `urn:tms:place:<business>:<place>`, by which EPCIS documents and scans name it. Refuses a code of no place of the business (NOT_FOUND).',
   tag: TAG,
   roles: STAFF,
   business: true,
@@ -158,8 +163,9 @@ const presentAccount = (a: SupplierAccountRow): z.input<typeof SupplierAccountVi
 
 export const supplierAccountCreate = defineOperation({
   name: 'carrier_supplier_account_create',
-  summary:
-    'Open a supplier account for a carrier: its packages then get distribution records and carrier_package.distribution.* events (docs/distribution.md).',
+  summary: 'Open a supplier account for a carrier: its packages then get distribution records and carrier events.',
+  description:
+    "Use it when a carrier (a delivery provider account) delivers through the business's network under an agreed `member_number`. Its packages' steps then send `carrier_package.distribution.*` events to the carrier's provider endpoint, carrying the member number. Refuses a code of no carrier (VALIDATION_FAILED on `carrier_code`), a carrier already active here (SUPPLIER_ACCOUNT_EXISTS) and a member number in use (MEMBER_NUMBER_TAKEN).",
   tag: TAG,
   roles: ['client_admin'],
   business: true,
@@ -194,6 +200,8 @@ export const supplierAccountCreate = defineOperation({
 export const supplierAccountList = defineOperation({
   name: 'carrier_supplier_account_list',
   summary: "List the business's carrier supplier accounts, ended ones included.",
+  description:
+    "Each account has its carrier's code and name, member number, and `ended_at` once ended (null while active). Not paginated. Use it to find the id carrier_supplier_account_end takes, or to check why a carrier gets no distribution events.",
   tag: TAG,
   roles: ['client_admin'],
   business: true,
@@ -211,6 +219,8 @@ export const supplierAccountEnd = defineOperation({
   name: 'carrier_supplier_account_end',
   summary:
     'End a carrier supplier account: new packages of the carrier get no distribution records; those under way keep theirs.',
+  description:
+    "From then on the carrier's new packages get no distribution records or events, while packages under way keep theirs. Answers the account with `ended_at`. An ended account cannot be reopened: open a new one with carrier_supplier_account_create. Refuses an id that is no active account of the business, including one already ended (NOT_FOUND).",
   tag: TAG,
   roles: ['client_admin'],
   business: true,

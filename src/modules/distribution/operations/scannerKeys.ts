@@ -23,7 +23,8 @@ async function placeIdOr404(ctx: BusinessContext, placeCodeValue: string): Promi
 
 export const scannerKeyCreate = defineOperation({
   name: 'scanner_key_create',
-  summary: `Create a key for a scanner at a place of the business: sent as a bearer token, it sends distribution scans at that place only; the secret is shown once (at most ${MAX_SCANNER_KEYS} unrevoked keys per place).`,
+  summary: 'Create a key for a scanner at a place of the business; its secret is shown once.',
+  description: `The secret (\`tms_sk_...\`) is in this answer only and only its hash is kept. Sent as a bearer token, it opens distribution_scan and nothing else, and only for scans at this place; those scans are recorded as the admin's who made it. A place holds at most ${MAX_SCANNER_KEYS} unrevoked keys (TOO_MANY_KEYS). Refuses a code of no place of the business (NOT_FOUND).`,
   tag: TAG,
   roles: ADMIN,
   business: true,
@@ -50,6 +51,8 @@ export const scannerKeyCreate = defineOperation({
 export const scannerKeyList = defineOperation({
   name: 'scanner_key_list',
   summary: 'List the scanner keys of a place of the business (never their secrets).',
+  description:
+    'Newest first, revoked keys included (`revoked_at` set), each with its name, creation and last use (`last_used_at`, updated at most once a minute), which tells a scanner still in service from one to revoke. Refuses a code of no place of the business (NOT_FOUND). The secrets were shown once at creation and cannot be read again.',
   tag: TAG,
   roles: ADMIN,
   business: true,
@@ -68,6 +71,8 @@ export const scannerKeyList = defineOperation({
 export const scannerKeyRevoke = defineOperation({
   name: 'scanner_key_revoke',
   summary: 'Revoke a scanner key; it stops working at once.',
+  description:
+    'Use it when a scanner is lost or retired: its next request is refused as UNAUTHENTICATED. The key stays listed with `revoked_at`; revoking it again succeeds and keeps the first time. Refuses a place the business does not have, or a key id of another place (NOT_FOUND). Make a new key with scanner_key_create.',
   tag: TAG,
   roles: ADMIN,
   business: true,

@@ -23,8 +23,9 @@ const placeRef = z
 
 export const distributionScan = defineOperation({
   name: 'distribution_scan',
-  summary:
-    "A warehouse or driver scan moves a package through its distribution (docs/distribution.md): answers whether it was applied, flagged (kept on the package's history, not applied) or a duplicate. Staff sign in; a scanner sends its place's scanner key.",
+  summary: 'Record a warehouse scan of a package and move its distribution: applied, flagged or a duplicate.',
+  description:
+    "Staff call it signed in; a scanner uses its place's scanner key, for scans at that place only. The first scan starts the package's process; a scan that does not fit (out of order, wrong place or status) is kept flagged and moves nothing. Idempotent by `scan_id`, or by content without one. An applied step sends a `carrier_package.distribution.*` event when the carrier has a supplier account; shelving mails the recipient and, at a locker, stores a device order. Bad fields are VALIDATION_FAILED.",
   tag: TAG,
   roles: STAFF,
   auth: ['session', 'scanner_key'],
@@ -124,6 +125,8 @@ export const distributionScan = defineOperation({
 export const distributionPackageGet = defineOperation({
   name: 'distribution_package_get',
   summary: "A package's distribution and every scan it received, applied or flagged, oldest first.",
+  description:
+    'Use it to see where a package is and why a scan did not move it: `distribution` (null until its first applied scan) holds the status, warehouse, destination, step times and workflow id, and `scans` every scan, from scanners or carrier events, with its outcome and flag. The package number is the tracking number of the package, unique across businesses. Refuses a number of no package of the business (NOT_FOUND).',
   tag: TAG,
   roles: STAFF,
   business: true,
@@ -151,6 +154,8 @@ export const warehouseDistributionList = defineOperation({
   name: 'warehouse_distribution_list',
   summary:
     "A warehouse's distribution list: the packages waiting there to be loaded (received, or removed from a truck), oldest first.",
+  description:
+    'Lists the packages whose status is `created` or `removed` at this warehouse, the oldest step first, as the work list for loading trucks; a loaded package leaves it and a removed one comes back. Paginated with `page` and `per_page` (at most 200), with `total`. Refuses a code that is no warehouse of the business, including a locker or store place (NOT_FOUND).',
   tag: TAG,
   roles: STAFF,
   business: true,
@@ -183,8 +188,9 @@ export const warehouseDistributionList = defineOperation({
 
 export const flaggedScanList = defineOperation({
   name: 'distribution_flagged_scans',
-  summary:
-    'Scans kept without moving their package (out of order, not fitting its status, at the wrong place), newest first: for the operator to look at.',
+  summary: "Scans kept without moving their package, newest first: the operator's queue.",
+  description:
+    'A scan is flagged when the package was never received (`not_received`), its status does not allow the step (`does_not_fit`), it came before the last applied step (`out_of_order`), it was at the wrong place (`wrong_place`), the compartment was taken (`compartment_occupied`) or the package was already shelved (`process_ended`). Paginated. A flagged scan is never applied later: read the package with distribution_package_get and send a corrected scan.',
   tag: TAG,
   roles: STAFF,
   business: true,

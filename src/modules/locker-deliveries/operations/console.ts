@@ -18,6 +18,8 @@ const NOT_FOUND = "No partner delivery into the business's lockers has this id";
 export const lockerDeliveryConsoleList = defineOperation({
   name: 'locker_delivery_console_list',
   summary: "List the partner deliveries into the business's lockers, newest first; filter by status.",
+  description:
+    "The business's view of what partner providers deliver into its lockers, whichever provider made them, sandbox deliveries included. Paginated with `page` and `per_page` (at most 200), with `total`. A provider lists its own deliveries with locker_delivery_list.",
   tag: TAG,
   roles: ADMIN,
   business: true,
@@ -38,6 +40,8 @@ export const lockerDeliveryConsoleList = defineOperation({
 export const lockerDeliveryConsoleGet = defineOperation({
   name: 'locker_delivery_console_get',
   summary: "Read one partner delivery into the business's lockers.",
+  description:
+    "Answers what the provider sees: its status, locker, open mode, recipient, parcels with their compartments, what confirmed it and its expiry times; never a code. Refuses an id that is not a delivery into the business's lockers (NOT_FOUND), including deliveries of other businesses.",
   tag: TAG,
   roles: ADMIN,
   business: true,
@@ -57,6 +61,8 @@ export const lockerDeliveryConsoleConfirm = defineOperation({
   name: 'locker_delivery_console_confirm',
   summary:
     "Confirm a partner's deposit from the console (confirmed_by console): the recipient's pickup code works from now on (event delivered).",
+  description:
+    'Use it when the courier put the parcels in but could not confirm (no screen, a "done" button not pressed) and the doors did not settle it. The recipient is mailed the pickup code and the provider gets `partner_locker.delivery.delivered`. Only a delivery that is `depositing` can be confirmed: one awaiting its deposit or already ended answers INVALID_TRANSITION; an id outside the business\'s lockers NOT_FOUND.',
   tag: TAG,
   roles: ADMIN,
   business: true,

@@ -4,7 +4,7 @@ import { defineOperation, type BusinessContext, type Failures } from '../../../p
 import { errors } from '../../../platform/errors.ts';
 import { NO_DUPLICATES } from '../../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../../platform/temporal/startWithRows.ts';
-import { COMPARTMENT_SIZES } from '../../lockers/index.ts';
+import { COMPARTMENT_SIZES, deviceCode } from '../../lockers/index.ts';
 import {
   cancelUpdate,
   confirmUpdate,
@@ -44,18 +44,25 @@ const Parcel = z.object({ reference: z.string().trim().min(1).max(100), size: z.
 export const lockerDeliveryCreate = defineOperation({
   name: 'locker_delivery_create',
   summary:
-    "Deliver parcels into a partner business's locker: reserves one compartment per parcel, assigns the recipient's pickup code and starts the delivery process; answers the delivery code once (screen_code mode).",
+    "Deliver parcels into a partner business's locker: reserves a compartment per parcel and starts the delivery process.",
+  description:
+    "`device_id` is a locker of a business that granted this provider (partner_locker_list). With `open_mode` `screen_code` the answer carries the courier's `delivery_code`, shown once; with `remote_open` the provider opens the doors with locker_delivery_open. The recipient's pickup code is mailed at confirmation. Not idempotent: a retry makes a second delivery. An unknown locker, a repeated reference or a size without a free compartment is VALIDATION_FAILED.",
   tag: TAG,
   roles: PROVIDER,
   business: true,
   rest: { method: 'POST', path: '/v1/partner-locker/deliveries', status: 201 },
   input: z
     .object({
-      device_id: z.string().trim().min(1).max(64),
+      device_id: deviceCode,
       parcels: z.array(Parcel).min(1).max(20),
       recipient: z
         .object({
-          name: z.string().trim().min(1).max(200),
+          name: z
+            .string()
+            .trim()
+            .min(1)
+            .max(200)
+            .meta({ examples: ['Jana Novakova'] }),
           phone: z.string().trim().min(3).max(32).optional(),
           email: z.email().max(254).optional(),
         })
@@ -155,6 +162,8 @@ export const lockerDeliveryCreate = defineOperation({
 export const lockerDeliveryGet = defineOperation({
   name: 'locker_delivery_get',
   summary: "Read one of this provider account's locker deliveries.",
+  description:
+    'Answers its status (`awaiting_deposit`, `depositing`, `delivered`, `picked_up`, `failed`, `expired`, `cancelled`), parcels with their compartments, recipient and expiry times; never a code. Poll it when a webhook was missed; the `partner_locker.*` events carry the same changes as they happen. Refuses a delivery of another provider (NOT_FOUND).',
   tag: TAG,
   roles: PROVIDER,
   business: true,
@@ -170,6 +179,8 @@ export const lockerDeliveryGet = defineOperation({
 export const lockerDeliveryList = defineOperation({
   name: 'locker_delivery_list',
   summary: "List this provider account's locker deliveries, newest first; filter by status.",
+  description:
+    'Paginated with `page` and `per_page` (at most 200), with `total`; filter on `status`, for example `delivered` for parcels still waiting for their recipient. Sandbox deliveries are listed with the live ones. Each item is what locker_delivery_get answers, never a code.',
   tag: TAG,
   roles: PROVIDER,
   business: true,
@@ -187,9 +198,10 @@ export const lockerDeliveryList = defineOperation({
   },
 });
 
-const updateOperation = (name: string, action: string, summary: string, failures: Failures) => ({
+const updateOperation = (name: string, action: string, summary: string, description: string, failures: Failures) => ({
   name,
   summary,
+  description,
   tag: TAG,
   roles: PROVIDER,
   business: true as const,
@@ -202,7 +214,8 @@ export const lockerDeliveryOpen = defineOperation({
   ...updateOperation(
     'locker_delivery_open',
     'open',
-    "Open the delivery's doors remotely for the deposit, or open them again while it is under way (event doors_opened).",
+    "Open the delivery's doors remotely for the deposit, or open them again while it is under way.",
+    'Use it for `remote_open` deliveries once the courier is at the locker, or to reopen doors during a deposit; a screen-code delivery may use it too. The delivery becomes `depositing` and `partner_locker.delivery.doors_opened` is sent; when every door opened this way reports closed, the deposit settles by itself (`door_close`). Refuses a delivery already confirmed or ended (INVALID_TRANSITION) and one of another provider (NOT_FOUND).',
     { INVALID_TRANSITION: 'Not awaiting or under deposit' },
   ),
   input: z.object({ id: pathId }).strict(),
@@ -216,7 +229,8 @@ export const lockerDeliveryConfirm = defineOperation({
   ...updateOperation(
     'locker_delivery_confirm',
     'confirm',
-    "Confirm the deposit (confirmed_by partner_api): the recipient's pickup code works from now on (event delivered).",
+    "Confirm the deposit (confirmed_by partner_api): the recipient's pickup code works from now on.",
+    'Use it when the courier reports the parcels in and the locker has not settled the deposit by itself. The recipient is mailed the pickup code and `partner_locker.delivery.delivered` is sent; the correction window and the pickup expiry start. Refuses a delivery that is not `depositing` (INVALID_TRANSITION): doors never opened, or already confirmed or ended. A delivery of another provider is NOT_FOUND.',
     { INVALID_TRANSITION: 'No deposit under way' },
   ),
   input: z.object({ id: pathId }).strict(),
@@ -230,7 +244,8 @@ export const lockerDeliveryCancel = defineOperation({
   ...updateOperation(
     'locker_delivery_cancel',
     'cancel',
-    'Cancel a delivery before its deposit is confirmed; its compartments are freed (event cancelled).',
+    'Cancel a delivery before its deposit is confirmed; its compartments are freed.',
+    "Use it when the delivery will not happen for a reason of the provider's own, with an optional `reason` up to 500 characters; for parcels that could not be delivered, report locker_delivery_fail with a code per parcel instead. Sends `partner_locker.delivery.cancelled`. Refuses a delivery already confirmed or ended (INVALID_TRANSITION): once delivered, the parcels wait in the locker for their recipient or their expiry.",
     { INVALID_TRANSITION: 'Its deposit is confirmed or it has ended' },
   ),
   input: z.object({ id: pathId, reason: z.string().trim().min(1).max(500).optional() }).strict(),
@@ -244,7 +259,8 @@ export const lockerDeliveryFail = defineOperation({
   ...updateOperation(
     'locker_delivery_fail',
     'fail',
-    'Report that the delivery failed, with a failure code per parcel; its compartments are freed (event failed).',
+    'Report that the delivery failed, with a failure code per parcel; its compartments are freed.',
+    "Use it when the courier could not deposit (`parcel_damaged`, `parcel_too_large`, `compartment_unusable`, `recipient_refused`, `address_mismatch`, `other`); parcels left unnamed carry no code. Sends `partner_locker.delivery.failed` listing every parcel. Each reference must be one of the delivery's parcels, named once (VALIDATION_FAILED otherwise). Refuses a delivery already confirmed or ended (INVALID_TRANSITION).",
     { INVALID_TRANSITION: 'Its deposit is confirmed or it has ended' },
   ),
   input: z
@@ -276,7 +292,8 @@ export const lockerDeliveryCorrection = defineOperation({
   ...updateOperation(
     'locker_delivery_correction',
     'correction',
-    'Reopen compartments of a delivered deposit inside the correction window, before the recipient has opened them (event correction_reopened).',
+    'Reopen compartments of a delivered deposit inside the correction window, before the recipient has opened them.',
+    "Use it when the courier must fix a deposit just confirmed (a parcel in the wrong door). The status and delivery time stay; `partner_locker.delivery.correction_reopened` is sent. `compartment_numbers` must hold the delivery's parcels (VALIDATION_FAILED otherwise). Refuses a delivery that is not `delivered` (INVALID_TRANSITION) and one whose window has passed or whose recipient has opened the doors (CORRECTION_WINDOW_CLOSED).",
     {
       CORRECTION_WINDOW_CLOSED: 'The correction window has closed or the recipient has opened the doors',
       INVALID_TRANSITION: 'It is not delivered',
@@ -301,7 +318,8 @@ export const lockerDeliveryRotateCode = defineOperation({
   ...updateOperation(
     'locker_delivery_rotate_code',
     'rotate-code',
-    "Replace the delivery code (answered once, for the courier) or the recipient's pickup code (sent only to the recipient, when notify_recipient and the deposit is confirmed); the old code stops working at once (event code_rotated, which carries neither code).",
+    "Replace the delivery code or the recipient's pickup code; the old code stops working at once.",
+    'A new delivery code is in this answer only, for the courier (`screen_code` deliveries only, VALIDATION_FAILED otherwise). A new pickup code goes only to the recipient, by mail when `notify_recipient` and the deposit is confirmed. Sends `partner_locker.delivery.code_rotated`, carrying neither code. Refuses a delivery code after the deposit, or a pickup code once the recipient opened the doors or it ended (INVALID_TRANSITION).',
     { INVALID_TRANSITION: 'A delivery code after the deposit, or a pickup code once collected or ended' },
   ),
   input: z

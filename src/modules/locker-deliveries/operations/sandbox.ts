@@ -15,6 +15,8 @@ const PROVIDER = ['locker_provider'] as const;
 export const partnerLockerList = defineOperation({
   name: 'partner_locker_list',
   summary: 'The lockers this provider may deliver into, sandbox lockers last, with their free compartments by size.',
+  description:
+    'Lists the lockers of every business that granted this provider, each with its device code (the `device_id` locker_delivery_create takes) and its free compartments per size right now. Deliveries into a sandbox locker (`sandbox: true`) are test deliveries: their events carry `livemode: false`, and partner_locker_sandbox_code plays the screen. An empty list means no business has granted this provider yet.',
   tag: TAG,
   roles: PROVIDER,
   business: true,
@@ -48,8 +50,9 @@ export const partnerLockerList = defineOperation({
 
 export const partnerLockerSandboxCode = defineOperation({
   name: 'partner_locker_sandbox_code',
-  summary:
-    "Type a code on a sandbox locker's screen as a courier or a recipient would, to play a sandbox delivery to its end; the simulator then reports the opened doors closed. The same answers and attempt limit as a locker's screen.",
+  summary: "Type a code on a sandbox locker's screen, as a courier or a recipient would.",
+  description:
+    "Use it to play a sandbox delivery to its end without a locker: a delivery code opens the deposit's doors, a pickup code (from the `delivered` event) opens them for the pickup, and the simulator reports each opened door closed 5 seconds later. A wrong code is VALIDATION_FAILED on `code`; 5 wrong codes within 10 minutes lock the screen (TOO_MANY_ATTEMPTS with Retry-After). A real locker, or one not granted to this provider, is NOT_FOUND.",
   tag: TAG,
   roles: PROVIDER,
   business: true,

@@ -49,6 +49,8 @@ const settingsResult = z.object({ result: z.literal(true), settings: SettingsVie
 export const lockerSettingsGet = defineOperation({
   name: 'locker_settings_get',
   summary: "The business's timers for partner deliveries into its lockers, each its default until set.",
+  description:
+    "Answers the five timers every new partner delivery into the business's lockers copies: how long a delivery code stays valid, when a deposit with its doors closed settles by itself, how long a deposit waits for its recipient, the courier's correction window and the periodic pickup-code rotation. Deliveries already made keep their own copy. Change them with locker_settings_update.",
   tag: TAG,
   roles: ADMIN,
   business: true,
@@ -62,8 +64,9 @@ export const lockerSettingsGet = defineOperation({
 
 export const lockerSettingsUpdate = defineOperation({
   name: 'locker_settings_update',
-  summary:
-    "Change timers for partner deliveries into the business's lockers (partial: a field left out keeps its value); deliveries under way keep the timers they started with.",
+  summary: "Change the business's timers for partner deliveries into its lockers; fields left out keep their value.",
+  description:
+    'Each value is an integer within its bounds (hours 1 to 720, the deposit timeout 1 to 1440 minutes, the correction window 0 to 1440 minutes, the rotation 0 to 720 hours; 0 turns the last two off); a value outside answers VALIDATION_FAILED naming the field. Deliveries under way keep the timers they started with; new ones copy these. Answers every setting. Sending the same values again changes nothing.',
   tag: TAG,
   roles: ADMIN,
   business: true,
@@ -87,6 +90,8 @@ const providerCode = pathCode(64).describe("The locker provider account's code")
 export const lockerPartnerList = defineOperation({
   name: 'locker_partner_list',
   summary: "The partner locker providers that may deliver into the business's lockers.",
+  description:
+    "Each entry is a provider account's code and name, and when it was granted. A granted provider may create deliveries into any locker of the business, so review the list when a partnership ends. Grant with locker_partner_grant and revoke with locker_partner_revoke.",
   tag: TAG,
   roles: ADMIN,
   business: true,
@@ -101,6 +106,8 @@ export const lockerPartnerList = defineOperation({
 export const lockerPartnerGrant = defineOperation({
   name: 'locker_partner_grant',
   summary: "Let a partner locker provider deliver into the business's lockers (idempotent).",
+  description:
+    "`provider_code` is the code of a locker provider's account (role `locker_provider`). From then on that provider sees the business's lockers and may create deliveries into them. Granting again changes nothing and answers `granted: false`. Refuses a code that belongs to no locker provider account (NOT_FOUND).",
   tag: TAG,
   roles: ADMIN,
   business: true,
@@ -121,6 +128,8 @@ export const lockerPartnerGrant = defineOperation({
 export const lockerPartnerRevoke = defineOperation({
   name: 'locker_partner_revoke',
   summary: "Stop a provider's new deliveries into the business's lockers; those under way go on to their end.",
+  description:
+    "The provider no longer sees the business's lockers and cannot create deliveries into them; deliveries already created go on to their end, and the business still confirms or reads them. Refuses a provider that holds no grant here, or a code of no provider (NOT_FOUND), so a second revoke answers NOT_FOUND.",
   tag: TAG,
   roles: ADMIN,
   business: true,

@@ -5,6 +5,7 @@
  * pickup (docs/device-order-exceptions.md). This module knows nothing of either.
  */
 import { z } from 'zod';
+import { deviceCode } from '../schemas.ts';
 import { timeParam } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { errors } from '../../../platform/errors.ts';
@@ -43,8 +44,9 @@ export function ownDevice(
 
 export const lockerDoorReported = defineOperation({
   name: 'locker_door_reported',
-  summary:
-    "A locker reports that a door opened or closed, sent with its device key and dated by the locker; a report older than the door's newest changes nothing (applied false).",
+  summary: "A locker reports that one of its doors opened or closed, dated by the locker's clock.",
+  description:
+    "Called by the locker with its own device key. The compartment keeps the newest report, so a locker may resend reports out of order: one older than the door's newest changes nothing (`applied: false`). An applied report moves on the process holding the compartment (it settles a partner delivery's remote-opened deposit or its pickup). Refuses a door the locker does not have (VALIDATION_FAILED on `compartment_number`), a time more than 5 minutes ahead of the service's clock (on `at`) and a key of another locker (NOT_FOUND).",
   tag: 'Lockers',
   roles: ['client_admin'],
   auth: 'device_key',
@@ -53,7 +55,7 @@ export const lockerDoorReported = defineOperation({
   failures: { NOT_FOUND: 'Not the device of this key' },
   input: z
     .object({
-      device_id: z.string().trim().min(1).max(64),
+      device_id: deviceCode,
       compartment_number: z.number().int().min(0).max(100_000).describe('Hardware door number'),
       state: z.enum(DOOR_STATES),
       at: timeParam().describe("When the door opened or closed, by the locker's clock"),

@@ -9,7 +9,9 @@ const TAG = 'Lockers';
 const deviceId = pathCode(64).describe('Device code');
 export const deviceKeyCreate = defineOperation({
   name: 'device_key_create',
-  summary: `Create a key for a locker of the business: it opens only that device's locker endpoints, sent as a bearer token; the secret is shown once (at most ${MAX_DEVICE_KEYS} unrevoked keys per device).`,
+  summary: 'Create a key for a locker of the business; its secret is shown once.',
+  description:
+    "The locker sends the secret as `Authorization: Bearer <secret>`; it opens only that device's locker endpoints (screen codes, courier confirmation, door reports) and acts as the admin who created it. Only the secret's hash is stored, so keep it from this answer: it cannot be read again, and a retry makes another key. A device holds at most 5 unrevoked keys (TOO_MANY_KEYS: revoke one first), and a device the business does not have answers NOT_FOUND.",
   tag: TAG,
   roles: ['client_admin'],
   business: true,
@@ -31,6 +33,8 @@ export const deviceKeyCreate = defineOperation({
 export const deviceKeyList = defineOperation({
   name: 'device_key_list',
   summary: 'List the keys of a locker of the business (never their secrets).',
+  description:
+    'Newest first, revoked keys included: each with its id, name, when it was created, last used (recorded at most once a minute) and revoked. Use it to find a key to rotate or revoke with device_key_revoke. A device the business does not have answers NOT_FOUND.',
   tag: TAG,
   roles: ['client_admin'],
   business: true,
@@ -47,7 +51,9 @@ export const deviceKeyList = defineOperation({
 
 export const deviceKeyRevoke = defineOperation({
   name: 'device_key_revoke',
-  summary: 'Revoke a locker key; it stops working at once.',
+  summary: "Revoke a locker's key; it stops working at once.",
+  description:
+    "From then on the key is no credential at all: the locker's next call with it answers UNAUTHENTICATED. Revoking a revoked key again keeps its first revocation time. Create the replacement with device_key_create first, so the locker is never without a key. Refuses a key that is not one of this device's, or a device of another business (NOT_FOUND).",
   tag: TAG,
   roles: ['client_admin'],
   business: true,

@@ -84,8 +84,9 @@ export async function enterCode(
 
 export const lockerCodeEntered = defineOperation({
   name: 'locker_code_entered',
-  summary:
-    "A code typed on the locker's screen, sent with the locker's device key: a delivery code opens its delivery's doors for the deposit (event doors_opened), a recipient's pickup code opens them for the pickup once the deposit is confirmed; any other code is refused, and 5 wrong codes within 10 minutes lock the screen for a while (429, the doors stay shut).",
+  summary: "A code typed on the locker's screen opens the compartments it belongs to.",
+  description:
+    "Called by the locker with its own device key. A courier's delivery code opens its delivery's compartments for the deposit (webhook event partner_locker.delivery.doors_opened); a recipient's pickup code opens them once the deposit is confirmed; `compartments` lists the doors to open. A code that opens nothing is VALIDATION_FAILED on `code`; 5 wrong codes within 10 minutes lock the screen for everyone, right codes included, for 10 minutes, then longer (TOO_MANY_ATTEMPTS; locker_code_lock_lift lifts it). A key of another locker answers NOT_FOUND.",
   tag: 'Lockers',
   roles: ['client_admin'],
   auth: 'device_key',
@@ -103,8 +104,9 @@ export const lockerCodeEntered = defineOperation({
 
 export const lockerCourierConfirmed = defineOperation({
   name: 'locker_courier_confirmed',
-  summary:
-    'The courier pressed "done" on the locker\'s screen, sent with the locker\'s device key: the deposit is confirmed (confirmed_by courier_terminal, event delivered).',
+  summary: 'The courier pressed "done" on the locker\'s screen: the deposit is confirmed.',
+  description:
+    'Called by the locker with its own device key once the courier has put the parcels in. The delivery becomes delivered (confirmed_by courier_terminal): the webhook event partner_locker.delivery.delivered is sent and the recipient is mailed the pickup code. Refuses a delivery that is not into this locker, or a key of another locker (NOT_FOUND), and a delivery with no deposit under way (INVALID_TRANSITION). The provider confirms with locker_delivery_confirm instead.',
   tag: 'Lockers',
   roles: ['client_admin'],
   auth: 'device_key',

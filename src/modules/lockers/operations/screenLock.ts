@@ -14,8 +14,9 @@ import { deviceKeySubject, SCREEN_CODE_KIND, screenSubject } from './screen.ts';
 
 export const lockerCodeLockLift = defineOperation({
   name: 'locker_code_lock_lift',
-  summary:
-    "Lift the wrong-code lock of a locker's screen (and of its device keys), so that the right codes open again at once. The counts and the lock history stay: another run of wrong codes locks it again, for longer.",
+  summary: "Lift the wrong-code lock of a locker's screen so that the right codes open again at once.",
+  description:
+    'Lifts the lock of the screen and of every key of the device; `lifted` says whether one was in force and `remaining_seconds` how long it had left. The wrong-code counts and the lock history stay, so another run of wrong codes locks the screen again, for longer. Five wrong codes from anyone at the screen lock it for everyone: look at why it tripped before lifting it. Refuses a device the business does not have (NOT_FOUND).',
   tag: 'Lockers',
   roles: ['client_admin'],
   business: true,

@@ -114,6 +114,8 @@ export const thirdPartyAssign = defineOperation({
   name: 'third_party_assignment_create',
   summary:
     'Hand an order to a third-party delivery provider: it leaves the planning pool until the provider delivers it, cancels it, or the warehouse misses the handover deadline.',
+  description:
+    "Starts the assignment's process with a handover deadline (24 hours unless `handover_deadline_hours` says otherwise) and sends `delivery.assignment.created` to the provider's webhook endpoint. Use it for one order; third-party rules assign new orders as they are created. Refuses an order on a route (ORDER_ROUTED), not assignable (ORDER_NOT_ASSIGNABLE), held by a provider (ORDER_HELD) or with a contractor (ORDER_WITH_CONTRACTOR); an unknown order or provider code answers VALIDATION_FAILED.",
   tag: TAG,
   roles: ['client_admin'],
   business: true,
@@ -155,6 +157,8 @@ export const thirdPartyAssign = defineOperation({
 export const thirdPartyAssignmentGet = defineOperation({
   name: 'third_party_assignment_get',
   summary: "A third-party assignment of the business: its status, provider and each package's handover.",
+  description:
+    "Answers the status, the provider, each package with when it was handed over, the legs the provider reported, the handover deadline, the cancel reason and the workflow id to open in the Temporal UI. For the business's staff; the provider reads its own with `provider_assignment_get`. An unknown number, or one of another business, answers NOT_FOUND.",
   tag: TAG,
   roles: STAFF,
   business: true,
@@ -175,6 +179,8 @@ export const thirdPartyHandover = defineOperation({
   name: 'third_party_handover',
   summary:
     'The warehouse scans a package over to the provider; once every package of the order is, the assignment is handed over.',
+  description:
+    "Records one package as handed over at `scanned_at`; the same package again changes nothing. With the order's last package the assignment becomes `handed_over` and the provider receives `delivery.assignment.handed_over`. Refuses an assignment no longer awaiting packages (INVALID_STEP), a package not of the order or a `scanned_at` over 5 minutes ahead (VALIDATION_FAILED), and an unknown number (NOT_FOUND).",
   tag: TAG,
   roles: STAFF,
   business: true,
@@ -209,7 +215,9 @@ export const thirdPartyHandover = defineOperation({
 export const thirdPartyReassign = defineOperation({
   name: 'third_party_reassign',
   summary:
-    'Before the handover, move the order to another provider: this assignment ends as reassigned and a new one starts.',
+    'Until its last package is handed over, move the order to another provider: this assignment ends as reassigned and a new one starts.',
+  description:
+    "Allowed while the assignment is `assigned`, that is until its last package is handed over. The old provider receives `delivery.assignment.cancelled` (reason `reassigned`), the new one `delivery.assignment.created` with a fresh deadline, and the answer carries both assignments (`next` is the new one). Refuses an assignment handed over or ended (INVALID_STEP), an unknown number (NOT_FOUND) and a code that is not a delivery provider's (VALIDATION_FAILED).",
   tag: TAG,
   roles: ['client_admin'],
   business: true,

@@ -16,6 +16,8 @@ const PROVIDER = ['delivery_provider'] as const;
 export const providerAssignmentList = defineOperation({
   name: 'provider_assignment_list',
   summary: 'The orders handed to this provider, newest first, by status.',
+  description:
+    "For a delivery provider account: every assignment made to it, by any business, optionally of one `status`, paginated with `page` and `per_page` (at most 200). Use it to pick up new work (`assigned`) or to catch up after missed webhooks; `provider_assignment_get` reads one by its number. Another provider's assignments are never listed.",
   tag: TAG,
   roles: PROVIDER,
   business: true,
@@ -38,6 +40,8 @@ export const providerAssignmentList = defineOperation({
 export const providerAssignmentGet = defineOperation({
   name: 'provider_assignment_get',
   summary: 'One order handed to this provider.',
+  description:
+    "Answers the order's reference and tracking number, each package with its handover time, the legs reported so far, the deadline, the status and the cancel reason. Use it after a `delivery.assignment.*` webhook to see the whole state. An unknown number, or an assignment of another provider, answers NOT_FOUND.",
   tag: TAG,
   roles: PROVIDER,
   business: true,
@@ -58,6 +62,8 @@ export const providerAssignmentCancel = defineOperation({
   name: 'provider_assignment_cancel',
   summary:
     "The provider reports the order cancelled at its carrier: the assignment ends (reason cancelled) and the order goes back to the business's own delivery.",
+  description:
+    "Use it when the carrier cannot take or finish the order; allowed while the assignment is `assigned`, `handed_over` or `partial_delivered`. The order leaves the provider's hold and the business can plan it, or hand it to a provider, again; `delivery.assignment.cancelled` (reason `cancelled`) goes to the provider's webhook endpoint. Refuses an assignment already delivered or cancelled (INVALID_STEP) and one of another provider (NOT_FOUND).",
   tag: TAG,
   roles: PROVIDER,
   business: true,
@@ -82,6 +88,8 @@ export const providerAssignmentLegCreate = defineOperation({
   name: 'provider_assignment_leg_create',
   summary:
     'The provider reports an order it placed with its carrier for some of the packages (a leg; one per package when that carrier has no multi-piece shipments).',
+  description:
+    "Report one leg per carrier order, with the packages it carries, so the business and the `delivery.assignment.partial_delivered` events show which carrier order holds each package; it emits no event itself. Only while the assignment is live. Refuses a carrier order number already on it (LEG_EXISTS), a package on another leg (PACKAGE_ON_LEG), an ended assignment (INVALID_STEP), another provider's (NOT_FOUND) and a package not of the order (VALIDATION_FAILED).",
   tag: TAG,
   roles: PROVIDER,
   business: true,

@@ -32,6 +32,8 @@ export const thirdPartyRuleCreate = defineOperation({
   name: 'third_party_rule_create',
   summary:
     'A rule that hands each new order it matches (postal code prefix, weight, longest side) to a delivery provider; rules are tried oldest first.',
+  description:
+    "A condition left out matches anything, so a rule without conditions takes every new order. A rule applies only to orders created after it, at their creation: the first live rule an order matches assigns it (`source: rule`) and the order-creation answer carries the assignment number; a package of unknown weight or size never matches a limit on it. Refuses a `provider_code` that is not a delivery provider's (VALIDATION_FAILED).",
   tag: TAG,
   roles: ['client_admin'],
   business: true,
@@ -76,6 +78,8 @@ export const thirdPartyRuleCreate = defineOperation({
 export const thirdPartyRuleList = defineOperation({
   name: 'third_party_rule_list',
   summary: "The business's third-party rules: live ones in the order they are tried, then ended ones.",
+  description:
+    'Each rule with its provider, its conditions (null: any), its handover deadline and when it was created and ended. Live rules come first in the order they are tried, oldest first, so the first one a new order matches is the one that assigns it; ended rules stay listed for the record. Takes no filter and no pagination.',
   tag: TAG,
   roles: ['client_admin'],
   business: true,
@@ -91,6 +95,8 @@ export const thirdPartyRuleList = defineOperation({
 export const thirdPartyRuleEnd = defineOperation({
   name: 'third_party_rule_end',
   summary: 'End a rule: new orders no longer match it; assignments it made stay.',
+  description:
+    'Rules are ended rather than deleted: the rule stays listed with its `ended_at`, and the assignments it made keep running (cancel or reassign them one by one). To change a rule, end it and create another, which is then tried after the older live rules. An unknown id, one of another business, or a rule already ended answers NOT_FOUND.',
   tag: TAG,
   roles: ['client_admin'],
   business: true,

@@ -148,6 +148,7 @@ export const otepIngest = defineOperation({
   name: 'otep_ingest',
   summary:
     'Push tracking events as a native OTEP timeline (an ingest key is required); answers accepted, duplicate or rejected per event.',
+  description: `Takes a document of up to ${MAX_EVENTS_PER_DOCUMENT} events and 1 MiB, such as the timeline a read answers. Each event is judged alone: an invalid one, or one for a shipment unknown or carried by another provider, is rejected with its reason and findings; the rest are stored in one transaction. A repeat is a duplicate, the same id with other content a correction (\`revision\` goes up). Accepted events emit \`tracking.event\` and may move the order's status. A malformed document answers VALIDATION_FAILED, a session token FORBIDDEN.`,
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,
@@ -204,6 +205,8 @@ export const otepIngestEpcis = defineOperation({
   name: 'otep_ingest_epcis',
   summary:
     'Push tracking events as a GS1 EPCIS 2.0 JSON document of ObjectEvents (an ingest key is required); each event is normalised to OTEP.',
+  description:
+    "Use it when the carrier's systems speak EPCIS: an ObjectEvent names its parcel by `urn:otep:tracking:<number>` in `epcList` (or `bizTransactionList`), and its status comes from `otep:statusCode`, else from `bizStep` and `disposition`. Answered and stored as by `otep_ingest` (same limits, duplicates, webhooks); another event type, an `errorDeclaration` or an unreadable event is rejected alone. A document that is not EPCIS answers VALIDATION_FAILED.",
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,
@@ -239,6 +242,7 @@ const keyName = z.string().trim().min(1).max(100);
 export const otepCredentialCreate = defineOperation({
   name: 'otep_credential_create',
   summary: `Create an OTEP ingest key for this provider account; the secret is shown once (at most ${MAX_ACTIVE_KEYS} unrevoked keys).`,
+  description: `The key (\`otep_sk_...\`) opens only the two ingest operations, for the shipments this provider carries; store it now, as only its SHA-256 is kept and no read shows it again. Create one key per system that pushes, so that each can be revoked alone. Refuses when the account already holds ${MAX_ACTIVE_KEYS} unrevoked keys (TOO_MANY_KEYS): revoke one first.`,
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,
@@ -257,6 +261,8 @@ export const otepCredentialCreate = defineOperation({
 export const otepCredentialList = defineOperation({
   name: 'otep_credential_list',
   summary: "List this provider account's OTEP ingest keys (never their secrets).",
+  description:
+    'Answers every key of the provider account, revoked ones included, with its `key_id`, name, creation time, last use (written at most once a minute) and revocation time. Use it to find a key that is unused or leaked before revoking it with `otep_credential_revoke`. A secret is shown only in the answer that created it.',
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,
@@ -271,6 +277,8 @@ export const otepCredentialList = defineOperation({
 export const otepCredentialRevoke = defineOperation({
   name: 'otep_credential_revoke',
   summary: 'Revoke an OTEP ingest key; it stops working at once.',
+  description:
+    "Takes the `key_id` the list shows. Ingest calls with that key answer UNAUTHENTICATED from then on, and it no longer counts against the account's limit of keys; revoking a key already revoked succeeds and changes nothing. An id that is not a key of this account answers NOT_FOUND.",
   tag: 'OTEP',
   roles: PROVIDERS,
   business: true,

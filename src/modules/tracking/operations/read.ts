@@ -15,9 +15,54 @@ import { defineOperation, type OperationContext } from '../../../platform/catalo
 export const MAX_BATCH_TRACKINGS = 100;
 
 /** Blanks around a number are dropped; a number of blanks only is none (the published pattern says so too). */
-const trackingNumber = z.string().trim().min(1).max(64).regex(/\S/);
+const trackingNumber = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/\S/)
+  .meta({ examples: ['TMS3F9A1C7B2E04'] });
 const format = z.enum(FORMAT_IDS as [string, ...string[]]).default(DEFAULT_FORMAT);
 const anyJson = z.unknown();
+
+/** The reference's example of the default (otep) representation: a parcel picked up after its creation. */
+const TIMELINE_EXAMPLE = {
+  otep_version: '1.0.0',
+  tracking_number: 'TMS3F9A1C7B2E04',
+  service: 'D',
+  current: {
+    status_code: 'otep:core:picked_up',
+    phase: 'otep:phase:pickup',
+    occurred_at: '2025-03-12T16:30:00+01:00',
+    terminal: false,
+  },
+  events: [
+    {
+      id: 'ev-1',
+      otep_version: '1.0.0',
+      subject: 'TMS3F9A1C7B2E04',
+      occurred_at: '2025-03-12T09:00:00Z',
+      recorded_at: '2025-03-12T09:00:01Z',
+      status_code: 'otep:core:created',
+      phase: 'otep:phase:pre_shipment',
+      source: 'merchant',
+    },
+    {
+      id: 'ev-2',
+      otep_version: '1.0.0',
+      subject: 'TMS3F9A1C7B2E04',
+      occurred_at: '2025-03-12T16:30:00+01:00',
+      recorded_at: '2025-03-12T15:31:10Z',
+      status_code: 'otep:core:picked_up',
+      phase: 'otep:phase:pickup',
+      location: { name: 'Sender dock', city: 'Praha', postal_code: '110 00', country: 'CZ' },
+      source: 'carrier',
+    },
+  ],
+} satisfies Timeline;
+/** The examples are the default format's own projection of it, so they follow the format. */
+const DEFAULT_PROJECTION = FORMATS.get(DEFAULT_FORMAT)!;
+const EXAMPLE_CONTEXT = { baseUrl: 'https://tms.example' };
 
 /** A finding as callers read it: where, what, and a message in their language. */
 export function presentFinding(f: Finding, lang: Language) {
@@ -51,6 +96,8 @@ export const otepVocabulary = defineOperation({
   name: 'otep_vocabulary',
   summary:
     'The OTEP vocabulary: status codes with phases and projections to EPCIS, ONE Record and UN/CEFACT, and incident reasons.',
+  description:
+    'One JSON document: the protocol version, the profiles and whether each is published, the phases, each status code with its phase, the universal code it refines and its EPCIS, ONE Record and UN/CEFACT projections, and the incident reasons. A published code never changes meaning and is never removed, so a client may cache it. Needs no token.',
   tag: 'OTEP',
   roles: 'public',
   limit: 'public_read',
@@ -63,6 +110,8 @@ export const otepVocabulary = defineOperation({
 export const otepTrackingGet = defineOperation({
   name: 'otep_tracking_get',
   summary: 'The unified timeline of a tracking number, in the representation `format` names (default otep).',
+  description:
+    "Needs no token and shows nothing private: no recipient, order reference or price, only the carrier's scan places. `format` picks the representation (otep, epcis, onerecord, uncefact, otlp, sensorthings and several e-commerce platforms); without it, the `profile` of the Accept header does, and the answer carries the chosen media type. An unknown number answers NOT_FOUND, an unknown format VALIDATION_FAILED. For many numbers use `otep_trackings_batch`.",
   tag: 'OTEP',
   roles: 'public',
   limit: 'public_read',
@@ -80,6 +129,7 @@ export const otepTrackingGet = defineOperation({
   },
   input: z.object({ tracking_number: trackingNumber, format }).strict(),
   output: anyJson,
+  examples: { output: DEFAULT_PROJECTION.project(TIMELINE_EXAMPLE, EXAMPLE_CONTEXT) },
   async handler(input, ctx) {
     return FORMATS.get(input.format)!.project(await timelineOf(ctx, input.tracking_number), projectionContext(ctx));
   },
@@ -88,6 +138,8 @@ export const otepTrackingGet = defineOperation({
 export const otepTrackingEvents = defineOperation({
   name: 'otep_tracking_events',
   summary: "Only the events of a tracking number's timeline, in the representation `format` names.",
+  description:
+    "Same as `otep_tracking_get` without the timeline's header (service, current status, projections), for a client that merges events into its own records; a format without an events-only form answers its whole timeline. Needs no token. An unknown number answers NOT_FOUND, an unknown format VALIDATION_FAILED.",
   tag: 'OTEP',
   roles: 'public',
   limit: 'public_read',
@@ -99,6 +151,9 @@ export const otepTrackingEvents = defineOperation({
   failures: { NOT_FOUND: 'No timeline has this tracking number' },
   input: z.object({ tracking_number: trackingNumber, format }).strict(),
   output: anyJson,
+  examples: {
+    output: (DEFAULT_PROJECTION.projectEvents ?? DEFAULT_PROJECTION.project)(TIMELINE_EXAMPLE, EXAMPLE_CONTEXT),
+  },
   async handler(input, ctx) {
     const f = FORMATS.get(input.format)!;
     const timeline = await timelineOf(ctx, input.tracking_number);
@@ -109,6 +164,8 @@ export const otepTrackingEvents = defineOperation({
 export const otepTrackingBatch = defineOperation({
   name: 'otep_trackings_batch',
   summary: `Timelines of up to ${MAX_BATCH_TRACKINGS} tracking numbers in one call; unknown ones answer found:false.`,
+  description:
+    'Use it instead of one read per parcel, for example to refresh a list: each number is answered once, in the order first given, with `found` and, when found, its timeline in the chosen `format`. Unknown numbers are not an error, and the call counts once against the public read limit. Needs no token; an empty list or too many numbers answers VALIDATION_FAILED.',
   tag: 'OTEP',
   roles: 'public',
   limit: 'public_read',
@@ -135,6 +192,8 @@ export const otepTrackingBatch = defineOperation({
 export const publicTracking = defineOperation({
   name: 'public_tracking',
   summary: 'Classic public package tracking, answered from the OTEP timeline.',
+  description:
+    "Answers the parcel's current status with its label, whether it is delivered, each package of the same order with its own status, and the events newest first with city and country. Needs no token and shows nothing private. Use it for a customer-facing tracking page; `otep_tracking_get` gives the whole timeline in standard formats. An unknown number answers NOT_FOUND.",
   tag: 'Tracking',
   roles: 'public',
   limit: 'public_read',
@@ -182,6 +241,8 @@ export const otepValidate = defineOperation({
   name: 'otep_validate',
   summary:
     'OTEP conformance validator: every error and warning with a JSON Pointer, and the conformance level reached.',
+  description:
+    "Runs the rules ingest applies on a posted OTEP document and stores nothing: answers `valid`, the conformance level (0 to 2) and each error and warning with its JSON Pointer, code and a message in the caller's language. Use it while building an integration, before pushing with `otep_ingest`. Needs no token; a document that cannot be read at all is answered as one error, not refused.",
   tag: 'OTEP',
   roles: 'public',
   limit: 'public_read',

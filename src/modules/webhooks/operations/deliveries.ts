@@ -150,6 +150,8 @@ async function reopen(
 export const webhookDeliveryList = defineOperation({
   name: 'webhook_delivery_list',
   summary: 'List webhook deliveries (one per event and endpoint), newest first, with their state.',
+  description:
+    "Each row is one event to one URL, with its status (`pending`, `retrying`, `delivered`, `dead`), attempts, last answer and error. Filter by `event`, `status`, `reference_type`, `reference_id` or creation time (`from` inclusive, `to` exclusive); paginated with `page` and `per_page`. A merchant sees its business's deliveries, a provider those to its own endpoint; `webhook_delivery_get` shows one's attempts. A `to` not after `from` answers VALIDATION_FAILED.",
   tag: TAG,
   roles: RECEIVER_OWNERS,
   business: true,
@@ -173,6 +175,8 @@ export const webhookDeliveryGet = defineOperation({
   name: 'webhook_delivery_get',
   summary:
     'Read one webhook delivery with every attempt: headers sent (without signatures), body digest, answer, latency, error.',
+  description:
+    "Use it to debug a receiver: each attempt shows the URL, the request headers without signatures, the body's SHA-256 and size (never the body), the answer's status, the latency and the error. Attempts of replays and resends follow, numbered on. A delivery of another business, or to another provider's endpoint, answers NOT_FOUND.",
   tag: TAG,
   roles: RECEIVER_OWNERS,
   business: true,
@@ -195,6 +199,8 @@ export const webhookDeliveryGet = defineOperation({
 export const webhookDeliveryReplay = defineOperation({
   name: 'webhook_delivery_replay',
   summary: 'Send a finished delivery (delivered or dead-lettered) again, with the same ids, on a fresh retry schedule.',
+  description:
+    'Opens a new round on the same delivery: the same event id, `X-Webhook-Event-Id` and URL, attempt numbers continuing, signed with the current secret and driven by a retry workflow of its own. Use it after fixing a receiver; for many dead letters at once, `webhook_delivery_resend`. Refuses a delivery still pending or retrying (DELIVERY_IN_PROGRESS) and an unknown one (NOT_FOUND).',
   tag: TAG,
   roles: RECEIVER_OWNERS,
   business: true,
@@ -224,6 +230,7 @@ export const webhookDeliveryReplay = defineOperation({
 export const webhookDeliveryResend = defineOperation({
   name: 'webhook_delivery_resend',
   summary: `Resend dead-lettered deliveries, chosen by id or by filter (at most ${RESEND_LIMIT} per call), each on a fresh retry schedule.`,
+  description: `Only dead deliveries are taken: chosen ids or matching deliveries that are not dead, or not the caller's, are skipped, not refused. Each one reopened keeps its ids and starts a new round at once, as a replay does; the answer lists the ids resent, and \`more: true\` says more dead letters match, so call again (${RESEND_LIMIT} per call). Refuses a call with neither \`delivery_ids\` nor any filter (VALIDATION_FAILED).`,
   tag: TAG,
   roles: RECEIVER_OWNERS,
   business: true,

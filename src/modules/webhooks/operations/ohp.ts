@@ -87,6 +87,7 @@ export const ohpSubscriptionCreate = (routing: EventRouting) =>
     name: 'ohp_subscription_create',
     summary:
       'Subscribe a URL to OHP push events; it must first echo a challenge. The secret is generated and shown once when not given.',
+    description: `It first POSTs a signed challenge to the URL, which must answer 200 with the same challenge within 3 seconds; the limits are checked before, so a refused call sends nothing. Empty \`events\`: every OHP event. Refuses a failed challenge (CHALLENGE_FAILED), the same URL and events live already (SUBSCRIPTION_EXISTS), over ${MAX_OHP_SUBSCRIPTIONS} per business or ${MAX_OHP_SUBSCRIPTIONS_PER_URL} per URL (TOO_MANY_SUBSCRIPTIONS, TOO_MANY_SUBSCRIPTIONS_FOR_URL) and a private URL (VALIDATION_FAILED).`,
     tag: TAG,
     roles: ['client_admin'],
     business: true,
@@ -150,6 +151,8 @@ export const ohpSubscriptionCreate = (routing: EventRouting) =>
 export const ohpSubscriptionList = defineOperation({
   name: 'ohp_subscription_list',
   summary: 'List the live OHP subscriptions of the business.',
+  description:
+    'Answers each live subscription with its URL, events (empty: all), format, signature scheme and creation time; the secret only as its last four characters. Revoked subscriptions are not listed. The pushes to them are in the delivery log (`webhook_delivery_list`).',
   tag: TAG,
   roles: ['client_admin'],
   business: true,
@@ -167,6 +170,8 @@ export const ohpSubscriptionList = defineOperation({
 export const ohpSubscriptionRevoke = defineOperation({
   name: 'ohp_subscription_revoke',
   summary: 'Revoke an OHP subscription (id in the query string or the body); pushes already under way finish.',
+  description:
+    'Events the relay has not picked up yet are no longer sent to it, and its place under the limits per business and per URL is freed. A subscription cannot be edited: to change its URL, events or secret, revoke it and create another. An unknown id, one of another business, or a subscription already revoked answers NOT_FOUND.',
   tag: TAG,
   roles: ['client_admin'],
   business: true,

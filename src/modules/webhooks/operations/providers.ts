@@ -82,6 +82,7 @@ async function endpointOr409(ctx: BusinessContext): Promise<EndpointRow> {
 export const providerWebhookSettingsGet = defineOperation({
   name: 'provider_webhook_settings_get',
   summary: "Read the provider account's webhook endpoint (null until configured).",
+  description: `The role decides which endpoint: a locker provider's receives partner locker events, a delivery provider's the third-party assignment (and distribution) events. Answers the URLs, the sandbox switch, the selected events (empty: all), the format, the secret as its last four characters, the current key id and, for ${ROTATION_GRACE_HOURS} hours after a rotation, the previous one. Configure it with \`provider_webhook_settings_update\`.`,
   tag: TAG,
   roles: PROVIDERS,
   business: true,
@@ -102,6 +103,8 @@ export const providerWebhookSettingsUpdate = (routing: EventRouting) =>
     name: 'provider_webhook_settings_update',
     summary:
       'Create or update (partially) the provider endpoint: URL, sandbox URL and switch, event selection, format, secret (generated and shown once when not given).',
+    description:
+      'The first call creates the endpoint and needs `url`; a secret left out is then generated and answered once in `generated_secret`. Later calls change only the fields given; a new `secret` replaces the old one at once, where `provider_webhook_secret_rotate` keeps the old one signing for a while. Refuses a missing `url` on creation, an event the sender does not send and a private URL (VALIDATION_FAILED).',
     tag: TAG,
     roles: PROVIDERS,
     business: true,
@@ -163,6 +166,8 @@ export const providerWebhookSettingsUpdate = (routing: EventRouting) =>
 export const providerWebhookSettingsRotate = defineOperation({
   name: 'provider_webhook_secret_rotate',
   summary: `Make a new secret current; the previous one keeps signing beside it for ${ROTATION_GRACE_HOURS} hours.`,
+  description:
+    "Use it to change the secret without losing deliveries: during the grace period every delivery carries one signature per live key, current first, so the receiver can switch when ready. A secret left out is generated and answered once in `generated_secret`; rotating again ends the older key's grace at once. Refuses an account without an endpoint (PROVIDER_WEBHOOK_NOT_CONFIGURED).",
   tag: TAG,
   roles: PROVIDERS,
   business: true,
@@ -225,6 +230,8 @@ export const providerWebhookTest = (routing: EventRouting) =>
     name: 'provider_webhook_test',
     summary:
       'Send a test event through the delivery engine: partner lockers get a sandbox event (livemode false, PLE-MOCK-, X-Webhook-Test: 1) at the sandbox URL when set; third-party providers a mock event (X-Webhook-Test: 1, data.test).',
+    description:
+      "The event is written into the outbox, so it takes the real path (signature, retries, delivery log); it is one of the endpoint's selected events, the first by default. Answers 202 with the event id and the URL it goes to. Refuses an account without an endpoint (PROVIDER_WEBHOOK_NOT_CONFIGURED), a partner locker endpoint with its sandbox off (SANDBOX_DISABLED) and an event the endpoint does not receive (VALIDATION_FAILED); counts against the webhook test rate limit.",
     tag: TAG,
     roles: PROVIDERS,
     business: true,

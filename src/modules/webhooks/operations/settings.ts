@@ -107,6 +107,8 @@ const output = z.object({ result: z.literal(true), settings: SettingsSchema });
 export const webhookSettingsGet = defineOperation({
   name: 'webhook_settings_get',
   summary: 'Read the webhook settings of the merchant, or of one customer account (override) with customer_id.',
+  description:
+    "Answers every URL field, the URL formats, the event restrictions and the driver location interval; the signing secret only as its last four characters. Without `customer_id` it reads the merchant-level settings, which receive every event of the business; with one, that customer's override. Settings never saved answer nulls. A `customer_id` that is not a customer of the business answers VALIDATION_FAILED.",
   tag: TAG,
   roles: ['client_admin'],
   business: true,
@@ -129,6 +131,8 @@ export const webhookSettingsUpdate = (routing: EventRouting) =>
   defineOperation({
     name: 'webhook_settings_update',
     summary: 'Update webhook settings (partial): a field left out keeps its value, null or "" clears it.',
+    description:
+      'Creates the settings on first use. URLs are http(s), comma-separated, without credentials; nothing is sent until a signing secret (16 to 255 characters) is set, and a new secret signs every later attempt, retries included. Events written before the settings existed are never delivered. Refuses an invalid or private URL (loopback, private network), an unknown event in a restriction list and a `customer_id` not of the business (VALIDATION_FAILED, naming each field).',
     tag: TAG,
     roles: ['client_admin'],
     business: true,

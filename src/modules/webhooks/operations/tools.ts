@@ -20,6 +20,8 @@ export const webhookSettingsTest = (routing: EventRouting) =>
     name: 'webhook_settings_test',
     summary:
       'Send a signed test event (webhook.test, or the named event with a test body) through the delivery engine to the configured URLs, or to one of them.',
+    description:
+      'Writes a test event (`TEST-<uuid>`, `data.test: true`) aimed at these settings only, so it takes the real path: relay, format, signature, retries, delivery log. `event` picks the URL field as a real event would, ignoring restriction lists; `webhook.test` goes to every configured URL. Refuses settings without a secret (WEBHOOK_SECRET_MISSING) and a `url` or `event` with no receiving URL (VALIDATION_FAILED); rate-limited per credential.',
     tag: TAG,
     roles: ['client_admin'],
     business: true,
@@ -76,6 +78,8 @@ export const webhookVerify = defineOperation({
   name: 'verify_webhook_signature',
   summary:
     'Check a received webhook as its receiver should: raw body, content digest, timestamp tolerance, constant-time signature compare; answers which check failed.',
+  description:
+    "Give the `sender`, the headers and the raw body exactly as received, and the secret: it answers `valid`, or which check failed (`missing_header`, `content_digest`, `timestamp`, `signature`) and on which header. Use it to debug a receiver's own check; `now` checks a captured request later. Needs no token; the secret is used for this check only, never stored or logged.",
   tag: TAG,
   // Public, as the specification's developer tool is: it reads nothing of the service, only what it is given.
   roles: 'public',
