@@ -45,12 +45,18 @@ export const DeviceOrderView = z
     kind: z.enum(DEVICE_ORDER_KINDS).describe('What the compartment is used for'),
     status: z.enum(DEVICE_ORDER_STATUSES).describe('Device order status'),
     next_actor: z.enum(NEXT_ACTORS).describe('Who has to act next'),
-    device_type: z.string().describe('Device type, for example locker'),
+    device_type: z
+      .string()
+      .describe('Device type, for example locker')
+      .meta({ examples: ['locker'] }),
     device_id: z
       .string()
       .describe('Device code')
       .meta({ examples: ['DEMO-LOCKER-1'] }),
-    device_name: z.string().describe('Device name'),
+    device_name: z
+      .string()
+      .describe('Device name')
+      .meta({ examples: ['Demo Locker 1'] }),
     grid_code: z
       .string()
       .describe('Compartment code')
@@ -60,7 +66,11 @@ export const DeviceOrderView = z
       .describe('Parcel reference')
       .meta({ examples: ['PKG-20250312-0042'] }),
     order_id: z.number().int().nullable().describe('Linked order id'),
-    external_order_id: z.string().nullable().describe("Caller's order id"),
+    external_order_id: z
+      .string()
+      .nullable()
+      .describe("Caller's order id")
+      .meta({ examples: ['SHOP-10042'] }),
     due_at: time('Pickup deadline'),
     overdue_at: time('When it became overdue').nullable(),
     stored_at: time('When the parcel was placed'),

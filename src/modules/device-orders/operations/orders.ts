@@ -106,7 +106,7 @@ export const deviceOrderStore = defineOperation({
         .meta({ examples: ['PKG-20250312-0042'] }),
       order_id: intParam().nullish(),
       external_order_id: z.string().trim().max(100).nullish(),
-      due_at: timeParam(),
+      due_at: timeParam().meta({ examples: ['2030-01-15T18:00:00Z'] }),
     })
     .strict(),
   output: z.object({

@@ -224,7 +224,7 @@ export const thirdPartyReassign = defineOperation({
   rest: { method: 'POST', path: '/v1/third-party-assignments/{number}/reassign' },
   failures: {
     NOT_FOUND: 'No assignment of the business has this number',
-    INVALID_STEP: 'Packages were handed over already, or it has ended',
+    INVALID_STEP: 'Its last package was handed over already, or it has ended',
   },
   graphql: { name: 'thirdPartyReassign', kind: 'mutation' },
   input: z
