@@ -54,8 +54,17 @@ export function createApp({
   const makeContext = (state: State): OperationContext => ({
     caller: state.caller,
     lang: state.lang,
-    em: orm.em.fork(),
-    countsEm: orm.em.fork(),
+    // Forked on first use: a read served from the read cache needs neither (bench section 11).
+    get em() {
+      const em = orm.em.fork();
+      Object.defineProperty(this, 'em', { value: em, writable: true, enumerable: true });
+      return em;
+    },
+    get countsEm() {
+      const em = orm.em.fork();
+      Object.defineProperty(this, 'countsEm', { value: em, writable: true, enumerable: true });
+      return em;
+    },
     temporal,
     config,
     log: state.log,

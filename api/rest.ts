@@ -37,6 +37,14 @@ export function documentPathMatcher(paths: readonly string[]): (requestPath: str
   return (requestPath) => compiled.find((c) => c.re.test(requestPath))?.path;
 }
 
+/** Whether some request path matches both document paths: as many segments, each pair equal or one a parameter. */
+function overlap(a: string, b: string): boolean {
+  const sa = a.split('/');
+  const sb = b.split('/');
+  const param = (s: string) => s.startsWith('{');
+  return sa.length === sb.length && sa.every((s, i) => s === sb[i] || param(s) || param(sb[i]!));
+}
+
 /** One route per catalog entry; the raw input is path params plus the query (reads, deletes) or the JSON body (writes). */
 export function restRouter(
   catalog: readonly Operation[],
@@ -50,9 +58,11 @@ export function restRouter(
   for (const op of catalog) {
     if (!op.rest) continue;
     const { method, path, status = 200, representation } = op.rest;
+    const rivalled = [...methodsOf.keys()].some((other) => other !== path && overlap(other, path));
     const handler: Koa.Middleware<State> = async (ctx, next) => {
-      // A concrete path of the document shadows this templated one (koa-router would match both).
-      if (documentPathOf(ctx.path.slice('/api'.length)) !== path) return next();
+      // A concrete path of the document shadows this templated one (koa-router would match both). The lookup is
+      // skipped where no other path of the document can match the same request.
+      if (rivalled && documentPathOf(ctx.path.slice('/api'.length)) !== path) return next();
       const params = (ctx as unknown as { params: Record<string, string> }).params;
       const body: unknown = ctx.request.body;
       // DELETE carries its input in the query string, or in a JSON body where a client sends one.

@@ -23,6 +23,8 @@
  *     receiving events (500 packages received) vs the native document of the same events, median ms per document
  * 10. MCP tools/call of get_orders (a page of 50) vs GET /api/v1/orders?per_page=50, same token and concurrency, in
  *     alternating rounds (bench/mcp.ts); the aim is at least 0.8 of REST's throughput
+ * 11. the standalone app bootstrap GET (public, from the read cache) at 64 in flight vs a bare Koa endpoint serving the
+ *     same body, in alternating rounds (bench/apps.ts); the aim is at least 0.7 of the bare endpoint's throughput
  * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
  * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores in section 5 and 3 in section 7. BENCH_OTEP_BATCHES (default 200) sets how many
  * documents of 500 events section 6 ingests in each of its two runs; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
@@ -51,6 +53,7 @@ import { EVENTS_PER_BATCH, otepBench } from './otep.ts';
 import { LOCKER_BENCH_TTL_SECONDS, lockerBench } from './lockers.ts';
 import { distributionBench, SCANS_IN_FLIGHT, SCANS_PACKAGES } from './distribution.ts';
 import { mcpBench, MCP_IN_FLIGHT } from './mcp.ts';
+import { appsBench } from './apps.ts';
 import { STORE_CALLS, STORE_GRIDS, STORE_IN_FLIGHT, STORE_ROUNDS, storeBench, type Measured } from './store.ts';
 
 const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
@@ -514,6 +517,27 @@ try {
       fmt(percentile(m.mcp.latencies, 99)),
       `REST GET ${fmt(percentile(m.rest.latencies, 99))}`,
       percentile(m.mcp.latencies, 99) / percentile(m.rest.latencies, 99),
+    );
+  }
+
+  // 11. the standalone app bootstrap against a bare Koa endpoint of the same body (bench/apps.ts)
+  if (section(11)) {
+    const boot = await appsBench(app.url!, READ_GETS);
+    console.log(
+      `GET app bootstrap (demo-customer/DEMO): ${READ_CONCURRENCY} in flight, body ${boot.bodyBytes} bytes, BENCH_READS calls each side in 3 alternating rounds`,
+    );
+    const p99 = (run: LoadRun) => percentile(run.latencies, 99);
+    line(
+      '  per s',
+      fmt(boot.ours.perSecond),
+      `bare Koa constant ${fmt(boot.constant.perSecond)}`,
+      boot.ours.perSecond / boot.constant.perSecond,
+    );
+    line(
+      '  p99 (ms)',
+      fmt(p99(boot.ours)),
+      `bare Koa constant ${fmt(p99(boot.constant))}`,
+      p99(boot.ours) / p99(boot.constant),
     );
   }
 

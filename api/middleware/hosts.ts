@@ -12,9 +12,21 @@ import type { State } from './context.ts';
 /** The MCP servers' paths (api/mcp/routes.ts), whose clients read a JSON-RPC error rather than the error body. */
 const MCP_PATH = /^(\/api)?\/mcp(\/developer)?\/*$/;
 
+/** Most Host and Origin values whose verdict is kept. */
+const VERDICTS = 1000;
+
 export function allowedHosts(allowed: readonly string[]): Koa.Middleware<State> {
   const hosts = new Set(allowed);
-  const foreign = (value: string) => !hosts.has(hostnameOf(value) ?? '');
+  // A request carries one of a few Host values: each is parsed (new URL) once, the first VERDICTS of them kept.
+  const verdicts = new Map<string, boolean>();
+  const foreign = (value: string) => {
+    let verdict = verdicts.get(value);
+    if (verdict === undefined) {
+      verdict = !hosts.has(hostnameOf(value) ?? '');
+      if (verdicts.size < VERDICTS) verdicts.set(value, verdict);
+    }
+    return verdict;
+  };
   return async (ctx, next) => {
     // ctx.host is X-Forwarded-Host behind trusted proxies (TRUSTED_PROXY_HOPS), else Host.
     const origin = ctx.get('origin');

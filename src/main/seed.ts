@@ -1,4 +1,5 @@
 import type { Em } from '../platform/db/orm.ts';
+import { seedDemoApps } from '../modules/apps/index.ts';
 import { grantLockerPartner } from '../modules/locker-deliveries/index.ts';
 import { compartmentsOf, Device, insertDevice } from '../modules/lockers/index.ts';
 import { Business, User } from '../modules/identity/index.ts';
@@ -134,5 +135,7 @@ export async function seedDemo(em: Em): Promise<void> {
     }
     await tx.flush();
     for (const o of created) await recordOrderCreated(tx, o);
+    // The standalone apps of the demo business (docs/apps.md): the README shows their bootstraps.
+    await seedDemoApps(tx, demo.id);
   });
 }

@@ -13,6 +13,7 @@ import type { CredentialKind, ModuleDescriptor } from '../platform/module.ts';
 import { BUSINESS_ID, ORDER_ID } from '../platform/temporal/searchKeys.ts';
 import { abuseLimits } from './abuse-limits/index.ts';
 import { approvals } from './approvals/index.ts';
+import { apps } from './apps/index.ts';
 import { assignments } from './assignments/index.ts';
 import { deviceOrders } from './device-orders/index.ts';
 import { distribution } from './distribution/index.ts';
@@ -42,6 +43,7 @@ const FAMILIES: readonly ModuleDescriptor[] = [
   tracking,
   secrets,
   abuseLimits,
+  apps,
 ];
 
 export const MODULES: readonly ModuleDescriptor[] = [

@@ -44,9 +44,12 @@ export class QuotaCounter {
     this.log = log;
   }
 
-  /** Counts one request of `subject` against `policy`; the answer counts it too. */
+  /**
+   * Counts one request of `subject` against `policy`; the answer counts it too. `em` may be given as a function, called
+   * only when the count goes to PostgreSQL, so that a request counted here forks no entity manager.
+   */
   async count(
-    em: Em,
+    em: Em | (() => Em),
     policy: string,
     subject: string,
     quota: Quota,
@@ -64,7 +67,7 @@ export class QuotaCounter {
     const n = 1 + (t?.pending ?? 0);
     if (t) t.pending = 0;
     try {
-      const [row] = await addHits(em, policy, quota.windowSeconds, [subject], [n]);
+      const [row] = await addHits(typeof em === 'function' ? em() : em, policy, quota.windowSeconds, [subject], [n]);
       this.learn(key, policy, quota.windowSeconds, row!, t === undefined);
       return { hits: row!.hits, resetSeconds: row!.resetSeconds };
     } catch (err) {

@@ -62,7 +62,7 @@ export async function spendQuota(ctx: OperationContext, policy: RateLimitName): 
       : ctx.caller!.via !== 'session'
         ? `key:${ctx.caller!.tokenHash}`
         : `user:${ctx.caller!.id}`;
-  const { hits, resetSeconds } = await ctx.quotas.count(ctx.countsEm, policy, subject, quota);
+  const { hits, resetSeconds } = await ctx.quotas.count(() => ctx.countsEm, policy, subject, quota);
   const state: QuotaState = { policy, ...quota, remaining: Math.max(0, quota.limit - hits), resetSeconds };
   if (hits > quota.limit) {
     rateLimitRefusals.inc({ policy });

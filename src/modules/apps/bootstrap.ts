@@ -1,0 +1,36 @@
+/** The bootstrap body, computed once per change and kept by the read cache; the update verdict is added per request. */
+import { type AppPlatform, type PlatformPolicy, updateAction, visibleQuickActions } from './domain.ts';
+import type { BootstrapRow } from './repo.ts';
+import type { BootstrapData } from './views.ts';
+
+/** What the cache keeps per app and client code: the body, or why there is none. */
+export type CachedBootstrap = { state: 'missing' } | { state: 'unavailable' } | { state: 'ok'; data: BootstrapData };
+
+export function bootstrapOf(row: BootstrapRow | null): CachedBootstrap {
+  if (!row) return { state: 'missing' };
+  if (!row.app_available || !row.client_available) return { state: 'unavailable' };
+  const c = row.config;
+  return {
+    state: 'ok',
+    data: {
+      app: { code: row.code, name: row.name, type: row.type, schema_version: row.schema_version },
+      client: { code: row.client_code, display_name: row.client_name },
+      configuration_version: row.configuration_version,
+      capabilities: c.capabilities,
+      authentication: c.authentication,
+      services: c.services,
+      settings: { home: { quick_actions: visibleQuickActions(c.quick_actions, c.capabilities) } },
+      branding: c.branding,
+      service_contracts: c.service_contracts,
+      version_policy: c.version_policy,
+      update: null,
+    },
+  };
+}
+
+/** The body with the verdict for the platform and version the app sent (both, or no verdict). */
+export function withVerdict(data: BootstrapData, platform?: AppPlatform, appVersion?: string): BootstrapData {
+  if (!platform || !appVersion) return data;
+  const policy = data.version_policy[platform] as PlatformPolicy;
+  return { ...data, update: { platform, app_version: appVersion, action: updateAction(policy, appVersion) } };
+}
