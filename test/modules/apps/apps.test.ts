@@ -299,6 +299,35 @@ describe('standalone apps (A2): configuration and bootstrap', () => {
     assert.equal(audit[0]!.n, 0);
   });
 
+  test('a change naming no app or no business answers 404 and writes nothing', async () => {
+    const appCode = code();
+    assert.equal((await configure(appCode)).status, 200);
+    const subjects = [`app:${appCode}`, `app:${appCode}/client:NO-SUCH-${appCode}`, `app:no-${appCode}`];
+    const count = async () =>
+      (
+        await app
+          .em()
+          .execute<{ n: number }[]>(
+            'select count(*)::int as n from platform_audit where subject in (?, ?, ?)',
+            subjects,
+          )
+      )[0]!.n;
+    const before = await count();
+    const answers = [
+      await bind(appCode, `NO-SUCH-${appCode}`),
+      await bind(`no-${appCode}`, a.business.code),
+      await app.http.put(`/v1/platform/apps/no-${appCode}/availability`, { available: false }, { token: admin }),
+      await app.http.del(`/v1/platform/apps/${appCode}/clients/NO-SUCH-${appCode}`, { token: admin }),
+    ];
+    assert.deepEqual(
+      answers.map((r) => [r.status, r.body.code]),
+      Array(4).fill([404, 'NOT_FOUND']),
+    );
+    assert.equal(await count(), before, 'no audit row for a refused change');
+    const listed = (await app.http.get('/v1/platform/apps?per_page=200', { token: admin })).body;
+    assert.equal(JSON.stringify(listed).includes(`no-${appCode}`), false, 'no app was made by a refused change');
+  });
+
   test('the configuration is validated strictly, every failing field named', async () => {
     const appCode = code();
     const bad = config({
