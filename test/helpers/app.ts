@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { waitFor } from './wait.ts';
 import { loadConfig, type Config } from '../../src/platform/config.ts';
 import { bootstrap, type BootstrapOptions, type Running } from '../../src/main/bootstrap.ts';
 import { createLogger, type Logger } from '../../src/platform/logger.ts';
@@ -77,4 +79,15 @@ export async function startApp(
       return res.body.access_token as string;
     },
   };
+}
+
+/**
+ * Waits until `listener`'s read cache has heard every change committed so far: it sends a notification of its own
+ * through `writer` and waits for it, since PostgreSQL delivers notifications in commit order. Waiting for the cache
+ * to empty once is not enough: a late notification of an earlier change would satisfy it.
+ */
+export async function cacheCaughtUp(writer: TestApp, listener: TestApp): Promise<void> {
+  const barrier = `barrier-${randomUUID()}`;
+  await writer.em().execute('select pg_notify(?, ?)', ['read_cache', barrier]);
+  await waitFor(async () => listener.running.reads!.lastHeard === barrier, 5_000, 5);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startApp, type TestApp } from '../helpers/app.ts';
+import { cacheCaughtUp, startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness } from '../helpers/factories.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -19,9 +19,8 @@ describe('the read cache', () => {
 
   /** Runs `change` and waits until `app`'s cache has heard of it. */
   const heard = async (app: TestApp, change: () => Promise<unknown>) => {
-    const clears = app.running.reads!.clears;
     await change();
-    await waitFor(async () => app.running.reads!.clears > clears, 5_000, 5);
+    await cacheCaughtUp(app, app);
   };
   /** Runs SQL in a session whose triggers are off, so no notification is sent: what a cache keeps stays as it was. */
   const silently = (app: TestApp, sql: string, params: unknown[]) =>
@@ -34,6 +33,7 @@ describe('the read cache', () => {
 
   test('a caller is kept until the change is heard; signing out through one process is refused by the other', async () => {
     const token = await a.login('employee@demo.example');
+    await cacheCaughtUp(a, b);
     assert.equal((await b.http.get('/v1/user/me', { token })).status, 200);
     // Would fail without the cache: the token has expired in the database, but no notification said so.
     await silently(a, expire, [token]);
@@ -79,14 +79,16 @@ describe('the read cache', () => {
       return pids.length === 2 && pids;
     });
     const token = await a.login('employee@demo.example');
+    await cacheCaughtUp(a, a);
     assert.equal((await a.http.get('/v1/user/me', { token })).status, 200);
-    await heard(a, () =>
-      a
-        .em()
-        .execute(
-          "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'listen read_cache'",
-        ),
-    );
+    // Nothing else is left to hear, so the next time the cache empties is when it sees its connection go.
+    const clears = a.running.reads!.clears;
+    await a
+      .em()
+      .execute(
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'listen read_cache'",
+      );
+    await waitFor(async () => a.running.reads!.clears > clears, 5_000, 5);
     // Emptied when the connection went: a change no notification reports is seen at once.
     await silently(a, expire, [token]);
     assert.equal((await a.http.get('/v1/user/me', { token })).status, 401);

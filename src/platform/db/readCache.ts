@@ -21,6 +21,9 @@ export class ReadCache {
   private generation = 0;
   private live = false;
   private listener?: Listener;
+  /** The payload of the last notification heard: notifications arrive in commit order, so a test can send one
+   * and wait for it to know that every change committed before it has been heard. */
+  lastHeard?: string;
 
   /** Listens for changes; until this resolves, nothing is kept. */
   async start(databaseUrl: string, log: Logger): Promise<void> {
@@ -30,7 +33,10 @@ export class ReadCache {
       log,
       what: 'read cache listener',
       hooks: {
-        onNotify: () => this.clear(),
+        onNotify: (payload) => {
+          this.lastHeard = payload;
+          this.clear();
+        },
         onUp: () => {
           this.clear();
           this.live = true;

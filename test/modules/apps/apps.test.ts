@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { DEMO_APPS, type AppConfig } from '../../../src/modules/apps/index.ts';
 import { User } from '../../../src/modules/identity/index.ts';
 import { hashPassword } from '../../../src/platform/secrets.ts';
-import { startApp, type TestApp } from '../../helpers/app.ts';
+import { cacheCaughtUp, startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
@@ -202,6 +202,9 @@ describe('standalone apps (A2): configuration and bootstrap', () => {
     const peer = await startApp({}, { worker: false });
     try {
       const appCode = await boundApp();
+      // The peer hears the app's creation some time after the commit; it must have heard it before the first read
+      // is kept, else that late notification empties the cache after it. Notifications arrive in commit order.
+      await cacheCaughtUp(app, peer);
       const read = async () => (await peer.http.get(`/v1/apps/${appCode}/clients/${a.business.code}/bootstrap`)).body;
       assert.equal((await read()).data.app.name, 'Demo Customer');
       // Written with the triggers off, so no notification: the peer keeps answering what it read.
