@@ -11,6 +11,9 @@ window.ui = SwaggerUIBundle({
   filter: true,
   // Swagger UI would otherwise ask another site to validate the document, and show its badge.
   validatorUrl: null,
+  // Families open on a click: with every family open, Swagger UI 5 never finishes drawing a document of this size
+  // (about 150 operations: it started over and over and showed one family; docs/decisions.md, API reference pages).
+  docExpansion: 'none',
   defaultModelsExpandDepth: 0,
   defaultModelExpandDepth: 3,
   showCommonExtensions: true,

@@ -94,9 +94,14 @@ describe('API reference pages', () => {
   test('/api/docs lists the operations by tag with their description, roles, MCP tool, error codes and examples', async () => {
     const { page, failures } = await open('/api/docs');
     try {
+      // Every family is listed, closed; a click opens one.
+      const tags = page.locator('.opblock-tag');
+      await page.locator('.opblock-tag', { hasText: 'Operations AI Agent' }).first().waitFor();
+      assert.ok((await tags.count()) >= 20, `${await tags.count()} families listed`);
       const tag = page.locator('.opblock-tag', { hasText: 'Device Orders' }).first();
-      await tag.waitFor();
+      await tag.click();
       const op = page.locator('#operations-Device_Orders-device_order_store');
+      await op.waitFor();
       assert.match((await op.locator('.opblock-summary-path').textContent())!, /\/v1\/device-orders/);
       await op.locator('.opblock-summary-control').click();
       const body = op.locator('.opblock-body');
