@@ -6,6 +6,7 @@
 import type { Operation } from '../src/platform/catalog/types.ts';
 import type { Failure } from '../src/platform/catalog/failures.ts';
 import { errorBody } from '../src/platform/errorBody.ts';
+import { errorCodeDefinition } from '../src/platform/errorCodes.ts';
 import { AppError, errors } from '../src/platform/errors.ts';
 import { allMessages, type MessageKey } from '../src/platform/i18n/messages.ts';
 import { exampleOf } from '../src/platform/schemaExample.ts';
@@ -54,5 +55,8 @@ export function errorExample(op: Operation, failure: Failure): Record<string, un
   const body = allMessages().has(key)
     ? errorBody(new AppError(failure.status, failure.code, key as MessageKey, { params: { seconds: 60 } }), 'en')
     : null;
-  return body && !/\{\w+\}/.test(body.message) ? body : { result: false, code: failure.code, message: failure.reason };
+  const extra = errorCodeDefinition(failure.code).body;
+  return body && !/\{\w+\}/.test(body.message)
+    ? { ...body, ...extra }
+    : { result: false, code: failure.code, message: failure.reason, ...extra };
 }

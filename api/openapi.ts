@@ -206,6 +206,13 @@ export function buildOpenApi(
           ),
           ...(op.limit && { headers: RATE_LIMIT_HEADERS }),
         },
+        ...(op.rest.accepted && {
+          '202': {
+            description: op.rest.accepted.description,
+            content: { 'application/json': { schema: output, example: op.rest.accepted.example } },
+            ...(op.limit && { headers: RATE_LIMIT_HEADERS }),
+          },
+        }),
         ...failureResponses({ ...op, rest: op.rest }),
       },
     };

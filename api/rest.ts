@@ -57,7 +57,7 @@ export function restRouter(
   const documentPathOf = documentPathMatcher([...methodsOf.keys()]);
   for (const op of catalog) {
     if (!op.rest) continue;
-    const { method, path, status = 200, representation } = op.rest;
+    const { method, path, status = 200, representation, accepted } = op.rest;
     const rivalled = [...methodsOf.keys()].some((other) => other !== path && overlap(other, path));
     const handler: Koa.Middleware<State> = async (ctx, next) => {
       // A concrete path of the document shadows this templated one (koa-router would match both). The lookup is
@@ -73,7 +73,7 @@ export function restRouter(
       ctx.state.operation = op.name;
       const opCtx = makeContext(ctx.state);
       ctx.body = await runOperation(op, raw, opCtx);
-      ctx.status = status;
+      ctx.status = accepted?.when(ctx.body as never) ? 202 : status;
       if (opCtx.quota) ctx.set(rateLimitHeaders(opCtx.quota));
       const mediaType = representation?.mediaType(chosen);
       if (mediaType) ctx.type = mediaType;

@@ -137,7 +137,18 @@ function runOnce(
     '--no-color',
     ...(opts.seed ? ['--seed', opts.seed, '--generation-database', 'none'] : []),
     // Signing out revokes the run's own token, after which every call would be 401: only the anonymous run calls it.
-    ...(cred.token ? ['--header', `Authorization: Bearer ${cred.token}`, '--exclude-operation-id', 'user_logout'] : []),
+    // Likewise the platform admin's system-wide switch of the assignment module: once off, every later run's calls of
+    // the assignment operations would answer 503 (test/modules/platform-admin covers it).
+    ...(cred.token
+      ? [
+          '--header',
+          `Authorization: Bearer ${cred.token}`,
+          '--exclude-operation-id',
+          'user_logout',
+          '--exclude-operation-id',
+          'platform_assignment_availability_set',
+        ]
+      : []),
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });

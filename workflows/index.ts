@@ -10,3 +10,5 @@ export * from '../src/modules/abuse-limits/workflows.ts';
 export * from '../src/modules/distribution/workflows.ts';
 export * from '../src/modules/third-party-deliveries/workflows.ts';
 export * from '../src/modules/approvals/workflows.ts';
+export * from '../src/modules/apps/workflows.ts';
+export * from '../src/modules/sms-marketing/workflows.ts';

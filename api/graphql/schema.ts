@@ -1,8 +1,10 @@
 import { GraphQLError, GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfig } from 'graphql';
-import { z } from 'zod';
 import { StopsAtWorkflow } from '../../src/platform/catalog/dryRun.ts';
 import { runOperation } from '../../src/platform/catalog/run.ts';
-import { withTextRule } from '../../src/platform/catalog/text.ts';
+import {
+  inputJsonSchema as inputSchemaOf,
+  outputJsonSchema as outputSchemaOf,
+} from '../../src/platform/catalog/mcpTools.ts';
 import type { Operation, OperationContext } from '../../src/platform/catalog/types.ts';
 import type { AppError } from '../../src/platform/errors.ts';
 import type { Language } from '../../src/platform/i18n/languages.ts';
@@ -13,14 +15,9 @@ import { TypeBuilder, type JsonSchema } from './types.ts';
 export const graphqlKind = (op: Operation): 'query' | 'mutation' =>
   op.graphql?.kind ?? (op.rest?.method === 'GET' ? 'query' : 'mutation');
 
-/**
- * An operation's input as JSON Schema, with the text rule every input is held to (see platform/catalog/text.ts);
- * `anyJsonRef` names the schema of any JSON value under that rule, for the places that take any value.
- */
-export const inputJsonSchema = (op: Operation, anyJsonRef?: string) =>
-  withTextRule(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }), anyJsonRef) as JsonSchema;
-export const outputJsonSchema = (op: Operation) =>
-  z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+/** An operation's input and output as JSON Schema (one derivation for every surface: platform/catalog/mcpTools.ts). */
+export const inputJsonSchema = (op: Operation, anyJsonRef?: string) => inputSchemaOf(op, anyJsonRef) as JsonSchema;
+export const outputJsonSchema = (op: Operation) => outputSchemaOf(op) as JsonSchema;
 
 /** An AppError as a GraphQL error: the REST body's code, translated message and field errors under extensions. */
 export function graphQLErrorOf(err: AppError, lang: Language): GraphQLError {

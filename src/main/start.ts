@@ -14,8 +14,14 @@ import { loadOrCreateSecretsKey } from '../launchers/secretsKey.ts';
 import { assertPortFree, StartupError } from '../launchers/startup.ts';
 import { startTemporalDevServer, type DevServer } from '../launchers/temporalServer.ts';
 
-// One machine for development: the demo seed, and webhooks to local receivers (`npm run api`/`worker` keep both off).
-const config = loadConfig({ DEMO_MODE: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', ...process.env });
+// One machine for development: the demo seed, webhooks to local receivers and the SMS sandbox, whose messages the
+// platform admin reads (`npm run api`/`worker` keep all three off).
+const config = loadConfig({
+  DEMO_MODE: '1',
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+  SMS_PROVIDER: 'sandbox',
+  ...process.env,
+});
 const log = createLogger(config.logLevel);
 const stops: (() => Promise<void>)[] = [];
 

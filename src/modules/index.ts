@@ -12,6 +12,7 @@ import { registerHooks } from '../platform/hooks.ts';
 import type { CredentialKind, ModuleDescriptor } from '../platform/module.ts';
 import { BUSINESS_ID, ORDER_ID } from '../platform/temporal/searchKeys.ts';
 import { abuseLimits } from './abuse-limits/index.ts';
+import { aiAgent } from './ai-agent/index.ts';
 import { approvals } from './approvals/index.ts';
 import { apps } from './apps/index.ts';
 import { assignments } from './assignments/index.ts';
@@ -23,7 +24,11 @@ import { lockerDeliveries } from './locker-deliveries/index.ts';
 import { lockers } from './lockers/index.ts';
 import { notifications } from './notifications/index.ts';
 import { orders } from './orders/index.ts';
+import { orderChat } from './order-chat/index.ts';
+import { platformAdmin } from './platform-admin/index.ts';
 import { secrets } from './secrets/index.ts';
+import { sms } from './sms/index.ts';
+import { smsMarketing } from './sms-marketing/index.ts';
 import { thirdPartyDeliveries } from './third-party-deliveries/index.ts';
 import { tracking } from './tracking/index.ts';
 import { webhooks } from './webhooks/index.ts';
@@ -43,7 +48,11 @@ const FAMILIES: readonly ModuleDescriptor[] = [
   tracking,
   secrets,
   abuseLimits,
+  sms,
   apps,
+  platformAdmin,
+  orderChat,
+  smsMarketing,
 ];
 
 export const MODULES: readonly ModuleDescriptor[] = [
@@ -52,6 +61,8 @@ export const MODULES: readonly ModuleDescriptor[] = [
   webhooks(FAMILIES.flatMap((m) => m.events ?? [])),
   // Runs the catalog's operations on approval: it reads the catalog when called, once the list below exists.
   approvals(() => CATALOG),
+  // Offers the catalog's MCP user tools to its model, and proposes writes through the approval queue.
+  aiAgent(() => CATALOG),
 ];
 
 for (const m of MODULES) if (m.messages) registerMessages(m.messages);

@@ -57,6 +57,15 @@ const EnvSchema = z.object({
   DEMO_MODE: flag.default(false),
   STRICT_ERROR_CODES: flag.default(false),
   ASSIGNMENT_MODULE_AVAILABLE: flag.default(true),
+  AI_AGENT_DAILY_TURN_CAP: z.coerce.number().int().min(1).max(100_000).default(200),
+  AI_AGENT_MODEL_URL: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional(),
+  AI_AGENT_MODEL_KEY: z.string().trim().min(1).max(4096).optional(),
+  AI_AGENT_MODEL: z.string().trim().min(1).max(200).optional(),
+  AI_AGENT_MODEL_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+  AI_AGENT_MODEL_ALLOW_PRIVATE: flag.default(false),
   TOKEN_TTL_HOURS: z.coerce
     .number()
     .int()
@@ -77,6 +86,41 @@ const EnvSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('TMS <no-reply@tms.localhost>'),
   API_CONTACT_EMAIL: z.email().default(DEFAULT_API_CONTACT_EMAIL),
+  IDP_ISSUER: z.url().max(2048).optional(),
+  IDP_JWKS_URL: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .refine(
+      (v) => v.startsWith('https:') || (LOOPBACK_HOSTS as readonly string[]).includes(hostnameOf(v) ?? ''),
+      'must be an https URL (http only on the loopback, for development)',
+    )
+    .optional(),
+  IDP_WEB_CLIENT_ID: z.string().trim().min(1).max(255).optional(),
+  IDP_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  SMS_PROVIDER: z.enum(['sandbox', 'twilio']).optional(),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'must be a Twilio account SID (AC and 32 hexadecimal digits)')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().trim().min(16).max(256).optional(),
+  TWILIO_FROM_NUMBER: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number such as +15005550006')
+    .optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z
+    .string()
+    .regex(/^MG[0-9a-fA-F]{32}$/, 'must be a Twilio messaging service SID (MG and 32 hexadecimal digits)')
+    .optional(),
+  TWILIO_API_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine(
+      (v) => v.startsWith('https:') || (LOOPBACK_HOSTS as readonly string[]).includes(hostnameOf(v) ?? ''),
+      'must be an https URL (http only on the loopback, for tests)',
+    )
+    .default('https://api.twilio.com'),
+  REGISTRATION_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
+  SMS_CAMPAIGN_MAX_PER_MINUTE: z.coerce.number().int().min(1).max(6000).default(600),
+  SMS_CAMPAIGN_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   NOTIFY_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
@@ -155,6 +199,15 @@ export interface Config {
   strictErrorCodes: boolean;
   /** System-wide switch: false answers 503 on every contractor assignment operation. */
   assignmentModuleAvailable: boolean;
+  /** The Operations AI Agent's daily turns per business where the platform admin has set no cap of its own. */
+  aiAgentDailyTurnCap: number;
+  /**
+   * The Operations AI Agent's model (docs/opt-in-families.md): an OpenAI-compatible chat-completions API at `url`
+   * (the turn POSTs `{url}/chat/completions`), its Bearer key (never logged or echoed), the model's name, how long a
+   * model call may take, and whether the URL may be a loopback or private address (development and tests). Null
+   * while AI_AGENT_MODEL_URL is unset: the family answers 503 AI_AGENT_NOT_CONFIGURED.
+   */
+  aiAgentModel: { url: string; key: string | null; model: string; timeoutMs: number; allowPrivate: boolean } | null;
   tokenTtlHours: number;
   publicBaseUrl: string;
   /** A prebuilt workflow bundle (tests build it once per run). */
@@ -181,6 +234,25 @@ export interface Config {
   mailFrom: string;
   /** Where integrators write about this deployment's API: the contact of the OpenAPI and AsyncAPI documents. */
   apiContactEmail: string;
+  /**
+   * The identity provider whose ID tokens the standalone apps' `auth/idp` sign-in and identity linking accept
+   * (docs/apps.md, Sign-in): its issuer, its JWKS, the web's client id (an audience besides the apps' own) and the
+   * leeway allowed between its clock and this server's (30 s unless IDP_CLOCK_TOLERANCE_SECONDS says); null,
+   * and the method is refused, until IDP_ISSUER and IDP_JWKS_URL are both set.
+   */
+  idp: { issuer: string; jwksUrl: string; webClientId: string | null; clockToleranceSeconds: number } | null;
+  /**
+   * The SMS provider (docs/sms.md): `sandbox` records each message and sends none (npm start, the tests); `twilio`
+   * sends through Twilio's Messages API. Null when SMS_PROVIDER is unset: nothing can be sent, and app registration
+   * that needs phone verification is refused.
+   */
+  sms: SmsConfig | null;
+  /** Multiplies how long an app registration waits for its code (docs/apps.md, Registration), for tests. */
+  registrationTimerScale: number;
+  /** The most messages a minute an SMS campaign sends, whatever it asks (docs/opt-in-families.md, SMS Marketing). */
+  smsCampaignMaxPerMinute: number;
+  /** Multiplies an SMS campaign's waits for its send time and for the end of quiet hours, for tests. */
+  smsCampaignTimerScale: number;
   /** Multiplies the waits between notification attempts; the tests run them in fractions of a second. */
   notifyRetryScale: number;
   /** Days the webhook delivery log keeps deliveries and attempts (90 by default). */
@@ -208,6 +280,19 @@ export interface Config {
   /** Wrong passwords for one email within the lock's length before sign-in refuses that email for that long. */
   signIn: { maxFailures: number; lockSeconds: number };
 }
+
+export type SmsConfig =
+  | { provider: 'sandbox' }
+  | {
+      provider: 'twilio';
+      accountSid: string;
+      authToken: string;
+      /** The sender: a number of the account, or (when set, preferred) a messaging service. */
+      fromNumber: string | null;
+      messagingServiceSid: string | null;
+      /** https://api.twilio.com unless TWILIO_API_BASE_URL says (a local stand-in in tests). */
+      apiBaseUrl: string;
+    };
 
 /** A rate limit: at most `limit` requests in `windowSeconds`. */
 export interface Quota {
@@ -239,6 +324,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (
+    e.SMS_PROVIDER === 'twilio' &&
+    (!e.TWILIO_ACCOUNT_SID || !e.TWILIO_AUTH_TOKEN || (!e.TWILIO_FROM_NUMBER && !e.TWILIO_MESSAGING_SERVICE_SID))
+  )
+    throw new Error(
+      'Invalid configuration:\n  SMS_PROVIDER: twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID',
+    );
+  if (e.AI_AGENT_MODEL_URL && !e.AI_AGENT_MODEL)
+    throw new Error('Invalid configuration:\n  AI_AGENT_MODEL: AI_AGENT_MODEL_URL needs the model name as well');
   const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
   return {
     port: e.PORT,
@@ -261,6 +355,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoMode: e.DEMO_MODE,
     strictErrorCodes: e.STRICT_ERROR_CODES,
     assignmentModuleAvailable: e.ASSIGNMENT_MODULE_AVAILABLE,
+    aiAgentDailyTurnCap: e.AI_AGENT_DAILY_TURN_CAP,
+    aiAgentModel: e.AI_AGENT_MODEL_URL
+      ? {
+          url: e.AI_AGENT_MODEL_URL.replace(/\/+$/, ''),
+          key: e.AI_AGENT_MODEL_KEY ?? null,
+          model: e.AI_AGENT_MODEL!,
+          timeoutMs: e.AI_AGENT_MODEL_TIMEOUT_MS,
+          allowPrivate: e.AI_AGENT_MODEL_ALLOW_PRIVATE,
+        }
+      : null,
     tokenTtlHours: e.TOKEN_TTL_HOURS,
     publicBaseUrl,
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
@@ -273,6 +377,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     apiContactEmail: e.API_CONTACT_EMAIL,
+    idp:
+      e.IDP_ISSUER && e.IDP_JWKS_URL
+        ? {
+            issuer: e.IDP_ISSUER,
+            jwksUrl: e.IDP_JWKS_URL,
+            webClientId: e.IDP_WEB_CLIENT_ID ?? null,
+            clockToleranceSeconds: e.IDP_CLOCK_TOLERANCE_SECONDS,
+          }
+        : null,
+    sms:
+      e.SMS_PROVIDER === 'twilio'
+        ? {
+            provider: 'twilio',
+            accountSid: e.TWILIO_ACCOUNT_SID!,
+            authToken: e.TWILIO_AUTH_TOKEN!,
+            fromNumber: e.TWILIO_FROM_NUMBER ?? null,
+            messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID ?? null,
+            apiBaseUrl: e.TWILIO_API_BASE_URL.replace(/\/+$/, ''),
+          }
+        : e.SMS_PROVIDER === 'sandbox'
+          ? { provider: 'sandbox' }
+          : null,
+    registrationTimerScale: e.REGISTRATION_TIMER_SCALE,
+    smsCampaignMaxPerMinute: e.SMS_CAMPAIGN_MAX_PER_MINUTE,
+    smsCampaignTimerScale: e.SMS_CAMPAIGN_TIMER_SCALE,
     notifyRetryScale: e.NOTIFY_RETRY_SCALE,
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,

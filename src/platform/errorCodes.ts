@@ -13,6 +13,8 @@ export interface ErrorCodeDefinition {
   meaning: string;
   /** Where it is answered when no operation declares it: the transport that does (docs/errors.md says so). */
   where?: string;
+  /** Members every answer with this code carries besides result, code and message, where a contract names them. */
+  body?: Readonly<Record<string, unknown>>;
 }
 
 export type ErrorCodes = Record<string, ErrorCodeDefinition>;
@@ -131,7 +133,7 @@ type PlatformCode = keyof typeof PLATFORM_ERRORS;
 export function failWith<T extends ErrorCodes>(table: T) {
   return (code: (keyof T | PlatformCode) & ErrorCode, key: MessageKey, params?: MessageParams): AppError => {
     const definition = (table as ErrorCodes)[code] ?? (PLATFORM_ERRORS as ErrorCodes)[code]!;
-    return new AppError(definition.status, code, key, { params });
+    return new AppError(definition.status, code, key, { params, extra: definition.body });
   };
 }
 

@@ -13,6 +13,15 @@ import { upsertWebhookSettings } from '../../src/modules/webhooks/repo/settings.
 export const PASSWORD = 'test-password-1';
 let passwordHash: string | undefined;
 
+/** A fresh platform admin account (it belongs to no business); answers its email, whose password is PASSWORD. */
+export async function makePlatformAdmin(em: Em): Promise<string> {
+  const email = `platform-${randomUUID().slice(0, 8)}@test.example`;
+  passwordHash ??= await hashPassword(PASSWORD);
+  em.create(User, { businessId: null, email, name: 'Platform', role: 'platform_admin', passwordHash });
+  await em.flush();
+  return email;
+}
+
 /** A fresh business with one account per role, so tests never share rows. */
 export async function makeBusiness(em: Em, opts: { assignmentModule?: boolean } = {}) {
   const tag = randomUUID().slice(0, 8);
@@ -98,6 +107,8 @@ export async function makeOrder(
     selfDelivery: boolean;
     carrierProviderId: number | null;
     orderRef: string;
+    driverId: number | null;
+    customerId: number | null;
   }> = {},
 ) {
   const order = em.create(Order, {
@@ -115,6 +126,8 @@ export async function makeOrder(
     selfDelivery: over.selfDelivery ?? true,
     carrierProviderId: over.carrierProviderId ?? null,
     routeId: over.routeId ?? null,
+    driverId: over.driverId ?? null,
+    customerId: over.customerId ?? null,
   });
   await em.flush();
   await recordOrderCreated(em, order);

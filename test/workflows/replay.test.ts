@@ -29,7 +29,11 @@ import {
 import { WEBHOOK_LOG_PRUNE_WORKFLOW, WEBHOOK_QUEUE } from '../../src/modules/webhooks/contract.ts';
 import { LIMIT_ROWS_PRUNE_QUEUE, LIMIT_ROWS_PRUNE_WORKFLOW } from '../../src/modules/abuse-limits/contract.ts';
 import { MODULES } from '../../src/modules/index.ts';
+import { DEMO_APPS } from '../../src/modules/apps/index.ts';
+import { registrationWorkflowId } from '../../src/modules/apps/contract.ts';
 import type { secretsRotationWorkflow } from '../../src/modules/secrets/workflows.ts';
+import { countsQuery, smsCampaignWorkflowId } from '../../src/modules/sms-marketing/contract.ts';
+import { czechMobile, orderTo, quietNow } from '../modules/sms-marketing/world.ts';
 
 const historiesDir = path.resolve(import.meta.dirname, '../../workflows/histories');
 const replayOptions = () => ({
@@ -47,6 +51,9 @@ describe('determinism: recorded histories replay against the current workflow co
       LOCKER_TIMER_SCALE: '0.0005',
       HANDOVER_TIMER_SCALE: '0.0005',
       APPROVAL_TIMER_SCALE: '0.0005',
+      SMS_PROVIDER: 'sandbox',
+      REGISTRATION_TIMER_SCALE: '0.002',
+      SMS_CAMPAIGN_TIMER_SCALE: '0.0001',
     });
   });
   after(() => app.running.close());
@@ -392,6 +399,63 @@ describe('determinism: recorded histories replay against the current workflow co
     await replayAndMaybeRecord(app, handle.workflowId, 'third-party-delivery-partial-delivered.json');
   });
 
+  test('a fresh app registration history (code sent, expired by its timer) replays', async () => {
+    const b = await makeBusiness(app.em());
+    const appCode = `replay-${Date.now()}`;
+    await app
+      .em()
+      .execute(
+        `insert into platform_app (code, name, type, schema_version, config) values (?, 'Replay', 'customer', 1, ?::jsonb)`,
+        [appCode, JSON.stringify(registrationAppConfig())],
+      );
+    await app
+      .em()
+      .execute(
+        'insert into platform_app_client (app_id, business_id, available) select id, ?, true from platform_app where code = ?',
+        [b.business.id, appCode],
+      );
+    // Ten minutes last 1.2 s here (REGISTRATION_TIMER_SCALE).
+    const res = await app.http.post(`/v1/apps/${appCode}/clients/${b.business.code}/registrations`, {
+      name: 'Replay',
+      email: `replay-${Date.now()}@test.example`,
+      password: 'registration-password',
+      phone: '+420 601 555 010',
+      device_id: 'replay',
+      device_platform: 'ios',
+    });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const handle = app.running.temporal.workflow.getHandle(registrationWorkflowId(res.body.registration_id));
+    assert.equal(await handle.result(), 'expired');
+    await replayAndMaybeRecord(app, handle.workflowId, 'app-registration-expired.json');
+  });
+
+  test('a fresh sms-campaign history (quiet hours, paused, resumed, done) replays', async () => {
+    const b = await makeBusiness(app.em());
+    await app
+      .em()
+      .execute(
+        'insert into business_switch (business_id, sms_marketing, sms_marketing_migrated) values (?, true, true)',
+        [b.business.id],
+      );
+    for (let i = 0; i < 3; i++) await orderTo(app, b, czechMobile());
+    const token = await app.login(b.users.admin.email, PASSWORD);
+    // Eight hours of quiet last under 3 s here (SMS_CAMPAIGN_TIMER_SCALE); then one message a second.
+    const made = await app.http.post(
+      '/v1/sms-marketing/campaigns',
+      { name: 'Replay', text: 'Replayed.', per_minute: 60, quiet_hours: quietNow() },
+      { token },
+    );
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const id = made.body.campaign.id as number;
+    assert.equal((await app.http.post(`/v1/sms-marketing/campaigns/${id}/start`, {}, { token })).status, 200);
+    const handle = app.running.temporal.workflow.getHandle(smsCampaignWorkflowId(id));
+    await waitFor(async () => (await handle.query(countsQuery)).sent >= 1);
+    assert.equal((await app.http.post(`/v1/sms-marketing/campaigns/${id}/pause`, {}, { token })).status, 200);
+    assert.equal((await app.http.post(`/v1/sms-marketing/campaigns/${id}/resume`, {}, { token })).status, 200);
+    assert.equal(((await handle.result()) as { sent: number }).sent, 3);
+    await replayAndMaybeRecord(app, handle.workflowId, 'sms-campaign-quiet-paused-done.json');
+  });
+
   test('a fresh key rotation history (paused, resumed, batches over every column) replays', async () => {
     const { receiver } = await tenantWithReceiver(app, () => 200, 'replay-secret-0123456789');
     try {
@@ -416,10 +480,20 @@ describe('determinism: recorded histories replay against the current workflow co
   });
 });
 
-/** Replays a finished workflow's history against the current code; RECORD_HISTORY=1 commits it for the test above. */
+/** The first demo app's configuration (without its name, type and schema version), with SMS codes on. */
+function registrationAppConfig() {
+  const { code: _code, name: _name, type: _type, schema_version: _version, ...config } = structuredClone(DEMO_APPS[0]!);
+  config.authentication.registration.sms_configured = true;
+  return config;
+}
+
+/**
+ * Replays a finished workflow's history against the current code; RECORD_HISTORY=1 commits it for the test above,
+ * RECORD_HISTORY=<file name> only that one (a new history, without rewriting the others).
+ */
 async function replayAndMaybeRecord(app: TestApp, workflowId: string, file: string): Promise<void> {
   const history = await app.running.temporal.workflow.getHandle(workflowId).fetchHistory();
-  if (process.env.RECORD_HISTORY) {
+  if (process.env.RECORD_HISTORY === '1' || process.env.RECORD_HISTORY === file) {
     // The CLI writes the canonical protobuf JSON that historyFromJSON reads.
     const shown = spawnSync(
       findOrBuildTemporalCli(createLogger('silent')),

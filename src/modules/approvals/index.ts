@@ -28,3 +28,7 @@ export const approvals = (catalog: () => readonly Operation[]) =>
     searchAttributes: [MCP_TOOL, APPROVAL_STATUS],
     sealedColumns: [SEALED_ARGUMENTS],
   });
+
+/** What the Operations AI Agent proposes through this queue: the write tools a proposal may name, and secrets masked. */
+export { proposable } from './operations.ts';
+export { masked as withSecretsMasked, SECRET_SHOWN } from './repo.ts';

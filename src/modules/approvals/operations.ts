@@ -44,7 +44,7 @@ export const MAX_APPROVAL_HOURS = 720;
 const reason = z.string().trim().min(1).max(500);
 
 /** A write tool a proposal may name: not a read, not the queue's own, not one that runs other operations. */
-const proposable = (op: Operation | undefined): op is Operation & { mcp: NonNullable<Operation['mcp']> } =>
+export const proposable = (op: Operation | undefined): op is Operation & { mcp: NonNullable<Operation['mcp']> } =>
   !!op?.mcp && !isRead(op) && op.tag !== TAG && !op.mcp.runsOperations;
 
 /** Whether the caller's role admits the operation. */

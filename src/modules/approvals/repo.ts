@@ -58,7 +58,7 @@ function shownText(text: string): string {
 }
 
 /** A value as it may be shown: at any depth, a secret-named member's value and a URL's keys replaced. */
-function masked(value: unknown): unknown {
+export function masked(value: unknown): unknown {
   if (typeof value === 'string') return shownText(value);
   if (Array.isArray(value)) return value.map(masked);
   if (value === null || typeof value !== 'object') return value;

@@ -1,12 +1,16 @@
 /** The bootstrap body, computed once per change and kept by the read cache; the update verdict is added per request. */
 import { type AppPlatform, type PlatformPolicy, updateAction, visibleQuickActions } from './domain.ts';
-import type { BootstrapRow } from './repo.ts';
+import type { BootstrapRow } from './repo/apps.ts';
 import type { BootstrapData } from './views.ts';
 
 /** What the cache keeps per app and client code: the body, or why there is none. */
 export type CachedBootstrap = { state: 'missing' } | { state: 'unavailable' } | { state: 'ok'; data: BootstrapData };
 
-export function bootstrapOf(row: BootstrapRow | null): CachedBootstrap {
+/**
+ * `smsProvider`: whether this deployment has an SMS provider (SMS_PROVIDER); without one the body says
+ * sms_configured false whatever the configuration says, since no code could be sent (docs/apps.md, Registration).
+ */
+export function bootstrapOf(row: BootstrapRow | null, smsProvider = true): CachedBootstrap {
   if (!row) return { state: 'missing' };
   if (!row.app_available || !row.client_available) return { state: 'unavailable' };
   const c = row.config;
@@ -17,7 +21,9 @@ export function bootstrapOf(row: BootstrapRow | null): CachedBootstrap {
       client: { code: row.client_code, display_name: row.client_name },
       configuration_version: row.configuration_version,
       capabilities: c.capabilities,
-      authentication: c.authentication,
+      authentication: smsProvider
+        ? c.authentication
+        : { ...c.authentication, registration: { ...c.authentication.registration, sms_configured: false } },
       services: c.services,
       settings: { home: { quick_actions: visibleQuickActions(c.quick_actions, c.capabilities) } },
       branding: c.branding,

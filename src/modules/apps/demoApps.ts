@@ -1,6 +1,6 @@
 /** The demo apps (`npm start` seeds them, bound to the demo business DEMO); the reference's examples show the first. */
 import type { Em } from '../../platform/db/orm.ts';
-import { appByCode, bindClient, saveApp } from './repo.ts';
+import { appByCode, bindClient, saveApp } from './repo/apps.ts';
 import type { AppConfig } from './views.ts';
 
 const policy = (minimum: string, recommended: string, store: string) => ({
@@ -49,7 +49,8 @@ export const DEMO_APPS: readonly ({ code: string } & AppConfig)[] = [
       registration: {
         enabled: true,
         phone_verification_required: true,
-        sms_configured: false,
+        // npm start runs the SMS sandbox; without a provider the bootstrap says false (docs/apps.md, Registration).
+        sms_configured: true,
         default_phone_region: 'CZ',
         requires_approval: false,
         code_length: 6,

@@ -22,6 +22,13 @@ export type AppPlatform = (typeof PLATFORMS)[number];
 
 /** The kinds of app; each signs in its own accounts (customer accounts, drivers). */
 export const APP_TYPES = ['customer', 'driver'] as const;
+export type AppType = (typeof APP_TYPES)[number];
+
+/** The roles an app of each type signs in; its sessions are refused once the account's role is another. */
+export const APP_ROLES: Readonly<Record<AppType, readonly ['customer'] | readonly ['driver']>> = {
+  customer: ['customer'],
+  driver: ['driver'],
+};
 
 /** A capability name: lowercase words joined by dots, at least two (`orders.send`). */
 export const CAPABILITY_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;

@@ -6,7 +6,13 @@
 import { defineModule } from '../../platform/module.ts';
 import { APPS_ERRORS } from './errorCodes.ts';
 import { APPS_MESSAGES } from './messages.ts';
-import { APP_OPERATIONS } from './operations.ts';
+import { APP_OPERATIONS } from './operations/apps.ts';
+import { SIGN_IN_OPERATIONS } from './operations/signIn.ts';
+import { createRegistrationActivities } from './activities.ts';
+import { REGISTRATION_QUEUE, REGISTRATION_WORKFLOW } from './contract.ts';
+import { REGISTRATION_OPERATIONS } from './operations/registrations.ts';
+import { REGISTRATION_ERRORS } from './registrationErrors.ts';
+import { REGISTRATION_MESSAGES } from './registrationMessages.ts';
 
 export const apps = defineModule({
   name: 'apps',
@@ -14,9 +20,13 @@ export const apps = defineModule({
     'Platform apps':
       "Standalone customer and driver apps: their public bootstrap per client business (branding, capabilities, sign-in methods, service contracts, version policy), and the platform admin's configuration of each app and of its client bindings.",
   },
-  operations: APP_OPERATIONS,
-  messages: APPS_MESSAGES,
-  errorCodes: APPS_ERRORS,
+  operations: [...APP_OPERATIONS, ...SIGN_IN_OPERATIONS, ...REGISTRATION_OPERATIONS],
+  messages: { ...APPS_MESSAGES, ...REGISTRATION_MESSAGES },
+  errorCodes: { ...APPS_ERRORS, ...REGISTRATION_ERRORS },
+  // Registration (docs/apps.md, Registration): the workflow app-registration-<id> and its activities.
+  taskQueue: REGISTRATION_QUEUE,
+  workflows: [REGISTRATION_WORKFLOW],
+  activities: createRegistrationActivities,
 });
 
 export { DEMO_APPS, seedDemoApps } from './demoApps.ts';

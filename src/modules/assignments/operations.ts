@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Order } from '../orders/index.ts';
+import { assignmentModuleAvailable } from '../platform-admin/index.ts';
 import {
   activeAssignments,
   addAssignment,
@@ -19,9 +20,12 @@ import { defineOperation, type BusinessContext, type OperationContext } from '..
 
 const TAG = 'Broker Order Assignments';
 
-/** 503 while the module is switched off for the whole system. */
-function moduleAvailable(ctx: OperationContext): void {
-  if (!ctx.config.assignmentModuleAvailable) throw fail('MODULE_UNAVAILABLE', 'assignment.module_unavailable');
+/**
+ * 503 while the module is switched off for the whole system: the platform admin's switch, or
+ * ASSIGNMENT_MODULE_AVAILABLE until the platform admin has set it (docs/platform-admin.md).
+ */
+async function moduleAvailable(ctx: OperationContext): Promise<void> {
+  if (!(await assignmentModuleAvailable(ctx))) throw fail('MODULE_UNAVAILABLE', 'assignment.module_unavailable');
 }
 
 /** 403 unless the platform has enabled the module for the caller's business. */

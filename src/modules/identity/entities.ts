@@ -44,6 +44,12 @@ export const AuthToken = defineEntity({
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** A standalone app's session (docs/apps.md, Sign-in): the app, its client business and the roles it admits. */
+    appId: p.integer().nullable(),
+    appBusinessId: p.integer().nullable(),
+    appRoles: p.array().nullable(),
+    deviceId: p.string().nullable(),
+    devicePlatform: p.string().nullable(),
   },
 });
 export type AuthToken = InferEntity<typeof AuthToken>;

@@ -6,7 +6,8 @@ import { login, logout, me } from './operations.ts';
 import { callerForSessionToken } from './repo.ts';
 
 export { Business, User } from './entities.ts';
-export { findDeliveryProvider } from './repo.ts';
+export { findDeliveryProvider, type AppBinding } from './repo.ts';
+export { accountForPassword, openSession } from './session.ts';
 
 export const identity = defineModule({
   name: 'identity',

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { errors } from '../../platform/errors.ts';
 import { translate } from '../../platform/i18n/messages.ts';
 import { ROLES } from '../../platform/roles.ts';
-import { DUMMY_PASSWORD_HASH, newToken, sha256Hex, verifyPassword } from '../../platform/secrets.ts';
 import { formatDateTime } from '../../platform/time.ts';
-import { businessById, issueToken, revokeToken, userForLogin } from './repo.ts';
-import { recordVerdict, refuseWhileHeld } from './signInLock.ts';
+import { businessById, revokeToken } from './repo.ts';
+import { accountForPassword, openSession } from './session.ts';
 import { defineOperation } from '../../platform/catalog/types.ts';
 import { emailParam } from '../../platform/catalog/schemas.ts';
 
@@ -29,14 +27,8 @@ export const login = defineOperation({
   input: z.object({ email: emailParam().toLowerCase(), password: z.string().min(1).max(1024) }).strict(),
   output: z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_at: z.string() }),
   async handler(input, ctx) {
-    await refuseWhileHeld(ctx.em, input.email, ctx.config);
-    const user = await userForLogin(ctx.em, input.email);
-    const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-    await recordVerdict(ctx.em, input.email, user !== null && ok, ctx.config);
-    if (!user || !ok) throw errors.invalidCredentials();
-    const token = newToken();
-    const expiresAt = new Date(Date.now() + ctx.config.tokenTtlHours * 3600_000);
-    await issueToken(ctx.em, user.id, sha256Hex(token), expiresAt);
+    const user = await accountForPassword(ctx.em, input.email, input.password, ctx.config);
+    const { token, expiresAt } = await openSession(ctx.em, user.id, ctx.config);
     return { access_token: token, token_type: 'Bearer' as const, expires_at: formatDateTime(expiresAt) };
   },
 });

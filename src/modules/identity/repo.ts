@@ -10,8 +10,33 @@ export async function userForLogin(em: Em, email: string): Promise<User | null> 
   return em.findOne(User, { email }, { populate: ['passwordHash'] });
 }
 
-export async function issueToken(em: Em, userId: number, tokenHash: string, expiresAt: Date): Promise<void> {
-  em.create(AuthToken, { userId, tokenHash, expiresAt, revokedAt: null });
+/** What a standalone app's session is held to besides its account (docs/apps.md, Sign-in). */
+export interface AppBinding {
+  appId: number;
+  businessId: number;
+  roles: readonly Role[];
+  deviceId: string;
+  devicePlatform: string;
+}
+
+export async function issueToken(
+  em: Em,
+  userId: number,
+  tokenHash: string,
+  expiresAt: Date,
+  app?: AppBinding,
+): Promise<void> {
+  em.create(AuthToken, {
+    userId,
+    tokenHash,
+    expiresAt,
+    revokedAt: null,
+    appId: app?.appId ?? null,
+    appBusinessId: app?.businessId ?? null,
+    appRoles: app ? [...app.roles] : null,
+    deviceId: app?.deviceId ?? null,
+    devicePlatform: app?.devicePlatform ?? null,
+  });
   await em.flush();
 }
 
@@ -23,14 +48,18 @@ export async function businessById(em: Em, id: number): Promise<Business> {
   return em.findOneOrFail(Business, id);
 }
 
-/** Resolves a session token to its caller: unexpired and not revoked. */
+/**
+ * Resolves a session token to its caller: unexpired and not revoked, and, for a standalone app's session, while the
+ * account still has one of the app's roles in the app's client business.
+ */
 export async function callerForSessionToken(em: Em, token: string): Promise<Caller | null> {
   const tokenHash = sha256Hex(token);
   const [row] = await em.execute<
     { id: number; name: string; email: string; role: Role; business_id: number | null; expires_at: Date }[]
   >(
     `select u.id, u.name, u.email, u.role, u.business_id, t.expires_at from auth_token t join app_user u on u.id = t.user_id
-     where t.token_hash = ? and t.revoked_at is null and t.expires_at > now()`,
+     where t.token_hash = ? and t.revoked_at is null and t.expires_at > now()
+       and (t.app_id is null or (u.role = any(t.app_roles) and u.business_id = t.app_business_id))`,
     [tokenHash],
   );
   return row

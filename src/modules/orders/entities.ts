@@ -36,6 +36,10 @@ export const Order = defineEntity({
     /** The third-party delivery provider (a provider account's business) currently carrying the order. */
     carrierProviderId: p.integer().nullable(),
     routeId: p.integer().nullable(),
+    /** The driver account carrying the order, once one is assigned; it may then see the order (orderVisibleTo). */
+    driverId: p.integer().nullable(),
+    /** The customer account (B2C) the order is for, when it has one; it may then see the order (orderVisibleTo). */
+    customerId: p.integer().nullable(),
     ...timestamps,
   },
 });

@@ -15,9 +15,12 @@ export {
   orderSummaryOf,
   changeOrderStatuses,
   holdForCarrier,
+  orderVisibleTo,
   recordOrderCreated,
+  visibleOrder,
   type OrderFacts,
   type OrderStatusMove,
+  type OrderViewer,
 } from './repo.ts';
 
 export const orders = defineModule({

@@ -1,6 +1,7 @@
 import type { RequiredEntityData } from '@mikro-orm/core';
 import { executeBound, type Em } from '../../platform/db/orm.ts';
 import { insertOutboxEvent, insertOutboxEvents } from '../../platform/db/outbox.ts';
+import type { Role } from '../../platform/roles.ts';
 import { Order } from './entities.ts';
 import { ASSIGNABLE_STATUS_IDS, newTrackingNumber, ORDER_OPERATION, statusCodeOf, type PackageSpec } from './domain.ts';
 
@@ -293,4 +294,58 @@ export async function holdForCarrier(em: Em, orderId: number, providerId: number
     'update delivery_order set carrier_provider_id = ?, self_delivery = ?::int is null, updated_at = now() where id = ?',
     [providerId, providerId, orderId],
   );
+}
+
+/** Who asks to see an order: the account, its role and its business. */
+export interface OrderViewer {
+  businessId: number;
+  userId: number;
+  role: Role;
+}
+
+/**
+ * The one rule of which orders an account may see, as a condition on the delivery_order row `alias`, for queries of
+ * other modules that list what hangs off orders (Order Chat's conversations): the business's staff see every order
+ * of the business; a driver the orders it carries (`driver_id`); a customer account its own orders (`customer_id`);
+ * a contractor the orders actively assigned to it; any other account none. Always within the viewer's business.
+ */
+export function orderVisibleTo(viewer: OrderViewer, alias = 'o'): { sql: string; params: unknown[] } {
+  const business = { sql: `${alias}.business_id = ?`, params: [viewer.businessId] as unknown[] };
+  const and = (sql: string, ...params: unknown[]) => ({
+    sql: `${business.sql} and ${sql}`,
+    params: [...business.params, ...params],
+  });
+  switch (viewer.role) {
+    case 'client_admin':
+    case 'employee':
+      return business;
+    case 'driver':
+      return and(`${alias}.driver_id = ?`, viewer.userId);
+    case 'customer':
+      return and(`${alias}.customer_id = ?`, viewer.userId);
+    case 'contractor':
+      return and(
+        `exists (select 1 from broker_order_assignment va where va.order_id = ${alias}.id and va.broker_id = ? and va.status = 'active')`,
+        viewer.userId,
+      );
+    default:
+      return { sql: 'false', params: [] };
+  }
+}
+
+/** An order the viewer may see, with what events say of it and its customer account, or null (answer 404). */
+export async function visibleOrder(
+  em: Em,
+  viewer: OrderViewer,
+  orderId: number,
+): Promise<(OrderFacts & { customerId: number | null; driverId: number | null }) | null> {
+  const rule = orderVisibleTo(viewer);
+  const rows = await em.execute<(OrderFacts & { customerId: number | null; driverId: number | null })[]>(
+    `select o.id, o.business_id as "businessId", o.order_ref as "orderRef", o.tracking_number as "trackingNumber", o.type,
+       o.status_id as "statusId", o.carrier_provider_id as "carrierProviderId", o.customer_id as "customerId",
+       o.driver_id as "driverId", o.created_at as "createdAt"
+     from delivery_order o where o.id = ? and ${rule.sql}`,
+    [orderId, ...rule.params],
+  );
+  return rows[0] ?? null;
 }

@@ -40,6 +40,8 @@ import { ASYNCAPI_PATH, buildAsyncApiDocument } from './asyncapi.ts';
 
 export { ASYNCAPI_PATH, buildAsyncApiDocument } from './asyncapi.ts';
 export { EventRouting } from './routing.ts';
+/** The outbound address guard, for the other modules that call a URL (the Operations AI Agent's model). */
+export { guardedLookup, isPrivateUrl } from './targetPolicy.ts';
 
 /** One set of retry slots per worker: its activities use them, its shutdown gives them back. */
 const originSlots = new WeakMap<WorkerDeps, OriginSlots>();

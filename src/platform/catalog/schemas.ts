@@ -91,6 +91,12 @@ export function pageOf<K extends string, T>(
   } & { [k in K]: T[] };
 }
 
+/** The examples of a paged list: its first page of 50, holding `items`. */
+export function pageExample<K extends string, T>(key: K, items: T[]) {
+  const input = { page: 1, per_page: 50 };
+  return { input, output: pageOf(input, key, items.length, items) };
+}
+
 const addressText = (max: number) => z.string().trim().min(1).max(max);
 
 /** One address the reference shows in every request and answer that holds one. */

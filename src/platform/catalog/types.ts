@@ -122,6 +122,11 @@ export interface Operation<
     path: string;
     status?: number;
     representation?: Representation;
+    /**
+     * 202 Accepted instead of `status` when the answer says the work goes on (a registration that waits for its
+     * code or an approval): the OpenAPI document lists 202 with this description and example.
+     */
+    accepted?: { when: (output: never) => boolean; description: string; example: unknown };
   };
   /**
    * The error codes it answers besides those its other members imply (failures.ts: a token's, the input's, a rate

@@ -1,3 +1,4 @@
+import type { OperationContext } from '../catalog/types.ts';
 import { executeBound, type Em } from './orm.ts';
 
 /** One platform-admin change: who made it, what it was, and the subject's state before and after (null when absent). */
@@ -28,4 +29,25 @@ export async function writeAudit(em: Em, entry: AuditEntry): Promise<void> {
       entry.after === null ? null : JSON.stringify(entry.after),
     ],
   );
+}
+
+/**
+ * Runs a change made by a signed-in caller (the platform admin's switches and apps, a business admin's price hiding)
+ * in one transaction with its audit row, then empties this process's read cache at once (the other processes hear
+ * NOTIFY read_cache on commit). `write` answers the subject's state before and after, and the operation's answer.
+ */
+export async function auditedChange<T>(
+  ctx: OperationContext,
+  action: string,
+  subject: string,
+  write: (em: OperationContext['em']) => Promise<{ before: unknown; after: unknown; answer: T }>,
+): Promise<T> {
+  const answer = await ctx.em.transactional(async (tx) => {
+    const r = await write(tx);
+    const actor = { id: ctx.caller!.id, email: ctx.caller!.email };
+    await writeAudit(tx, { actor, action, subject, before: r.before, after: r.after });
+    return r.answer;
+  });
+  ctx.reads.changed();
+  return answer;
 }

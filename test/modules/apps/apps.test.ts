@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { DEMO_APPS, type AppConfig } from '../../../src/modules/apps/index.ts';
-import { User } from '../../../src/modules/identity/index.ts';
-import { hashPassword } from '../../../src/platform/secrets.ts';
 import { cacheCaughtUp, startApp, type TestApp } from '../../helpers/app.ts';
-import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
+import { makeBusiness, makePlatformAdmin, PASSWORD } from '../../helpers/factories.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 /** The demo customer app's configuration under a fresh code, so that tests never share rows. */
@@ -34,19 +32,12 @@ describe('standalone apps (A2): configuration and bootstrap', () => {
   };
 
   before(async () => {
-    app = await startApp({}, { worker: false });
+    // With an SMS provider, so that the bootstrap's sms_configured is the configuration's (docs/apps.md, Registration).
+    app = await startApp({ SMS_PROVIDER: 'sandbox' }, { worker: false });
     const em = app.em();
     a = await makeBusiness(em);
     b = await makeBusiness(em);
-    const email = `platform-${randomUUID().slice(0, 8)}@test.example`;
-    em.create(User, {
-      businessId: null,
-      email,
-      name: 'Platform',
-      role: 'platform_admin',
-      passwordHash: await hashPassword(PASSWORD),
-    });
-    await em.flush();
+    const email = await makePlatformAdmin(em);
     admin = await app.login(email, PASSWORD);
     clientAdmin = await app.login(a.users.admin.email, PASSWORD);
   });

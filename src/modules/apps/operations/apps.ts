@@ -1,15 +1,15 @@
 /** The platform admin's configuration of standalone apps, and the apps' public bootstrap (specification A2, docs/apps.md). */
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../../platform/catalog/types.ts';
-import { offsetOf, pageOf, pageOutput, pageParams, pathCode } from '../../platform/catalog/schemas.ts';
-import { writeAudit } from '../../platform/db/audit.ts';
-import { errors } from '../../platform/errors.ts';
-import { bootstrapOf, withVerdict, type CachedBootstrap } from './bootstrap.ts';
-import { DEMO_APPS } from './demoApps.ts';
-import { PLATFORMS } from './domain.ts';
-import { fail } from './errorCodes.ts';
-import * as repo from './repo.ts';
-import { appCode, appConfigInput, appView, bindingView, bootstrapOutput, clientCode, semver } from './views.ts';
+import { defineOperation } from '../../../platform/catalog/types.ts';
+import { offsetOf, pageExample, pageOf, pageOutput, pageParams, pathCode } from '../../../platform/catalog/schemas.ts';
+import { auditedChange } from '../../../platform/db/audit.ts';
+import { errors } from '../../../platform/errors.ts';
+import { bootstrapOf, withVerdict, type CachedBootstrap } from '../bootstrap.ts';
+import { DEMO_APPS } from '../demoApps.ts';
+import { PLATFORMS } from '../domain.ts';
+import { fail } from '../errorCodes.ts';
+import * as repo from '../repo/apps.ts';
+import { appCode, appConfigInput, appView, bindingView, bootstrapOutput, clientCode, semver } from '../views.ts';
 
 const TAG = 'Platform apps';
 const PLATFORM_ADMIN = ['platform_admin'] as const;
@@ -18,25 +18,8 @@ const ADMIN_ONLY = 'Only the platform admin may call it (FORBIDDEN to every othe
 /** The read cache's key of a bootstrap; every app or binding change empties the cache (NOTIFY read_cache). */
 const cacheKey = (app: string, client: string) => `app-bootstrap:${app}:${client}`;
 
-/**
- * Runs a platform-admin change in one transaction with its audit row, then forgets this process's cached bootstraps
- * at once (the other processes hear NOTIFY read_cache on commit).
- */
-async function change<T>(
-  ctx: OperationContext,
-  action: string,
-  subject: string,
-  write: (em: OperationContext['em']) => Promise<{ before: unknown; after: unknown; answer: T }>,
-): Promise<T> {
-  const answer = await ctx.em.transactional(async (tx) => {
-    const r = await write(tx);
-    const actor = { id: ctx.caller!.id, email: ctx.caller!.email };
-    await writeAudit(tx, { actor, action, subject, before: r.before, after: r.after });
-    return r.answer;
-  });
-  ctx.reads.changed();
-  return answer;
-}
+/** A platform-admin change: one transaction with its platform audit row (src/platform/db/audit.ts). */
+const change = auditedChange;
 
 const [demoCustomer] = DEMO_APPS;
 const { code: _demoCode, ...demoCustomerConfig } = demoCustomer!;
@@ -73,24 +56,15 @@ export const appList = defineOperation({
   rest: { method: 'GET', path: '/v1/platform/apps' },
   input: z.object(pageParams).strict(),
   output: pageOutput('apps', appView),
-  examples: {
-    input: { page: 1, per_page: 50 },
-    output: {
-      result: true,
-      total: 1,
-      page: 1,
-      per_page: 50,
-      apps: [
-        {
-          code: 'demo-customer',
-          ...demoCustomerConfig,
-          available: true,
-          configuration_version: 4,
-          clients: [{ code: 'DEMO', display_name: 'Demo', available: true }],
-        },
-      ],
+  examples: pageExample('apps', [
+    {
+      code: 'demo-customer',
+      ...demoCustomerConfig,
+      available: true,
+      configuration_version: 4,
+      clients: [{ code: 'DEMO', display_name: 'Demo', available: true }],
     },
-  },
+  ]),
   async handler(input, ctx) {
     const [total, rows] = await Promise.all([
       repo.countApps(ctx.em),
@@ -191,6 +165,8 @@ export const appClientUnbind = defineOperation({
 });
 
 const demoBootstrap = bootstrapOf({
+  app_id: 1,
+  business_id: 1,
   code: 'demo-customer',
   name: demoCustomer!.name,
   type: demoCustomer!.type,
@@ -234,7 +210,7 @@ export const appBootstrap = defineOperation({
   },
   async handler({ app_code, client_code, platform, app_version }, ctx) {
     const load = async (): Promise<CachedBootstrap> =>
-      bootstrapOf(await repo.bootstrapRow(ctx.em, app_code, client_code));
+      bootstrapOf(await repo.bootstrapRow(ctx.em, app_code, client_code), ctx.config.sms !== null);
     const cached = (await ctx.reads.get(cacheKey(app_code, client_code), load))!;
     if (cached.state === 'missing') throw errors.notFound();
     if (cached.state === 'unavailable') throw fail('APP_UNAVAILABLE', 'apps.unavailable');

@@ -1,6 +1,6 @@
 /** Data access: SQL only, with typed rows (tables platform_app, platform_app_client; business for client codes). */
-import { executeBound, type Em } from '../../platform/db/orm.ts';
-import type { AppConfig, AppView } from './views.ts';
+import { executeBound, type Em } from '../../../platform/db/orm.ts';
+import type { AppConfig, AppView } from '../views.ts';
 
 interface AppRow {
   id: number;
@@ -103,6 +103,8 @@ export async function unbindClient(em: Em, appId: number, businessId: number): P
 }
 
 export interface BootstrapRow {
+  app_id: number;
+  business_id: number;
   code: string;
   name: string;
   type: string;
@@ -119,7 +121,7 @@ export interface BootstrapRow {
 export async function bootstrapRow(em: Em, appCode: string, clientCode: string): Promise<BootstrapRow | null> {
   const rows = await executeBound<BootstrapRow>(
     em,
-    `select a.code, a.name, a.type, a.schema_version, a.config, a.available as app_available, a.configuration_version,
+    `select a.id as app_id, b.id as business_id, a.code, a.name, a.type, a.schema_version, a.config, a.available as app_available, a.configuration_version,
        b.code as client_code, b.name as client_name, c.available as client_available
      from platform_app a join platform_app_client c on c.app_id = a.id join business b on b.id = c.business_id
      where a.code = $1 and b.code = $2`,
