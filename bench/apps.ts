@@ -1,11 +1,13 @@
 /**
  * Section 11: the standalone app bootstrap (GET /v1/apps/{app}/clients/{client}/bootstrap, public, rate limited,
  * served from the read cache) against a bare Koa endpoint that answers the same body, with the same client and
- * `READ_CONCURRENCY` in flight, timed in alternating rounds after a warm-up. The aim is 0.7 of the bare endpoint's
+ * `READ_CONCURRENCY` in flight from a load generator in a thread of its own (bench/getLoad.ts), timed in alternating
+ * rounds after a warm-up. The aim is 0.7 of the bare endpoint's
  * throughput or better: what is left is the service's own cost (routing, the rate limit, the runner's checks,
  * validation, the error and language middleware), since the body comes from the cache.
  */
-import { bareKoaJson, load, type LoadRun } from './load.ts';
+import { getLoad } from './getLoad.ts';
+import { bareKoaJson, type LoadRun } from './load.ts';
 import { merged, READ_CONCURRENCY } from './reads.ts';
 
 const WARMUP = 500;
@@ -18,18 +20,13 @@ export async function appsBench(
 ): Promise<{ ours: LoadRun; constant: LoadRun; bodyBytes: number }> {
   const sample = await (await fetch(`${appUrl}${BOOTSTRAP_PATH}`)).text();
   const constant = bareKoaJson(JSON.parse(sample));
-  const getter = (base: string) => async () => {
-    const res = await fetch(`${base}${BOOTSTRAP_PATH}`);
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`GET ${res.url} ${res.status}`);
-  };
   try {
-    const bases = [appUrl, constant.url];
-    for (const base of bases) await load(WARMUP, READ_CONCURRENCY, getter(base));
-    const runs: LoadRun[][] = bases.map(() => []);
+    const urls = [appUrl, constant.url].map((base) => `${base}${BOOTSTRAP_PATH}`);
+    for (const url of urls) await getLoad(url, WARMUP, READ_CONCURRENCY);
+    const runs: LoadRun[][] = urls.map(() => []);
     for (let round = 0; round < ROUNDS; round++)
-      for (const [i, base] of bases.entries())
-        runs[i]!.push(await load(Math.ceil(gets / ROUNDS), READ_CONCURRENCY, getter(base)));
+      for (const [i, url] of urls.entries())
+        runs[i]!.push(await getLoad(url, Math.ceil(gets / ROUNDS), READ_CONCURRENCY));
     const [ours, constantRun] = runs.map(merged);
     return { ours: ours!, constant: constantRun!, bodyBytes: Buffer.byteLength(sample) };
   } finally {

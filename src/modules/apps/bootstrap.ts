@@ -34,9 +34,28 @@ export function bootstrapOf(row: BootstrapRow | null, smsProvider = true): Cache
   };
 }
 
-/** The body with the verdict for the platform and version the app sent (both, or no verdict). */
+/** Most verdicts kept per cached body: the platforms times the app versions in use, which are few. */
+const VERDICTS_KEPT = 64;
+const verdicts = new WeakMap<BootstrapData, Map<string, BootstrapData>>();
+
+/**
+ * The body with the verdict for the platform and version the app sent (both, or no verdict). Kept with the cached
+ * body it was made from (and gone with it), since every app of one version asks the same.
+ */
 export function withVerdict(data: BootstrapData, platform?: AppPlatform, appVersion?: string): BootstrapData {
   if (!platform || !appVersion) return data;
-  const policy = data.version_policy[platform] as PlatformPolicy;
-  return { ...data, update: { platform, app_version: appVersion, action: updateAction(policy, appVersion) } };
+  let kept = verdicts.get(data);
+  if (!kept) verdicts.set(data, (kept = new Map()));
+  const key = `${platform} ${appVersion}`;
+  let answer = kept.get(key);
+  if (!answer) {
+    const policy = data.version_policy[platform] as PlatformPolicy;
+    // Shared by every request that asks the same, like the cached body: frozen.
+    answer = Object.freeze({
+      ...data,
+      update: { platform, app_version: appVersion, action: updateAction(policy, appVersion) },
+    });
+    if (kept.size < VERDICTS_KEPT) kept.set(key, answer);
+  }
+  return answer;
 }
