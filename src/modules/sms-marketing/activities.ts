@@ -3,7 +3,7 @@ import type { WorkerDeps } from '../../platform/module.ts';
 import { smsSender, SmsSendError } from '../sms/index.ts';
 import type { BatchResult, SmsCampaignActivities } from './contract.ts';
 import { messageOf } from './domain.ts';
-import { campaignById, isOptedOut, nextPending, recordOutcome, setState, type Outcome } from './repo.ts';
+import { campaignById, insertOptOut, isOptedOut, nextPending, recordOutcome, setState, type Outcome } from './repo.ts';
 
 /** Attempts of a batch after which a message the provider keeps failing (429, 5xx, no answer) counts as failed. */
 const SEND_ATTEMPTS = 5;
@@ -32,6 +32,7 @@ export function createSmsCampaignActivities(deps: WorkerDeps): SmsCampaignActivi
       for (const phone of phones) {
         let outcome: Outcome;
         let providerMessageId: string | null = null;
+        let stopReported = false;
         // Checked just before the send: a STOP recorded while the campaign runs holds for its later messages.
         if (await isOptedOut(em, campaign.business_id, phone)) outcome = 'skipped_opted_out';
         else {
@@ -48,11 +49,17 @@ export function createSmsCampaignActivities(deps: WorkerDeps): SmsCampaignActivi
           } catch (err) {
             const refused = err instanceof SmsSendError && !err.retryable;
             if (!refused && Context.current().info.attempt < SEND_ATTEMPTS) throw err;
-            deps.log.warn({ err, campaignId }, 'campaign message failed');
-            outcome = 'failed';
+            // The person texted STOP to the sender and the provider says so: kept as this business's opt-out.
+            stopReported = err instanceof SmsSendError && err.unsubscribed;
+            outcome = stopReported ? 'skipped_opted_out' : 'failed';
+            if (!stopReported) deps.log.warn({ err, campaignId }, 'campaign message failed');
           }
         }
-        await em.transactional((tx) => recordOutcome(tx, campaignId, phone, outcome, providerMessageId));
+        await em.transactional(async (tx) => {
+          if (stopReported)
+            await insertOptOut(tx, { businessId: campaign.business_id, phone, source: 'reply', recordedBy: null });
+          await recordOutcome(tx, campaignId, phone, outcome, providerMessageId);
+        });
         last = phone;
         Context.current().heartbeat(phone);
       }

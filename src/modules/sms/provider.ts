@@ -42,10 +42,16 @@ export class SmsSendError extends Error {
   readonly retryable: boolean;
   /** The provider's HTTP status, when it answered. */
   readonly status: number | null;
-  constructor(message: string, retryable: boolean, status: number | null = null) {
+  /**
+   * The provider refused because the recipient has opted out of this sender (texted STOP to it): the caller keeps
+   * the opt-out as its own, so that nothing is sent to the number again.
+   */
+  readonly unsubscribed: boolean;
+  constructor(message: string, retryable: boolean, status: number | null = null, unsubscribed = false) {
     super(message);
     this.name = 'SmsSendError';
     this.retryable = retryable;
     this.status = status;
+    this.unsubscribed = unsubscribed;
   }
 }

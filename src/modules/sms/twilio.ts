@@ -9,6 +9,12 @@ import { SmsSendError, type SmsMessage, type SmsProvider, type SmsReceipt } from
 
 export type TwilioConfig = Extract<SmsConfig, { provider: 'twilio' }>;
 
+/**
+ * Twilio's error for a recipient who has replied STOP to the sender: Twilio keeps the opt-out (Advanced Opt-Out) and
+ * refuses every later message to that number from that sender.
+ */
+const UNSUBSCRIBED_RECIPIENT = 21610;
+
 /** How long one request may take before it counts as a network failure (retryable). */
 const TIMEOUT_MS = 10_000;
 
@@ -46,6 +52,7 @@ export function twilioProvider(c: TwilioConfig): SmsProvider {
         `twilio ${refused ? 'refused the message' : 'failed'}: ${res.status}${code}`,
         !refused,
         res.status,
+        body?.code === UNSUBSCRIBED_RECIPIENT,
       );
     },
   };
