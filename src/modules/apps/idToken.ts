@@ -48,6 +48,8 @@ export async function verifyIdToken(
       clockTolerance: idp.clockToleranceSeconds,
       requiredClaims: ['sub', 'exp', 'iat'],
     });
+    // A subject longer than the binding keeps (255) is no provider's: OpenID Connect caps it at 255 ASCII characters.
+    if (payload.sub!.length > 255) throw fail('INVALID_ID_TOKEN', 'apps.invalid_id_token');
     const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : null;
     return {
       issuer: idp.issuer,

@@ -25,12 +25,15 @@ import {
  */
 export async function appRegistrationWorkflow(input: RegistrationInput): Promise<RegistrationOutcome> {
   const deadline = Date.parse(input.expiresAt);
-  const { sendRegistrationCode, expireRegistration } = proxyActivities<RegistrationActivities>({
-    startToCloseTimeout: '30 seconds',
-    // Sending is worth trying until the registration expires; a number the provider refuses is not.
-    scheduleToCloseTimeout: Math.max(1_000, deadline - Date.now()),
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [SMS_REFUSED] },
-  });
+  const retry = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [SMS_REFUSED] };
+  const { expireRegistration } = proxyActivities<RegistrationActivities>({ startToCloseTimeout: '30 seconds', retry });
+  /** A code's send is worth trying for the time left before the expiry, counted when it is asked for; a refused number is not. */
+  const sendCode = (codeNumber: number) =>
+    proxyActivities<RegistrationActivities>({
+      startToCloseTimeout: '30 seconds',
+      scheduleToCloseTimeout: Math.max(1_000, deadline - Date.now()),
+      retry,
+    }).sendRegistrationCode({ id: input.id, codeNumber });
   let closed = false;
   let wanted = 1;
   let sent = 0;
@@ -70,7 +73,7 @@ export async function appRegistrationWorkflow(input: RegistrationInput): Promise
     if (sent < wanted) {
       const codeNumber = wanted;
       try {
-        await sendRegistrationCode({ id: input.id, codeNumber });
+        await sendCode(codeNumber);
       } catch (err) {
         // Not sent (refused, or not before the expiry): the person may ask for another code.
         log.warn('registration code not sent', { codeNumber, error: (err as Error).message });

@@ -20,7 +20,6 @@ import { fail as failPlatform } from '../../platform/errorCodes.ts';
 import { errors } from '../../platform/errors.ts';
 import { BUSINESS_ID } from '../../platform/temporal/searchKeys.ts';
 import { PROCESS_GONE, refusedAs } from '../../platform/temporal/refusals.ts';
-import { NO_DUPLICATES } from '../../platform/temporal/startOptions.ts';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { FAMILY_FAILURES, requireFamily } from '../platform-admin/index.ts';
 import { toE164 } from '../sms/index.ts';
@@ -308,19 +307,25 @@ export const campaignStart = defineOperation({
         sendAt: row.send_at ? new Date(row.send_at).toISOString() : null,
         timerScale: ctx.config.smsCampaignTimerScale,
       };
-      await ctx.temporal.workflow
-        .start<typeof smsCampaignWorkflow>(SMS_CAMPAIGN_WORKFLOW, {
+      const start = () =>
+        ctx.temporal.workflow.start<typeof smsCampaignWorkflow>(SMS_CAMPAIGN_WORKFLOW, {
           workflowId: smsCampaignWorkflowId(row.id),
           taskQueue: SMS_CAMPAIGN_QUEUE,
           args: [process],
           typedSearchAttributes: new TypedSearchAttributes([{ key: BUSINESS_ID, value: businessId }]),
-          ...NO_DUPLICATES,
-        })
-        .catch((err: unknown) => {
-          throw err instanceof WorkflowExecutionAlreadyStartedError
-            ? failPlatform('INVALID_TRANSITION', 'sms_marketing.already_started')
-            : err;
+          // The draft row, locked, is what allows one start: a process already under this id while the row is still a
+          // draft is the orphan of a start whose commit failed. It found no audience and sent nothing (its first
+          // batch waits for this row), so it is ended and replaced rather than leaving the campaign unstartable.
+          workflowIdConflictPolicy: 'FAIL',
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
         });
+      await start().catch(async (err: unknown) => {
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        await ctx.temporal.workflow
+          .getHandle(smsCampaignWorkflowId(row.id))
+          .terminate('the start that made this process did not commit');
+        await start();
+      });
     });
     return present(ctx, input.id);
   },

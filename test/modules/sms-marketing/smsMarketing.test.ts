@@ -7,7 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { countsQuery, smsCampaignWorkflowId } from '../../../src/modules/sms-marketing/contract.ts';
+import {
+  countsQuery,
+  SMS_CAMPAIGN_QUEUE,
+  SMS_CAMPAIGN_WORKFLOW,
+  smsCampaignWorkflowId,
+} from '../../../src/modules/sms-marketing/contract.ts';
 import type { smsCampaignWorkflow } from '../../../src/modules/sms-marketing/workflows.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
@@ -178,6 +183,43 @@ describe('SMS Marketing', () => {
       const final = await handle(campaign.id).result();
       assert.equal(final.sent, 6);
       const ledger = await ledgerOf(app, campaign.id);
+      assert.deepEqual(Object.keys(ledger).sort(), phones);
+      for (const row of Object.values(ledger)) assert.deepEqual(row, { n: 1, sent: 1 });
+    },
+  );
+
+  test(
+    'a process left by a start whose commit failed is replaced: the draft starts and sends once',
+    { timeout: 90_000 },
+    async () => {
+      const { biz, admin } = await usableBusiness(app, platform);
+      const phones = await withAudience(biz, 2);
+      const made = await create(admin, { name: 'Orphaned', text: 'Open late on Friday.', quiet_hours: quietLater() });
+      const id = made.body.campaign.id as number;
+      // What a start leaves when its transaction rolls back after the process started: the row a draft, no audience,
+      // and the process under the campaign's id, here still waiting for its send time.
+      await app.running.temporal.workflow.start<typeof smsCampaignWorkflow>(SMS_CAMPAIGN_WORKFLOW, {
+        workflowId: smsCampaignWorkflowId(id),
+        taskQueue: SMS_CAMPAIGN_QUEUE,
+        args: [
+          {
+            campaignId: id,
+            businessId: biz.business.id,
+            total: 0,
+            timezone: 'UTC',
+            perMinute: 60,
+            // Minutes after midnight; an empty window is never quiet.
+            quietHours: { start: 0, end: 0 },
+            sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+            timerScale: 1,
+          },
+        ],
+      });
+      const res = await act(admin, id, 'start');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const final = await handle(id).result();
+      assert.deepEqual(final, { total: 2, sent: 2, failed: 0, skipped_opted_out: 0, pending: 0, state: 'done' });
+      const ledger = await ledgerOf(app, id);
       assert.deepEqual(Object.keys(ledger).sort(), phones);
       for (const row of Object.values(ledger)) assert.deepEqual(row, { n: 1, sent: 1 });
     },

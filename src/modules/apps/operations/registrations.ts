@@ -111,6 +111,7 @@ function refuseUnlessAwaiting(row: repo.RegistrationRow): void {
 /** EMAIL_TAKEN or IDENTITY_TAKEN, under the email's lock. */
 async function refuseTaken(tx: Em, email: string, identity: { issuer: string; subject: string } | null) {
   await repo.lockEmail(tx, email);
+  if (identity) await repo.lockIdentity(tx, identity.issuer, identity.subject);
   if (await repo.emailTaken(tx, email)) throw failRegistration('EMAIL_TAKEN', 'apps.email_taken');
   if (identity && (await repo.identityTaken(tx, identity.issuer, identity.subject)))
     throw failRegistration('IDENTITY_TAKEN', 'apps.identity_taken');

@@ -46,6 +46,18 @@ export async function lockEmail(tx: Em, email: string): Promise<void> {
   await executeBound(tx, `select pg_advisory_xact_lock(hashtext('app-registration-email:' || $1))`, [email]);
 }
 
+/**
+ * Serialises the registrations of one identity provider subject, like lockEmail for an email (taken after it, so two
+ * registrations never wait on each other's locks): two registrations with different emails and one identity
+ * otherwise both find it free.
+ */
+export async function lockIdentity(tx: Em, issuer: string, subject: string): Promise<void> {
+  await executeBound(tx, `select pg_advisory_xact_lock(hashtext('app-registration-identity:' || $1 || ' ' || $2))`, [
+    issuer,
+    subject,
+  ]);
+}
+
 /** Whether an account has the email, or a registration waits for approval with it (or with the identity). */
 export async function emailTaken(tx: Em, email: string): Promise<boolean> {
   const rows = await executeBound(
@@ -107,7 +119,10 @@ export async function registrationById(em: Em, id: string, lock = false): Promis
   return rows[0] ?? null;
 }
 
-/** What a code's text needs, once its hash is stored; null when the registration no longer waits for a code. */
+/**
+ * Keeps the hash of code `codeNumber` of a registration still waiting for a code and not yet past its expiry, and
+ * answers where to send it; null, with nothing written, otherwise (nothing is sent after the expiry).
+ */
 export async function storeCode(
   em: Em,
   id: string,
@@ -119,7 +134,9 @@ export async function storeCode(
       tx,
       `select r.phone, r.lang, r.code_length, coalesce(a.config->'branding'->>'display_name', a.name) as display_name
        from app_registration r join platform_app a on a.id = r.app_id
-       where r.id = $1 and r.status = 'awaiting_code' and r.code_number <= $2 for update of r`,
+       where r.id = $1 and r.status = 'awaiting_code' and r.code_number <= $2
+         and (r.expires_at is null or r.expires_at > now())
+       for update of r`,
       [id, codeNumber],
     );
     if (!row) return null;
