@@ -43,14 +43,42 @@ export const ORDER_STATUS = Object.fromEntries(ORDER_STATUSES.map((s) => [s.code
 export const ASSIGNABLE_STATUS_IDS: readonly number[] = ORDER_STATUSES.filter((s) => s.assignable).map((s) => s.id);
 export const ORDER_STATUS_IDS: readonly number[] = ORDER_STATUSES.map((s) => s.id);
 
-/** Operation codes of order status changes (order.status_change `operation_type`). 6007-6010 are a carrier's. */
+/**
+ * The operation types (docs/order-statuses.md, "Operation types"): what changed an order, on its status changes
+ * (order.status_change `operation_type`) and in its audit trail. 3043-3045 and 6012-6014 are the specification's
+ * interception codes; 6007-6010 and 2009 a carrier's, which customer accounts see masked. A published code never
+ * changes meaning.
+ */
 export const ORDER_OPERATION = {
   CREATED: 1001,
   WAREHOUSE_SCAN: 2002,
+  CARRIER_WAREHOUSE_SCAN: 2009,
+  DELIVERY_INSTRUCTION_UPDATED: 3011,
+  NOTE_UPDATED: 3012,
+  TIME_WINDOW_UPDATED: 3013,
+  REROUTED: 3014,
+  HELD: 3031,
+  RELEASED: 3032,
+  CANCELLED: 3041,
+  CANCEL_REFUSED: 3042,
+  INTERCEPTED_BACK_OFFICE: 3043,
+  INTERCEPT_OUTCOME_BACK_OFFICE: 3044,
+  INTERCEPT_WITHDRAWN_BACK_OFFICE: 3045,
+  INTERCEPT_STEP: 3046,
+  DELETED: 3051,
+  CONTRACTOR_ASSIGNED: 3061,
+  CONTRACTOR_ENDED: 3062,
+  PROVIDER_HANDOVER: 3071,
   API_STATUS_UPDATE: 6002,
   CARRIER_ACCEPTED: 6007,
   CARRIER_STATUS_PUSH: 6008,
+  INTERCEPTED_API: 6012,
+  INTERCEPT_OUTCOME_API: 6013,
+  INTERCEPT_WITHDRAWN_API: 6014,
+  /** Not stored: the trail's read shows each webhook delivery about the order under this code. */
+  WEBHOOK_SENT: 9001,
 } as const;
+export type OrderOperationType = (typeof ORDER_OPERATION)[keyof typeof ORDER_OPERATION];
 
 const STATUS_CODE = new Map<number, string>(ORDER_STATUSES.map((s) => [s.id, s.code]));
 

@@ -31,6 +31,11 @@ export const Order = defineEntity({
     scheduledDate: p.string().columnType('date'),
     recipient: p.json<Recipient>(),
     note: p.text().nullable(),
+    /** What the driver should know to deliver it (gate code, where to leave it); update_delivery_instruction. */
+    deliveryInstruction: p.text().nullable(),
+    /** When the recipient can receive it; update_time_window_by_refs. Both set or both null, the end after the start. */
+    timeWindowStart: p.datetime().nullable(),
+    timeWindowEnd: p.datetime().nullable(),
     /** False for orders fulfilled by a carrier label rather than the business's own drivers. */
     selfDelivery: p.boolean().default(true),
     /** The third-party delivery provider (a provider account's business) currently carrying the order. */

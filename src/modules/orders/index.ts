@@ -5,9 +5,12 @@
 import { defineModule } from '../../platform/module.ts';
 import { ORDER_EVENTS } from './events.ts';
 import { Order } from './entities.ts';
-import { orderCreate, orderGet, orderList, planningPool } from './operations.ts';
+import { orderCreate } from './operations/create.ts';
+import { orderGet, orderList, planningPool } from './operations/reads.ts';
 
 export { Order, type Address, type Recipient } from './entities.ts';
+export { actorOf, SYSTEM_ACTOR, type OrderActor, type OrderChangeSource } from './actor.ts';
+export { appendOrderTrail, type OrderTrailEntry } from './repo/trail.ts';
 export type { CreatedOrder, OrderCreatedHook } from './hooks.ts';
 export { ASSIGNABLE_STATUS_IDS, ORDER_OPERATION, ORDER_STATUS, ORDER_STATUSES } from './domain.ts';
 export {
@@ -21,7 +24,7 @@ export {
   type OrderFacts,
   type OrderStatusMove,
   type OrderViewer,
-} from './repo.ts';
+} from './repo/orders.ts';
 
 export const orders = defineModule({
   name: 'orders',

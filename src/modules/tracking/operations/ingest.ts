@@ -15,6 +15,7 @@ import { defineOperation, type BusinessContext } from '../../../platform/catalog
 import { keyView, pathCode } from '../../../platform/catalog/schemas.ts';
 import { moveByTrackedEvents, removeCancelledPackages, type TrackedMove } from '../../distribution/index.ts';
 import { tellAssignmentsOfProgress } from '../../third-party-deliveries/index.ts';
+import { actorOf } from '../../orders/index.ts';
 
 const EventOutcome = z.object({
   pointer: z.string(),
@@ -50,7 +51,8 @@ export async function ingestChecked(
 ): Promise<z.input<typeof IngestAnswer>> {
   const valid = checked.filter((c) => c.event).map((c) => ({ pointer: c.pointer, event: c.event! }));
   const outcomes = new Map<string, IngestOutcome>();
-  for (const o of await ingestTrackingEvents(ctx.em, ctx.caller.businessId, valid)) outcomes.set(o.pointer, o);
+  for (const o of await ingestTrackingEvents(ctx.em, ctx.caller.businessId, valid, actorOf(ctx)))
+    outcomes.set(o.pointer, o);
   // Events at a place of the package's business move its distribution; a duplicate too, in case its first send was lost.
   await moveByTrackedEvents(
     ctx,

@@ -6,6 +6,7 @@ import {
   changeOrderStatuses,
   ORDER_OPERATION,
   orderSummaryOf,
+  type OrderActor,
   type OrderFacts,
   type OrderStatusMove,
 } from '../../orders/index.ts';
@@ -67,6 +68,7 @@ export async function ingestTrackingEvents(
   em: Em,
   providerId: number,
   events: readonly { pointer: string; event: NormalizedEvent }[],
+  actor: OrderActor,
 ): Promise<IngestOutcome[]> {
   return em.transactional(async (tx) => {
     const subjects = [...new Set(events.map((e) => e.event.subject))];
@@ -195,6 +197,7 @@ export async function ingestTrackingEvents(
     await followNewestEvents(
       tx,
       accepted.map((a) => a.write.shipment.order),
+      actor,
     );
     await insertOutboxEvents(
       tx,
@@ -250,7 +253,7 @@ function trackingEvent(
  * changes nothing. The change is recorded with the event that caused it, so the timeline shows the carrier's
  * event and not a synthesized copy.
  */
-async function followNewestEvents(tx: Em, touched: OrderFacts[]): Promise<void> {
+async function followNewestEvents(tx: Em, touched: OrderFacts[], actor: OrderActor): Promise<void> {
   const orders = new Map(touched.map((o) => [o.id, o]));
   // One index probe per package (tracking_event_package_timeline, read backwards), however long its history is.
   const newest = await tx.execute<
@@ -282,6 +285,7 @@ async function followNewestEvents(tx: Em, touched: OrderFacts[]): Promise<void> 
         operationType: ORDER_OPERATION.CARRIER_STATUS_PUSH,
         description: n.status_code!,
         trackingEventId: n.id!,
+        actor,
       },
       occurredAt: new Date(n.occurred_at!),
     });

@@ -1,9 +1,18 @@
 import type { RequiredEntityData } from '@mikro-orm/core';
-import { executeBound, type Em } from '../../platform/db/orm.ts';
-import { insertOutboxEvent, insertOutboxEvents } from '../../platform/db/outbox.ts';
-import type { Role } from '../../platform/roles.ts';
-import { Order } from './entities.ts';
-import { ASSIGNABLE_STATUS_IDS, newTrackingNumber, ORDER_OPERATION, statusCodeOf, type PackageSpec } from './domain.ts';
+import { executeBound, type Em } from '../../../platform/db/orm.ts';
+import { insertOutboxEvent, insertOutboxEvents } from '../../../platform/db/outbox.ts';
+import type { Role } from '../../../platform/roles.ts';
+import { Order } from '../entities.ts';
+import { SYSTEM_ACTOR, type OrderActor } from '../actor.ts';
+import { appendOrderTrail } from './trail.ts';
+import {
+  ASSIGNABLE_STATUS_IDS,
+  newTrackingNumber,
+  ORDER_OPERATION,
+  statusCodeOf,
+  type OrderOperationType,
+  type PackageSpec,
+} from '../domain.ts';
 
 /** What a list shows of an order; an Order entity has these fields too. */
 export type OrderListRow = Pick<
@@ -71,6 +80,10 @@ export interface StatusChange {
   ipAddress?: string;
   /** The carrier's tracking event that caused the change: the timeline shows that event, not a synthesized one. */
   trackingEventId?: string | null;
+  /** Who made the change, for the audit trail; the service itself when absent. */
+  actor?: OrderActor;
+  /** What the audit trail keeps besides the description (the reason, the interception's id). */
+  details?: Record<string, unknown>;
 }
 
 /** The order as events describe it: what a receiver needs to find it, never the recipient's details. */
@@ -94,12 +107,13 @@ export const carrierHeld = (o: OrderFacts) => o.carrierProviderId != null;
 export async function createOrder(
   em: Em,
   fields: RequiredEntityData<Order>,
-  packages?: readonly PackageSpec[],
+  packages: readonly PackageSpec[] | undefined,
+  actor: OrderActor,
 ): Promise<{ order: Order; packageNumbers: string[] }> {
   return em.transactional(async (tx) => {
     const order = tx.create(Order, fields);
     await tx.flush();
-    const packageNumbers = await recordOrderCreated(tx, order, packages);
+    const packageNumbers = await recordOrderCreated(tx, order, packages, actor);
     return { order, packageNumbers };
   });
 }
@@ -217,6 +231,26 @@ export async function changeOrderStatuses(em: Em, moves: readonly OrderStatusMov
     [JSON.stringify(history)],
   );
   const historyId = new Map(rows.map((r) => [r.order_id, r.id]));
+  await appendOrderTrail(
+    em,
+    moves.map(({ order: o, change: c, occurredAt }) => {
+      const actor = c.actor ?? SYSTEM_ACTOR;
+      return {
+        orderId: o.id,
+        businessId: o.businessId,
+        operationType: c.operationType as OrderOperationType,
+        actor: c.ipAddress && !actor.ip ? { ...actor, ip: c.ipAddress } : actor,
+        beforeStatus: c.before,
+        afterStatus: c.after,
+        details: {
+          description: c.description,
+          ...(c.trackingEventId ? { tracking_event_id: c.trackingEventId } : {}),
+          ...c.details,
+        },
+        occurredAt,
+      };
+    }),
+  );
   await insertOutboxEvents(
     em,
     moves.map(({ order: o, change: c, occurredAt }) => {
@@ -257,6 +291,7 @@ export async function recordOrderCreated(
   em: Em,
   o: OrderFacts & { createdAt: Date | string },
   packages: readonly PackageSpec[] = [{}],
+  actor: OrderActor = SYSTEM_ACTOR,
 ): Promise<string[]> {
   const packageNumbers = await insertPackages(em, o, packages);
   const occurredAt = new Date(o.createdAt);
@@ -272,6 +307,17 @@ export async function recordOrderCreated(
      values (?, ?, null, ?, ?, 'order created', ?)`,
     [o.id, o.businessId, o.statusId, ORDER_OPERATION.CREATED, occurredAt],
   );
+  await appendOrderTrail(em, [
+    {
+      orderId: o.id,
+      businessId: o.businessId,
+      operationType: ORDER_OPERATION.CREATED,
+      actor,
+      afterStatus: o.statusId,
+      details: { description: 'order created', packages: packageNumbers },
+      occurredAt,
+    },
+  ]);
   await insertOutboxEvent(em, {
     businessId: o.businessId,
     eventId: body.event_id,
