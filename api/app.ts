@@ -33,6 +33,14 @@ import { restRouter } from './rest.ts';
  */
 const REST_PREFIX = '/api/v1/';
 
+/** The REST paths that take a body larger than the service's limit, by `METHOD /api/v1/...` (api/middleware/body.ts). */
+const largerBodies = (catalog: readonly Operation[]): Map<string, number> =>
+  new Map(
+    catalog.flatMap((op) =>
+      op.rest?.bodyLimit ? [[`${op.rest.method} /api${op.rest.path}`, op.rest.bodyLimit] as const] : [],
+    ),
+  );
+
 export interface AppDeps {
   config: Config;
   orm: Orm;
@@ -125,7 +133,7 @@ export function createApp({
     .use(requestContext(log))
     .use(errorHandler())
     .use(allowedHosts(config.allowedHosts))
-    .use(jsonBody())
+    .use(jsonBody(largerBodies(catalog)))
     .use(authenticate(orm, CREDENTIALS, reads))
     .use(byPath(REST_PREFIX, restChain, others));
   return app;

@@ -70,7 +70,9 @@ function failureResponses(op: Operation & { rest: NonNullable<Operation['rest']>
       ? []
       : BODY_FAILURES.map((code) => {
           const { status, meaning } = errorCodeDefinition(code);
-          return { code, status, reason: meaning };
+          // A path with a body limit of its own (rest.bodyLimit) says its own.
+          const limit = code === 'PAYLOAD_TOO_LARGE' && op.rest.bodyLimit;
+          return { code, status, reason: limit ? `The body is over ${limit / (1024 * 1024)} MiB.` : meaning };
         })),
   ];
   const statuses = [...new Set(failures.map((f) => f.status))].sort((a, b) => a - b);

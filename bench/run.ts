@@ -25,6 +25,10 @@
  *     alternating rounds (bench/mcp.ts); the aim is at least 0.8 of REST's throughput
  * 11. the standalone app bootstrap GET (public, from the read cache) at 64 in flight vs a bare Koa endpoint serving the
  *     same body, in alternating rounds (bench/apps.ts); the aim is at least 0.7 of the bare endpoint's throughput
+ * 12. order intake and the audit trail (bench/orders.ts): bulk_create_orders of 100 vs 100 single creates (8 in flight),
+ *     ms per 100 orders in alternating rounds; an async batch of BENCH_BATCH_ROWS (default 5000) rows per second vs one
+ *     multi-row INSERT of the same rows; the trail read of one order with a million operation events in the table vs
+ *     a bare Koa endpoint running the same SQL, p99 and throughput
  * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
  * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores in section 5 and 3 in section 7. BENCH_OTEP_BATCHES (default 200) sets how many
  * documents of 500 events section 6 ingests in each of its two runs; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
@@ -54,6 +58,7 @@ import { LOCKER_BENCH_TTL_SECONDS, lockerBench } from './lockers.ts';
 import { distributionBench, SCANS_IN_FLIGHT, SCANS_PACKAGES } from './distribution.ts';
 import { mcpBench, MCP_IN_FLIGHT } from './mcp.ts';
 import { appsBench } from './apps.ts';
+import { BATCH_ROWS, ordersBench, TRAIL_ROWS } from './orders.ts';
 import { STORE_CALLS, STORE_GRIDS, STORE_IN_FLIGHT, STORE_ROUNDS, storeBench, type Measured } from './store.ts';
 
 const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
@@ -538,6 +543,46 @@ try {
       fmt(p99(boot.ours)),
       `bare Koa constant ${fmt(p99(boot.constant))}`,
       p99(boot.ours) / p99(boot.constant),
+    );
+  }
+
+  // 12. order intake and the audit trail (bench/orders.ts)
+  if (section(12)) {
+    const o = await ordersBench({
+      appUrl: app.url!,
+      headers,
+      databaseUrl: pg.url,
+      em,
+      businessId: b.business.id,
+      gets: READ_GETS,
+    });
+    line(
+      'bulk_create_orders 100 (ms)',
+      fmt(median(o.bulkMs)),
+      `100 single creates ${fmt(median(o.singlesMs))}`,
+      median(o.bulkMs) / median(o.singlesMs),
+    );
+    line(
+      `async batch ${BATCH_ROWS} (rows per s)`,
+      fmt(o.batchRowsPerSecond),
+      `one multi-row INSERT ${fmt(o.insertRowsPerSecond)}`,
+      o.batchRowsPerSecond / o.insertRowsPerSecond,
+    );
+    console.log(
+      `audit trail read of one order (${o.trail.eventsPerOrder} events, ${TRAIL_ROWS} in the table): ${READ_CONCURRENCY} in flight, the SQL baseline sends ${o.trail.statements} statement(s) per request`,
+    );
+    const p99 = (run: LoadRun) => percentile(run.latencies, 99);
+    line(
+      '  per s',
+      fmt(o.trail.ours.perSecond),
+      `bare Koa + pg ${fmt(o.trail.sql.perSecond)}`,
+      o.trail.ours.perSecond / o.trail.sql.perSecond,
+    );
+    line(
+      '  p99 (ms)',
+      fmt(p99(o.trail.ours)),
+      `bare Koa + pg ${fmt(p99(o.trail.sql))}`,
+      p99(o.trail.ours) / p99(o.trail.sql),
     );
   }
 

@@ -26,7 +26,7 @@ export interface Stack {
 
 /** Every rate limit far above what one address of a test or fuzz run sends: the limits still count each request. */
 export const UNREACHED_RATE_LIMITS = Object.fromEntries(
-  ['PUBLIC_READ', 'SIGN_IN', 'INGEST', 'WEBHOOK_TEST'].map((l) => [`RATE_LIMIT_${l}`, '100000000/60']),
+  ['PUBLIC_READ', 'SIGN_IN', 'INGEST', 'WEBHOOK_TEST', 'QUOTE'].map((l) => [`RATE_LIMIT_${l}`, '100000000/60']),
 );
 
 /**

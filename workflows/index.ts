@@ -12,3 +12,6 @@ export * from '../src/modules/third-party-deliveries/workflows.ts';
 export * from '../src/modules/approvals/workflows.ts';
 export * from '../src/modules/apps/workflows.ts';
 export * from '../src/modules/sms-marketing/workflows.ts';
+export * from '../src/modules/order-interception/workflows.ts';
+export * from '../src/modules/order-batches/workflows.ts';
+export * from '../src/modules/order-cancellation/workflows.ts';

@@ -2,7 +2,8 @@ import type Koa from 'koa';
 import { AppError } from '../../src/platform/errors.ts';
 import type { State } from './context.ts';
 
-const LIMIT = 1024 * 1024;
+/** The body limit of every request but those of the few REST paths that declare their own (`rest.bodyLimit`). */
+export const BODY_LIMIT = 1024 * 1024;
 
 declare module 'koa' {
   interface Request {
@@ -10,10 +11,14 @@ declare module 'koa' {
   }
 }
 
-/** Reads a JSON body (1 MiB at most) for write methods: 415 for other types, 413 when larger, 400 when malformed. */
-export function jsonBody(): Koa.Middleware<State> {
+/**
+ * Reads a JSON body (1 MiB at most, or what `larger` says for a method and path, `POST /v1/...`) for write methods:
+ * 415 for other types, 413 when larger, 400 when malformed.
+ */
+export function jsonBody(larger: ReadonlyMap<string, number> = new Map()): Koa.Middleware<State> {
   return async (ctx, next) => {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return next();
+    const limit = larger.get(`${ctx.method} ${ctx.path}`) ?? BODY_LIMIT;
     const length = Number(ctx.get('content-length') || 0);
     const hasBody = length > 0 || ctx.get('transfer-encoding') !== '';
     if (!hasBody) {
@@ -22,12 +27,12 @@ export function jsonBody(): Koa.Middleware<State> {
     }
     if (!ctx.is('application/json', '+json'))
       throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'error.unsupported_media_type');
-    if (length > LIMIT) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'error.payload_too_large');
+    if (length > limit) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'error.payload_too_large');
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > LIMIT) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'error.payload_too_large');
+      if (size > limit) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'error.payload_too_large');
       chunks.push(chunk);
     }
     const text = Buffer.concat(chunks).toString('utf8');

@@ -16,6 +16,7 @@ import { aiAgent } from './ai-agent/index.ts';
 import { approvals } from './approvals/index.ts';
 import { apps } from './apps/index.ts';
 import { assignments } from './assignments/index.ts';
+import { deliveryPrices } from './delivery-prices/index.ts';
 import { deviceOrders } from './device-orders/index.ts';
 import { distribution } from './distribution/index.ts';
 import { driverLocation } from './driver-location/index.ts';
@@ -24,7 +25,10 @@ import { lockerDeliveries } from './locker-deliveries/index.ts';
 import { lockers } from './lockers/index.ts';
 import { notifications } from './notifications/index.ts';
 import { orders } from './orders/index.ts';
+import { orderBatches } from './order-batches/index.ts';
+import { orderCancellation } from './order-cancellation/index.ts';
 import { orderChat } from './order-chat/index.ts';
+import { orderInterception } from './order-interception/index.ts';
 import { platformAdmin } from './platform-admin/index.ts';
 import { secrets } from './secrets/index.ts';
 import { sms } from './sms/index.ts';
@@ -37,6 +41,8 @@ import { webhooks } from './webhooks/index.ts';
 const FAMILIES: readonly ModuleDescriptor[] = [
   identity,
   orders,
+  orderBatches,
+  deliveryPrices,
   assignments,
   lockers,
   deviceOrders,
@@ -53,6 +59,8 @@ const FAMILIES: readonly ModuleDescriptor[] = [
   platformAdmin,
   orderChat,
   smsMarketing,
+  orderInterception,
+  orderCancellation,
 ];
 
 export const MODULES: readonly ModuleDescriptor[] = [

@@ -66,6 +66,12 @@ const EnvSchema = z.object({
   AI_AGENT_MODEL: z.string().trim().min(1).max(200).optional(),
   AI_AGENT_MODEL_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
   AI_AGENT_MODEL_ALLOW_PRIVATE: flag.default(false),
+  ROUTER_URL: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional(),
+  ROUTER_ALLOW_PRIVATE: flag.default(false),
+  ROUTER_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
   TOKEN_TTL_HOURS: z.coerce
     .number()
     .int()
@@ -121,6 +127,8 @@ const EnvSchema = z.object({
   REGISTRATION_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   SMS_CAMPAIGN_MAX_PER_MINUTE: z.coerce.number().int().min(1).max(6000).default(600),
   SMS_CAMPAIGN_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
+  CANCEL_PROVIDER_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
+  INTERCEPTION_TIMER_SCALE: z.coerce.number().positive().max(1).default(1),
   NOTIFY_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
@@ -136,6 +144,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_SIGN_IN: quota.prefault('30/60'),
   RATE_LIMIT_INGEST: quota.prefault('1200/60'),
   RATE_LIMIT_WEBHOOK_TEST: quota.prefault('10/60'),
+  RATE_LIMIT_QUOTE: quota.prefault('120/60'),
   SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(10),
   SIGN_IN_LOCK_SECONDS: z.coerce
     .number()
@@ -208,6 +217,12 @@ export interface Config {
    * while AI_AGENT_MODEL_URL is unset: the family answers 503 AI_AGENT_NOT_CONFIGURED.
    */
   aiAgentModel: { url: string; key: string | null; model: string; timeoutMs: number; allowPrivate: boolean } | null;
+  /**
+   * The road router the local delivery prices measure distances with (docs/orders.md, Local prices): an OSRM server
+   * (`{url}/route/v1/driving/...`), how long a route may take, and whether the URL may be a loopback or private
+   * address. Null while ROUTER_URL is unset: distances are great-circle.
+   */
+  router: { url: string; timeoutMs: number; allowPrivate: boolean } | null;
   tokenTtlHours: number;
   publicBaseUrl: string;
   /** A prebuilt workflow bundle (tests build it once per run). */
@@ -253,6 +268,10 @@ export interface Config {
   smsCampaignMaxPerMinute: number;
   /** Multiplies an SMS campaign's waits for its send time and for the end of quiet hours, for tests. */
   smsCampaignTimerScale: number;
+  /** Multiplies the time a delivery provider has to answer an order's cancellation (30 minutes), for tests. */
+  cancelProviderTimerScale: number;
+  /** Multiplies how long an interception waits for its parcel to be held at a warehouse (docs/orders.md), for tests. */
+  interceptionTimerScale: number;
   /** Multiplies the waits between notification attempts; the tests run them in fractions of a second. */
   notifyRetryScale: number;
   /** Days the webhook delivery log keeps deliveries and attempts (90 by default). */
@@ -300,7 +319,7 @@ export interface Quota {
   windowSeconds: number;
 }
 
-export type RateLimitName = 'public_read' | 'sign_in' | 'ingest' | 'webhook_test';
+export type RateLimitName = 'public_read' | 'sign_in' | 'ingest' | 'webhook_test' | 'quote';
 
 export interface GraphQLLimits {
   /** Bytes of the query document (the JSON body as a whole stays under the body parser's 1 MiB). */
@@ -365,6 +384,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           allowPrivate: e.AI_AGENT_MODEL_ALLOW_PRIVATE,
         }
       : null,
+    router: e.ROUTER_URL
+      ? {
+          url: e.ROUTER_URL.replace(/\/+$/, ''),
+          timeoutMs: e.ROUTER_TIMEOUT_MS,
+          allowPrivate: e.ROUTER_ALLOW_PRIVATE,
+        }
+      : null,
     tokenTtlHours: e.TOKEN_TTL_HOURS,
     publicBaseUrl,
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
@@ -402,6 +428,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     registrationTimerScale: e.REGISTRATION_TIMER_SCALE,
     smsCampaignMaxPerMinute: e.SMS_CAMPAIGN_MAX_PER_MINUTE,
     smsCampaignTimerScale: e.SMS_CAMPAIGN_TIMER_SCALE,
+    cancelProviderTimerScale: e.CANCEL_PROVIDER_TIMER_SCALE,
+    interceptionTimerScale: e.INTERCEPTION_TIMER_SCALE,
     notifyRetryScale: e.NOTIFY_RETRY_SCALE,
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
@@ -413,6 +441,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sign_in: e.RATE_LIMIT_SIGN_IN,
       ingest: e.RATE_LIMIT_INGEST,
       webhook_test: e.RATE_LIMIT_WEBHOOK_TEST,
+      quote: e.RATE_LIMIT_QUOTE,
     },
     signIn: { maxFailures: e.SIGN_IN_MAX_FAILURES, lockSeconds: e.SIGN_IN_LOCK_SECONDS },
     graphqlLimits: {

@@ -15,6 +15,7 @@ export const RATE_LIMIT_SUBJECT: Readonly<Record<RateLimitName, 'address' | 'cre
   sign_in: 'address',
   ingest: 'credential',
   webhook_test: 'credential',
+  quote: 'credential',
 };
 
 /** A limit's state after a request: sent as the RateLimit and RateLimit-Policy headers. */

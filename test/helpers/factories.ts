@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { compartmentsOf, insertCompartments, insertDevice } from '../../src/modules/lockers/index.ts';
 import { Business, User } from '../../src/modules/identity/index.ts';
 import { Order } from '../../src/modules/orders/index.ts';
-import { recordOrderCreated } from '../../src/modules/orders/repo/orders.ts';
+import { recordOrderCreated } from '../../src/modules/orders/repo/placement.ts';
 import type { Em } from '../../src/platform/db/orm.ts';
 import { ORDER_STATUS } from '../../src/modules/orders/domain.ts';
 import type { Role } from '../../src/platform/roles.ts';

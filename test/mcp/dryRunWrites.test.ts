@@ -23,7 +23,7 @@ import type { Operation } from '../../src/platform/catalog/types.ts';
 import type { Role } from '../../src/platform/roles.ts';
 import { JOURNEY } from '../fixtures/otepJourney.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, makeProvider, orderArguments as order, PASSWORD } from '../helpers/factories.ts';
+import { makeBusiness, makeOrder, makeProvider, orderArguments as order, PASSWORD } from '../helpers/factories.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { awaitDeviceOrderDelivery } from '../helpers/retryWorkflow.ts';
 
@@ -63,7 +63,6 @@ const fixtures = (w: World): Record<string, Fixture> => ({
   replay_webhook_delivery: { as: 'client_admin', args: { id: w.deliveredDelivery } },
   webhook_delivery_resend: { as: 'client_admin', args: { delivery_ids: [w.deadDelivery] } },
   test_webhook_delivery: { as: 'client_admin', args: {} },
-  verify_webhook_signature: { as: 'client_admin', args: { sender: 'tenant', headers: {}, body: '{}', secret: SECRET } },
   provider_webhook_settings_update: { as: 'locker_provider', args: { sandbox_url: `${w.receiver}/sandbox` } },
   provider_webhook_secret_rotate: { as: 'locker_provider', args: {} },
   provider_webhook_test: { as: 'locker_provider', args: {} },
@@ -72,6 +71,24 @@ const fixtures = (w: World): Record<string, Fixture> => ({
     args: { url: `${w.receiver}${OHP_PREVIEW}`, events: ['handoff.rejected'] },
   },
   ohp_subscription_revoke: { as: 'client_admin', args: { id: w.ohpSubscription } },
+  update_delivery_instruction: { as: 'employee', args: { id: w.unassignedOrder, delivery_instruction: 'dry run' } },
+  update_order_note: { as: 'customer', args: { id: w.customerOrder, note: 'dry run' } },
+  update_time_window_by_refs: {
+    as: 'employee',
+    args: { order_refs: ['WORLD-1'], time_window: { start: '2026-12-24T09:00:00Z', end: '2026-12-24T11:00:00Z' } },
+  },
+  reroute_to_address: {
+    as: 'client_admin',
+    args: {
+      id: w.unassignedOrder,
+      address: { line1: '1 Dry Run Way', city: 'Leeds', postal_code: 'LS1 1AA', country: 'GB' },
+    },
+  },
+  hold_order: { as: 'client_admin', args: { id: w.unassignedOrder } },
+  release_order: { as: 'employee', args: { id: w.heldOrder } },
+  cancel_order: { as: 'employee', args: { id: w.unassignedOrder, reason: 'dry run' } },
+  bulk_create_orders: { as: 'employee', args: { orders: [order('DRY-BULK-1'), order('DRY-BULK-2')] } },
+  bulk_create_orders_async: { as: 'client_admin', args: { orders: [order('DRY-ASYNC-1')] } },
   // The probe's call: a mutation inside a GraphQL document.
   run_graphql_query: {
     as: 'employee',
@@ -80,7 +97,7 @@ const fixtures = (w: World): Record<string, Fixture> => ({
 });
 
 /** Write tools that compute their answer from their arguments alone: their previews have no write to show. */
-const COMPUTE_ONLY = ['validate_otep_payload', 'verify_webhook_signature'];
+const COMPUTE_ONLY = ['validate_otep_payload'];
 
 /**
  * Tools that are neither a REST GET nor a GraphQL query and still read only: they answer from the catalog and the
@@ -145,6 +162,10 @@ interface World {
   broker: number;
   unassignedOrder: number;
   assignedOrder: number;
+  /** An order on HOLD, for release_order. */
+  heldOrder: number;
+  /** An order of the customer account, which may edit its note. */
+  customerOrder: number;
   deviceOrder: number;
   pickupCode: string;
   exception: number;
@@ -290,6 +311,9 @@ describe('X-MCP-Dry-Run: every write an agent can reach writes nothing', () => {
       order_ids: [assigned.order_id],
       broker_id: b.users.broker.id,
     });
+    const held = await rest('post', '/v1/client/orderCreate', order('WORLD-HELD'));
+    await rest('post', `/v1/orders/${held.order_id}/hold`, {});
+    const customerOrder = await makeOrder(app.em(), b.business.id, { customerId: b.users.customer.id });
     const proposed = { tool: 'create_order', arguments: order('WORLD-3') };
     const approval = await rest('post', '/v1/mcp/approvals', proposed, 'employee');
     const ohp = await rest('post', '/v1/ohp/subscriptions', { url: `${receiver.url}/ohp`, secret: SECRET });
@@ -302,6 +326,8 @@ describe('X-MCP-Dry-Run: every write an agent can reach writes nothing', () => {
       broker: b.users.broker.id,
       unassignedOrder: unassigned.order_id,
       assignedOrder: assigned.order_id,
+      heldOrder: held.order_id,
+      customerOrder: customerOrder.id,
       deviceOrder: kept.device_order.id,
       pickupCode: kept.pickup_code,
       exception: exception.exception.id,

@@ -260,6 +260,10 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
       device_order_exception_open: { type: 'other' },
       device_order_exception_resolve: { status: 'resolved', resolution_action: 'other' },
       customer_price_hiding_set: { families: [] },
+      update_delivery_instruction: { delivery_instruction: 'back door' },
+      update_order_note: { note: 'fragile' },
+      reroute_to_address: { address: { line1: '1 Main St', city: 'Paris', postal_code: '75001', country: 'FR' } },
+      order_intercept_request: { outcome: 'return_to_sender' },
     };
     let checked = 0;
     for (const op of restOps.filter((o) => pathParams(o).includes('id'))) {

@@ -12,7 +12,12 @@ import { workflowsPath } from '../../src/platform/temporal/worker.ts';
 import { workerMetrics } from '../../src/platform/telemetry/temporalMetrics.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { lockerWorld } from '../helpers/lockerWorld.ts';
-import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../helpers/factories.ts';
+import { makeBusiness, makeOrder, makeProvider, orderArguments, PASSWORD } from '../helpers/factories.ts';
+import {
+  ORDER_BATCH_QUEUE,
+  ORDER_BATCH_SWEEP_WORKFLOW,
+  orderBatchWorkflowId,
+} from '../../src/modules/order-batches/contract.ts';
 import { awaitDeviceOrderDelivery, retryWorkflowOf } from '../helpers/retryWorkflow.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { tenantWithReceiver } from '../helpers/webhookTenant.ts';
@@ -33,7 +38,10 @@ import { DEMO_APPS } from '../../src/modules/apps/index.ts';
 import { registrationWorkflowId } from '../../src/modules/apps/contract.ts';
 import type { secretsRotationWorkflow } from '../../src/modules/secrets/workflows.ts';
 import { countsQuery, smsCampaignWorkflowId } from '../../src/modules/sms-marketing/contract.ts';
+import { orderCancellationWorkflowId } from '../../src/modules/order-cancellation/contract.ts';
 import { czechMobile, orderTo, quietNow } from '../modules/sms-marketing/world.ts';
+import { heldSignal, interceptionWorkflowId } from '../../src/modules/order-interception/contract.ts';
+import { ORDER_STATUS } from '../../src/modules/orders/index.ts';
 
 const historiesDir = path.resolve(import.meta.dirname, '../../workflows/histories');
 const replayOptions = () => ({
@@ -54,6 +62,9 @@ describe('determinism: recorded histories replay against the current workflow co
       SMS_PROVIDER: 'sandbox',
       REGISTRATION_TIMER_SCALE: '0.002',
       SMS_CAMPAIGN_TIMER_SCALE: '0.0001',
+      // An interception's 72 hours to be held last about 10 s.
+      INTERCEPTION_TIMER_SCALE: '0.00004',
+      CANCEL_PROVIDER_TIMER_SCALE: '0.002',
     });
   });
   after(() => app.running.close());
@@ -87,10 +98,11 @@ describe('determinism: recorded histories replay against the current workflow co
     );
   });
 
-  test('fresh histories of the scheduled prunes (webhook log, limit rows) replay', async () => {
+  test('fresh histories of the scheduled jobs (webhook log and limit rows prunes, order batch sweep) replay', async () => {
     for (const [type, args, file, taskQueue] of [
       [WEBHOOK_LOG_PRUNE_WORKFLOW, [90], 'webhook-log-prune.json', WEBHOOK_QUEUE],
       [LIMIT_ROWS_PRUNE_WORKFLOW, [], 'limit-rows-prune.json', LIMIT_ROWS_PRUNE_QUEUE],
+      [ORDER_BATCH_SWEEP_WORKFLOW, [], 'order-batch-sweep.json', ORDER_BATCH_QUEUE],
     ] as const) {
       const workflowId = `${type}-replay-${Date.now()}`;
       await app.running.temporal.workflow.execute(type, {
@@ -456,6 +468,66 @@ describe('determinism: recorded histories replay against the current workflow co
     await replayAndMaybeRecord(app, handle.workflowId, 'sms-campaign-quiet-paused-done.json');
   });
 
+  test('a fresh order-batch history (a good and a refused row, then the postback) replays', async () => {
+    const b = await makeBusiness(app.em());
+    const token = await app.login(b.users.admin.email, PASSWORD);
+    const res = await app.http.post(
+      '/v1/client/batchOrderCreateAsync',
+      { orders: [orderArguments('replay-batch-0'), { ...orderArguments('replay-batch-1'), type: 'X' }] },
+      { token },
+    );
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const handle = app.running.temporal.workflow.getHandle(orderBatchWorkflowId(res.body.asyncId));
+    assert.deepEqual(await handle.result(), { total: 2, succeeded: 1, failed: 1 });
+    await replayAndMaybeRecord(app, handle.workflowId, 'order-batch-done.json');
+  });
+
+  test('fresh order-interception histories (held and executed with a rejected second request; failed) replay', async () => {
+    const b = await makeBusiness(app.em());
+    const token = await app.login(b.users.admin.email, PASSWORD);
+    const customer = await app.login(b.users.customer.email, PASSWORD);
+    const executed = await makeOrder(app.em(), b.business.id, {
+      statusId: ORDER_STATUS.ON_THE_WAY,
+      customerId: b.users.customer.id,
+    });
+    const first = await app.http.post(
+      `/v1/orders/${executed.id}/interception`,
+      { outcome: 'hold_at_warehouse' },
+      { token },
+    );
+    assert.equal(first.body.interception?.state, 'in_effect', JSON.stringify(first.body));
+    const second = await app.http.post(
+      `/v1/orders/${executed.id}/interception`,
+      { outcome: 'return_to_sender' },
+      { token: customer },
+    );
+    assert.equal(second.body.interception?.end_reason, 'already_intercepted', JSON.stringify(second.body));
+    const handle = app.running.temporal.workflow.getHandle(interceptionWorkflowId(executed.id));
+    await handle.signal(heldSignal, {
+      packageNumber: executed.trackingNumber,
+      place: null,
+      source: 'carrier',
+      occurredAt: new Date().toISOString(),
+    });
+    await waitFor(
+      async () =>
+        (await app.http.get(`/v1/orders/${executed.id}/interception`, { token })).body.interception.state ===
+        'held_at_warehouse',
+    );
+    assert.equal((await app.http.post(`/v1/orders/${executed.id}/interception/execute`, {}, { token })).status, 200);
+    await handle.result();
+    await replayAndMaybeRecord(app, handle.workflowId, 'order-interception-held-executed.json');
+
+    const failed = await makeOrder(app.em(), b.business.id, { statusId: ORDER_STATUS.ON_THE_WAY });
+    assert.equal(
+      (await app.http.post(`/v1/orders/${failed.id}/interception`, { outcome: 'return_to_sender' }, { token })).status,
+      201,
+    );
+    const waiting = app.running.temporal.workflow.getHandle(interceptionWorkflowId(failed.id));
+    assert.equal(((await waiting.result()) as { state: string }).state, 'failed');
+    await replayAndMaybeRecord(app, waiting.workflowId, 'order-interception-failed.json');
+  });
+
   test('a fresh key rotation history (paused, resumed, batches over every column) replays', async () => {
     const { receiver } = await tenantWithReceiver(app, () => 200, 'replay-secret-0123456789');
     try {
@@ -477,6 +549,39 @@ describe('determinism: recorded histories replay against the current workflow co
     } finally {
       await receiver.close();
     }
+  });
+
+  test('fresh order cancellation histories (the provider accepts; no answer in time) replay', async () => {
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    const p = await makeProvider(app.em(), 'delivery_provider');
+    const providerToken = await app.login(p.user.email, PASSWORD);
+    // An order held by the provider, asked to be cancelled (CANCEL_PROVIDER_TIMER_SCALE: 30 minutes in 3.6 s).
+    const held = async () => {
+      const order = await makeOrder(app.em(), b.business.id);
+      const res = await app.http.post(
+        '/v1/third-party-assignments',
+        { order_id: order.id, provider_code: p.business.code, handover_deadline_hours: 100 },
+        { token: admin },
+      );
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.equal((await app.http.post(`/v1/orders/${order.id}/cancel`, {}, { token: admin })).status, 202);
+      return { orderId: order.id, number: res.body.assignment.number as string };
+    };
+    const accepted = await held();
+    const answer = await app.http.post(
+      `/v1/provider/third-party-assignments/${accepted.number}/cancel-request`,
+      { accept: true },
+      { token: providerToken },
+    );
+    assert.equal(answer.body.cancellation?.status, 'cancelled', JSON.stringify(answer.body));
+    const one = app.running.temporal.workflow.getHandle(orderCancellationWorkflowId(accepted.orderId));
+    assert.equal(await one.result(), 'cancelled');
+    await replayAndMaybeRecord(app, one.workflowId, 'order-cancellation-accepted.json');
+    const unanswered = await held();
+    const two = app.running.temporal.workflow.getHandle(orderCancellationWorkflowId(unanswered.orderId));
+    assert.equal(await two.result(), 'timed_out');
+    await replayAndMaybeRecord(app, two.workflowId, 'order-cancellation-timed-out.json');
   });
 });
 

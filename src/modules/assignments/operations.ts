@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Order } from '../orders/index.ts';
+import { actorOf, appendOrderTrail, ORDER_OPERATION, type Order, type OrderTrailEntry } from '../orders/index.ts';
 import { assignmentModuleAvailable } from '../platform-admin/index.ts';
 import {
   activeAssignments,
@@ -90,6 +90,14 @@ function present(r: AssignmentRow): z.input<typeof Assignment> {
   };
 }
 
+/** The audit trail row of an assignment's start or end (docs/orders.md, "Audit trail"), in its transaction. */
+const trailOf = (
+  order: Order,
+  operationType: typeof ORDER_OPERATION.CONTRACTOR_ASSIGNED | typeof ORDER_OPERATION.CONTRACTOR_ENDED,
+  actor: OrderTrailEntry['actor'],
+  occurredAt: Date,
+) => ({ orderId: order.id, businessId: order.businessId, operationType, actor, occurredAt });
+
 /** Locks the caller's orders in id order (so concurrent batches cannot deadlock); unknown ids answer 422 on `field`. */
 async function lockOrders(
   ctx: BusinessContext,
@@ -178,7 +186,7 @@ export const assignmentAssign = defineOperation({
       }
       // The held assignment must end before the new one starts, or the one-active index refuses the insert.
       await em.flush();
-      for (const id of accepted) {
+      const added = accepted.map((id) =>
         addAssignment(em, {
           businessId: caller.businessId,
           orderId: id,
@@ -190,9 +198,32 @@ export const assignmentAssign = defineOperation({
           endedBy: null,
           endedAt: null,
           endReason: null,
-        });
-      }
+        }),
+      );
       await em.flush();
+      const actor = actorOf(ctx);
+      await appendOrderTrail(em, [
+        ...accepted.flatMap((id): OrderTrailEntry[] => {
+          const held = activeByOrder.get(id);
+          return held
+            ? [
+                {
+                  ...trailOf(orders.get(id)!, ORDER_OPERATION.CONTRACTOR_ENDED, actor, now),
+                  details: {
+                    assignment_id: held.id,
+                    broker_id: held.brokerId,
+                    status: 'revoked',
+                    reason: 'reassigned',
+                  },
+                },
+              ]
+            : [];
+        }),
+        ...added.map((a) => ({
+          ...trailOf(orders.get(a.orderId)!, ORDER_OPERATION.CONTRACTOR_ASSIGNED, actor, now),
+          details: { assignment_id: a.id, broker_id: a.brokerId, note: a.note ?? null },
+        })),
+      ]);
       const assigned = input.order_ids.length - refused.length;
       return { result: assigned > 0, assigned, skipped: refused.length, errors: refused };
     });
@@ -222,6 +253,7 @@ export const assignmentRevoke = defineOperation({
       const orders = await lockOrders({ ...ctx, em }, input.order_ids);
       const active = await activeAssignments(em, input.order_ids);
       const refused: { order_id: number; message: string }[] = [];
+      const ended: OrderTrailEntry[] = [];
       const now = new Date();
       for (const id of input.order_ids) {
         const assignment = active.get(id);
@@ -237,8 +269,18 @@ export const assignmentRevoke = defineOperation({
           endedAt: now,
           endReason: input.reason ?? null,
         });
+        ended.push({
+          ...trailOf(orders.get(id)!, ORDER_OPERATION.CONTRACTOR_ENDED, actorOf(ctx), now),
+          details: {
+            assignment_id: assignment!.id,
+            broker_id: assignment!.brokerId,
+            status: 'revoked',
+            reason: input.reason ?? null,
+          },
+        });
       }
       await em.flush();
+      await appendOrderTrail(em, ended);
       const revoked = input.order_ids.length - refused.length;
       return { result: revoked > 0, revoked, skipped: refused.length, errors: refused };
     });
@@ -269,13 +311,25 @@ export const assignmentRelease = defineOperation({
       const assignment = (await activeAssignments(em, [order.id], ctx.caller.id)).get(order.id);
       if (!assignment) throw fail('NOT_ASSIGNED_TO_YOU', 'assignment.not_yours');
       if (order.routeId !== null) throw fail('ORDER_ON_ROUTE', 'assignment.on_route');
+      const now = new Date();
       Object.assign(assignment, {
         status: 'released',
         endedBy: ctx.caller.id,
-        endedAt: new Date(),
+        endedAt: now,
         endReason: input.reason ?? null,
       });
       await em.flush();
+      await appendOrderTrail(em, [
+        {
+          ...trailOf(order, ORDER_OPERATION.CONTRACTOR_ENDED, actorOf(ctx), now),
+          details: {
+            assignment_id: assignment.id,
+            broker_id: assignment.brokerId,
+            status: 'released',
+            reason: input.reason ?? null,
+          },
+        },
+      ]);
       return { result: true, message: translate('assignment.released', ctx.lang) };
     });
   },

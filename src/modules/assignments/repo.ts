@@ -44,8 +44,8 @@ export async function activeAssignments(
 }
 
 /** A new assignment in the unit of work; the caller's flush writes it. */
-export function addAssignment(em: Em, fields: RequiredEntityData<BrokerOrderAssignment>): void {
-  em.create(BrokerOrderAssignment, fields);
+export function addAssignment(em: Em, fields: RequiredEntityData<BrokerOrderAssignment>): BrokerOrderAssignment {
+  return em.create(BrokerOrderAssignment, fields);
 }
 
 export interface AssignmentRow {
@@ -100,4 +100,31 @@ export async function listAssignments(
     [...params, limit, offset],
   );
   return { total: Number(count!.total), rows };
+}
+
+/** The order's active contractor assignment (at most one), for the orders module's snapshot. */
+export function activeAssignmentOf(
+  em: Em,
+  businessId: number,
+  orderId: number,
+): Promise<{ id: number; broker_id: number; assigned_at: Date }[]> {
+  return em.execute(
+    `select id, broker_id, assigned_at from broker_order_assignment
+     where order_id = ? and business_id = ? and status = 'active'`,
+    [orderId, businessId],
+  );
+}
+
+/** Ends the order's active assignment, if any (revoked, with the reason): answers the contractors that had it. */
+export async function endAssignmentsOfOrder(
+  em: Em,
+  orderId: number,
+  endedBy: number | null,
+  reason: string,
+): Promise<{ id: number; broker_id: number }[]> {
+  return em.execute<{ id: number; broker_id: number }[]>(
+    `update broker_order_assignment set status = 'revoked', ended_by = ?, ended_at = now(), end_reason = ?
+     where order_id = ? and status = 'active' returning id, broker_id`,
+    [endedBy, reason, orderId],
+  );
 }

@@ -5,7 +5,9 @@
 import { defineModule } from '../../platform/module.ts';
 import { DEVICE_ORDER_EVENTS } from './events.ts';
 import { createDeviceOrderActivities } from './activities.ts';
+import { flagStoredParcels } from './cancelled.ts';
 import { tellDeviceOrderOfDoorReport } from './doors.ts';
+import { deviceOrderExceptions, deviceOrderProcesses } from './orderReads.ts';
 import {
   DEVICE_ORDER_EXCEPTIONS,
   DEVICE_ORDER_STATUS,
@@ -40,7 +42,14 @@ export const deviceOrders = defineModule({
   taskQueue: DEVICE_ORDER_QUEUE,
   events: DEVICE_ORDER_EVENTS,
   // A door report of a compartment it holds, or held last, may open or close its door_left_open exception.
-  hooks: { doorReported: tellDeviceOrderOfDoorReport },
+  // Its open device orders and their open exceptions, for the orders module's snapshot and exceptions list.
+  hooks: {
+    doorReported: tellDeviceOrderOfDoorReport,
+    orderProcesses: deviceOrderProcesses,
+    orderExceptions: deviceOrderExceptions,
+    // A parcel of a cancelled order still in its compartment is flagged for staff to take out.
+    orderCancelled: flagStoredParcels,
+  },
   operations: [
     deviceOrderStore,
     deviceOrderCollect,

@@ -29,7 +29,8 @@ export type DistributionStatus = (typeof DISTRIBUTION_STATUSES)[number];
 export const SCAN_ACTIONS = ['received', 'loaded', 'delivered', 'shelved', 'removed'] as const;
 export type ScanAction = (typeof SCAN_ACTIONS)[number];
 
-export const SCAN_SOURCES = ['scanner', 'otep', 'epcis'] as const;
+/** Who sent a scan: a scanner (staff or a place's key), a carrier's tracking (OTEP, EPCIS), or the order's cancellation. */
+export const SCAN_SOURCES = ['scanner', 'otep', 'epcis', 'cancellation'] as const;
 export type ScanSource = (typeof SCAN_SOURCES)[number];
 
 /**

@@ -9,6 +9,8 @@ import { createDistributionActivities } from './activities.ts';
 import { DISTRIBUTION_SEARCH_ATTRIBUTES, DISTRIBUTION_WORKFLOW, DISTRIBUTION_QUEUE } from './contract.ts';
 import { DISTRIBUTION_ERRORS } from './errorCodes.ts';
 import { DISTRIBUTION_MESSAGES } from './messages.ts';
+import { leaveDistribution } from './trackedMoves.ts';
+import { distributionExceptions, distributionProcesses } from './orderReads.ts';
 import {
   placeCreate,
   placeGet,
@@ -37,6 +39,13 @@ export const distribution = defineModule({
   },
   taskQueue: DISTRIBUTION_QUEUE,
   events: CARRIER_PACKAGE_EVENTS,
+  // Its packages still being distributed and its standing flagged scans, for the orders module's reads.
+  // The packages of a cancelled order leave their distribution.
+  hooks: {
+    orderProcesses: distributionProcesses,
+    orderExceptions: distributionExceptions,
+    orderCancelled: leaveDistribution,
+  },
   operations: [
     placeCreate,
     placeList,

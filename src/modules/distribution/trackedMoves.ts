@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Em } from '../../platform/db/orm.ts';
+import type { OrderCancelledHook } from '../orders/index.ts';
 import { actionOfStatus, CODE_PATTERN, placeCandidates, type ScanSource } from './domain.ts';
 import { findDistributedPackages, findIngestTargets } from './repo/distributions.ts';
 import { sendScan, type ScanSender } from './scanning.ts';
@@ -91,7 +92,9 @@ export async function moveByTrackedEvents(ctx: ScanSender & { em: Em }, moves: r
  */
 export async function removeCancelledPackages(
   ctx: ScanSender & { em: Em },
-  cancels: readonly Omit<TrackedMove, 'statusCode' | 'locationId'>[],
+  cancels: readonly (Omit<TrackedMove, 'statusCode' | 'locationId' | 'source'> & {
+    source: Extract<ScanSource, 'otep' | 'epcis' | 'cancellation'>;
+  })[],
 ): Promise<void> {
   const found = await findDistributedPackages(
     ctx.em,
@@ -118,3 +121,21 @@ export async function removeCancelledPackages(
     });
   }
 }
+
+/**
+ * The orders module's `orderCancelled` hook: once the cancellation has committed, each package of the order still
+ * on its distribution is removed like a carrier's cancellation (reason `cancelled`, source `cancellation`), keyed by
+ * the cancellation so a retry is the same scan.
+ */
+export const leaveDistribution: OrderCancelledHook = async (_tx, order, ctx) => {
+  return () =>
+    removeCancelledPackages(
+      ctx,
+      order.packageNumbers.map((packageNumber) => ({
+        packageNumber,
+        occurredAt: ctx.occurredAt,
+        key: `order-cancellation-${order.cancellationId}-${packageNumber}`,
+        source: 'cancellation' as const,
+      })),
+    );
+};

@@ -20,6 +20,7 @@ import {
   lockerDeliveryConsoleList,
 } from './operations/console.ts';
 import { tellDeliveryOfDoor } from './doors.ts';
+import { lockerDeliveryProcesses } from './orderReads.ts';
 import {
   lockerDeliveryCancel,
   lockerDeliveryConfirm,
@@ -53,7 +54,12 @@ export const lockerDeliveries = defineModule({
   taskQueue: LOCKER_DELIVERY_QUEUE,
   events: PARTNER_LOCKER_EVENTS,
   // A door report of a compartment one of its deliveries holds settles a deposit or a pickup.
-  hooks: { doorReported: tellDeliveryOfDoor, screenCode: deliveryOfScreenCode, courierDone: confirmAtScreen },
+  hooks: {
+    doorReported: tellDeliveryOfDoor,
+    screenCode: deliveryOfScreenCode,
+    courierDone: confirmAtScreen,
+    orderProcesses: lockerDeliveryProcesses,
+  },
   operations: [
     lockerDeliveryCreate,
     lockerDeliveryGet,

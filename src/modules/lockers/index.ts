@@ -13,6 +13,7 @@ import { deviceKeyCreate, deviceKeyList, deviceKeyRevoke } from './operations/ke
 import { callerForDeviceKey, DEVICE_KEY_PREFIX } from './repo/deviceKeys.ts';
 
 export { Device } from './entities.ts';
+export { storedParcels, type StoredParcel } from './repo/stored.ts';
 export { deviceCode } from './schemas.ts';
 export { ownDevice, type DoorReported, type DoorReportedHook } from './operations/doors.ts';
 export { enterCode, ScreenAnswer, ScreenInput, type ScreenCodeMatch } from './operations/screen.ts';

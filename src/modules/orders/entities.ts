@@ -45,6 +45,15 @@ export const Order = defineEntity({
     driverId: p.integer().nullable(),
     /** The customer account (B2C) the order is for, when it has one; it may then see the order (orderVisibleTo). */
     customerId: p.integer().nullable(),
+    /**
+     * What the order was priced at when it was created (docs/orders.md, Local prices): tax included, exact decimals;
+     * null, with tax, currency and price details, for an order that was not priced.
+     */
+    shippingPrice: p.decimal('string').nullable(),
+    tax: p.decimal('string').nullable(),
+    currency: p.string().nullable(),
+    /** The price's line items (base fee, distance, weight, surcharges) before tax. */
+    priceDetails: p.json<Record<string, unknown>[]>().nullable(),
     ...timestamps,
   },
 });

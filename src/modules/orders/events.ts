@@ -125,13 +125,49 @@ const INTERCEPT_STEPS: Record<string, string> = {
 
 const interceptData = orderData({
   interception: obj({
-    id: int('Interception id'),
-    'requested_via?': enumOf(['back_office', 'api', 'customer'], 'Who asked for it'),
-    'outcome?': orNull(str('Requested outcome, for example return_to_sender or redirect')),
-    'reason?': orNull(str('Reason given, or why it was refused or failed')),
+    id: int('Interception id; GET /v1/orders/{order id}/interception reads the newest'),
+    'state?': enumOf(
+      Object.keys(INTERCEPT_STEPS),
+      'The step the interception is at: the event name after order.intercept.',
+    ),
+    'requested_via?': enumOf(
+      ['back_office', 'api', 'customer'],
+      "Who asked for it: the business's staff (back office), an AI agent over MCP (api), or the order's customer account",
+    ),
+    'outcome?': orNull(
+      enumOf(['return_to_sender', 'hold_at_warehouse', 'redeliver'], 'The outcome asked for, carried out once held'),
+    ),
+    'new_address?': orNull(
+      obj(
+        {
+          line1: str('Street and number'),
+          'line2?': orNull(str('More of the address')),
+          city: str('City'),
+          postal_code: str('Postal code'),
+          country: str('Country'),
+        },
+        { description: 'Where the parcel goes for the outcome redeliver; null otherwise' },
+      ),
+    ),
+    'reason?': orNull(
+      str(
+        'The reason the requester gave; on rejected and failed, why (delivered, cancelled, returned_to_sender, refused_by_recipient, not_in_transit, already_intercepted, not_held_in_time)',
+      ),
+    ),
+    'held_at?': orNull(
+      obj({
+        place: orNull(str("The warehouse's code, when a place of the business scanned it; null for a carrier's event")),
+        package_number: str('The package seen there'),
+        source: enumOf(
+          ['scan', 'carrier', 'status'],
+          'A distribution scan, the carrier tracking event, or status: the order was at a warehouse (29, 33) when intercepted',
+        ),
+        occurred_at: time('When it was seen there'),
+      }),
+    ),
   }),
   'operation_type?': int(
-    'Operation type of the matching order.status_change: 3043/6012 applied, 3044/6013 outcome, 3045/6014 withdrawn',
+    'Operation type of the step: 3043/6012 in effect, 3044/6013 outcome executed, 3045/6014 withdrawn, 3047 failed, 3046 the other steps',
   ),
 });
 
@@ -171,6 +207,25 @@ const DECLARED: readonly EventDefinition[] = [
         str('Package number'),
         "The order's package numbers in position order; the first is the order's tracking number",
       ),
+      'shipping_price?': str(
+        "What the delivery was priced at, tax included: an exact decimal string with the currency's decimals. Absent for an order not priced, and for a receiver prices are hidden from",
+        { pattern: '^[0-9]+(\\.[0-9]+)?$' },
+      ),
+      'tax?': str('The tax in shipping_price, an exact decimal string', { pattern: '^[0-9]+(\\.[0-9]+)?$' }),
+      'currency?': str('ISO 4217 code of the amounts', { pattern: '^[A-Z]{3}$' }),
+      'price_details?': list(
+        obj({
+          code: enumOf(
+            ['base_fee', 'distance', 'weight', 'p2p_surcharge', 'time_window_surcharge', 'extra_package_surcharge'],
+            'What the line charges',
+          ),
+          quantity: str('How much of it: 1 delivery, kilometres to the metre, started kilograms, packages'),
+          unit: enumOf(['delivery', 'km', 'kg', 'package'], 'The unit of quantity'),
+          unit_amount: str("The price model's figure per unit"),
+          amount: str("What the line charges, rounded half-up to the currency's minor unit"),
+        }),
+        'The lines of the price before tax; they add up to shipping_price minus tax',
+      ),
     }),
     str('ORC-<order id>, stable across retries', { pattern: '^ORC-[0-9]+$' }),
   ),
@@ -181,7 +236,9 @@ const DECLARED: readonly EventDefinition[] = [
     orderData({
       'before_status?': orNull(int('Status id before the change')),
       after_status: int('Status id after the change; 48 when intercepted'),
-      'operation_type?': int('Operation code of the change'),
+      'operation_type?': int(
+        'Operation code of the change (the operation types of docs/order-statuses.md): 3031 held, 3032 released from hold, 6008 pushed by the carrier, 3043/6012 intercepted, ...',
+      ),
       'operation_description?': str('Text of the operation; empty for carrier-held shipments'),
       'ip_address?': str('Address the change came from; empty for carrier-held shipments'),
     }),
@@ -210,22 +267,29 @@ const DECLARED: readonly EventDefinition[] = [
   tenant(
     'order_create_async_postback_url',
     'order.create_async',
-    'A bulk order import finished; one result per row.',
+    'An async order batch (POST /v1/client/batchOrderCreateAsync) finished; one result per row. Sent once per batch.',
     obj({
-      import_id: str('Import batch id'),
-      total: int('Rows in the import'),
+      async_id: str('The batch, as bulk_create_orders_async answered it'),
+      total: int('Rows in the batch'),
       succeeded: int('Rows that created an order'),
       failed: int('Rows refused'),
       results: list(
         obj({
-          row: int('Row number, from 1'),
+          index: int('Position of the row in the batch, from 0'),
           result: bool('True when the row created an order'),
           'order?': orNull(orderRef),
-          'errors?': list(str('Why the row was refused'), 'Messages for a refused row'),
+          'errors?': list(
+            obj({
+              field: str('The field, as a path inside the row (recipient.address.postal_code)'),
+              message: str("Why, in the language of the batch's request"),
+            }),
+            'Field errors of a refused row',
+          ),
         }),
-        'Per-row results',
+        'Per-row results, in row order',
       ),
     }),
+    str('OCA-<asyncId>, stable across retries', { pattern: '^OCA-[0-9a-f-]{36}$' }),
   ),
   tenant(
     'pod_files_webhook_url',
@@ -247,21 +311,25 @@ const DECLARED: readonly EventDefinition[] = [
     obj({
       order: obj({
         id: int('Order id'),
-        order_ref: str('Merchant order reference'),
+        order_ref: orNull(str('Merchant order reference')),
         tracking_number: orNull(str('Tracking number')),
       }),
       deleted_at: time('When it was deleted'),
     }),
-    OWN_EVENT_ID,
+    str('ODL-<order id>: an order is deleted once', { pattern: '^ODL-[0-9]+$' }),
   ),
   tenant(
     'order_cancel_failed_webhook_url',
     'order.cancel_failed',
     'A cancel request was refused.',
     orderData({
-      error_code: str('Refusal code; a carrier refusal is ORDER_CANCEL_REFUSED'),
+      error_code: str(
+        "Refusal code: the service's (ORDER_GONE_OUT, ORDER_FINISHED, ORDER_ALREADY_CANCELLED, ORDER_UNDER_INTERCEPTION), or the delivery provider's own code, PROVIDER_NO_ANSWER when it did not answer in time; a customer account receives a carrier's refusal as ORDER_CANCEL_REFUSED",
+      ),
       'message?': str('Reason in words'),
+      'cancellation_id?': int('The cancellation request refused'),
     }),
+    str('OCF-<cancellation id>, stable across retries', { pattern: '^OCF-[0-9]+$' }),
   ),
   ...LIFECYCLE_EVENT_NAMES.map((name): EventDefinition => ({
     name,
@@ -271,7 +339,13 @@ const DECLARED: readonly EventDefinition[] = [
     route: { field: 'order_lifecycle_webhook_url', restrictedBy: 'order_lifecycle_events' },
   })),
   ...Object.entries(INTERCEPT_STEPS).map(([step, summary]) =>
-    tenant('order_intercept_webhook_url', `order.intercept.${step}`, summary, interceptData),
+    tenant(
+      'order_intercept_webhook_url',
+      `order.intercept.${step}`,
+      summary,
+      interceptData,
+      str('ICP-<interception id>.<step>, stable across retries', { pattern: '^ICP-[0-9]+\\.[a-z_]+$' }),
+    ),
   ),
   tenant(
     'route_board_webhook_url',
@@ -288,7 +362,7 @@ const DECLARED: readonly EventDefinition[] = [
 /** Each event as its receiver should read it: when it is sent and what to do with it (the AsyncAPI description). */
 export const ORDER_EVENTS = describeEvents(DECLARED, {
   'order.created':
-    "Sent once when an order of yours is created, whatever the entry (API, console, import, another system). Use it to record the order's id, reference and tracking number on your side; `packages` lists its package numbers, the first being the tracking number. The event id is ORC-<order id>, so a repeat is easy to recognise.",
+    "Sent once when an order of yours is created, whatever the entry (API, console, import, another system). Use it to record the order's id, reference and tracking number on your side; `packages` lists its package numbers, the first being the tracking number. The event id is ORC-<order id>, so a repeat is easy to recognise. A priced order carries its `shipping_price`, `tax`, `currency` and `price_details`; a customer account whose business hides local delivery prices from it gets them left out and `price_hidden: true`.",
   'order.status_change':
     "Sent each time an order's status changes, with the status before and after. Keep the newest status by `occurred_at` rather than by arrival: pushes can be retried and so arrive out of order. An after_status of 48 means the order is intercepted (see the order.intercept.* events).",
   'tracking.event':
@@ -319,17 +393,19 @@ export const ORDER_EVENTS = describeEvents(DECLARED, {
   'order.ready': 'Sent when the order is marked ready for pickup.',
   'driver.on_duty_changed': 'Sent when one of your drivers goes on or off duty.',
   'order.intercept.requested':
-    'Sent when interception of the order is requested: it is to be stopped on its way. The following order.intercept.* events say how it goes.',
+    'Sent when interception of the order is requested (by the business, or by the customer account the order is for): it is to be stopped on its way, and `outcome` says what is then to be done with it. The following order.intercept.* events of the same `interception.id` say how it goes (docs/orders.md, Interception). The event id is ICP-<interception id>.<step>.',
   'order.intercept.in_effect':
     'Sent when the interception takes effect: the order is in status 48 and will not be delivered as planned.',
   'order.intercept.held_at_warehouse':
-    'Sent when the intercepted parcel is held at the warehouse, waiting for its outcome.',
+    'Sent when the intercepted parcel is held at a warehouse (a warehouse scan, or its carrier received it at a facility), waiting for its outcome; `held_at` says where.',
   'order.intercept.outcome_executed':
-    "Sent when the interception's outcome was carried out; the order leaves status 48.",
+    "Sent when the interception's outcome was carried out; the order leaves status 48: returned to the sender (15), on hold at the warehouse for pickup (8), or back at the warehouse (29) for delivery to `new_address`.",
   'order.intercept.withdrawn':
     'Sent when the interception is withdrawn; the order leaves status 48 and goes on as before.',
-  'order.intercept.rejected': 'Sent when the interception request is refused; the order goes on as before.',
-  'order.intercept.failed': 'Sent when the interception could not be carried out; the order goes on.',
+  'order.intercept.rejected':
+    'Sent when the interception request is refused, with the reason (delivered, cancelled, not yet in transit, already intercepted...); the order goes on as before.',
+  'order.intercept.failed':
+    'Sent when the parcel was not held at a warehouse within the deadline (72 hours); the order leaves status 48 for the status it had before and goes on as before.',
   'route_board.changed':
     'Sent when a route board (enterprise level) is opened, closed or cancelled, or one of its seats changes; `action` says which.',
 });

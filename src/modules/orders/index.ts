@@ -7,19 +7,68 @@ import { ORDER_EVENTS } from './events.ts';
 import { Order } from './entities.ts';
 import { orderCreate } from './operations/create.ts';
 import { orderGet, orderList, planningPool } from './operations/reads.ts';
+import {
+  holdOrder,
+  releaseOrder,
+  rerouteToAddress,
+  updateDeliveryInstruction,
+  updateOrderNote,
+  updateTimeWindowByRefs,
+} from './operations/edits.ts';
+import { ORDERS_ERRORS } from './errorCodes.ts';
+import { ORDERS_MESSAGES } from './messages.ts';
+import { orderExceptions, orderFind, orderSnapshot } from './operations/find.ts';
+import { operationEvents, orderAuditTimeline } from './operations/trail.ts';
 
 export { Order, type Address, type Recipient } from './entities.ts';
 export { actorOf, SYSTEM_ACTOR, type OrderActor, type OrderChangeSource } from './actor.ts';
 export { appendOrderTrail, type OrderTrailEntry } from './repo/trail.ts';
-export type { CreatedOrder, OrderCreatedHook } from './hooks.ts';
-export { ASSIGNABLE_STATUS_IDS, ORDER_OPERATION, ORDER_STATUS, ORDER_STATUSES } from './domain.ts';
+export type {
+  CreatedOrder,
+  OrderCreatedHook,
+  OrderException,
+  OrderExceptionsHook,
+  OrderProcess,
+  OrderProcessesHook,
+  OrderAtWarehouseHook,
+  ParcelAtWarehouse,
+} from './hooks.ts';
+export { runOrderAtWarehouseHooks } from './hooks.ts';
+export type { OrderPrice, OrderPricingHook, OrderToPrice, PricingEnv } from './hooks.ts';
+export { presentTo } from './views.ts';
+export {
+  runAfterCommit,
+  runOrderCancelledHooks,
+  type AfterCommit,
+  type CancelledOrder,
+  type OrderCancelContext,
+  type OrderCancelledHook,
+} from './hooks.ts';
+export {
+  ASSIGNABLE_STATUS_IDS,
+  CARRIER_OPERATION_TYPES,
+  CARRIER_STATUSES,
+  ORDER_OPERATION,
+  ORDER_STATUS,
+  ORDER_STATUSES,
+} from './domain.ts';
+export { recordOrderCreated } from './repo/placement.ts';
+export {
+  afterOrdersPlaced,
+  OrderPlacementInput,
+  placeOrders,
+  pricePlacements,
+  type PlacedOrder,
+  type PlacementOptions,
+  type PlacementRow,
+} from './placement.ts';
 export {
   carrierHeld,
   orderSummaryOf,
   changeOrderStatuses,
   holdForCarrier,
+  localPricesHiddenFrom,
   orderVisibleTo,
-  recordOrderCreated,
   visibleOrder,
   type OrderFacts,
   type OrderStatusMove,
@@ -35,6 +84,24 @@ export const orders = defineModule({
       "Planning: the orders the caller may plan now, from the client's pool or, for a contractor, its own assigned and unassigned orders.",
   },
   events: ORDER_EVENTS,
-  operations: [orderCreate, orderList, orderGet, planningPool],
+  operations: [
+    orderCreate,
+    orderList,
+    orderGet,
+    planningPool,
+    updateDeliveryInstruction,
+    updateOrderNote,
+    updateTimeWindowByRefs,
+    rerouteToAddress,
+    holdOrder,
+    releaseOrder,
+    operationEvents,
+    orderAuditTimeline,
+    orderFind,
+    orderSnapshot,
+    orderExceptions,
+  ],
   entities: [Order],
+  messages: ORDERS_MESSAGES,
+  errorCodes: ORDERS_ERRORS,
 });

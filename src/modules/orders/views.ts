@@ -1,7 +1,7 @@
 /** The order's shapes: what create reads, what every order answer shows. */
 import { z } from 'zod';
 import { addressInput, addressView, emailParam } from '../../platform/catalog/schemas.ts';
-import { statusCodeOf } from './domain.ts';
+import { customerStatusOf, statusCodeOf } from './domain.ts';
 import type { OrderListRow } from './repo/orders.ts';
 
 export const text = (max: number) => z.string().trim().min(1).max(max);
@@ -20,6 +20,9 @@ export const RecipientInput = z
   })
   .strict();
 
+/** When the recipient can receive the order: both ends, the end after the start. */
+export const TimeWindowView = z.object({ start: z.string(), end: z.string() });
+
 export const OrderView = z.object({
   id: z.number().int(),
   type: z.enum(['D', 'P', 'P2P']),
@@ -35,13 +38,92 @@ export const OrderView = z.object({
     address: addressView,
   }),
   note: z.string().nullable(),
+  delivery_instruction: z
+    .string()
+    .nullable()
+    .describe('What the driver should know to deliver it; update_delivery_instruction changes it'),
+  time_window: TimeWindowView.nullable().describe(
+    'When the recipient can receive it; update_time_window_by_refs changes it',
+  ),
   self_delivery: z.boolean(),
   route_id: z.number().int().nullable(),
   created_at: z.string(),
+  customer_id: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The customer account (a B2B sub-account of the business) the order was placed by or for'),
+  shipping_price: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "What the delivery was priced at when the order was created, tax included: an exact decimal string with the currency's decimals. Null when it was not priced; absent when price_hidden",
+    )
+    .meta({ examples: ['14.28'] }),
+  tax: z.string().nullable().optional().describe('The tax in shipping_price; absent when price_hidden'),
+  currency: z.string().nullable().optional().describe('ISO 4217; absent when price_hidden'),
+  price_details: z
+    .array(
+      z.object({
+        code: z.string(),
+        quantity: z.string(),
+        unit: z.string(),
+        unit_amount: z.string(),
+        amount: z.string(),
+      }),
+    )
+    .nullable()
+    .optional()
+    .describe('The lines before tax (base fee, distance, weight, surcharges); absent when price_hidden'),
+  price_hidden: z
+    .literal(true)
+    .optional()
+    .describe('Present when the business hides its local delivery prices from you: the price fields are left out'),
 });
 export type OrderView = z.input<typeof OrderView>;
 
-export function presentOrder(o: OrderListRow): OrderView {
+/** The price fields of an order answer, which presentTo leaves out for an account prices are hidden from. */
+const PRICE_FIELDS = ['shipping_price', 'tax', 'currency', 'price_details'] as const;
+
+/**
+ * An order answer as this account may see it: for an account the business hides local delivery prices from
+ * (localPricesHiddenFrom), without the price fields and with `price_hidden: true`. Left out, never 0 or null, since
+ * a missing figure must not read as free.
+ */
+export function presentTo<T extends OrderView>(view: T, pricesHidden: boolean): T {
+  if (!pricesHidden) return view;
+  const hidden: T = { ...view, price_hidden: true };
+  for (const key of PRICE_FIELDS) delete hidden[key];
+  return hidden;
+}
+
+/**
+ * Whom an order answer is for, as orderAudienceOf(em, caller) answers it: whether the business hides its local
+ * delivery prices from the account, and whether the carrier is masked for it (a customer account: a carrier's
+ * status reads as ours, CARRIER_STATUSES, as in its webhooks). Required by presentOrder, so that no answer can forget
+ * either.
+ */
+export interface OrderAudience {
+  pricesHidden: boolean;
+  carrierMasked: boolean;
+}
+
+/** An order as every answer shows it to this audience: without what is hidden or masked from it. */
+export function presentOrder(o: OrderListRow, audience: OrderAudience): OrderView {
+  const view = presentTo(orderWithPrices(o), audience.pricesHidden);
+  if (!audience.carrierMasked) return view;
+  const statusId = customerStatusOf(view.status_id);
+  return { ...view, status_id: statusId, status: statusCodeOf(statusId) };
+}
+
+function orderWithPrices(o: OrderListRow): OrderView {
+  const price = {
+    shipping_price: o.shippingPrice ?? null,
+    tax: o.tax ?? null,
+    currency: o.currency ?? null,
+    price_details: (o.priceDetails as OrderView['price_details']) ?? null,
+  };
   const a = o.recipient.address;
   return {
     id: o.id,
@@ -67,9 +149,16 @@ export function presentOrder(o: OrderListRow): OrderView {
       },
     },
     note: o.note ?? null,
+    delivery_instruction: o.deliveryInstruction ?? null,
+    time_window:
+      o.timeWindowStart && o.timeWindowEnd
+        ? { start: new Date(o.timeWindowStart).toISOString(), end: new Date(o.timeWindowEnd).toISOString() }
+        : null,
     self_delivery: o.selfDelivery,
     route_id: o.routeId ?? null,
     created_at: new Date(o.createdAt).toISOString(),
+    customer_id: o.customerId ?? null,
+    ...price,
   };
 }
 

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Em, Orm } from '../../platform/db/orm.ts';
 import { insertOutboxEvents } from '../../platform/db/outbox.ts';
-import { holdForCarrier } from '../orders/index.ts';
+import { appendOrderTrail, holdForCarrier, ORDER_OPERATION, type OrderActor } from '../orders/index.ts';
 import {
   ASSIGNMENT_INVALID_STEP,
   NOT_THE_ORDERS_PACKAGE,
@@ -62,6 +62,27 @@ export function createThirdPartyActivities(deps: { orm: Orm }): ThirdPartyActivi
               `${input.packageNumber} is not a package of order ${current.order_id}`,
             );
           if (left === 0) await setAssignmentStatus(tx, input.id, 'handed_over');
+          // The order's audit trail: the handover to the provider, once, when its last package is scanned over.
+          if (left === 0 && current.status === 'assigned')
+            await appendOrderTrail(tx, [
+              {
+                orderId: current.order_id,
+                businessId: current.business_id,
+                operationType: ORDER_OPERATION.PROVIDER_HANDOVER,
+                actor: (input.actor as OrderActor | undefined) ?? {
+                  userId: input.actorId,
+                  role: null,
+                  source: 'api',
+                  ip: null,
+                },
+                details: {
+                  assignment: current.number,
+                  provider_id: current.provider_id,
+                  last_package: input.packageNumber,
+                  scanned_at: input.scannedAt,
+                },
+              },
+            ]);
         } else {
           await setAssignmentStatus(tx, input.id, 'cancelled', input.reason);
           if (input.to) {

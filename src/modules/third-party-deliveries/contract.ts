@@ -27,6 +27,8 @@ export interface HandoverArgs {
   packageNumber: string;
   scannedAt: string;
   actorId: number;
+  /** Who scanned, as the order's audit trail records it (orders' OrderActor); absent in older histories. */
+  actor?: { userId: number | null; role: string | null; source: string; ip: string | null };
 }
 
 export interface CancelArgs {

@@ -3,6 +3,7 @@
  * workflow `third-party-delivery-<id>` (contract.ts) whose read model is the third_party_assignment row.
  */
 import { defineModule } from '../../platform/module.ts';
+import { thirdPartyProcesses } from './orderReads.ts';
 import { THIRD_PARTY_EVENTS } from './events.ts';
 import { createThirdPartyActivities } from './activities.ts';
 import { THIRD_PARTY_STATUS, THIRD_PARTY_WORKFLOW, THIRD_PARTY_QUEUE } from './contract.ts';
@@ -48,7 +49,7 @@ export const thirdPartyDeliveries = defineModule({
     providerAssignmentLegCreate,
   ],
   // A new order the business's rules match is handed to a provider as soon as it is created.
-  hooks: { orderCreated: assignByRules },
+  hooks: { orderCreated: assignByRules, orderProcesses: thirdPartyProcesses },
   activities: ({ orm }) => createThirdPartyActivities({ orm }),
   workflows: [THIRD_PARTY_WORKFLOW],
   messages: THIRD_PARTY_MESSAGES,

@@ -20,6 +20,10 @@ import {
   publicTracking,
 } from './operations/read.ts';
 import { callerForOtepKey, OTEP_KEY_PREFIX } from './repo/credentials.ts';
+import { otepClientLockerStorage, otepClientTracking } from './operations/client.ts';
+
+/** A carried order follows its packages' newest carrier events (for an order leaving an interception's 48). */
+export { followNewestEvents } from './repo/ingest.ts';
 
 export const tracking = defineModule({
   name: 'tracking',
@@ -39,6 +43,8 @@ export const tracking = defineModule({
     otepCredentialCreate,
     otepCredentialList,
     otepCredentialRevoke,
+    otepClientTracking,
+    otepClientLockerStorage,
   ],
   messages: OTEP_MESSAGES,
   credentials: [{ prefix: OTEP_KEY_PREFIX, resolve: callerForOtepKey }],

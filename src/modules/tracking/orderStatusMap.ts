@@ -21,6 +21,7 @@ export const OTEP_OF_ORDER_STATUS: ReadonlyMap<number, { code: string; reason?: 
   ],
   [ORDER_STATUS.REDISPATCH_LATER, { code: 'otep:parcel:delivery_rescheduled', reason: 'otep:reason:other' }],
   [ORDER_STATUS.REFUSED_BY_RECIPIENT, { code: 'otep:core:rejected', reason: 'otep:reason:refused' }],
+  [ORDER_STATUS.RETURNED_TO_SENDER, { code: 'otep:core:returned' }],
   [ORDER_STATUS.AT_WAREHOUSE, { code: 'otep:parcel:at_warehouse' }],
   [ORDER_STATUS.CARRIER_AT_WAREHOUSE, { code: 'otep:parcel:at_warehouse' }],
   [ORDER_STATUS.CARRIER_ON_THE_WAY, { code: 'otep:core:out_for_delivery' }],
@@ -45,7 +46,19 @@ export const FINAL_ORDER_STATUSES: ReadonlySet<number> = new Set([
   ORDER_STATUS.DELIVERED,
   ORDER_STATUS.CANCELLED,
   ORDER_STATUS.REFUSED_BY_RECIPIENT,
+  ORDER_STATUS.RETURNED_TO_SENDER,
 ]);
+
+/**
+ * Order statuses a carrier event does not move an order out of either, though they are not final: an intercepted
+ * order (48) stays so until its interception ends (docs/orders.md, "Interception"); the event is still recorded, and
+ * one at a warehouse tells the interception its parcel is held.
+ */
+export const CARRIER_KEEPS_STATUS: ReadonlySet<number> = new Set([ORDER_STATUS.INTERCEPTED]);
+
+/** True when a carrier's event means its parcel is at a warehouse (received at a facility, or a code refining it). */
+export const atWarehouseCode = (statusCode: string): boolean =>
+  orderStatusOfOtep(statusCode) === ORDER_STATUS.CARRIER_AT_WAREHOUSE;
 
 /** The order status a carrier's event means, through the universal code a profile code refines. */
 export function orderStatusOfOtep(statusCode: string): number | null {

@@ -3,7 +3,7 @@ import { hash } from 'node:crypto';
 import type { EndpointRow } from './repo/endpoints.ts';
 import type { NewDelivery, OutboxRow, Receivers } from './repo/deliveries.ts';
 import type { RecipientSettings, UrlFormat, WebhookSettingsRow } from './repo/settings.ts';
-import { splitUrls, type EventRouting } from './routing.ts';
+import { splitUrls, type EventRouting, type UrlField } from './routing.ts';
 import { maxAttempts } from './domain.ts';
 
 /** A delivery the relay is about to attempt, with the event and the receiver it is prepared from. */
@@ -111,6 +111,8 @@ function receivingUrls(routing: EventRouting, e: OutboxRow, s: WebhookSettingsRo
   if (e.target_settings_id !== null)
     return e.target_settings_id === s.id ? testTargets(routing, s, e.event_type, e.target_url) : [];
   if (s.customer_id !== null && s.customer_id !== e.customer_id) return [];
+  // An async batch's order.created: a recipient with the postback URL hears of these orders in the batch's postback.
+  if (e.skip_if_url_field && splitUrls(s.urls[e.skip_if_url_field as UrlField]).length > 0) return [];
   const field = routing.urlFieldFor(e.event_type, s);
   return field ? splitUrls(s.urls[field]) : [];
 }

@@ -25,6 +25,14 @@ export const WEBHOOKS_MESSAGES = {
     de: 'Unbekanntes Ereignis: {event}.',
     es: 'Evento desconocido: {event}.',
   },
+  'webhook.customer_field': {
+    en: 'A customer account sets only order_intercept_webhook_url and webhook_sign_secret.',
+    'zh-Hans': '客户账户只能设置 order_intercept_webhook_url 和 webhook_sign_secret。',
+    'zh-Hant': '客戶帳戶只能設定 order_intercept_webhook_url 和 webhook_sign_secret。',
+    fr: 'Un compte client ne définit que order_intercept_webhook_url et webhook_sign_secret.',
+    de: 'Ein Kundenkonto legt nur order_intercept_webhook_url und webhook_sign_secret fest.',
+    es: 'Una cuenta de cliente solo establece order_intercept_webhook_url y webhook_sign_secret.',
+  },
   'field.unknown_customer': {
     en: 'No customer account with this id in your business.',
     'zh-Hans': '您的企业中没有此 ID 的客户账户。',

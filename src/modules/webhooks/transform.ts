@@ -6,7 +6,7 @@
  */
 import type { PriceFamily } from '../../platform/db/outbox.ts';
 import { isObject } from '../../platform/json.ts';
-import { ORDER_STATUSES } from '../orders/index.ts';
+import { CARRIER_OPERATION_TYPES, CARRIER_STATUSES, ORDER_STATUSES } from '../orders/index.ts';
 
 export { PRICE_FAMILIES, type PriceFamily } from '../../platform/db/outbox.ts';
 
@@ -44,26 +44,14 @@ export const PRICE_KEYS: ReadonlySet<string> = new Set([
 // ---- Carrier-held shipments, customer receivers only: the customer sees the shipment as if we moved it.
 
 /**
- * order.status_change operation types of the carrier and the type sent instead. The first digit names the
- * channel (1 order entry, 2 warehouse, 6 API), so each carrier step becomes our step of the same kind: the
- * carrier accepting the order reads as the order's creation, its warehouse scan as our warehouse scan, and
- * its status pushes as our generic API status update.
+ * order.status_change operation types of the carrier and the type sent instead, and the carrier statuses and the
+ * status sent instead in every event: the orders module's maps (orders/domain.ts), which its order answers to a
+ * customer account use too, so a customer sees the same order in its webhooks and in order_snapshot.
  */
-export const CARRIER_OPERATION_TYPES: ReadonlyMap<number, number> = new Map([
-  [6007, 1001], // carrier accepted the order      -> order created
-  [2009, 2002], // carrier warehouse scan          -> warehouse scan
-  [6008, 6002], // carrier status push             -> API status update
-  [6009, 6002],
-  [6010, 6002],
-]);
+export { CARRIER_OPERATION_TYPES, CARRIER_STATUSES };
 /** Set to "" on the object whose operation_type was rewritten: they name the carrier's operator and host. */
 const OPERATION_FIELDS_EMPTIED = ['operation_description', 'ip_address'] as const;
 
-/** Carrier statuses and the status sent instead, in every event. */
-export const CARRIER_STATUSES: ReadonlyMap<number, number> = new Map([
-  [33, 29], // at the carrier warehouse -> received at warehouse
-  [43, 2], // on the way with the carrier -> on the way
-]);
 /** Keys holding an order status id. A bare `status` is left out: device orders and others use it for their own values. */
 export const STATUS_ID_KEYS: ReadonlySet<string> = new Set([
   'status_id',

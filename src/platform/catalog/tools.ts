@@ -7,9 +7,14 @@ import type { McpServerName, Operation } from './types.ts';
 /** An operation told in a few sentences: its summary, then its description (the MCP tools and AI manifests). */
 export const describe = (op: Operation) => (op.description ? `${op.summary} ${op.description}` : op.summary);
 
-/** Whether a call changes nothing: a REST read, or a GraphQL query; never a tool that runs other operations. */
+/**
+ * Whether a call changes nothing: a REST GET, or an operation GraphQL serves as a query (a read that takes a body over
+ * REST, such as POST /v1/tracking/operationevents, which the specification fixes as a POST); never a tool that runs
+ * other operations.
+ */
 export const isRead = (op: Operation) =>
-  !op.mcp?.runsOperations && (op.rest ? op.rest.method === 'GET' : op.graphql?.kind !== 'mutation');
+  !op.mcp?.runsOperations &&
+  (op.rest?.method === 'GET' || (op.graphql ? op.graphql.kind === 'query' : op.rest === undefined));
 
 /** The servers an operation is a tool of, each with the tool's name there. */
 export function aiToolNames(op: Operation): Partial<Record<McpServerName, string>> {

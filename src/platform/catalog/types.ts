@@ -127,6 +127,11 @@ export interface Operation<
      * code or an approval): the OpenAPI document lists 202 with this description and example.
      */
     accepted?: { when: (output: never) => boolean; description: string; example: unknown };
+    /**
+     * The largest JSON body this path takes, in bytes, where it must be more than the service's 1 MiB (a path without
+     * parameters; api/middleware/body.ts). GraphQL and MCP calls of the operation keep 1 MiB.
+     */
+    bodyLimit?: number;
   };
   /**
    * The error codes it answers besides those its other members imply (failures.ts: a token's, the input's, a rate

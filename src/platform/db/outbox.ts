@@ -30,6 +30,11 @@ export interface NewOutboxEvent {
   /** A test send: only this settings row (and this URL of it) receives the event. */
   targetSettingsId?: number | null;
   targetUrl?: string | null;
+  /**
+   * A settings URL field: a settings row with a URL in it does not receive this event (an async batch's
+   * order.created, when the recipient hears of the batch's orders in its order_create_async_postback_url).
+   */
+  skipIfUrlField?: string | null;
 }
 
 /**
@@ -66,15 +71,16 @@ export async function insertOutboxEvents(em: Em, events: readonly NewOutboxEvent
     provider_id: e.providerId ?? null,
     target_settings_id: e.targetSettingsId ?? null,
     target_url: e.targetUrl ?? null,
+    skip_if_url_field: e.skipIfUrlField ?? null,
     trace_parent,
   }));
   // Bound, not written into the SQL text: a batch is one large JSON value.
   await executeBound(
     em,
-    `insert into outbox_event (business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url, trace_parent)
-     select business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url, trace_parent
+    `insert into outbox_event (business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url, skip_if_url_field, trace_parent)
+     select business_id, customer_id, event_id, event_type, reference_type, reference_id, payload, family, carrier_held, provider_id, target_settings_id, target_url, skip_if_url_field, trace_parent
      from jsonb_to_recordset($1::jsonb) as e(business_id int, customer_id int, event_id text, event_type text, reference_type text, reference_id text,
-       payload jsonb, family text, carrier_held boolean, provider_id int, target_settings_id int, target_url text, trace_parent text)`,
+       payload jsonb, family text, carrier_held boolean, provider_id int, target_settings_id int, target_url text, skip_if_url_field text, trace_parent text)`,
     [JSON.stringify(rows)],
   );
 }

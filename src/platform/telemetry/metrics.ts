@@ -60,7 +60,7 @@ export const undrivenDeliveries = new Gauge({
 
 export const rateLimitRefusals = new Counter({
   name: 'tms_rate_limit_refusals_total',
-  help: 'Requests refused with 429 RATE_LIMITED, by the limit that was spent (public_read, sign_in, ingest, webhook_test)',
+  help: 'Requests refused with 429 RATE_LIMITED, by the limit that was spent (public_read, sign_in, ingest, webhook_test, quote)',
   labelNames: ['policy'] as const,
   registers: [registry],
 });

@@ -127,7 +127,10 @@ describe('sign-in, tokens and the caller', () => {
     const options = await fetch(`${app.url}/api/v1/otep/trackings/batch`, { method: 'OPTIONS' });
     assert.equal(options.status, 204);
     assert.equal(options.headers.get('allow'), 'POST');
-    assert.equal((await fetch(`${app.url}/api/v1/orders/1`, { method: 'OPTIONS' })).headers.get('allow'), 'HEAD, GET');
+    assert.equal(
+      (await fetch(`${app.url}/api/v1/orders/1`, { method: 'OPTIONS' })).headers.get('allow'),
+      'HEAD, GET, DELETE',
+    );
     assert.equal(
       (await app.http.get('/v1/otep/trackings/NOT-A-NUMBER-1')).status,
       404,

@@ -177,11 +177,19 @@ describe('orders', () => {
         (o: { id: number }) => o.id === created.body.order_id,
       ),
     );
-    for (const who of ['driver', 'customer', 'broker'] as const) {
+    for (const who of ['driver', 'broker'] as const) {
       const token = await app.login(b.users[who].email, PASSWORD);
       assert.equal((await app.http.post('/v1/client/orderCreate', valid, { token })).status, 403, who);
       assert.equal((await app.http.get('/v1/orders', { token })).status, 403, who);
     }
+    // A customer account places and reads only its own orders (docs/orders.md, customer-placed orders).
+    const customer = await app.login(b.users.customer.email, PASSWORD);
+    assert.equal((await app.http.get(`/v1/orders/${created.body.order_id}`, { token: customer })).status, 404);
+    assert.ok(
+      !(await app.http.get('/v1/orders?per_page=200', { token: customer })).body.orders.some(
+        (o: { id: number }) => o.id === created.body.order_id,
+      ),
+    );
     assert.equal((await app.http.get('/v1/orders', { token: await app.login('platform@demo.example') })).status, 403);
     assert.equal((await app.http.post('/v1/client/orderCreate', valid)).status, 401);
   });

@@ -62,6 +62,8 @@ const SPEC_EVENTS = [
   'partner_locker.pickup.completed',
   ...['created', 'loaded', 'delivered', 'shelved', 'removed'].map((s) => `carrier_package.distribution.${s}`),
   ...['created', 'handed_over', 'cancelled', 'partial_delivered'].map((s) => `delivery.assignment.${s}`),
+  // Designed for issue 36 (an order's cancellation asks the provider holding it), beside the specification's four.
+  'delivery.assignment.cancel_requested',
   'handoff.accepted',
   'handoff.rejected',
   'handoff.expired',

@@ -351,3 +351,12 @@ export async function lastDeviceOrderOf(em: Em, compartmentId: number, withinSec
   );
   return row?.watching ? row.id : null;
 }
+
+/** The device orders of an order whose parcel is still in its compartment (stored or overdue). */
+export async function storedDeviceOrdersOf(em: Em, orderId: number): Promise<number[]> {
+  const rows = await em.execute<{ id: number }[]>(
+    "select id from device_order where order_id = ? and status in ('stored', 'overdue') order by id",
+    [orderId],
+  );
+  return rows.map((r) => r.id);
+}

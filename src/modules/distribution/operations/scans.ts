@@ -9,6 +9,7 @@ import { findDistribution, listFlaggedScans, listWarehousePackages } from '../re
 import { contentKey, sendScan } from '../scanning.ts';
 import { ACTION_PLACE_KINDS, CODE_PATTERN, DISTRIBUTION_STATUSES, SCAN_ACTIONS, SCAN_FLAGS } from '../domain.ts';
 import { DistributionView, presentDistribution, presentScan, ScanView } from '../views.ts';
+import { runOrderAtWarehouseHooks } from '../../orders/index.ts';
 
 const TAG = 'Distribution';
 /** How far ahead of this server's clock a scanner's clock may run. */
@@ -114,6 +115,11 @@ export const distributionScan = defineOperation({
       destinationId: destination?.id ?? null,
       actorId: ctx.caller.id,
     });
+    // A package received at (or taken back to) a warehouse is held there: an interception waiting for it hears so.
+    if (outcome.outcome === 'applied' && (input.action === 'received' || input.action === 'removed'))
+      await runOrderAtWarehouseHooks(ctx, [
+        { packageNumber: pkg.number, place: place.code, source: 'scan', reportedBy: businessId, occurredAt: scannedAt },
+      ]);
     return {
       result: true as const,
       scan: { id: outcome.scan_id, outcome: outcome.outcome, flag: outcome.flag },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findOrder, findPackages, listOrders, plannableOrders } from '../repo/orders.ts';
+import { findOrder, findPackages, listOrders, orderAudienceOf, plannableOrders } from '../repo/orders.ts';
 import { errors } from '../../../platform/errors.ts';
 import { ORDER_STATUS_IDS } from '../domain.ts';
 import { STAFF } from '../../../platform/roles.ts';
@@ -11,9 +11,9 @@ export const orderList = defineOperation({
   name: 'get_orders',
   summary: "List the business's orders, newest first.",
   description:
-    "Every order of the caller's business, those handed to a carrier included, 50 a page by default (`page`, `per_page` up to 200) with the `total`. Filter by `order_ref` (exact match) or `status` (a status id such as 1 for NEW_ORDER; an unknown id is VALIDATION_FAILED). Read an order's packages with get_order_detail, and the orders still to plan with get_planning_pool.",
+    "Every order of the caller's business, those handed to a carrier included, 50 a page by default (`page`, `per_page` up to 200) with the `total`. Filter by `order_ref` (exact match) or `status` (a status id such as 1 for NEW_ORDER; an unknown id is VALIDATION_FAILED). Read an order's packages with get_order_detail, and the orders still to plan with get_planning_pool. A customer account lists only the orders placed by or for it, without prices when its business hides local delivery prices from it (`price_hidden: true`).",
   tag: 'Client',
-  roles: STAFF,
+  roles: [...STAFF, 'customer'],
   business: true,
   rest: { method: 'GET', path: '/v1/orders' },
   graphql: { name: 'orders', kind: 'query' },
@@ -36,11 +36,21 @@ export const orderList = defineOperation({
     const [rows, total] = await listOrders(
       ctx.em,
       caller.businessId,
-      { orderRef: input.order_ref, statusId: input.status },
+      {
+        orderRef: input.order_ref,
+        statusId: input.status,
+        ...(caller.role === 'customer' && { customerId: caller.id }),
+      },
       input.per_page,
       offsetOf(input),
     );
-    return pageOf(input, 'orders', total, rows.map(presentOrder));
+    const audience = await orderAudienceOf(ctx.em, caller);
+    return pageOf(
+      input,
+      'orders',
+      total,
+      rows.map((o) => presentOrder(o, audience)),
+    );
   },
 });
 
@@ -48,9 +58,9 @@ export const orderGet = defineOperation({
   name: 'get_order_detail',
   summary: 'Read one order of the business.',
   description:
-    "`id` is the order's id as client_order_create and get_orders answer it, not its tracking number. Answers the order as get_orders shows it, plus its packages in position order with their numbers, measures and carrier references. An order of another business, or no order, answers NOT_FOUND. A recipient follows a parcel by tracking number with public_tracking instead.",
+    "`id` is the order's id as client_order_create and get_orders answer it, not its tracking number. Answers the order as get_orders shows it, plus its packages in position order with their numbers, measures and carrier references. An order of another business, or no order, answers NOT_FOUND; so does, for a customer account, an order not placed by or for it. A recipient follows a parcel by tracking number with public_tracking instead.",
   tag: 'Client',
-  roles: STAFF,
+  roles: [...STAFF, 'customer'],
   business: true,
   rest: { method: 'GET', path: '/v1/orders/{id}' },
   failures: { NOT_FOUND: 'No such order in the business' },
@@ -61,9 +71,11 @@ export const orderGet = defineOperation({
   async handler(input, ctx) {
     const { caller } = ctx;
     const order = await findOrder(ctx.em, caller.businessId, input.id);
-    if (!order) throw errors.notFound();
+    // A customer account sees only the orders placed by or for it (orderVisibleTo); any other is not found.
+    if (!order || (caller.role === 'customer' && order.customerId !== caller.id)) throw errors.notFound();
     const packages = await findPackages(ctx.em, order.id);
-    return { result: true as const, order: { ...presentOrder(order), packages } };
+    const audience = await orderAudienceOf(ctx.em, caller);
+    return { result: true as const, order: { ...presentOrder(order, audience), packages } };
   },
 });
 
@@ -88,6 +100,7 @@ export const planningPool = defineOperation({
       caller.role === 'contractor' ? caller.id : null,
       input.limit,
     );
-    return { result: true as const, orders: rows.map(presentOrder) };
+    const audience = await orderAudienceOf(ctx.em, caller);
+    return { result: true as const, orders: rows.map((o) => presentOrder(o, audience)) };
   },
 });

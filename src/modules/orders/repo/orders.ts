@@ -1,18 +1,11 @@
-import type { RequiredEntityData } from '@mikro-orm/core';
 import { executeBound, type Em } from '../../../platform/db/orm.ts';
-import { insertOutboxEvent, insertOutboxEvents } from '../../../platform/db/outbox.ts';
+import { insertOutboxEvents } from '../../../platform/db/outbox.ts';
 import type { Role } from '../../../platform/roles.ts';
 import { Order } from '../entities.ts';
 import { SYSTEM_ACTOR, type OrderActor } from '../actor.ts';
 import { appendOrderTrail } from './trail.ts';
-import {
-  ASSIGNABLE_STATUS_IDS,
-  newTrackingNumber,
-  ORDER_OPERATION,
-  statusCodeOf,
-  type OrderOperationType,
-  type PackageSpec,
-} from '../domain.ts';
+import type { OrderAudience } from '../views.ts';
+import { ASSIGNABLE_STATUS_IDS, statusCodeOf, type OrderOperationType } from '../domain.ts';
 
 /** What a list shows of an order; an Order entity has these fields too. */
 export type OrderListRow = Pick<
@@ -25,14 +18,25 @@ export type OrderListRow = Pick<
   | 'scheduledDate'
   | 'recipient'
   | 'note'
+  | 'deliveryInstruction'
+  | 'timeWindowStart'
+  | 'timeWindowEnd'
   | 'selfDelivery'
   | 'routeId'
   | 'createdAt'
+  | 'customerId'
+  | 'shippingPrice'
+  | 'tax'
+  | 'currency'
+  | 'priceDetails'
 >;
 
 /** The columns of an OrderListRow, named as its fields, so a list is read as plain rows (no entity, no unit of work). */
-const LIST_COLUMNS = `o.id, o.type, o.order_ref as "orderRef", o.tracking_number as "trackingNumber", o.status_id as "statusId",
-  o.scheduled_date::text as "scheduledDate", o.recipient, o.note, o.self_delivery as "selfDelivery", o.route_id as "routeId", o.created_at as "createdAt"`;
+export const LIST_COLUMNS = `o.id, o.type, o.order_ref as "orderRef", o.tracking_number as "trackingNumber", o.status_id as "statusId",
+  o.scheduled_date::text as "scheduledDate", o.recipient, o.note, o.delivery_instruction as "deliveryInstruction",
+  o.time_window_start as "timeWindowStart", o.time_window_end as "timeWindowEnd", o.self_delivery as "selfDelivery",
+  o.route_id as "routeId", o.created_at as "createdAt", o.customer_id as "customerId",
+  o.shipping_price::text as "shippingPrice", o.tax::text as tax, o.currency, o.price_details as "priceDetails"`;
 
 /**
  * The orders a planner may plan: not on a route, a self-delivery order, in an assignable status, not held by
@@ -101,22 +105,10 @@ export function orderSummaryOf(o: OrderFacts) {
 /** Held by another carrier: customers' deliveries are masked (transform.ts). */
 export const carrierHeld = (o: OrderFacts) => o.carrierProviderId != null;
 
-/** Data access: MikroORM entities for the order row; SQL for the history and its events, written in one statement. */
-
-/** Creates the order, its packages, its first history row and its order.created event in one transaction. */
-export async function createOrder(
-  em: Em,
-  fields: RequiredEntityData<Order>,
-  packages: readonly PackageSpec[] | undefined,
-  actor: OrderActor,
-): Promise<{ order: Order; packageNumbers: string[] }> {
-  return em.transactional(async (tx) => {
-    const order = tx.create(Order, fields);
-    await tx.flush();
-    const packageNumbers = await recordOrderCreated(tx, order, packages, actor);
-    return { order, packageNumbers };
-  });
-}
+/**
+ * Data access: MikroORM entities for the order row; SQL for the history and its events, written in one statement.
+ * New orders are written by repo/placement.ts.
+ */
 
 export interface PackageRow {
   position: number;
@@ -136,36 +128,15 @@ export function findPackages(em: Em, orderId: number): Promise<PackageRow[]> {
   );
 }
 
-/** Writes the packages of a new order (at least one): the first is numbered with the order's tracking number, the others get new numbers. */
-async function insertPackages(em: Em, o: OrderFacts, specs: readonly PackageSpec[]): Promise<string[]> {
-  const rows = (specs.length > 0 ? specs : [{}]).map((p, i) => ({
-    position: i + 1,
-    package_number: i === 0 ? o.trackingNumber : newTrackingNumber(),
-    weight_grams: p.weightGrams ?? null,
-    length_mm: p.lengthMm ?? null,
-    width_mm: p.widthMm ?? null,
-    height_mm: p.heightMm ?? null,
-    carrier_reference: p.carrierReference ?? null,
-  }));
-  await executeBound(
-    em,
-    `insert into order_package (order_id, business_id, position, package_number, weight_grams, length_mm, width_mm, height_mm, carrier_reference)
-     select $1, $2, position, package_number, weight_grams, length_mm, width_mm, height_mm, carrier_reference
-     from jsonb_to_recordset($3::jsonb) as p(position int, package_number text, weight_grams int, length_mm int, width_mm int, height_mm int, carrier_reference text)`,
-    [o.id, o.businessId, JSON.stringify(rows)],
-  );
-  return rows.map((r) => r.package_number);
-}
-
 export async function findOrder(em: Em, businessId: number, id: number): Promise<Order | null> {
   return em.findOne(Order, { id, businessId });
 }
 
-/** A page of the business's orders, newest first, with the total. */
+/** A page of the business's orders (those of one customer account when `customerId` is given), newest first, with the total. */
 export async function listOrders(
   em: Em,
   businessId: number,
-  filter: { orderRef?: string; statusId?: number },
+  filter: { orderRef?: string; statusId?: number; customerId?: number },
   limit: number,
   offset: number,
 ): Promise<[OrderListRow[], number]> {
@@ -178,6 +149,10 @@ export async function listOrders(
   if (filter.statusId !== undefined) {
     where.push('o.status_id = ?');
     params.push(filter.statusId);
+  }
+  if (filter.customerId !== undefined) {
+    where.push('o.customer_id = ?');
+    params.push(filter.customerId);
   }
   const clause = where.join(' and ');
   const [count] = await em.execute<{ total: string }[]>(
@@ -206,11 +181,13 @@ export async function changeOrderStatuses(em: Em, moves: readonly OrderStatusMov
   if (moves.length === 0) return;
   const ids = moves.map((m) => m.order.id);
   if (new Set(ids).size !== ids.length) throw new Error('changeOrderStatuses: an order appears twice in one batch');
-  await executeBound(
+  const updated = await executeBound<{ id: number; customer_id: number | null }>(
     em,
-    'update delivery_order o set status_id = m.after, updated_at = now() from unnest($1::int[], $2::int[]) as m(id, after) where o.id = m.id',
+    'update delivery_order o set status_id = m.after, updated_at = now() from unnest($1::int[], $2::int[]) as m(id, after) where o.id = m.id returning o.id, o.customer_id',
     [ids, moves.map((m) => m.change.after)],
   );
+  // The customer account an order was placed for receives its events on its webhook override.
+  const customerOf = new Map(updated.map((u) => [u.id, u.customer_id]));
   const history = moves.map(({ order: o, change: c, occurredAt }) => ({
     order_id: o.id,
     business_id: o.businessId,
@@ -257,6 +234,7 @@ export async function changeOrderStatuses(em: Em, moves: readonly OrderStatusMov
       const eventId = `OSC-${historyId.get(o.id)!}`;
       return {
         businessId: o.businessId,
+        customerId: customerOf.get(o.id) ?? null,
         eventId,
         eventType: 'order.status_change',
         referenceType: 'order',
@@ -280,55 +258,6 @@ export async function changeOrderStatuses(em: Em, moves: readonly OrderStatusMov
       };
     }),
   );
-}
-
-/**
- * Records what every new order has, in the caller's transaction: its packages (one unmeasured package when none
- * are given), its first history row and its order.created event (id ORC-<order id>). Answers the package numbers.
- * Every path that creates an order calls it, so no order is without its first package.
- */
-export async function recordOrderCreated(
-  em: Em,
-  o: OrderFacts & { createdAt: Date | string },
-  packages: readonly PackageSpec[] = [{}],
-  actor: OrderActor = SYSTEM_ACTOR,
-): Promise<string[]> {
-  const packageNumbers = await insertPackages(em, o, packages);
-  const occurredAt = new Date(o.createdAt);
-  const body = {
-    event_id: `ORC-${o.id}`,
-    event: 'order.created',
-    business_id: o.businessId,
-    occurred_at: occurredAt.toISOString(),
-    data: { order: orderSummaryOf(o), packages: packageNumbers },
-  };
-  await em.execute(
-    `insert into order_status_change (order_id, business_id, before_status, after_status, operation_type, operation_description, occurred_at)
-     values (?, ?, null, ?, ?, 'order created', ?)`,
-    [o.id, o.businessId, o.statusId, ORDER_OPERATION.CREATED, occurredAt],
-  );
-  await appendOrderTrail(em, [
-    {
-      orderId: o.id,
-      businessId: o.businessId,
-      operationType: ORDER_OPERATION.CREATED,
-      actor,
-      afterStatus: o.statusId,
-      details: { description: 'order created', packages: packageNumbers },
-      occurredAt,
-    },
-  ]);
-  await insertOutboxEvent(em, {
-    businessId: o.businessId,
-    eventId: body.event_id,
-    eventType: 'order.created',
-    referenceType: 'order',
-    referenceId: String(o.id),
-    payload: body,
-    family: 'local_delivery',
-    carrierHeld: carrierHeld(o),
-  });
-  return packageNumbers;
 }
 
 /**
@@ -394,4 +323,37 @@ export async function visibleOrder(
     [orderId, ...rule.params],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * Whether the business hides its local delivery prices from this account (customer_price_hiding_set): then every
+ * answer about its orders leaves the price fields out and says `price_hidden: true`. Only customer accounts are ever
+ * hidden from; staff always see the prices.
+ */
+export async function localPricesHiddenFrom(em: Em, viewer: { id: number; role: Role }): Promise<boolean> {
+  if (viewer.role !== 'customer') return false;
+  const rows = await executeBound<{ hidden: boolean }>(
+    em,
+    "select 'local_delivery' = any(coalesce(hidden_price_families, '{}')) as hidden from app_user where id = $1",
+    [viewer.id],
+  );
+  return rows[0]?.hidden ?? false;
+}
+
+/**
+ * Whom an order answer is for (views.ts presentOrder): a customer account sees the carrier masked (as in its
+ * webhooks) and no prices when they are hidden from it; staff see the order as it is.
+ */
+export async function orderAudienceOf(em: Em, viewer: { id: number; role: Role }): Promise<OrderAudience> {
+  return { pricesHidden: await localPricesHiddenFrom(em, viewer), carrierMasked: viewer.role === 'customer' };
+}
+
+/** Whether the account is a customer account (role customer) of the business: an order may be placed for it. */
+export async function isCustomerOfBusiness(em: Em, businessId: number, userId: number): Promise<boolean> {
+  const rows = await executeBound<{ id: number }>(
+    em,
+    "select id from app_user where id = $1 and business_id = $2 and role = 'customer'",
+    [userId, businessId],
+  );
+  return rows.length > 0;
 }

@@ -9,7 +9,7 @@ import { PROCESS_GONE, refusedAs } from '../../../platform/temporal/refusals.ts'
 import { NO_DUPLICATES } from '../../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../../platform/temporal/startWithRows.ts';
 import { findDeliveryProvider } from '../../identity/index.ts';
-import { ASSIGNABLE_STATUS_IDS } from '../../orders/index.ts';
+import { actorOf, ASSIGNABLE_STATUS_IDS } from '../../orders/index.ts';
 import { writeAssignment } from '../activities.ts';
 import {
   ASSIGNMENT_INVALID_STEP,
@@ -206,6 +206,7 @@ export const thirdPartyHandover = defineOperation({
       packageNumber: input.package_number,
       scannedAt: new Date(input.scanned_at).toISOString(),
       actorId: ctx.caller.id,
+      actor: actorOf(ctx),
     };
     const answer = await sendStep(ctx, a, (h) => h.executeUpdate(handoverUpdate, { args: [args] }));
     return { result: true as const, assignment: answer.assignment };

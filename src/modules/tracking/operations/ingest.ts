@@ -15,7 +15,8 @@ import { defineOperation, type BusinessContext } from '../../../platform/catalog
 import { keyView, pathCode } from '../../../platform/catalog/schemas.ts';
 import { moveByTrackedEvents, removeCancelledPackages, type TrackedMove } from '../../distribution/index.ts';
 import { tellAssignmentsOfProgress } from '../../third-party-deliveries/index.ts';
-import { actorOf } from '../../orders/index.ts';
+import { actorOf, runOrderAtWarehouseHooks } from '../../orders/index.ts';
+import { atWarehouseCode } from '../orderStatusMap.ts';
 
 const EventOutcome = z.object({
   pointer: z.string(),
@@ -86,6 +87,19 @@ export async function ingestChecked(
     ctx,
     ctx.caller.businessId,
     valid.filter(({ pointer }) => outcomes.get(pointer)?.status === 'accepted').map(({ event }) => event.subject),
+  );
+  // A parcel its carrier received at a facility is held there: an interception waiting for it hears so.
+  await runOrderAtWarehouseHooks(
+    ctx,
+    valid
+      .filter(({ pointer, event }) => outcomes.get(pointer)?.status === 'accepted' && atWarehouseCode(event.statusCode))
+      .map(({ event }) => ({
+        packageNumber: event.subject,
+        place: null,
+        source: 'carrier' as const,
+        reportedBy: ctx.caller.businessId,
+        occurredAt: event.occurredAt.toISOString(),
+      })),
   );
   const findingsAt = (c: CheckedEvent) =>
     [...c.findings, ...extra.filter((f) => f.pointer === c.pointer || f.pointer.startsWith(`${c.pointer}/`))].map((f) =>

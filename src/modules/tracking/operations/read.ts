@@ -121,6 +121,7 @@ export const otepTrackingGet = defineOperation({
     representation: TIMELINE_REPRESENTATION,
   },
   failures: { NOT_FOUND: 'No timeline has this tracking number' },
+  graphql: { name: 'otepTracking', kind: 'query' },
   mcp: {
     scope: null,
     risk: 'low',
@@ -199,6 +200,7 @@ export const publicTracking = defineOperation({
   limit: 'public_read',
   rest: { method: 'GET', path: '/v1/tracking/{number}' },
   failures: { NOT_FOUND: 'No parcel has this tracking number' },
+  graphql: { name: 'trackingPublic', kind: 'query' },
   mcp: { scope: null, risk: 'low', tool: 'track_package', servers: ['user', 'developer'] },
   input: z.object({ number: trackingNumber }).strict(),
   output: anyJson,

@@ -10,7 +10,7 @@ import {
   type OrderFacts,
   type OrderStatusMove,
 } from '../../orders/index.ts';
-import { FINAL_ORDER_STATUSES, orderStatusOfOtep } from '../orderStatusMap.ts';
+import { CARRIER_KEEPS_STATUS, FINAL_ORDER_STATUSES, orderStatusOfOtep } from '../orderStatusMap.ts';
 import type { NormalizedEvent } from '../rules.ts';
 import { isoInOffset } from '../time.ts';
 import { phaseId } from '../vocabulary.ts';
@@ -251,9 +251,10 @@ function trackingEvent(
  * status (delivered, returned, ...) is taken only once every package's newest event means one: until then the
  * order follows its newest package still under way. An event arriving late (older than its package's newest)
  * changes nothing. The change is recorded with the event that caused it, so the timeline shows the carrier's
- * event and not a synthesized copy.
+ * event and not a synthesized copy. The interception runs it too when an order leaves 48 (docs/orders.md,
+ * "Interception"): the events recorded meanwhile moved nothing.
  */
-async function followNewestEvents(tx: Em, touched: OrderFacts[], actor: OrderActor): Promise<void> {
+export async function followNewestEvents(tx: Em, touched: OrderFacts[], actor: OrderActor): Promise<void> {
   const orders = new Map(touched.map((o) => [o.id, o]));
   // One index probe per package (tracking_event_package_timeline, read backwards), however long its history is.
   const newest = await tx.execute<
@@ -274,7 +275,14 @@ async function followNewestEvents(tx: Em, touched: OrderFacts[], actor: OrderAct
     const allFinal = packages.every((n) => final(n.status_code));
     const n = packages.find((p) => p.id !== null && (allFinal || !final(p.status_code)));
     const after = n ? orderStatusOfOtep(n.status_code!) : null;
-    if (!n || after === null || after === order.statusId || FINAL_ORDER_STATUSES.has(order.statusId)) continue;
+    if (
+      !n ||
+      after === null ||
+      after === order.statusId ||
+      FINAL_ORDER_STATUSES.has(order.statusId) ||
+      CARRIER_KEEPS_STATUS.has(order.statusId)
+    )
+      continue;
     const before = order.statusId;
     order.statusId = after;
     moves.push({

@@ -94,8 +94,15 @@ function present(customer: number | null, row: WebhookSettingsRow | null): Setti
   };
 }
 
-/** A customer override belongs to one customer account of the caller's business. */
+/**
+ * A customer override belongs to one customer account of the caller's business. A customer account itself reaches
+ * only its own override, whether it names itself or not.
+ */
 export async function checkCustomer(ctx: BusinessContext, id: number | null | undefined): Promise<number | null> {
+  if (ctx.caller.role === 'customer') {
+    if (id != null && id !== ctx.caller.id) throw errors.field('customer_id', 'field.unknown_customer');
+    return ctx.caller.id;
+  }
   if (id == null) return null;
   if (!(await isCustomerOf(ctx.em, ctx.caller.businessId, id)))
     throw errors.field('customer_id', 'field.unknown_customer');
@@ -108,9 +115,9 @@ export const webhookSettingsGet = defineOperation({
   name: 'webhook_settings_get',
   summary: 'Read the webhook settings of the merchant, or of one customer account (override) with customer_id.',
   description:
-    "Answers every URL field, the URL formats, the event restrictions and the driver location interval; the signing secret only as its last four characters. Without `customer_id` it reads the merchant-level settings, which receive every event of the business; with one, that customer's override. Settings never saved answer nulls. A `customer_id` that is not a customer of the business answers VALIDATION_FAILED.",
+    "Answers every URL field, the URL formats, the event restrictions and the driver location interval; the signing secret only as its last four characters. Without `customer_id` it reads the merchant-level settings, which receive every event of the business; with one, that customer's override. Settings never saved answer nulls. A `customer_id` that is not a customer of the business answers VALIDATION_FAILED. A customer account reads its own override, and only it.",
   tag: TAG,
-  roles: ['client_admin'],
+  roles: ['client_admin', 'customer'],
   business: true,
   rest: { method: 'GET', path: '/v1/webhook-settings' },
   graphql: { name: 'webhookSettings', kind: 'query' },
@@ -126,15 +133,22 @@ export const webhookSettingsGet = defineOperation({
   },
 });
 
+/** What a customer account may set in its own override: where the interceptions of its own orders are sent. */
+const CUSTOMER_FIELDS: ReadonlySet<string> = new Set([
+  'customer_id',
+  'webhook_sign_secret',
+  'order_intercept_webhook_url',
+]);
+
 /** Built with the service's events: the restriction fields name events of their families. */
 export const webhookSettingsUpdate = (routing: EventRouting) =>
   defineOperation({
     name: 'webhook_settings_update',
     summary: 'Update webhook settings (partial): a field left out keeps its value, null or "" clears it.',
     description:
-      'Creates the settings on first use. URLs are http(s), comma-separated, without credentials; nothing is sent until a signing secret (16 to 255 characters) is set, and a new secret signs every later attempt, retries included. Events written before the settings existed are never delivered. Refuses an invalid or private URL (loopback, private network), an unknown event in a restriction list and a `customer_id` not of the business (VALIDATION_FAILED, naming each field).',
+      'Creates the settings on first use. URLs are http(s), comma-separated, without credentials; nothing is sent until a signing secret (16 to 255 characters) is set, and a new secret signs every later attempt, retries included. Events written before the settings existed are never delivered. Refuses an invalid or private URL (loopback, private network), an unknown event in a restriction list and a `customer_id` not of the business (VALIDATION_FAILED, naming each field). A customer account sets its own override, and in it only `order_intercept_webhook_url` and `webhook_sign_secret` (the interceptions of its own orders); any other field it sends is VALIDATION_FAILED.',
     tag: TAG,
-    roles: ['client_admin'],
+    roles: ['client_admin', 'customer'],
     business: true,
     rest: { method: 'PUT', path: '/v1/webhook-settings' },
     graphql: { name: 'webhookSettingsUpdate', kind: 'mutation' },
@@ -161,6 +175,13 @@ export const webhookSettingsUpdate = (routing: EventRouting) =>
     output,
     async handler(input, ctx) {
       const customer = await checkCustomer(ctx, input.customer_id);
+      if (ctx.caller.role === 'customer') {
+        const others = Object.keys(input).filter(
+          (f) => !CUSTOMER_FIELDS.has(f) && input[f as keyof typeof input] !== undefined,
+        );
+        if (others.length > 0)
+          throw errors.validation(others.map((field) => ({ field, key: 'webhook.customer_field' as const })));
+      }
       const given: Partial<Record<UrlField, string | null>> = {
         tracking_event_webhook_url: input.track_event_webhook_url,
         ...input,

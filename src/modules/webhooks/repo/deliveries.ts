@@ -19,6 +19,8 @@ export interface OutboxRow {
   provider_id: number | null;
   target_settings_id: number | null;
   target_url: string | null;
+  /** A settings URL field: a settings row with a URL in it does not receive this event (NewOutboxEvent.skipIfUrlField). */
+  skip_if_url_field: string | null;
   /** Random per event (none on events published before it existed); delivery keys derive from it (fanOut.ts). */
   key_seed: string;
   /** The trace the event's POSTs continue (null with tracing off). */

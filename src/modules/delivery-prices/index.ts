@@ -1,0 +1,18 @@
+/**
+ * Local delivery prices (docs/orders.md, Local prices and customer-placed orders): a business's price model, the
+ * rate operation (MCP quote_delivery) and the price of each new order, which the orders module asks for through its
+ * orderPricing hook point before the order is written.
+ */
+import { defineModule } from '../../platform/module.ts';
+import { DELIVERY_PRICE_ERRORS } from './errorCodes.ts';
+import { DELIVERY_PRICE_MESSAGES } from './messages.ts';
+import { DELIVERY_PRICE_OPERATIONS } from './operations.ts';
+import { priceNewOrders } from './pricing.ts';
+
+export const deliveryPrices = defineModule({
+  name: 'delivery-prices',
+  operations: DELIVERY_PRICE_OPERATIONS,
+  hooks: { orderPricing: priceNewOrders },
+  messages: DELIVERY_PRICE_MESSAGES,
+  errorCodes: DELIVERY_PRICE_ERRORS,
+});

@@ -1,0 +1,121 @@
+import type { Messages } from '../../platform/i18n/messages.ts';
+
+export const ORDERS_MESSAGES = {
+  // Edits and holds (docs/orders.md, "Edits and holds"): why an order refuses a change now.
+  'order.edit.out_for_delivery': {
+    en: 'The order is already out with its driver or carrier: the change can no longer reach them.',
+    'zh-Hans': '订单已由司机或承运商带出：此更改已无法传达给他们。',
+    'zh-Hant': '訂單已由司機或承運商帶出：此變更已無法傳達給他們。',
+    fr: 'La commande est déjà partie avec son livreur ou son transporteur : la modification ne peut plus leur parvenir.',
+    de: 'Der Auftrag ist bereits mit seinem Fahrer oder Transporteur unterwegs: Die Änderung kann sie nicht mehr erreichen.',
+    es: 'El pedido ya salió con su repartidor o transportista: el cambio ya no puede llegarles.',
+  },
+  'order.edit.delivery_failed': {
+    en: 'A delivery attempt of the order failed: reschedule it before changing what the driver is told.',
+    'zh-Hans': '该订单的一次配送尝试失败：请先重新安排配送，再更改给司机的信息。',
+    'zh-Hant': '該訂單的一次配送嘗試失敗：請先重新安排配送，再變更給司機的資訊。',
+    fr: 'Une tentative de livraison de la commande a échoué : replanifiez-la avant de modifier les consignes du livreur.',
+    de: 'Ein Zustellversuch des Auftrags ist fehlgeschlagen: Planen Sie ihn neu, bevor Sie die Angaben für den Fahrer ändern.',
+    es: 'Falló un intento de entrega del pedido: reprográmelo antes de cambiar lo que se indica al repartidor.',
+  },
+  'order.edit.refused_by_recipient': {
+    en: 'The recipient refused the order: it can no longer be changed.',
+    'zh-Hans': '收件人已拒收该订单：无法再更改。',
+    'zh-Hant': '收件人已拒收該訂單：無法再變更。',
+    fr: 'Le destinataire a refusé la commande : elle ne peut plus être modifiée.',
+    de: 'Der Empfänger hat den Auftrag abgelehnt: Er kann nicht mehr geändert werden.',
+    es: 'El destinatario rechazó el pedido: ya no se puede cambiar.',
+  },
+  'order.edit.returned': {
+    en: 'The order was returned to the sender: it can no longer be changed.',
+    'zh-Hans': '订单已退回寄件人：无法再更改。',
+    'zh-Hant': '訂單已退回寄件人：無法再變更。',
+    fr: "La commande a été retournée à l'expéditeur : elle ne peut plus être modifiée.",
+    de: 'Der Auftrag wurde an den Absender zurückgeschickt: Er kann nicht mehr geändert werden.',
+    es: 'El pedido se devolvió al remitente: ya no se puede cambiar.',
+  },
+  'order.edit.delivered': {
+    en: 'The order has been delivered: it can no longer be changed.',
+    'zh-Hans': '订单已送达：无法再更改。',
+    'zh-Hant': '訂單已送達：無法再變更。',
+    fr: 'La commande a été livrée : elle ne peut plus être modifiée.',
+    de: 'Der Auftrag wurde zugestellt: Er kann nicht mehr geändert werden.',
+    es: 'El pedido ya se entregó: ya no se puede cambiar.',
+  },
+  'order.edit.cancelled': {
+    en: 'The order is cancelled: it can no longer be changed.',
+    'zh-Hans': '订单已取消：无法再更改。',
+    'zh-Hant': '訂單已取消：無法再變更。',
+    fr: 'La commande est annulée : elle ne peut plus être modifiée.',
+    de: 'Der Auftrag ist storniert: Er kann nicht mehr geändert werden.',
+    es: 'El pedido está cancelado: ya no se puede cambiar.',
+  },
+  'order.edit.intercepted': {
+    en: "The order is intercepted: the interception's outcome decides where it goes.",
+    'zh-Hans': '订单已被拦截：其去向由拦截结果决定。',
+    'zh-Hant': '訂單已被攔截：其去向由攔截結果決定。',
+    fr: "La commande est interceptée : c'est l'issue de l'interception qui décide de sa destination.",
+    de: 'Der Auftrag ist abgefangen: Das Ergebnis der Abfangung entscheidet, wohin er geht.',
+    es: 'El pedido está interceptado: el resultado de la interceptación decide a dónde va.',
+  },
+  'order.edit.carrier_held': {
+    en: 'A delivery provider carries the order: changes go through the provider, not here.',
+    'zh-Hans': '该订单由配送服务商承运：更改需经由服务商，而非在此处。',
+    'zh-Hant': '該訂單由配送服務商承運：變更需經由服務商，而非在此處。',
+    fr: 'Un prestataire de livraison transporte la commande : les modifications passent par lui, pas ici.',
+    de: 'Ein Zustelldienstleister befördert den Auftrag: Änderungen laufen über ihn, nicht hier.',
+    es: 'Un proveedor de entregas transporta el pedido: los cambios se hacen a través de él, no aquí.',
+  },
+  'order.hold.already_held': {
+    en: 'The order is already on hold.',
+    'zh-Hans': '订单已处于暂扣状态。',
+    'zh-Hant': '訂單已處於暫扣狀態。',
+    fr: 'La commande est déjà en attente.',
+    de: 'Der Auftrag ist bereits zurückgehalten.',
+    es: 'El pedido ya está retenido.',
+  },
+  'order.hold.on_route': {
+    en: 'The order is on a route: take it off the route before holding it.',
+    'zh-Hans': '订单已在路线上：请先将其移出路线再暂扣。',
+    'zh-Hant': '訂單已在路線上：請先將其移出路線再暫扣。',
+    fr: 'La commande est sur une tournée : retirez-la de la tournée avant de la mettre en attente.',
+    de: 'Der Auftrag ist auf einer Tour: Nehmen Sie ihn von der Tour, bevor Sie ihn zurückhalten.',
+    es: 'El pedido está en una ruta: sáquelo de la ruta antes de retenerlo.',
+  },
+  'order.hold.not_dispatchable': {
+    en: 'The order is not waiting for dispatch, so there is nothing to hold back.',
+    'zh-Hans': '该订单并未等待发运，无需暂扣。',
+    'zh-Hant': '該訂單並未等待發運，無需暫扣。',
+    fr: "La commande n'attend pas d'expédition : il n'y a rien à retenir.",
+    de: 'Der Auftrag wartet nicht auf den Versand, es gibt nichts zurückzuhalten.',
+    es: 'El pedido no está esperando despacho, así que no hay nada que retener.',
+  },
+  'order.release.not_held': {
+    en: 'The order is not on hold.',
+    'zh-Hans': '订单未处于暂扣状态。',
+    'zh-Hant': '訂單未處於暫扣狀態。',
+    fr: "La commande n'est pas en attente.",
+    de: 'Der Auftrag ist nicht zurückgehalten.',
+    es: 'El pedido no está retenido.',
+  },
+  'order.edit.unknown_ref': {
+    en: 'No order of yours has this reference.',
+    'zh-Hans': '您没有此参考号的订单。',
+    'zh-Hant': '您沒有此參考號的訂單。',
+    fr: "Aucune de vos commandes n'a cette référence.",
+    de: 'Keiner Ihrer Aufträge hat diese Referenz.',
+    es: 'Ninguno de sus pedidos tiene esta referencia.',
+  },
+  'field.time_window_reversed': {
+    en: 'Must be later than start.',
+    'zh-Hans': '必须晚于 start。',
+    'zh-Hant': '必須晚於 start。',
+    fr: 'Doit être postérieur à start.',
+    de: 'Muss später als start sein.',
+    es: 'Debe ser posterior a start.',
+  },
+} satisfies Messages;
+
+declare module '../../platform/i18n/messages.ts' {
+  interface ModuleMessageKeys extends Record<keyof typeof ORDERS_MESSAGES, true> {}
+}
