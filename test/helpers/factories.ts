@@ -145,3 +145,17 @@ export const orderArguments = (ref: string) => ({
     address: { line1: '12 St James Sq', city: 'London', postal_code: 'SW1Y 4JH', country: 'gb' },
   },
 });
+
+/** A local delivery price model of every component (PUT /v1/client/delivery-price-model), its depot at `origin`. */
+export const priceModel = (origin: { lat: number; lng: number }) => ({
+  currency: 'EUR',
+  base_fee: '4.90',
+  per_km: '0.85',
+  per_kg: '0.50',
+  included_weight_kg: '5',
+  p2p_surcharge: '2.00',
+  time_window_surcharge: '3.00',
+  extra_package_surcharge: '1.00',
+  tax_rate: '20',
+  origin,
+});

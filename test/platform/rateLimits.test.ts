@@ -24,6 +24,7 @@ const LIMITS = {
   RATE_LIMIT_SIGN_IN: '2/60',
   RATE_LIMIT_INGEST: '2/60',
   RATE_LIMIT_WEBHOOK_TEST: '1/60',
+  RATE_LIMIT_QUOTE: '2/60',
 };
 
 describe('rate limits', () => {
@@ -164,6 +165,28 @@ describe('rate limits', () => {
     const refused = await app.http.post('/v1/webhook-settings/test', {}, { token: admin });
     assert.equal(refused.status, 429);
     assert.equal(refused.headers.get('ratelimit-policy'), '"webhook_test";q=1;w=60');
+  });
+
+  test('delivery quotes, which may ask the road router, are limited per account', async () => {
+    const b = await makeBusiness(app.em());
+    const [employee, customer] = [await signIn(app, b.users.employee.email), await signIn(app, b.users.customer.email)];
+    const quote = (token: string) =>
+      app.http.post(
+        '/v1/orders/rate',
+        { type: 'D', address: { line1: '1 Main St', city: 'Brno', postal_code: '60200', country: 'CZ' } },
+        { token },
+      );
+    // No price model yet: each quote is judged (409) and counts.
+    for (let i = 0; i < 2; i++) {
+      const res = await quote(employee);
+      assert.equal(res.status, 409, JSON.stringify(res.body));
+    }
+    const refused = await quote(employee);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.code, 'RATE_LIMITED');
+    assert.equal(refused.headers.get('ratelimit-policy'), '"quote";q=2;w=60');
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.equal((await quote(customer)).status, 409, 'another account of the business has its own count');
   });
 
   test('the hourly schedule forgets windows and wrong-code counts untouched for a day, and keeps the rest', async () => {

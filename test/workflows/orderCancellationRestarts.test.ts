@@ -2,8 +2,9 @@
 // and deletion"): the worker runs as its own OS process and is killed (SIGKILL) while two requests wait. The provider
 // accepts one while no worker runs; the other's deadline passes while none runs. A new worker settles both: the
 // accepted order is cancelled once (one status change, one trail row, one order.cancelled, its assignment ended once)
-// and the unanswered one is refused once (one order.cancel_failed, one trail row). Real parts: the suite's Temporal,
-// PostgreSQL, the API over HTTP.
+// and the unanswered one is refused once (one order.cancel_failed, one trail row). An order cancelled at once while no
+// worker runs is answered at once, and its package leaves its distribution once a worker is back (the work after the
+// commit is its process's, never lost). Real parts: the suite's Temporal, PostgreSQL, the API over HTTP.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
@@ -132,6 +133,55 @@ describe("an order's cancellation survives a killed worker", () => {
         1,
       );
       assert.equal(await count('from order_cancellation where order_id in (?, ?) and ended_at is not null', [a, u]), 2);
+      await stopChild(worker.child, 'SIGTERM');
+    },
+  );
+
+  test(
+    'an order cancelled at once while no worker runs leaves its distribution once one is back',
+    { timeout: 180_000 },
+    async () => {
+      const b = await makeBusiness(app.em());
+      const admin = await app.login(b.users.admin.email, PASSWORD);
+      const staff = await app.login(b.users.employee.email, PASSWORD);
+      const carrier = await makeProvider(app.em(), 'delivery_provider');
+      const place = { name: 'RWH', kind: 'warehouse', code: 'RWH' };
+      assert.equal((await app.http.post('/v1/places', place, { token: admin })).status, 201);
+      const account = { carrier_code: carrier.business.code, member_number: 'M-R' };
+      assert.equal((await app.http.post('/v1/carrier-supplier-accounts', account, { token: admin })).status, 201);
+      const order = await makeOrder(app.em(), b.business.id, { carrierProviderId: carrier.business.id });
+      const number = order.trackingNumber;
+      let worker = await spawnRole('worker', ENV, children);
+      const received = await app.http.post(
+        '/v1/distribution/scans',
+        { package_number: number, action: 'received', location: 'RWH', scanned_at: new Date().toISOString() },
+        { token: staff },
+      );
+      assert.equal(received.body.package?.status, 'created', JSON.stringify(received.body));
+      await stopChild(worker.child, 'SIGKILL');
+
+      // The cancellation commits and answers without a worker: the work after its commit is its process's.
+      const res = await app.http.post(`/v1/orders/${order.id}/cancel`, {}, { token: admin });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(await count('from delivery_order where id = ? and status_id = 5', [order.id]), 1);
+
+      worker = await spawnRole('worker', ENV, children);
+      const removed = await waitFor(async () => {
+        const got = await app.http.get(`/v1/distribution/packages/${number}`, { token: staff });
+        return got.body.distribution?.status === 'removed' ? got.body : null;
+      }, 60_000);
+      assert.equal(removed.distribution.removal_reason, 'cancelled');
+      const handle = app.running.temporal.workflow.getHandle<typeof orderCancellationWorkflow>(
+        orderCancellationWorkflowId(order.id),
+      );
+      assert.equal(await handle.result(), 'cancelled');
+      assert.equal(
+        await count(
+          "from distribution_scan s join order_package p on p.id = s.package_id where p.package_number = ? and s.action = 'removed'",
+          [number],
+        ),
+        1,
+      );
       await stopChild(worker.child, 'SIGTERM');
     },
   );

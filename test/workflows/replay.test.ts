@@ -551,7 +551,7 @@ describe('determinism: recorded histories replay against the current workflow co
     }
   });
 
-  test('fresh order cancellation histories (the provider accepts; no answer in time) replay', async () => {
+  test('fresh order cancellation histories (the provider accepts; no answer in time; cancelled at once) replay', async () => {
     const b = await makeBusiness(app.em());
     const admin = await app.login(b.users.admin.email, PASSWORD);
     const p = await makeProvider(app.em(), 'delivery_provider');
@@ -582,6 +582,12 @@ describe('determinism: recorded histories replay against the current workflow co
     const two = app.running.temporal.workflow.getHandle(orderCancellationWorkflowId(unanswered.orderId));
     assert.equal(await two.result(), 'timed_out');
     await replayAndMaybeRecord(app, two.workflowId, 'order-cancellation-timed-out.json');
+    // An order no provider holds, cancelled at once: its process finishes the work after the commit.
+    const plain = await makeOrder(app.em(), b.business.id);
+    assert.equal((await app.http.post(`/v1/orders/${plain.id}/cancel`, {}, { token: admin })).status, 200);
+    const three = app.running.temporal.workflow.getHandle(orderCancellationWorkflowId(plain.id));
+    assert.equal(await three.result(), 'cancelled');
+    await replayAndMaybeRecord(app, three.workflowId, 'order-cancellation-at-once.json');
   });
 });
 

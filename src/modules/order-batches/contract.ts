@@ -44,9 +44,9 @@ export interface ChunkResult {
 export type OrderBatchActivities = {
   /**
    * Handles the next `limit` pending rows in row order, in one transaction: each row is validated as
-   * client_order_create validates its body, the good rows' orders are created, and every handled row is marked
-   * created or failed with its result. A chunk retried after a killed worker finds its committed rows done and
-   * skips them, so no row creates two orders.
+   * client_order_create validates its body, the good rows are priced before the transaction opens (heartbeating per
+   * row), their orders are created, and every handled row is marked created or failed with its result. A chunk
+   * retried after a killed worker finds its committed rows done and skips them, so no row creates two orders.
    */
   createBatchChunk(input: { batchId: number; limit: number }): Promise<ChunkResult>;
   /**

@@ -8,8 +8,7 @@ export const ORDER_CANCELLATION_ERRORS = {
   },
   ORDER_FINISHED: {
     status: 409,
-    meaning:
-      'The order was delivered, refused by its recipient or returned to its sender: nothing is left to cancel.',
+    meaning: 'The order was delivered, refused by its recipient or returned to its sender: nothing is left to cancel.',
   },
   ORDER_ALREADY_CANCELLED: { status: 409, meaning: 'The order is cancelled already.' },
   ORDER_UNDER_INTERCEPTION: {

@@ -11,13 +11,7 @@ import { errors } from '../../platform/errors.ts';
 import { translate } from '../../platform/i18n/messages.ts';
 import { STAFF } from '../../platform/roles.ts';
 import { PROCESS_GONE, refusedAs } from '../../platform/temporal/refusals.ts';
-import {
-  actorOf,
-  appendOrderTrail,
-  carrierHeld,
-  ORDER_OPERATION,
-  visibleOrder,
-} from '../orders/index.ts';
+import { actorOf, appendOrderTrail, carrierHeld, ORDER_OPERATION, visibleOrder } from '../orders/index.ts';
 import {
   CANCELLATION_ANSWERED,
   cancellationSearchAttributes,
@@ -218,7 +212,9 @@ export const orderCancel = defineOperation({
         if (handle)
           await handle
             .terminate('cancellation request not written')
-            .catch((e: unknown) => ctx.log.warn({ err: e, workflowId: handle.workflowId }, 'could not end the process'));
+            .catch((e: unknown) =>
+              ctx.log.warn({ err: e, workflowId: handle.workflowId }, 'could not end the process'),
+            );
         throw err;
       });
     if ('refused' in outcome) throw fail(outcome.refused, REFUSAL_MESSAGE[outcome.refused]);

@@ -238,7 +238,7 @@ export function openCancellations(em: Em, orderId: number): Promise<Cancellation
 
 /**
  * The business's cancellations a delivery provider refused (or let time out), of orders still going on (not
- * delivered, cancelled or refused by the recipient): a person should look at them. The newest request per order,
+ * delivered, cancelled, refused by the recipient or returned to its sender): a person should look at them. The newest request per order,
  * newest first. A refusal by the service needs nobody: its caller was answered at once.
  */
 export function refusedCancellations(

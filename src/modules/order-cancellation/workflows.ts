@@ -2,6 +2,7 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -23,6 +24,9 @@ const { confirmCancellation, finishCancelled, settleCancellation, endProviderAss
     startToCloseTimeout: '1 minute',
     retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
   });
+
+/** The process waits for its request's transaction first (findings of the issue-36 review). */
+const CONFIRM_REQUEST_PATCH = 'order-cancellation-confirm-request';
 
 /**
  * The process of a cancellation request (docs/orders.md, "Cancellation and deletion"), started in the transaction
@@ -70,7 +74,11 @@ export async function orderCancellationWorkflow(input: CancellationInput): Promi
     },
   );
 
-  const written = await confirmCancellation({ cancellationId: input.cancellationId, orderId: input.orderId });
+  // A run started before its process confirmed its request (the first landing, histories *-first-landing.json)
+  // goes straight to the wait, as it did.
+  const written = patched(CONFIRM_REQUEST_PATCH)
+    ? await confirmCancellation({ cancellationId: input.cancellationId, orderId: input.orderId })
+    : 'awaiting_provider';
   // The request's transaction rolled back: there is nothing to wait for.
   if (written === null) return end('refused');
   if (deadline === null || written !== 'awaiting_provider') {

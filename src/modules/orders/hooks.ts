@@ -73,7 +73,7 @@ export type OrderProcessesHook = (
 
 /**
  * An order that needs a person: `kind` names the situation (the module's word, e.g. 'device-order-exception',
- * 'flagged-scan', 'cancel-refused', 'intercept-failed'), `reason` says why in the module's words or code,
+ * 'flagged-scan', 'cancel-refused', 'intercept-failed', 'intercept-held'), `reason` says why in the module's words or code,
  * `since` when it began, `reference` what the person acts on (an exception id, a workflow id), or null.
  */
 export interface OrderException {

@@ -162,6 +162,14 @@ function orderWithPrices(o: OrderListRow): OrderView {
   };
 }
 
+/** An order's packages as this audience sees them: the carrier's reference of each is not shown where the carrier is masked. */
+export function presentPackages<P extends { carrier_reference: string | null }>(
+  packages: P[],
+  audience: OrderAudience,
+): P[] {
+  return audience.carrierMasked ? packages.map((p) => ({ ...p, carrier_reference: null })) : packages;
+}
+
 const measure = (max: number) => z.number().int().min(1).max(max).nullish();
 export const PackageInput = z
   .object({

@@ -4,24 +4,14 @@ import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import { eventDefinition } from '../../helpers/events.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
-import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../../helpers/factories.ts';
+import { makeBusiness, makeOrder, makeProvider, PASSWORD, priceModel } from '../../helpers/factories.ts';
 import { startReceiver, type Received } from '../../helpers/receiver.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { greatCircleMeters } from '../../../src/modules/delivery-prices/domain.ts';
+import { callTool } from '../../helpers/mcp.ts';
 
 const DEPOT = { lat: 48.8566, lng: 2.3522 };
-const MODEL = {
-  currency: 'EUR',
-  base_fee: '4.90',
-  per_km: '0.85',
-  per_kg: '0.50',
-  included_weight_kg: '5',
-  p2p_surcharge: '2.00',
-  time_window_surcharge: '3.00',
-  extra_package_surcharge: '1.00',
-  tax_rate: '20',
-  origin: DEPOT,
-};
+const MODEL = priceModel(DEPOT);
 const ADDRESS = { line1: '1 Rue de Rivoli', city: 'Paris', postal_code: '75001', country: 'FR', lat: 48.86, lng: 2.44 };
 /** What the stand-in OSRM answers: 20,000.4 m by road. */
 const ROAD_METERS = 20_000.4;
@@ -257,31 +247,9 @@ describe('local delivery prices and customer-placed orders', () => {
 
   test('MCP quote_delivery answers what rate answers', async () => {
     const rest = await app.http.post('/v1/orders/rate', { type: 'D', address: ADDRESS }, { token: admin });
-    const res = await fetch(`${app.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${admin}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'quote_delivery', arguments: { type: 'D', address: ADDRESS } },
-      }),
-    });
-    const text = await res.text();
-    const json = text.startsWith('{')
-      ? text
-      : text
-          .split('\n')
-          .find((l) => l.startsWith('data: '))!
-          .slice(6);
-    const result = JSON.parse(json).result as { isError?: boolean; content: { text: string }[] };
-    assert.notEqual(result.isError, true, result.content[0]!.text);
-    assert.deepEqual(JSON.parse(result.content[0]!.text), rest.body);
+    const result = await callTool(app.url, admin, 'quote_delivery', { type: 'D', address: ADDRESS });
+    assert.equal(result.isError, false, JSON.stringify(result.body));
+    assert.deepEqual(result.body, rest.body);
   });
 
   test('an order carries the price it was created at; without coordinates it is created unpriced', async () => {
@@ -474,6 +442,32 @@ describe('local delivery prices and customer-placed orders', () => {
     for (const key of ['shipping_price', 'tax', 'currency', 'price_details']) assert.ok(!(key in detail.body.order));
     const list = await app.http.get('/v1/orders', { token: customer });
     assert.ok(list.body.orders.every((o: Record<string, unknown>) => o.price_hidden === true && !('tax' in o)));
+    // Every other answer that shows the customer an order: find_order, order_snapshot and the edits' answers.
+    const noPrice = (o: Record<string, unknown>, what: string) => {
+      assert.equal(o.price_hidden, true, what);
+      for (const key of ['shipping_price', 'tax', 'currency', 'price_details'])
+        assert.ok(!(key in o), `${what}: ${key}`);
+    };
+    const found = await app.http.post('/v1/orders/find', { order_ref: 'HOOK-HIDDEN' }, { token: customer });
+    assert.equal(found.body.orders.length, 1, JSON.stringify(found.body));
+    noPrice(found.body.orders[0], 'find_order');
+    const snapshot = await app.http.get(`/v1/orders/${id}/snapshot`, { token: customer });
+    assert.equal(snapshot.status, 200, JSON.stringify(snapshot.body));
+    noPrice(snapshot.body.order, 'order_snapshot');
+    const instructed = await app.http.put(
+      `/v1/orders/${id}/delivery-instruction`,
+      { delivery_instruction: 'gate 4' },
+      { token: customer },
+    );
+    assert.equal(instructed.status, 200, JSON.stringify(instructed.body));
+    noPrice(instructed.body.order, 'update_delivery_instruction');
+    const noted = await app.http.put(`/v1/orders/${id}/note`, { note: 'fragile' }, { token: customer });
+    assert.equal(noted.status, 200, JSON.stringify(noted.body));
+    noPrice(noted.body.order, 'update_order_note');
+    const staffFound = await app.http.post('/v1/orders/find', { order_ref: 'HOOK-HIDDEN' }, { token: admin });
+    assert.ok(staffFound.body.orders[0].shipping_price, 'staff find the price');
+    const staffSnapshot = await app.http.get(`/v1/orders/${id}/snapshot`, { token: admin });
+    assert.ok(staffSnapshot.body.order.shipping_price, "staff read it in the order's snapshot");
     const rate = await app.http.post('/v1/orders/rate', { type: 'D', address: ADDRESS }, { token: customer });
     assert.equal(rate.status, 200);
     assert.equal(rate.body.price_hidden, true);
@@ -524,5 +518,97 @@ describe('local delivery prices and customer-placed orders', () => {
     assert.equal(masked.data.operation_description, '');
     assert.equal(masked.data.price_hidden, true);
     assert.ok(statusChange(masked), JSON.stringify(statusChange.errors));
+
+    // Its answers mask the carrier the same way: the snapshot's order and history, find_order, get_order_detail.
+    await app.em().execute("update order_package set carrier_reference = 'CR-MASKED' where order_id = ?", [carried.id]);
+    const CARRIER_STATUS_IDS = [33, 43];
+    const CARRIER_OPERATIONS = [6007, 2009, 6008, 6009, 6010];
+    const seen = await app.http.get(`/v1/orders/${carried.id}/snapshot`, { token: customer });
+    assert.equal(seen.status, 200, JSON.stringify(seen.body));
+    assert.deepEqual([seen.body.order.status_id, seen.body.order.status], [2, 'ON_THE_WAY']);
+    const push = seen.body.status_history.at(-1);
+    assert.deepEqual(
+      [push.before_status, push.after_status, push.status, push.operation_type, push.description],
+      [1, 2, 'ON_THE_WAY', 6002, ''],
+    );
+    for (const h of seen.body.status_history) {
+      assert.ok(!CARRIER_STATUS_IDS.includes(h.after_status) && !CARRIER_STATUS_IDS.includes(h.before_status));
+      assert.ok(!CARRIER_OPERATIONS.includes(h.operation_type), JSON.stringify(h));
+    }
+    const foundCarried = await app.http.post(
+      '/v1/orders/find',
+      { tracking_number: carried.trackingNumber },
+      { token: customer },
+    );
+    assert.deepEqual([foundCarried.body.orders[0].status_id, foundCarried.body.orders[0].status], [2, 'ON_THE_WAY']);
+    assert.deepEqual(
+      seen.body.packages.map((p: { carrier_reference: string | null }) => p.carrier_reference),
+      [null],
+    );
+    const detailCarried = await app.http.get(`/v1/orders/${carried.id}`, { token: customer });
+    assert.equal(detailCarried.body.order.status_id, 2);
+    assert.equal(detailCarried.body.order.packages[0].carrier_reference, null);
+    // The business's staff see the carrier's own status and step.
+    const asIs = await app.http.get(`/v1/orders/${carried.id}/snapshot`, { token: admin });
+    assert.deepEqual([asIs.body.order.status_id, asIs.body.order.status], [43, 'CARRIER_ON_THE_WAY']);
+    assert.equal(asIs.body.packages[0].carrier_reference, 'CR-MASKED');
+    assert.deepEqual(
+      [asIs.body.status_history.at(-1).after_status, asIs.body.status_history.at(-1).operation_type],
+      [43, 6008],
+    );
+  });
+
+  test('a reroute reprices the order at its new address under the model now; the trail keeps both prices', async () => {
+    const packages = [{ weight_grams: 4000 }, { weight_grams: 2500 }];
+    const created = await app.http.post('/v1/client/orderCreate', orderBody('REROUTE-PRICED'), { token: admin });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const id = created.body.order_id;
+    const first = created.body.shipping_price as string;
+    assert.ok(first);
+    const dearer = await app.http.put(
+      '/v1/client/delivery-price-model',
+      { ...MODEL, base_fee: '9.90' },
+      { token: admin },
+    );
+    assert.equal(dearer.status, 200, JSON.stringify(dearer.body));
+    try {
+      const to = { ...ADDRESS, line1: '2 Rue de Rivoli' };
+      const rate = await app.http.post('/v1/orders/rate', { type: 'D', address: to, packages }, { token: admin });
+      assert.notEqual(rate.body.shipping_price, first);
+      const moved = await app.http.post(`/v1/orders/${id}/reroute`, { address: to, reason: 'moved' }, { token: admin });
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      assert.equal(moved.body.order.shipping_price, rate.body.shipping_price);
+      assert.equal(moved.body.order.tax, rate.body.tax);
+      assert.deepEqual(moved.body.order.price_details, rate.body.price_details);
+      // Where the model cannot price it (no coordinates, and it charges per km), the order is unpriced, as at creation.
+      const nowhere = await app.http.post(
+        `/v1/orders/${id}/reroute`,
+        { address: { ...ADDRESS, lat: null, lng: null } },
+        { token: admin },
+      );
+      assert.equal(nowhere.status, 200, JSON.stringify(nowhere.body));
+      assert.deepEqual(
+        [nowhere.body.order.shipping_price, nowhere.body.order.tax, nowhere.body.order.currency],
+        [null, null, null],
+      );
+      assert.equal(nowhere.body.order.price_details, null);
+      const trail = await app.http.get(`/v1/orders/${id}/audit-timeline`, { token: admin });
+      assert.equal(trail.status, 200, JSON.stringify(trail.body));
+      const reroutes = trail.body.events.filter((e: { operation_type: number }) => e.operation_type === 3014);
+      assert.deepEqual(
+        reroutes.map(
+          (e: {
+            details: { price: { old: { shipping_price: string } | null; new: { shipping_price: string } | null } };
+          }) => [e.details.price.old?.shipping_price ?? null, e.details.price.new?.shipping_price ?? null],
+        ),
+        [
+          [first, rate.body.shipping_price],
+          [rate.body.shipping_price, null],
+        ],
+      );
+      assert.deepEqual(reroutes[0].details.price.new.price_details, rate.body.price_details);
+    } finally {
+      await app.http.put('/v1/client/delivery-price-model', MODEL, { token: admin });
+    }
   });
 });

@@ -16,14 +16,22 @@ import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { eventDefinition } from '../../helpers/events.ts';
-import { makeBusiness, makeProvider, orderArguments, PASSWORD } from '../../helpers/factories.ts';
+import { makeBusiness, makeProvider, orderArguments, PASSWORD, priceModel } from '../../helpers/factories.ts';
 import { startReceiver } from '../../helpers/receiver.ts';
 import { waitFor } from '../../helpers/wait.ts';
+import { callTool } from '../../helpers/mcp.ts';
 
 const ajv = new Ajv({ strict: false });
 formats.default(ajv);
 
 const SECRET = 'order-batches-test-secret-0123456789';
+
+/** A price model that charges per km: each row with coordinates asks the road router once. */
+const PRICE_MODEL = priceModel({ lat: 51.5072, lng: -0.1276 });
+const pricedRow = (ref: string) => {
+  const row = orderArguments(ref);
+  return { ...row, recipient: { ...row.recipient, address: { ...row.recipient.address, lat: 51.5, lng: -0.14 } } };
+};
 
 describe('bulk and async order intake', () => {
   let app: TestApp;
@@ -41,6 +49,8 @@ describe('bulk and async order intake', () => {
    */
   let router: http.Server;
   let routerWatches = 0;
+  /** How long the stand-in router takes to answer each route. */
+  let routerDelayMs = 0;
   const routerSawBatch: ('locked' | 'free')[] = [];
 
   before(async () => {
@@ -54,10 +64,17 @@ describe('bulk and async order intake', () => {
               routerWatches,
             ]),
           )
-          .then((free) => {
+          .then(async (free) => {
             routerSawBatch.push(free.length > 0 ? 'free' : 'locked');
+            if (routerDelayMs > 0) await new Promise((r) => setTimeout(r, routerDelayMs));
             res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ code: 'Ok', routes: [{ distance: 20_000.4, duration: 1500.2 }], waypoints: [] }));
+            res.end(
+              JSON.stringify({
+                code: 'Ok',
+                routes: [{ distance: 20_000.4, duration: 1500.2, weight: 1500.2 }],
+                waypoints: [],
+              }),
+            );
           });
       });
     });
@@ -441,30 +458,12 @@ describe('bulk and async order intake', () => {
   test('async: rows are priced before their chunk locks the batch (the road router is never asked under the lock)', async () => {
     const priced = await makeBusiness(app.em());
     const pricedAdmin = await app.login(priced.users.admin.email, PASSWORD);
-    const model = await app.http.put(
-      '/v1/client/delivery-price-model',
-      {
-        currency: 'EUR',
-        base_fee: '4.90',
-        per_km: '0.85',
-        per_kg: '0.50',
-        included_weight_kg: '5',
-        p2p_surcharge: '2.00',
-        time_window_surcharge: '3.00',
-        extra_package_surcharge: '1.00',
-        tax_rate: '20',
-        origin: { lat: 51.5072, lng: -0.1276 },
-      },
-      { token: pricedAdmin },
-    );
+    const model = await app.http.put('/v1/client/delivery-price-model', PRICE_MODEL, { token: pricedAdmin });
     assert.equal(model.status, 200, JSON.stringify(model.body));
     routerWatches = priced.business.id;
     routerSawBatch.length = 0;
     const tag = `priced-${Date.now()}`;
-    const rows = Array.from({ length: 4 }, (_, i) => {
-      const row = orderArguments(`${tag}-${i}`);
-      return { ...row, recipient: { ...row.recipient, address: { ...row.recipient.address, lat: 51.5, lng: -0.14 } } };
-    });
+    const rows = Array.from({ length: 4 }, (_, i) => pricedRow(`${tag}-${i}`));
     const res = await app.http.post('/v1/client/batchOrderCreateAsync', { orders: rows }, { token: pricedAdmin });
     assert.equal(res.status, 202, JSON.stringify(res.body));
     const done = await waitFor(async () => {
@@ -481,6 +480,44 @@ describe('bulk and async order intake', () => {
       );
     assert.equal(unpriced!.n, 0, 'every order carries its road-priced price');
   });
+
+  test(
+    'async: a chunk that prices for longer than its heartbeat timeout (20 s) heartbeats per row and runs once',
+    { timeout: 180_000 },
+    async () => {
+      const slow = await makeBusiness(app.em());
+      const slowAdmin = await app.login(slow.users.admin.email, PASSWORD);
+      assert.equal(
+        (await app.http.put('/v1/client/delivery-price-model', PRICE_MODEL, { token: slowAdmin })).status,
+        200,
+      );
+      // 30 rows, one second of road routing each: about 30 s of pricing in one chunk.
+      routerDelayMs = 1_000;
+      try {
+        const tag = `slow-${Date.now()}`;
+        const rows = Array.from({ length: 30 }, (_, i) => pricedRow(`${tag}-${i}`));
+        const res = await app.http.post('/v1/client/batchOrderCreateAsync', { orders: rows }, { token: slowAdmin });
+        assert.equal(res.status, 202, JSON.stringify(res.body));
+        const handle = app.running.temporal.workflow.getHandle<typeof orderBatchWorkflow>(
+          orderBatchWorkflowId(res.body.asyncId),
+        );
+        assert.deepEqual(await handle.result(), { total: 30, succeeded: 30, failed: 0 });
+        const { events } = await handle.fetchHistory();
+        const attempts = (events ?? []).flatMap((e, i, all) => {
+          const started = e.activityTaskStartedEventAttributes;
+          if (!started) return [];
+          const scheduled = all.find(
+            (s) => s.eventId?.toString() === started.scheduledEventId?.toString(),
+          )?.activityTaskScheduledEventAttributes;
+          return scheduled?.activityType?.name === 'createBatchChunk' ? [started.attempt] : [];
+        });
+        assert.ok(attempts.length >= 2, 'the chunk and the empty last look');
+        assert.deepEqual(new Set(attempts), new Set([1]), 'no chunk timed out and ran again');
+      } finally {
+        routerDelayMs = 0;
+      }
+    },
+  );
 
   test('async: a row the database keeps refusing fails alone once its chunk has failed as a whole', async () => {
     // This file's own database: a trigger refuses one order_ref, as a fault no validation foresees.
@@ -538,27 +575,7 @@ describe('bulk and async order intake', () => {
   });
 
   test('MCP: both bulk tools need confirm: true; the read does not', async () => {
-    const call = async (name: string, args: Record<string, unknown>) => {
-      const res = await fetch(`${app.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${admin}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-      });
-      const text = await res.text();
-      const json = text.startsWith('{')
-        ? text
-        : text
-            .split('\n')
-            .find((l) => l.startsWith('data: '))!
-            .slice(6);
-      const result = JSON.parse(json).result as { isError?: boolean; content: { text: string }[] };
-      return { isError: result.isError === true, body: JSON.parse(result.content[0]!.text) };
-    };
+    const call = (name: string, args: Record<string, unknown>) => callTool(app.url, admin, name, args);
     const tag = `mcp-${Date.now()}`;
     for (const name of ['bulk_create_orders', 'bulk_create_orders_async']) {
       const unconfirmed = await call(name, { orders: [orderArguments(`${tag}-${name}`)] });

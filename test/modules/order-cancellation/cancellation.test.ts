@@ -12,9 +12,16 @@ import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import {
+  CANCELLATION_ANSWERED,
+  ORDER_CANCELLATION_QUEUE,
+  ORDER_CANCELLATION_WORKFLOW,
   orderCancellationWorkflowId,
+  providerAnswerUpdate,
   type CancellationSnapshot,
 } from '../../../src/modules/order-cancellation/contract.ts';
+import { runAfterCommit } from '../../../src/modules/orders/index.ts';
+import { refusalOf } from '../../../src/platform/temporal/refusals.ts';
+import { createLogger } from '../../../src/platform/logger.ts';
 import { DELETED_WITH_ORDER } from '../../../src/modules/order-cancellation/repo.ts';
 import { eventDefinition } from '../../helpers/events.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
@@ -180,6 +187,24 @@ describe('order cancellation and deletion', () => {
     assert.equal((await cancel(delivered.id)).body.code, 'ORDER_FINISHED');
     const intercepted = await makeOrder(app.em(), b.business.id, { statusId: 48 });
     assert.equal((await cancel(intercepted.id)).body.code, 'ORDER_UNDER_INTERCEPTION');
+    const returned = await makeOrder(app.em(), b.business.id, { statusId: 15 });
+    assert.equal((await cancel(returned.id)).body.code, 'ORDER_FINISHED', 'returned to its sender is finished');
+  });
+
+  test('the same refusal repeated shortly after is answered the same and written once', async () => {
+    const delivered = await makeOrder(app.em(), b.business.id, { statusId: 3 });
+    for (let i = 0; i < 3; i++) {
+      const res = await cancel(delivered.id, staff, { reason: `try ${i}` });
+      assert.deepEqual([res.status, res.body.code], [409, 'ORDER_FINISHED']);
+    }
+    await eventAt('/merchant/cancel-failed', 'order.cancel_failed', aboutOrder(delivered.id));
+    const [n] = await app.em().execute<{ requests: number; refusals: number; events: number }[]>(
+      `select (select count(*)::int from order_cancellation where order_id = ?) as requests,
+         (select count(*)::int from order_operation_event where order_id = ? and operation_type = 3042) as refusals,
+         (select count(*)::int from outbox_event where reference_id = ? and event_type = 'order.cancel_failed') as events`,
+      [delivered.id, delivered.id, String(delivered.id)],
+    );
+    assert.deepEqual(n, { requests: 1, refusals: 1, events: 1 });
   });
 
   test("a cancelled order's packages leave their warehouse distribution", async () => {
@@ -215,6 +240,25 @@ describe('order cancellation and deletion', () => {
       [d.distribution.removal_reason, d.scans.at(-1).action, d.scans.at(-1).source],
       ['cancelled', 'removed', 'cancellation'],
     );
+    // The removal is the work of the request's own process, which ends once it is done.
+    const process = app.running.temporal.workflow.getHandle(orderCancellationWorkflowId(order.id));
+    assert.equal(await process.result(), 'cancelled');
+    // A removed package holds nothing: the cancelled order can be deleted.
+    assert.equal((await app.http.del(`/v1/orders/${order.id}`, { token: admin })).status, 200);
+
+    // A delivered order whose package is still on its distribution is held by it until the package leaves it.
+    const held = await makeOrder(app.em(), b.business.id, { carrierProviderId: carrier.business.id, statusId: 3 });
+    const scan = (action: string) =>
+      app.http.post(
+        '/v1/distribution/scans',
+        { package_number: held.trackingNumber, action, location: 'CWH', scanned_at: new Date().toISOString() },
+        { token: staff },
+      );
+    assert.equal((await scan('received')).body.package?.status, 'created');
+    const refused = await app.http.del(`/v1/orders/${held.id}`, { token: admin });
+    assert.deepEqual([refused.status, refused.body.code], [409, 'ORDER_NOT_DELETABLE']);
+    assert.equal((await scan('removed')).body.package?.status, 'removed');
+    assert.equal((await app.http.del(`/v1/orders/${held.id}`, { token: admin })).status, 200);
   });
 
   test("a cancelled order's parcel still in a locker is flagged for staff; the order cannot be deleted until it is out", async () => {
@@ -283,6 +327,16 @@ describe('order cancellation and deletion', () => {
 
     // Another provider cannot answer for it.
     assert.equal((await answer(number, { accept: true }, otherProvider)).status, 404);
+    // An answer meant for another request of the order (an older one, another provider's) does not reach this one.
+    for (const stale of [
+      { cancellationId: c.id - 1, providerId: provider.id },
+      { cancellationId: c.id, providerId: provider.id + 1 },
+    ]) {
+      const sent = handle.executeUpdate(providerAnswerUpdate, {
+        args: [{ ...stale, accept: true, refusalCode: null, message: null, actorId: 1 }],
+      });
+      assert.equal(await sent.then(() => 'accepted', refusalOf), CANCELLATION_ANSWERED);
+    }
     const accepted = await answer(number, { accept: true });
     assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
     assert.equal(accepted.body.cancellation.status, 'cancelled');
@@ -399,6 +453,76 @@ describe('order cancellation and deletion', () => {
       [String(order.id)],
     );
     assert.ok(log!.events >= 3 && log!.deliveries >= 3, JSON.stringify(log));
+  });
+
+  test('an order refused by its recipient or returned to its sender is finished: it can be deleted', async () => {
+    for (const statusId of [14, 15]) {
+      const order = await makeOrder(app.em(), b.business.id, { statusId });
+      const res = await app.http.del(`/v1/orders/${order.id}`, { token: admin });
+      assert.equal(res.status, 200, `${statusId}: ${JSON.stringify(res.body)}`);
+      await eventAt('/merchant/deleted', 'order.deleted', aboutOrder(order.id));
+    }
+  });
+
+  test('a request whose transaction fails to commit leaves no process waiting: the next request goes through', async () => {
+    const { order } = await heldByProvider();
+    // A check deferred to the commit refuses this order's request after its process has started.
+    await app.em().execute(`create or replace function test_refuse_cancellation() returns trigger language plpgsql
+      as $$ begin raise exception 'commit refused by the test'; end $$`);
+    await app.em().execute(`create constraint trigger test_refuse_cancellation after insert on order_cancellation
+      deferrable initially deferred for each row when (new.order_id = ${order.id})
+      execute function test_refuse_cancellation()`);
+    try {
+      const failed = await cancel(order.id);
+      assert.ok(failed.status >= 500, JSON.stringify(failed.body));
+    } finally {
+      await app.em().execute('drop trigger test_refuse_cancellation on order_cancellation');
+    }
+    const handle = app.running.temporal.workflow.getHandle(orderCancellationWorkflowId(order.id));
+    assert.notEqual((await handle.describe()).status.name, 'RUNNING', 'the process of the unwritten request ended');
+    const again = await cancel(order.id);
+    assert.equal(again.status, 202, JSON.stringify(again.body));
+  });
+
+  test(
+    'a process whose request was never written ends at once, without waiting for its deadline',
+    { timeout: 60_000 },
+    async () => {
+      const order = await makeOrder(app.em(), b.business.id);
+      const handle = await app.running.temporal.workflow.start(ORDER_CANCELLATION_WORKFLOW, {
+        workflowId: orderCancellationWorkflowId(order.id),
+        taskQueue: ORDER_CANCELLATION_QUEUE,
+        args: [
+          {
+            cancellationId: 2_000_000_000,
+            orderId: order.id,
+            businessId: b.business.id,
+            providerId: provider.id,
+            assignmentId: 2_000_000_000,
+            answerDeadline: new Date(Date.now() + 3_600_000).toISOString(),
+          },
+        ],
+      });
+      assert.equal(await handle.result(), 'refused');
+      assert.equal((await cancel(order.id)).status, 200, 'no process holds the order');
+    },
+  );
+
+  test("the hooks' work after the commit is retried: a failing part is thrown after the others ran", async () => {
+    const ran: string[] = [];
+    const failing = runAfterCommit(
+      [
+        async () => void ran.push('first'),
+        async () => {
+          throw new Error('transient');
+        },
+        async () => void ran.push('third'),
+      ],
+      createLogger('silent'),
+      1,
+    );
+    await assert.rejects(failing, /transient/);
+    assert.deepEqual(ran, ['first', 'third']);
   });
 
   test("another business's admin and provider get 404 on every cancellation operation", async () => {

@@ -8,6 +8,7 @@ import {
   endOperation,
   INTERCEPTABLE_STATUSES,
   rejectionOf,
+  requestRejection,
   statusAfterOutcome,
   statusAfterRelease,
 } from '../../../src/modules/order-interception/domain.ts';
@@ -21,6 +22,18 @@ test('every status is either interceptable or rejected with a reason', () => {
   assert.equal(rejectionOf(ORDER_STATUS.INTERCEPTED), 'already_intercepted');
   assert.equal(rejectionOf(ORDER_STATUS.HOLD), 'not_in_transit');
   assert.equal(rejectionOf(ORDER_STATUS.CARRIER_ON_THE_WAY), null);
+});
+
+test("a provider-held order is the provider's to stop, and a cancellation waiting for its provider decides first", () => {
+  const onTheWay = { statusId: ORDER_STATUS.CARRIER_ON_THE_WAY, carrierProviderId: null, cancelPending: false };
+  assert.equal(requestRejection(onTheWay), null);
+  assert.equal(requestRejection({ ...onTheWay, carrierProviderId: 9 }), 'carrier_held');
+  assert.equal(requestRejection({ ...onTheWay, carrierProviderId: 9, cancelPending: true }), 'cancel_pending');
+  // A status that ends the order says so first.
+  assert.equal(
+    requestRejection({ statusId: ORDER_STATUS.DELIVERED, carrierProviderId: 9, cancelPending: false }),
+    'delivered',
+  );
 });
 
 test('the statuses an ending step leaves', () => {

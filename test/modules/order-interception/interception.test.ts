@@ -581,7 +581,9 @@ describe('order interception', () => {
       { ...parcel, place: null, source: 'carrier', reportedBy: carrier.business.id },
     ]);
     // The business's own scan holds it.
-    await tellInterceptionOfWarehouse(ctx, [{ ...parcel, place: warehouse, source: 'scan', reportedBy: b.business.id }]);
+    await tellInterceptionOfWarehouse(ctx, [
+      { ...parcel, place: warehouse, source: 'scan', reportedBy: b.business.id },
+    ]);
     await waitFor(async () => (await stateOf(o.id)) === 'held_at_warehouse');
     const held = (await get(admin, o.id)).body.interception.held_at;
     assert.deepEqual([held.place, held.source], [warehouse, 'scan']);

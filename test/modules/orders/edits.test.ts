@@ -12,6 +12,7 @@ import { eventDefinition } from '../../helpers/events.ts';
 import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../../helpers/factories.ts';
 import { startReceiver } from '../../helpers/receiver.ts';
 import { waitFor } from '../../helpers/wait.ts';
+import { callTool } from '../../helpers/mcp.ts';
 
 const ajv = new Ajv({ strict: false });
 formats.default(ajv);
@@ -410,27 +411,7 @@ describe('order edits and holds', () => {
   });
 
   test('MCP: the high-risk tools do nothing without confirm: true; the medium ones run at once', async () => {
-    const call = async (name: string, args: Record<string, unknown>) => {
-      const res = await fetch(`${app.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${admin}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-      });
-      const text = await res.text();
-      const json = text.startsWith('{')
-        ? text
-        : text
-            .split('\n')
-            .find((l) => l.startsWith('data: '))!
-            .slice(6);
-      const result = JSON.parse(json).result as { isError?: boolean; content: { text: string }[] };
-      return { isError: result.isError === true, body: JSON.parse(result.content[0]!.text) };
-    };
+    const call = (name: string, args: Record<string, unknown>) => callTool(app.url, admin, name, args);
     const o = await order();
     const address = { line1: '9 Quai Sud', city: 'Lille', postal_code: '59000', country: 'FR' };
     for (const [name, args] of [

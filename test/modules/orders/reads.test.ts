@@ -4,6 +4,7 @@ import pino from 'pino';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../../helpers/factories.ts';
 import { lockerWorld } from '../../helpers/lockerWorld.ts';
+import { callTool } from '../../helpers/mcp.ts';
 
 const order = (ref: string, name: string, phone: string) => ({
   type: 'D',
@@ -17,28 +18,7 @@ const order = (ref: string, name: string, phone: string) => ({
   packages: [{}, {}],
 });
 
-/** Calls an MCP tool of the user server with a session token; answers the tool's JSON. */
-async function mcp(app: TestApp, token: string, name: string, args: object) {
-  const res = await fetch(`${app.url}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-  });
-  const text = await res.text();
-  const json = text.startsWith('{')
-    ? text
-    : text
-        .split('\n')
-        .find((l) => l.startsWith('data: '))!
-        .slice(6);
-  const result = JSON.parse(json).result as { isError?: boolean; content: { text: string }[] };
-  return { isError: result.isError === true, body: JSON.parse(result.content[0]!.text) };
-}
+const mcp = (app: TestApp, token: string, name: string, args: object) => callTool(app.url, token, name, args);
 
 describe('order reads: find, snapshot, exceptions and the client OTEP reads', () => {
   let app: TestApp;
@@ -315,6 +295,17 @@ describe('order reads: find, snapshot, exceptions and the client OTEP reads', ()
     assert.equal(received.body.scan?.outcome, 'applied', JSON.stringify(received.body));
     const misplaced = await scan({ action: 'delivered', location: 'RS1', scanned_at: new Date().toISOString() });
     assert.equal(misplaced.body.scan?.outcome, 'flagged', JSON.stringify(misplaced.body));
+    // A distribution scan moves the package, not the order: its status stays and the trail has no row of it
+    // (docs/orders.md, "Audit trail", Scans).
+    const trail = await app.http.get(`/v1/orders/${carried.id}/audit-timeline`, { token: admin });
+    assert.equal(trail.status, 200, JSON.stringify(trail.body));
+    assert.deepEqual(
+      trail.body.events
+        .filter((e: { operation_type: number }) => e.operation_type !== 9001)
+        .map((e: { operation_type: number }) => e.operation_type),
+      [1001],
+    );
+    assert.equal((await app.http.get(`/v1/orders/${carried.id}`, { token: admin })).body.order.status_id, 1);
 
     const snap = await app.http.get(`/v1/orders/${carried.id}/snapshot`, { token: admin });
     assert.deepEqual(
@@ -360,7 +351,7 @@ describe('order reads: find, snapshot, exceptions and the client OTEP reads', ()
     const provider = await makeProvider(app.em(), 'delivery_provider');
     const providerToken = await app.login(provider.user.email, PASSWORD);
     await app.http.put('/v1/provider/webhook-settings', { url: 'http://127.0.0.1:9/none' }, { token: providerToken });
-    const handed = await makeOrder(app.em(), b.business.id);
+    const handed = await makeOrder(app.em(), b.business.id, { customerId: b.users.customer.id });
     const tp = await app.http.post(
       '/v1/third-party-assignments',
       { order_id: handed.id, provider_code: provider.business.code, handover_deadline_hours: 100 },
@@ -376,6 +367,11 @@ describe('order reads: find, snapshot, exceptions and the client OTEP reads', ()
       ]),
       [['third-party', 'assigned', tp.body.assignment.number]],
     );
+    // The carrier is masked for the order's customer, as in its webhooks: the provider's process is not listed.
+    const customer = await app.login(b.users.customer.email, PASSWORD);
+    const customerSnap = await app.http.get(`/v1/orders/${handed.id}/snapshot`, { token: customer });
+    assert.equal(customerSnap.status, 200, JSON.stringify(customerSnap.body));
+    assert.deepEqual(customerSnap.body.processes, []);
   });
 
   test('the public reads have their GraphQL mirrors trackingPublic and otepTracking', async () => {

@@ -4,6 +4,7 @@ import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, makeOrder, makeProvider, PASSWORD } from '../../helpers/factories.ts';
 import { startReceiver } from '../../helpers/receiver.ts';
 import { waitFor } from '../../helpers/wait.ts';
+import { callTool } from '../../helpers/mcp.ts';
 
 const SECRET = 'trail-hook-secret-0123456789';
 
@@ -28,28 +29,8 @@ interface TrailEvent {
   details: Record<string, any>;
 }
 
-/** Calls an MCP tool with a session token; answers the tool's JSON. */
-async function mcp(app: TestApp, server: '/mcp' | '/mcp/developer', token: string, name: string, args: object) {
-  const res = await fetch(`${app.url}${server}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-  });
-  const text = await res.text();
-  const json = text.startsWith('{')
-    ? text
-    : text
-        .split('\n')
-        .find((l) => l.startsWith('data: '))!
-        .slice(6);
-  const result = JSON.parse(json).result as { isError?: boolean; content: { text: string }[] };
-  return { isError: result.isError === true, body: JSON.parse(result.content[0]!.text) };
-}
+const mcp = (app: TestApp, server: '/mcp' | '/mcp/developer', token: string, name: string, args: object) =>
+  callTool(app.url, token, name, args, server);
 
 describe('the orders audit trail read', () => {
   let app: TestApp;

@@ -15,7 +15,7 @@ import {
   type OrderKeys,
 } from '../repo/reads.ts';
 import { customerOperationOf, customerStatusOf, statusCodeOf } from '../domain.ts';
-import { OrderView, PackageView, presentOrder } from '../views.ts';
+import { OrderView, PackageView, presentOrder, presentPackages } from '../views.ts';
 
 /** Who may find and read an order's snapshot: the staff any of the business's orders, a customer account its own. */
 const READERS: readonly Role[] = [...STAFF, 'customer'];
@@ -33,7 +33,7 @@ const viewerOf = (ctx: BusinessContext) => ({
 export const orderFind = defineOperation({
   name: 'find_order',
   summary: "Find the business's orders by reference, tracking number, recipient phone or recipient name.",
-  description: `Give one key or more; an order must match every key given. \`order_ref\` matches exactly; \`tracking_number\` the order's own or any of its packages'; \`phone\` the recipient's number by its digits (\`+420 777 123 456\` and \`420777123456\` are the same, at least 5 digits); \`name\` the start of the recipient's name, whatever the case (at least 2 characters). Answers the matching orders newest first, at most \`limit\` (20 by default, at most ${MAX_FOUND}), with \`truncated\` true when there were more. No order is not an error. The business's staff search every order of the business; a customer account its own orders only. Read one with order_snapshot.`,
+  description: `Give one key or more; an order must match every key given. \`order_ref\` matches exactly; \`tracking_number\` the order's own or any of its packages'; \`phone\` the recipient's number by its digits (\`+420 777 123 456\` and \`420777123456\` are the same, at least 5 digits); \`name\` the start of the recipient's name, whatever the case (at least 2 characters). Answers the matching orders newest first, at most \`limit\` (20 by default, at most ${MAX_FOUND}), with \`truncated\` true when there were more. No order is not an error. The business's staff search every order of the business; a customer account its own orders only, seen as get_orders shows them to it (carrier statuses as ours, no prices its business hides from it). Read one with order_snapshot.`,
   tag: 'Client',
   roles: READERS,
   business: true,
@@ -84,7 +84,7 @@ const ProcessView = z.object({
 export const orderSnapshot = defineOperation({
   name: 'order_snapshot',
   summary: 'One order as it stands: the order, its packages, its status history and its open processes.',
-  description: `The order as get_orders shows it, its packages in position order, its status history oldest first (its newest ${SNAPSHOT_HISTORY_MAX} changes) and each process still open for it (a device order awaiting pickup, a package's distribution, a third-party assignment, a locker delivery, a contractor assignment, a cancellation or interception), each with its type, workflow id, state and since when, read from the processes' own records. An order of another business, or one a customer account does not own, answers NOT_FOUND. The business's staff read any order of the business, a customer account its own; a customer is not shown workflow ids and references.`,
+  description: `The order as get_orders shows it, its packages in position order, its status history oldest first (its newest ${SNAPSHOT_HISTORY_MAX} changes) and each process still open for it (a device order awaiting pickup, a package's distribution, a third-party assignment, a locker delivery, a contractor assignment, a cancellation or interception), each with its type, workflow id, state and since when, read from the processes' own records. An order of another business, or one a customer account does not own, answers NOT_FOUND. The business's staff read any order of the business, a customer account its own. A customer is not shown workflow ids and references, nor its packages' carrier references, nor a delivery provider's process, nor the prices its business hides from it (\`price_hidden: true\`), and sees the carrier masked as in its webhooks: a carrier's status reads as ours (33 as 29, 43 as 2) and a carrier's step as ours (6007 as 1001, 2009 as 2002, 6008-6010 as 6002, without its description).`,
   tag: 'Client',
   roles: READERS,
   business: true,
@@ -123,7 +123,7 @@ export const orderSnapshot = defineOperation({
     return {
       result: true as const,
       order: presentOrder(order, audience),
-      packages,
+      packages: presentPackages(packages, audience),
       status_history: history.map((h) => {
         const operationType = audience.carrierMasked ? customerOperationOf(h.operation_type) : h.operation_type;
         return {
@@ -151,7 +151,7 @@ export const orderSnapshot = defineOperation({
 export const orderExceptions = defineOperation({
   name: 'list_exceptions',
   summary: "The business's orders that need a person, newest first.",
-  description: `One row per situation a person must act on: a device order's open exception, a package's flagged distribution scan not followed by an applied one, a refused cancellation, a failed interception, and whatever else a module reports. Each row names the order (id, reference, tracking number), the \`kind\`, the \`reason\`, \`since\` when, and the \`reference\` to act on (an exception id, a workflow id). At most \`limit\` rows (50 by default, at most ${MAX_EXCEPTIONS_PAGE}); the next page is asked with \`before\` set to \`next_before\`. For the business's staff.`,
+  description: `One row per situation a person must act on: a device order's open exception, a package's flagged distribution scan not followed by an applied one, a refused cancellation, a failed interception, an interception whose parcel has been held for 72 hours with no outcome, and whatever else a module reports. Each row names the order (id, reference, tracking number), the \`kind\`, the \`reason\`, \`since\` when, and the \`reference\` to act on (an exception id, a workflow id). At most \`limit\` rows (50 by default, at most ${MAX_EXCEPTIONS_PAGE}); the next page is asked with \`before\` set to \`next_before\`. For the business's staff.`,
   tag: 'Client',
   roles: STAFF,
   business: true,

@@ -5,13 +5,13 @@ import { ORDER_STATUS_IDS } from '../domain.ts';
 import { STAFF } from '../../../platform/roles.ts';
 import { intParam, offsetOf, pageOf, pageOutput, pageParams, pathId } from '../../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../../platform/catalog/types.ts';
-import { OrderView, PackageView, presentOrder } from '../views.ts';
+import { OrderView, PackageView, presentOrder, presentPackages } from '../views.ts';
 
 export const orderList = defineOperation({
   name: 'get_orders',
   summary: "List the business's orders, newest first.",
   description:
-    "Every order of the caller's business, those handed to a carrier included, 50 a page by default (`page`, `per_page` up to 200) with the `total`. Filter by `order_ref` (exact match) or `status` (a status id such as 1 for NEW_ORDER; an unknown id is VALIDATION_FAILED). Read an order's packages with get_order_detail, and the orders still to plan with get_planning_pool. A customer account lists only the orders placed by or for it, without prices when its business hides local delivery prices from it (`price_hidden: true`).",
+    "Every order of the caller's business, those handed to a carrier included, 50 a page by default (`page`, `per_page` up to 200) with the `total`. Filter by `order_ref` (exact match) or `status` (a status id such as 1 for NEW_ORDER; an unknown id is VALIDATION_FAILED). Read an order's packages with get_order_detail, and the orders still to plan with get_planning_pool. A customer account lists only the orders placed by or for it, without prices when its business hides local delivery prices from it (`price_hidden: true`), and with a carrier's status read as ours (CARRIER_AT_WAREHOUSE as AT_WAREHOUSE, CARRIER_ON_THE_WAY as ON_THE_WAY), as in its webhooks.",
   tag: 'Client',
   roles: [...STAFF, 'customer'],
   business: true,
@@ -58,7 +58,7 @@ export const orderGet = defineOperation({
   name: 'get_order_detail',
   summary: 'Read one order of the business.',
   description:
-    "`id` is the order's id as client_order_create and get_orders answer it, not its tracking number. Answers the order as get_orders shows it, plus its packages in position order with their numbers, measures and carrier references. An order of another business, or no order, answers NOT_FOUND; so does, for a customer account, an order not placed by or for it. A recipient follows a parcel by tracking number with public_tracking instead.",
+    "`id` is the order's id as client_order_create and get_orders answer it, not its tracking number. Answers the order as get_orders shows it, plus its packages in position order with their numbers, measures and carrier references (null for a customer account, for which the carrier is masked). An order of another business, or no order, answers NOT_FOUND; so does, for a customer account, an order not placed by or for it. A recipient follows a parcel by tracking number with public_tracking instead.",
   tag: 'Client',
   roles: [...STAFF, 'customer'],
   business: true,
@@ -75,7 +75,10 @@ export const orderGet = defineOperation({
     if (!order || (caller.role === 'customer' && order.customerId !== caller.id)) throw errors.notFound();
     const packages = await findPackages(ctx.em, order.id);
     const audience = await orderAudienceOf(ctx.em, caller);
-    return { result: true as const, order: { ...presentOrder(order, audience), packages } };
+    return {
+      result: true as const,
+      order: { ...presentOrder(order, audience), packages: presentPackages(packages, audience) },
+    };
   },
 });
 
