@@ -11,7 +11,8 @@ export const turnInput = z
       .trim()
       .min(1)
       .max(MAX_QUESTION_CHARS)
-      .describe(`The person's question or request, 1 to ${MAX_QUESTION_CHARS} characters`),
+      .regex(/\S/, 'text')
+      .describe(`The person's question or request, 1 to ${MAX_QUESTION_CHARS} characters, not only blanks`),
     conversation_id: pathId
       .optional()
       .describe("A conversation of the caller's to continue; without it the turn starts a new one"),
