@@ -68,6 +68,7 @@ export {
   changeOrderStatuses,
   holdForCarrier,
   localPricesHiddenFrom,
+  lockOrderStatus,
   orderVisibleTo,
   visibleOrder,
   type OrderFacts,

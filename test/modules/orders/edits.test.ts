@@ -456,4 +456,40 @@ describe('order edits and holds', () => {
       JSON.stringify(res.body),
     );
   });
+  test('a hold that commits while a provider assignment waits for the order wins: the assignment is refused', async () => {
+    const o = await order();
+    let settled = false;
+    let answer: Promise<{ status: number; body: { code?: string } }> | undefined;
+    // Another transaction (a hold being written) holds the order's row while the assignment is written.
+    await app.em().transactional(async (tx) => {
+      await tx.execute('select id from delivery_order where id = ? for update', [o.id]);
+      answer = app.http.post(
+        '/v1/third-party-assignments',
+        { order_id: o.id, provider_code: provider.business.code },
+        { token: admin },
+      );
+      void answer.finally(() => (settled = true));
+      await waitFor(
+        async () =>
+          settled ||
+          (
+            await app
+              .em()
+              .execute<{ n: number }[]>(
+                "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+              )
+          )[0]!.n > 0,
+      );
+      await tx.execute('update delivery_order set status_id = ? where id = ?', [ORDER_STATUS.HOLD, o.id]);
+    });
+    const res = await answer!;
+    assert.deepEqual([res.status, res.body.code], [409, 'ORDER_NOT_ASSIGNABLE'], JSON.stringify(res.body));
+    const [row] = await app
+      .em()
+      .execute<{ n: number; provider: number | null }[]>(
+        'select (select count(*)::int from third_party_assignment where order_id = o.id) as n, o.carrier_provider_id as provider from delivery_order o where o.id = ?',
+        [o.id],
+      );
+    assert.deepEqual([row!.n, row!.provider], [0, null]);
+  });
 });

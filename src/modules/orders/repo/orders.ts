@@ -261,6 +261,19 @@ export async function changeOrderStatuses(em: Em, moves: readonly OrderStatusMov
 }
 
 /**
+ * Locks the order's row for the rest of the caller's transaction and answers its status (null: no such order), so a
+ * write that depends on the status (a provider assignment) sees what a hold, a cancellation or an interception
+ * committed just before it, and they in turn wait for it.
+ */
+export async function lockOrderStatus(em: Em, orderId: number): Promise<number | null> {
+  const rows = await em.execute<{ status_id: number }[]>(
+    'select status_id from delivery_order where id = ? for update',
+    [orderId],
+  );
+  return rows[0]?.status_id ?? null;
+}
+
+/**
  * Hands the order to a third-party delivery provider (it leaves the planning pool and contractors' reach), or, with
  * null, back to the business's own delivery.
  */

@@ -9,7 +9,7 @@ import { PROCESS_GONE, refusedAs } from '../../../platform/temporal/refusals.ts'
 import { NO_DUPLICATES } from '../../../platform/temporal/startOptions.ts';
 import { writeOnceStarted } from '../../../platform/temporal/startWithRows.ts';
 import { findDeliveryProvider } from '../../identity/index.ts';
-import { actorOf, ASSIGNABLE_STATUS_IDS } from '../../orders/index.ts';
+import { actorOf, ASSIGNABLE_STATUS_IDS, lockOrderStatus } from '../../orders/index.ts';
 import { writeAssignment } from '../activities.ts';
 import {
   ASSIGNMENT_INVALID_STEP,
@@ -100,6 +100,10 @@ export async function startAssignment(
     ctx.em,
     started,
     async (tx) => {
+      // Checked again under the order's lock: a hold, a cancellation or an interception may have committed since.
+      const status = await lockOrderStatus(tx, process.orderId);
+      if (status === null || !ASSIGNABLE_STATUS_IDS.includes(status))
+        throw fail('ORDER_NOT_ASSIGNABLE', 'assignment.not_assignable_status');
       const written = await writeAssignment(tx, { ...process, source, createdBy: ctx.caller.id });
       // Another assignment of the order committed first.
       if (!written) throw fail('ORDER_HELD', 'assignment.carrier_held');
