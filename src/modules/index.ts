@@ -30,6 +30,7 @@ import { orderCancellation } from './order-cancellation/index.ts';
 import { orderChat } from './order-chat/index.ts';
 import { orderInterception } from './order-interception/index.ts';
 import { platformAdmin } from './platform-admin/index.ts';
+import { routes } from './routes/index.ts';
 import { secrets } from './secrets/index.ts';
 import { sms } from './sms/index.ts';
 import { smsMarketing } from './sms-marketing/index.ts';
@@ -61,6 +62,7 @@ const FAMILIES: readonly ModuleDescriptor[] = [
   smsMarketing,
   orderInterception,
   orderCancellation,
+  routes,
 ];
 
 export const MODULES: readonly ModuleDescriptor[] = [

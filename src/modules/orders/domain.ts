@@ -71,6 +71,20 @@ export const ORDER_OPERATION = {
   CONTRACTOR_ASSIGNED: 3061,
   CONTRACTOR_ENDED: 3062,
   PROVIDER_HANDOVER: 3071,
+  DRIVER_ASSIGNED: 3081,
+  DRIVER_UNASSIGNED: 3082,
+  ROUTE_PLANNED: 3083,
+  ROUTE_REMOVED: 3084,
+  AUTO_ASSIGNED: 3085,
+  DRIVER_ACCEPTED: 4001,
+  DRIVER_REJECTED: 4002,
+  DRIVER_PICKUP_STARTED: 4011,
+  DRIVER_PICKED_UP: 4012,
+  DRIVER_ON_THE_WAY: 4013,
+  DRIVER_DELIVERED: 4014,
+  DRIVER_DELIVERY_FAILED: 4015,
+  DRIVER_READY: 4016,
+  POD_FILE_CHANGED: 4021,
   API_STATUS_UPDATE: 6002,
   CARRIER_ACCEPTED: 6007,
   CARRIER_STATUS_PUSH: 6008,
@@ -89,7 +103,7 @@ export const statusCodeOf = (id: number): string => STATUS_CODE.get(id) ?? 'UNKN
 
 /**
  * A carrier's operation types and the type a customer account sees instead (its webhooks, webhooks/transform.ts,
- * and its order answers, order_snapshot): the first digit names the channel (1 order entry, 2 warehouse, 6 API),
+ * and its order answers, order_snapshot): the first digit names the channel (1 order entry, 2 warehouse, 3 back office, 4 driver app, 6 API),
  * so each carrier step reads as our step of the same kind: the carrier accepting the order as the order's creation,
  * its warehouse scan as our warehouse scan, its status pushes as our generic API status update.
  */

@@ -40,6 +40,12 @@ export const Order = defineEntity({
     selfDelivery: p.boolean().default(true),
     /** The third-party delivery provider (a provider account's business) currently carrying the order. */
     carrierProviderId: p.integer().nullable(),
+    /** Where a P2P order is collected (docs/routes.md, Orders as planning reads them); its pickup precedes its delivery. */
+    pickup: p.json<Recipient>().nullable(),
+    /** The skills its driver must have (refrigerated, two_person...). */
+    requiredSkills: p.array().default([]),
+    /** How long its stop takes; the route build's default when null. */
+    serviceMinutes: p.integer().nullable(),
     routeId: p.integer().nullable(),
     /** The driver account carrying the order, once one is assigned; it may then see the order (orderVisibleTo). */
     driverId: p.integer().nullable(),

@@ -53,6 +53,7 @@ export {
   ORDER_STATUSES,
 } from './domain.ts';
 export { recordOrderCreated } from './repo/placement.ts';
+export { orderLifecycleEvent, type OrderLifecycleEvent } from './repo/lifecycle.ts';
 export {
   afterOrdersPlaced,
   OrderPlacementInput,

@@ -114,6 +114,14 @@ export const ORDERS_MESSAGES = {
     de: 'Muss später als start sein.',
     es: 'Debe ser posterior a start.',
   },
+  'field.pickup_only_p2p': {
+    en: 'Only a P2P order has a pickup place; a P order is collected at the recipient address.',
+    'zh-Hans': '只有 P2P 订单有取件地点；P 订单在收件人地址取件。',
+    'zh-Hant': '只有 P2P 訂單有取件地點；P 訂單在收件人地址取件。',
+    fr: "Seule une commande P2P a un lieu d'enlèvement ; une commande P est enlevée à l'adresse du destinataire.",
+    de: 'Nur ein P2P-Auftrag hat einen Abholort; ein P-Auftrag wird an der Empfängeradresse abgeholt.',
+    es: 'Solo un pedido P2P tiene un lugar de recogida; un pedido P se recoge en la dirección del destinatario.',
+  },
 } satisfies Messages;
 
 declare module '../../platform/i18n/messages.ts' {

@@ -12,7 +12,7 @@ import type { OrderActor } from './actor.ts';
 import { MAX_PACKAGES, newTrackingNumber, ORDER_STATUS, type PackageSpec } from './domain.ts';
 import { priceNewOrders, runOrderCreatedHooks, type OrderPrice, type PricingEnv } from './hooks.ts';
 import { insertOrderRows, recordOrdersCreated, type CreatedEventOptions } from './repo/placement.ts';
-import { optionalText, PackageInput, RecipientInput } from './views.ts';
+import { optionalText, PackageInput, RecipientInput, SkillInput, TimeWindowInput } from './views.ts';
 
 /** One order as a caller places it: the body of client_order_create, and one row of a bulk or async batch. */
 export const OrderPlacementInput = z
@@ -30,8 +30,34 @@ export const OrderPlacementInput = z
       .describe(
         "The parcels of the order; one unmeasured package when absent. The first package's number is the order's tracking number.",
       ),
+    time_window: TimeWindowInput.nullish().describe(
+      'When the recipient can receive it (the end later than the start); route planning keeps to it',
+    ),
+    pickup: RecipientInput.nullish().describe(
+      'Where a P2P order is collected (with coordinates, for route planning): its pickup comes before its delivery on the same route. Only for P2P orders',
+    ),
+    required_skills: z
+      .array(SkillInput)
+      .max(10)
+      .optional()
+      .describe(
+        "Skills the order's driver must have (for example refrigerated, two_person); route planning matches them",
+      ),
+    service_minutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(480)
+      .nullish()
+      .describe("How long the stop takes at the address; the route build's default when absent"),
   })
-  .strict();
+  .strict()
+  .superRefine((o, ctx) => {
+    if (o.time_window && Date.parse(o.time_window.end) <= Date.parse(o.time_window.start))
+      ctx.addIssue({ code: 'custom', path: ['time_window', 'end'], params: { key: 'field.time_window_reversed' } });
+    if (o.pickup && o.type !== 'P2P')
+      ctx.addIssue({ code: 'custom', path: ['pickup'], params: { key: 'field.pickup_only_p2p' } });
+  });
 export type OrderPlacementInput = z.output<typeof OrderPlacementInput>;
 
 /** One order to place: its input, and the customer account it is placed by or for (already checked), if any. */
@@ -106,7 +132,7 @@ export function pricePlacements(
       type: input.type,
       recipient: input.recipient,
       packageWeightsGrams: (input.packages ?? [{}]).map((p) => p.weight_grams),
-      hasTimeWindow: false,
+      hasTimeWindow: Boolean(input.time_window),
     })),
   );
 }
@@ -134,6 +160,10 @@ async function insertPlaced(
       carrierProviderId: null,
       routeId: null,
       customerId: input.customer_id ?? null,
+      timeWindow: input.time_window ?? null,
+      pickup: input.pickup ?? null,
+      requiredSkills: [...new Set(input.required_skills ?? [])],
+      serviceMinutes: input.service_minutes ?? null,
       price: prices[i] ?? null,
     })),
   );

@@ -1,7 +1,8 @@
 /** The order's shapes: what create reads, what every order answer shows. */
 import { z } from 'zod';
-import { addressInput, addressView, emailParam } from '../../platform/catalog/schemas.ts';
+import { addressInput, addressView, emailParam, timeParam } from '../../platform/catalog/schemas.ts';
 import { customerStatusOf, statusCodeOf } from './domain.ts';
+import type { Address } from './entities.ts';
 import type { OrderListRow } from './repo/orders.ts';
 
 export const text = (max: number) => z.string().trim().min(1).max(max);
@@ -22,6 +23,20 @@ export const RecipientInput = z
 
 /** When the recipient can receive the order: both ends, the end after the start. */
 export const TimeWindowView = z.object({ start: z.string(), end: z.string() });
+
+/** A time window as callers give it; the operation checks that the end is later than the start. */
+export const TimeWindowInput = z
+  .object({
+    start: timeParam().describe('From when the recipient can receive it, with its offset'),
+    end: timeParam().describe('Until when; later than start'),
+  })
+  .strict();
+
+/** A skill a driver has and an order may require: one lowercase word. */
+export const SkillInput = z
+  .string()
+  .regex(/^[a-z0-9_-]{1,40}$/, 'one lowercase word: letters, digits, _ and -')
+  .meta({ examples: ['refrigerated'] });
 
 export const OrderView = z.object({
   id: z.number().int(),
@@ -46,7 +61,19 @@ export const OrderView = z.object({
     'When the recipient can receive it; update_time_window_by_refs changes it',
   ),
   self_delivery: z.boolean(),
+  pickup: z
+    .object({
+      name: z.string(),
+      phone: z.string().nullable(),
+      email: z.string().nullable(),
+      address: addressView,
+    })
+    .nullable()
+    .describe("Where a P2P order is collected; its pickup comes before its delivery on the driver's route"),
+  required_skills: z.array(z.string()).describe("Skills the order's driver must have"),
+  service_minutes: z.number().int().nullable().describe("How long the stop takes; the route build's default when null"),
   route_id: z.number().int().nullable(),
+  driver_id: z.number().int().nullable().describe('The driver carrying the order, once one is assigned'),
   created_at: z.string(),
   customer_id: z
     .number()
@@ -125,6 +152,7 @@ function orderWithPrices(o: OrderListRow): OrderView {
     price_details: (o.priceDetails as OrderView['price_details']) ?? null,
   };
   const a = o.recipient.address;
+  const pickup = o.pickup ?? null;
   return {
     id: o.id,
     type: o.type,
@@ -138,15 +166,7 @@ function orderWithPrices(o: OrderListRow): OrderView {
       name: o.recipient.name,
       phone: o.recipient.phone ?? null,
       email: o.recipient.email ?? null,
-      address: {
-        line1: a.line1,
-        line2: a.line2 ?? null,
-        city: a.city,
-        postal_code: a.postal_code,
-        country: a.country,
-        lat: a.lat ?? null,
-        lng: a.lng ?? null,
-      },
+      address: addressOf(a),
     },
     note: o.note ?? null,
     delivery_instruction: o.deliveryInstruction ?? null,
@@ -155,10 +175,31 @@ function orderWithPrices(o: OrderListRow): OrderView {
         ? { start: new Date(o.timeWindowStart).toISOString(), end: new Date(o.timeWindowEnd).toISOString() }
         : null,
     self_delivery: o.selfDelivery,
+    pickup: pickup && {
+      name: pickup.name,
+      phone: pickup.phone ?? null,
+      email: pickup.email ?? null,
+      address: addressOf(pickup.address),
+    },
+    required_skills: o.requiredSkills ?? [],
+    service_minutes: o.serviceMinutes ?? null,
     route_id: o.routeId ?? null,
+    driver_id: o.driverId ?? null,
     created_at: new Date(o.createdAt).toISOString(),
     customer_id: o.customerId ?? null,
     ...price,
+  };
+}
+
+function addressOf(a: Address) {
+  return {
+    line1: a.line1,
+    line2: a.line2 ?? null,
+    city: a.city,
+    postal_code: a.postal_code,
+    country: a.country,
+    lat: a.lat ?? null,
+    lng: a.lng ?? null,
   };
 }
 

@@ -120,6 +120,51 @@ describe('orders', () => {
     );
   });
 
+  test('an order carries what route planning reads: a P2P pickup place, a time window, skills and a stop duration', async () => {
+    const pickup = {
+      name: 'Sender Shop',
+      phone: null,
+      address: { line1: '5 Market St', city: 'Arlington', postal_code: '22201', country: 'US', lat: 38.88, lng: -77.1 },
+    };
+    const window = { start: '2026-12-24T09:00:00+01:00', end: '2026-12-24T12:00:00+01:00' };
+    const created = await app.http.post(
+      '/v1/client/orderCreate',
+      {
+        ...valid,
+        type: 'P2P',
+        order_ref: 'PLAN-1',
+        pickup,
+        time_window: window,
+        required_skills: ['refrigerated', 'two_person', 'refrigerated'],
+        service_minutes: 12,
+      },
+      { token: admin },
+    );
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const { body } = await app.http.get(`/v1/orders/${created.body.order_id}`, { token: admin });
+    assert.equal(body.order.pickup.address.lat, 38.88);
+    assert.equal(body.order.pickup.name, 'Sender Shop');
+    assert.deepEqual(body.order.time_window, { start: '2026-12-24T08:00:00.000Z', end: '2026-12-24T11:00:00.000Z' });
+    assert.deepEqual(body.order.required_skills, ['refrigerated', 'two_person']);
+    assert.equal(body.order.service_minutes, 12);
+    assert.equal(body.order.driver_id, null);
+
+    const refused = [
+      [{ ...valid, pickup }, 'pickup'],
+      [{ ...valid, time_window: { start: window.end, end: window.start } }, 'time_window.end'],
+      [{ ...valid, required_skills: ['Cold Chain'] }, 'required_skills.0'],
+      [{ ...valid, service_minutes: 481 }, 'service_minutes'],
+    ] as const;
+    for (const [input, field] of refused) {
+      const r = await app.http.post('/v1/client/orderCreate', input, { token: admin });
+      assert.equal(r.status, 422, field);
+      assert.ok(
+        r.body.errors.some((e: { field: string }) => e.field === field),
+        `${field}: ${JSON.stringify(r.body.errors)}`,
+      );
+    }
+  });
+
   test('bad input answers 422 naming fields and writes nothing', async () => {
     const count = async () =>
       (

@@ -4,7 +4,7 @@
  * domain.ts, and writes the change with its audit-trail row in one transaction.
  */
 import { z } from 'zod';
-import { addressInput, pathId, timeParam } from '../../../platform/catalog/schemas.ts';
+import { addressInput, pathId } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import type { Em } from '../../../platform/db/orm.ts';
 import { errors } from '../../../platform/errors.ts';
@@ -27,7 +27,7 @@ import type { Address } from '../entities.ts';
 import { priceNewOrders, type OrderPrice } from '../hooks.ts';
 import { changeOrderStatuses, orderAudienceOf, type OrderViewer } from '../repo/orders.ts';
 import { appendOrderTrail } from '../repo/trail.ts';
-import { OrderView, presentOrder, text } from '../views.ts';
+import { OrderView, presentOrder, text, TimeWindowInput } from '../views.ts';
 
 /**
  * The business's staff edit every order of the business; a customer account edits what the driver is told of its
@@ -158,13 +158,6 @@ const REF_REASONS = [
   'carrier_held',
 ] as const;
 type RefReason = (typeof REF_REASONS)[number];
-
-const TimeWindowInput = z
-  .object({
-    start: timeParam().describe('From when the recipient can receive it, with its offset'),
-    end: timeParam().describe('Until when; later than start'),
-  })
-  .strict();
 
 export const updateTimeWindowByRefs = defineOperation({
   name: 'update_time_window_by_refs',

@@ -23,6 +23,10 @@ export type OrderListRow = Pick<
   | 'timeWindowEnd'
   | 'selfDelivery'
   | 'routeId'
+  | 'driverId'
+  | 'pickup'
+  | 'requiredSkills'
+  | 'serviceMinutes'
   | 'createdAt'
   | 'customerId'
   | 'shippingPrice'
@@ -35,7 +39,8 @@ export type OrderListRow = Pick<
 export const LIST_COLUMNS = `o.id, o.type, o.order_ref as "orderRef", o.tracking_number as "trackingNumber", o.status_id as "statusId",
   o.scheduled_date::text as "scheduledDate", o.recipient, o.note, o.delivery_instruction as "deliveryInstruction",
   o.time_window_start as "timeWindowStart", o.time_window_end as "timeWindowEnd", o.self_delivery as "selfDelivery",
-  o.route_id as "routeId", o.created_at as "createdAt", o.customer_id as "customerId",
+  o.route_id as "routeId", o.driver_id as "driverId", o.pickup, o.required_skills as "requiredSkills",
+  o.service_minutes as "serviceMinutes", o.created_at as "createdAt", o.customer_id as "customerId",
   o.shipping_price::text as "shippingPrice", o.tax::text as tax, o.currency, o.price_details as "priceDetails"`;
 
 /**

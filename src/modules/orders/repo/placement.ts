@@ -26,6 +26,11 @@ export interface NewOrderRow {
   carrierProviderId: number | null;
   routeId: number | null;
   customerId?: number | null;
+  /** When the recipient can receive it; the two ends as ISO times. */
+  timeWindow?: { start: string; end: string } | null;
+  pickup?: Recipient | null;
+  requiredSkills?: readonly string[];
+  serviceMinutes?: number | null;
   /** What the order is priced at (the orderPricing hook); absent or null: not priced. */
   price?: OrderPrice | null;
 }
@@ -66,16 +71,25 @@ export async function insertOrderRows(em: Em, rows: readonly NewOrderRow[]): Pro
     tax: r.price?.tax ?? null,
     currency: r.price?.currency ?? null,
     price_details: r.price?.priceDetails ?? null,
+    time_window_start: r.timeWindow?.start ?? null,
+    time_window_end: r.timeWindow?.end ?? null,
+    pickup: r.pickup ?? null,
+    required_skills: r.requiredSkills ?? [],
+    service_minutes: r.serviceMinutes ?? null,
   }));
   const inserted = await executeBound<InsertedOrder>(
     em,
     `insert into delivery_order (business_id, type, order_ref, tracking_number, status_id, scheduled_date, recipient, note,
-       self_delivery, carrier_provider_id, route_id, customer_id, shipping_price, tax, currency, price_details)
+       self_delivery, carrier_provider_id, route_id, customer_id, shipping_price, tax, currency, price_details,
+       time_window_start, time_window_end, pickup, required_skills, service_minutes)
      select business_id, type, order_ref, tracking_number, status_id, scheduled_date, recipient, note, self_delivery,
-       carrier_provider_id, route_id, customer_id, shipping_price, tax, currency, price_details
+       carrier_provider_id, route_id, customer_id, shipping_price, tax, currency, price_details,
+       time_window_start, time_window_end, pickup, coalesce(required_skills, '{}'), service_minutes
      from jsonb_to_recordset($1::jsonb) as r(business_id int, type text, order_ref text, tracking_number text,
        status_id int, scheduled_date date, recipient jsonb, note text, self_delivery boolean, carrier_provider_id int,
-       route_id int, customer_id int, shipping_price numeric, tax numeric, currency text, price_details jsonb, n int)
+       route_id int, customer_id int, shipping_price numeric, tax numeric, currency text, price_details jsonb,
+       time_window_start timestamptz, time_window_end timestamptz, pickup jsonb, required_skills text[],
+       service_minutes int, n int)
      order by n
      returning id, business_id as "businessId", order_ref as "orderRef", tracking_number as "trackingNumber", type,
        status_id as "statusId", carrier_provider_id as "carrierProviderId", customer_id as "customerId", created_at as "createdAt"`,
