@@ -17,6 +17,20 @@ COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm \
     npm install --omit=dev --no-save --no-audit --no-fund
 
+# ---- route solver --------------------------------------------------------------
+# The worker serving tms-routes runs solve.py (VROOM through pyvroom) with Python (docs/routes.md, The solver).
+# Debian's python3 on the same base as the runtime, so the venv's interpreter link resolves there; the packages are
+# the pinned, hashed wheels of requirements.txt, as venv.ts installs them outside a container.
+FROM node:${NODE_VERSION}-slim AS solver
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends python3 python3-venv \
+    && rm -rf /var/lib/apt/lists/*
+COPY src/modules/routes/solver/requirements.txt /tmp/solver-requirements.txt
+RUN --mount=type=cache,target=/root/.cache/pip \
+    python3 -m venv /opt/solver \
+    && /opt/solver/bin/python -m pip install --disable-pip-version-check --require-hashes --only-binary=:all: \
+       --no-deps -r /tmp/solver-requirements.txt
+
 # ---- runtime -----------------------------------------------------------------
 FROM node:${NODE_VERSION}-slim
 ENV NODE_ENV=production
@@ -24,6 +38,14 @@ ENV NODE_ENV=production
 # only, and what the network reaches is decided by the published ports. Outside one, HOST defaults to 127.0.0.1.
 ENV HOST=0.0.0.0
 WORKDIR /app
+
+# The route solver: Debian's python3 (the venv's interpreter) and the venv with VROOM. With SOLVER_PYTHON set, the
+# worker uses it as it is and never makes .tools/solver-venv (src/modules/routes/solver/venv.ts).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends python3 \
+    && rm -rf /var/lib/apt/lists/*
+COPY --from=solver /opt/solver /opt/solver
+ENV SOLVER_PYTHON=/opt/solver/bin/python
 
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./

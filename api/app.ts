@@ -13,7 +13,7 @@ import { buildSchema } from './graphql/schema.ts';
 import { graphqlMiddleware } from './graphql/handler.ts';
 import { healthChecks } from './health.ts';
 import { authenticate, tokenResolver } from './middleware/auth.ts';
-import { jsonBody } from './middleware/body.ts';
+import { jsonBody, type RawBodyOf } from './middleware/body.ts';
 import { requestContext, type State } from './middleware/context.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { allowedHosts } from './middleware/hosts.ts';
@@ -40,6 +40,19 @@ const largerBodies = (catalog: readonly Operation[]): Map<string, number> =>
       op.rest?.bodyLimit ? [[`${op.rest.method} /api${op.rest.path}`, op.rest.bodyLimit] as const] : [],
     ),
   );
+
+/** The REST paths that take a raw body (`rest.rawBody`), matched on the `/api/v1/...` path, by method. */
+function rawBodies(catalog: readonly Operation[]): RawBodyOf {
+  const paths = new Map<string, Map<string, { mediaTypes: readonly string[]; limit: number }>>();
+  for (const op of catalog)
+    if (op.rest?.rawBody)
+      paths.set(op.rest.path, (paths.get(op.rest.path) ?? new Map()).set(op.rest.method, op.rest.rawBody));
+  const matchers = [...paths].map(([path, byMethod]) => ({
+    re: new RegExp(`^/api${path.replace(/\{\w+\}/g, '[^/]+')}/?$`),
+    byMethod,
+  }));
+  return (path) => matchers.find((m) => m.re.test(path))?.byMethod;
+}
 
 export interface AppDeps {
   config: Config;
@@ -133,7 +146,7 @@ export function createApp({
     .use(requestContext(log))
     .use(errorHandler())
     .use(allowedHosts(config.allowedHosts))
-    .use(jsonBody(largerBodies(catalog)))
+    .use(jsonBody(largerBodies(catalog), rawBodies(catalog)))
     .use(authenticate(orm, CREDENTIALS, reads))
     .use(byPath(REST_PREFIX, restChain, others));
   return app;

@@ -56,6 +56,15 @@ const RATE_LIMIT_HEADERS = {
   },
 };
 
+/** A raw body or answer: the bytes of a file of one of these media types; the first shows the example. */
+const binaryContent = (mediaTypes: readonly string[]) =>
+  Object.fromEntries(
+    mediaTypes.map((type, i) => [
+      type,
+      { schema: { type: 'string', format: 'binary' }, ...(i === 0 && { example: `(the bytes of a ${type} file)` }) },
+    ]),
+  );
+
 /** The REST body's own failures, for an operation that reads one. */
 const BODY_FAILURES = ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const;
 
@@ -64,16 +73,25 @@ const BODY_FAILURES = ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA
  * catalog says (failures.ts) and, for an operation that reads a body, the body's.
  */
 function failureResponses(op: Operation & { rest: NonNullable<Operation['rest']> }): Record<string, unknown> {
+  const own = failuresOf(op);
+  const { rawBody } = op.rest;
   const failures = [
-    ...failuresOf(op),
+    ...own,
     ...(op.rest.method === 'GET'
       ? []
-      : BODY_FAILURES.map((code) => {
-          const { status, meaning } = errorCodeDefinition(code);
-          // A path with a body limit of its own (rest.bodyLimit) says its own.
-          const limit = code === 'PAYLOAD_TOO_LARGE' && op.rest.bodyLimit;
-          return { code, status, reason: limit ? `The body is over ${limit / (1024 * 1024)} MiB.` : meaning };
-        })),
+      : BODY_FAILURES.filter((code) => !(rawBody && code === 'MALFORMED_JSON'))
+          // An operation may say more of a body failure than the transport does (a raw body's media types).
+          .filter((code) => !own.some((f) => f.code === code))
+          .map((code) => {
+            const { status, meaning } = errorCodeDefinition(code);
+            // A path with a body limit of its own (rest.bodyLimit, a raw body's limit) says its own.
+            const limit = code === 'PAYLOAD_TOO_LARGE' && (rawBody?.limit ?? op.rest.bodyLimit);
+            const reason =
+              rawBody && code === 'UNSUPPORTED_MEDIA_TYPE'
+                ? `The body is not ${rawBody.mediaTypes.join(', ')}.`
+                : meaning;
+            return { code, status, reason: limit ? `The body is over ${limit / (1024 * 1024)} MiB.` : reason };
+          })),
   ];
   const statuses = [...new Set(failures.map((f) => f.status))].sort((a, b) => a - b);
   const headersOf = (status: number) =>
@@ -147,7 +165,8 @@ export function buildOpenApi(
     const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     const props = input.properties ?? {};
     const required = new Set(input.required ?? []);
-    const inQuery = method === 'GET' || method === 'DELETE';
+    const { rawBody, rawAnswer } = op.rest;
+    const inQuery = method === 'GET' || method === 'DELETE' || !!rawBody;
     const parameters = Object.entries(props)
       .filter(([k]) => pathParams.includes(k) || inQuery)
       .map(([name, schema]) => ({
@@ -164,8 +183,9 @@ export function buildOpenApi(
     const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k)));
     const bodyRequired = [...required].filter((k) => !pathParams.includes(k));
     // A body is required when a field of it is: a request without one is read as {} and answers 422 only then.
-    const body =
-      inQuery || Object.keys(bodyProps).length === 0
+    const body = rawBody
+      ? { required: true, description: rawBody.description, content: binaryContent(rawBody.mediaTypes) }
+      : inQuery || Object.keys(bodyProps).length === 0
         ? undefined
         : {
             required: bodyRequired.length > 0,
@@ -196,16 +216,18 @@ export function buildOpenApi(
       }),
       responses: {
         [String(status)]: {
-          description: 'Success',
-          content: Object.fromEntries(
-            (op.rest.representation?.mediaTypes ?? ['application/json']).map((type) => [
-              type,
-              // The example is the default representation's; the others' shapes are their formats' own.
-              type === (op.rest!.representation?.mediaType(undefined) ?? 'application/json')
-                ? { schema: output, example: examplesOf(op).output }
-                : { schema: output },
-            ]),
-          ),
+          description: rawAnswer?.description ?? 'Success',
+          content: rawAnswer
+            ? binaryContent(rawAnswer.mediaTypes)
+            : Object.fromEntries(
+                (op.rest.representation?.mediaTypes ?? ['application/json']).map((type) => [
+                  type,
+                  // The example is the default representation's; the others' shapes are their formats' own.
+                  type === (op.rest!.representation?.mediaType(undefined) ?? 'application/json')
+                    ? { schema: output, example: examplesOf(op).output }
+                    : { schema: output },
+                ]),
+              ),
           ...(op.limit && { headers: RATE_LIMIT_HEADERS }),
         },
         ...(op.rest.accepted && {

@@ -1,6 +1,12 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
-import type { HttpMethod, Operation, OperationContext, Representation } from '../src/platform/catalog/types.ts';
+import type {
+  HttpMethod,
+  Operation,
+  OperationContext,
+  RawContent,
+  Representation,
+} from '../src/platform/catalog/types.ts';
 import { runOperation } from '../src/platform/catalog/run.ts';
 import type { State } from './middleware/context.ts';
 import { isObject } from '../src/platform/json.ts';
@@ -57,7 +63,7 @@ export function restRouter(
   const documentPathOf = documentPathMatcher([...methodsOf.keys()]);
   for (const op of catalog) {
     if (!op.rest) continue;
-    const { method, path, status = 200, representation, accepted } = op.rest;
+    const { method, path, status = 200, representation, accepted, rawBody, rawAnswer } = op.rest;
     const rivalled = [...methodsOf.keys()].some((other) => other !== path && overlap(other, path));
     const handler: Koa.Middleware<State> = async (ctx, next) => {
       // A concrete path of the document shadows this templated one (koa-router would match both). The lookup is
@@ -65,16 +71,30 @@ export function restRouter(
       if (rivalled && documentPathOf(ctx.path.slice('/api'.length)) !== path) return next();
       const params = (ctx as unknown as { params: Record<string, string> }).params;
       const body: unknown = ctx.request.body;
-      // DELETE carries its input in the query string, or in a JSON body where a client sends one.
+      // DELETE carries its input in the query string, or in a JSON body where a client sends one; an operation that
+      // takes a raw body (the bytes of a file) takes its parameters from the query string.
       const source =
-        method === 'GET' ? ctx.query : method === 'DELETE' ? { ...ctx.query, ...(isObject(body) ? body : {}) } : body;
+        method === 'GET' || rawBody
+          ? ctx.query
+          : method === 'DELETE'
+            ? { ...ctx.query, ...(isObject(body) ? body : {}) }
+            : body;
       const raw = isObject(source) ? { ...source, ...params } : source;
       const chosen = representation && representationOf(representation, ctx, raw);
       ctx.state.operation = op.name;
       const opCtx = makeContext(ctx.state);
-      ctx.body = await runOperation(op, raw, opCtx);
-      ctx.status = accepted?.when(ctx.body as never) ? 202 : status;
+      if (rawBody) opCtx.body = ctx.request.rawBody;
+      const output = await runOperation(op, raw, opCtx);
+      ctx.status = accepted?.when(output as never) ? 202 : status;
       if (opCtx.quota) ctx.set(rateLimitHeaders(opCtx.quota));
+      if (rawAnswer) {
+        const file = output as RawContent;
+        ctx.body = file.bytes;
+        ctx.type = file.mediaType;
+        if (rawAnswer.headers) ctx.set(rawAnswer.headers);
+        return;
+      }
+      ctx.body = output;
       const mediaType = representation?.mediaType(chosen);
       if (mediaType) ctx.type = mediaType;
     };

@@ -29,10 +29,16 @@
  *     ms per 100 orders in alternating rounds; an async batch of BENCH_BATCH_ROWS (default 5000) rows per second vs one
  *     multi-row INSERT of the same rows; the trail read of one order with a million operation events in the table vs
  *     a bare Koa endpoint running the same SQL, p99 and throughput
+ * 13. routes: Solomon C101, R101, RC208 through build-route (bench/routes.ts): each plan's distance (DIMACS) vs the
+ *     best known, the vehicles used and the seconds from the POST to the build done; the aim is within 2 % in 10 s
+ * 14. dispatch (bench/dispatch.ts): auto-assign offer -> order.assigned webhook received p50/p99, vs the webhook engine's
+ *     own first attempt at the same pace; lifecycle events per second from drivers' reports (pickup_started ->
+ *     completed, 8 in flight) until the receiver has them all, vs as many bare signals to as many running workflows
  * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
  * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores in section 5 and 3 in section 7. BENCH_OTEP_BATCHES (default 200) sets how many
  * documents of 500 events section 6 ingests in each of its two runs; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
- * each read figure times; BENCH_SECTIONS (say 3,6) runs only the sections it lists.
+ * each read figure times; BENCH_DISPATCH_OFFERS (default 200) and BENCH_DISPATCH_REPORTS (default 500) set section 14's
+ * auto-assigns and reports; BENCH_SECTIONS (say 3,6) runs only the sections it lists.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -59,6 +65,9 @@ import { distributionBench, SCANS_IN_FLIGHT, SCANS_PACKAGES } from './distributi
 import { mcpBench, MCP_IN_FLIGHT } from './mcp.ts';
 import { appsBench } from './apps.ts';
 import { BATCH_ROWS, ordersBench, TRAIL_ROWS } from './orders.ts';
+import { routesBench, routesLine } from './routes.ts';
+import { DISPATCH_DRIVERS, DISPATCH_OFFERS, dispatchBench, REPORTS_IN_FLIGHT } from './dispatch.ts';
+import { ensureSolverVenv } from '../src/modules/routes/solver/venv.ts';
 import { STORE_CALLS, STORE_GRIDS, STORE_IN_FLIGHT, STORE_ROUNDS, storeBench, type Measured } from './store.ts';
 
 const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
@@ -584,6 +593,49 @@ try {
       `bare Koa + pg ${fmt(p99(o.trail.sql))}`,
       p99(o.trail.ours) / p99(o.trail.sql),
     );
+  }
+
+  // 13. routes: Solomon C101, R101, RC208 through build-route (bench/routes.ts)
+  if (section(13)) {
+    await ensureSolverVenv();
+    console.log('routes: Solomon C101, R101, RC208 through build-route, 10 s each (aim: within 2 % of the best known)');
+    for (const r of await routesBench({ url: app.url!, headers }, { seconds: 10 })) console.log(`  ${routesLine(r)}`);
+  }
+
+  // 14. dispatch: auto-assign offers and drivers' reports (bench/dispatch.ts)
+  if (section(14)) {
+    const signIn = async (email: string) => {
+      const res = await fetch(`${app.url}/api/v1/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+      return ((await res.json()) as { access_token: string }).access_token;
+    };
+    const d = await dispatchBench(app.url!, em, app.temporal, signIn);
+    console.log(
+      `dispatch: ${DISPATCH_OFFERS} auto-assigns one every 50 ms, ${DISPATCH_DRIVERS} drivers; ${d.reportMs.length} reports, ${REPORTS_IN_FLIGHT} orders in flight`,
+    );
+    for (const p of [50, 99] as const)
+      line(
+        `offer->order.assigned p${p} (ms)`,
+        fmt(percentile(d.offerLatency, p)),
+        `engine first attempt ${fmt(percentile(d.engineLatency, p))}`,
+        percentile(d.offerLatency, p) / percentile(d.engineLatency, p),
+      );
+    line(
+      'lifecycle events (per s)',
+      fmt(d.eventsPerSecond),
+      `bare signals ${fmt(d.signals.perSecond)}`,
+      d.eventsPerSecond / d.signals.perSecond,
+    );
+    line(
+      'report p50 (ms)',
+      fmt(median(d.reportMs)),
+      `bare signal ${fmt(median(d.signals.latencies))}`,
+      median(d.reportMs) / median(d.signals.latencies),
+    );
+    console.log(`  reports answered ${fmt(d.reportsPerSecond)}/s`);
   }
 
   await app.close();

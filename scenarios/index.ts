@@ -1,6 +1,8 @@
 /** The journeys `npm run scenario` plays, by name. */
+import { driverDay } from './journeys/driverDay.ts';
 import { epcisLocker } from './journeys/epcisLocker.ts';
 import { partnerLocker } from './journeys/partnerLocker.ts';
+import { routeBoard } from './journeys/routeBoard.ts';
 import { fallbackToSelfDelivery, twoPackagesOneLate } from './journeys/thirdParty.ts';
 import type { World } from './world.ts';
 
@@ -40,5 +42,19 @@ export const SCENARIOS: readonly Scenario[] = [
     play: fallbackToSelfDelivery,
     summary:
       'the provider does not take the parcel before the handover deadline: the order falls back to self delivery',
+  },
+  {
+    name: 'route-board',
+    sandbox: false,
+    play: routeBoard,
+    summary:
+      'a route is offered on a route board: one contractor claims and withdraws, the standby is promoted, the board closes early, the seat is awarded, the contractor names its driver and the board settles',
+  },
+  {
+    name: 'driver-day',
+    sandbox: false,
+    play: driverDay,
+    summary:
+      "a driver's day: routes built for two drivers, an order auto-assigned (a reject, a timeout, an accept), a stop delivered with a photo, a failed attempt, the rest re-optimised",
   },
 ];

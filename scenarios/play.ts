@@ -2,11 +2,14 @@
 import { ScenarioError } from './api.ts';
 import type { Scenario } from './index.ts';
 import { Journal } from './journal.ts';
+import type { Webhook } from './receiver.ts';
 import { openWorld, type WorldOptions } from './world.ts';
 
 export interface Played {
   journal: Journal;
   error?: Error;
+  /** Every webhook the receiver got, followed or not. */
+  webhooks?: readonly Webhook[];
 }
 
 export async function play(scenario: Scenario, opts: WorldOptions & { sandbox?: boolean }): Promise<Played> {
@@ -20,9 +23,9 @@ export async function play(scenario: Scenario, opts: WorldOptions & { sandbox?: 
       throw new ScenarioError(
         `${refused.length} webhook(s) failed the signature check: ${refused.map((r) => r.event).join(', ')}`,
       );
-    return { journal: w.journal };
+    return { journal: w.journal, webhooks: w.receiver.received };
   } catch (err) {
-    return { journal: w.journal, error: err as Error };
+    return { journal: w.journal, error: err as Error, webhooks: w.receiver.received };
   } finally {
     await w.close();
   }

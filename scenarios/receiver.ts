@@ -35,12 +35,24 @@ function nameOf(body: any, headers: Record<string, string>): { event: string; id
 /** A few words of what the event says, where it says something a timeline reader wants at a glance. */
 function gist(body: any): string {
   const d = body?.data ?? {};
-  if (d.after_status !== undefined) return `status ${d.before_status ?? '-'} -> ${d.after_status}`;
-  if (d.tracking_event?.description) return `"${d.tracking_event.description}"`;
+  const order = d.order?.id ? `order ${d.order.id} ` : '';
+  if (d.after_status !== undefined) return `${order}status ${d.before_status ?? '-'} -> ${d.after_status}`;
+  if (d.order && (d.driver_id !== undefined || d.previous_driver_id !== undefined)) return lifecycleGist(d);
+  if (d.tracking_event?.description)
+    return `${order}"${d.tracking_event.description}"${d.proof_files ? `, ${d.proof_files.length} proof file(s)` : ''}`;
   if (d.distribution?.status) return `distribution ${d.distribution.status}`;
   if (d.reason) return `reason ${d.reason}`;
   if (d.status) return String(d.status);
   return '';
+}
+
+/** An order lifecycle event (docs/routes.md): its order, driver, and why. */
+function lifecycleGist(d: any): string {
+  const fields = ['driver_id', 'previous_driver_id', 'source', 'reason', 'failure_reason'] as const;
+  return [
+    `order ${d.order.id} ${d.order.status}`,
+    ...fields.filter((f) => d[f] != null).map((f) => `${f} ${d[f]}`),
+  ].join(', ');
 }
 
 export async function startReceiver(journal: Journal) {

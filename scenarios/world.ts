@@ -20,6 +20,10 @@ export interface Accounts {
   lockerProvider: Credentials;
   /** A (not simulated) locker of the business. */
   locker: string;
+  /** Two contractors (broker employees) of the business, for the route board. */
+  contractors?: [Credentials, Credentials];
+  /** Two drivers of the business, for the driver's day. */
+  drivers?: [Credentials, Credentials];
 }
 
 const DEMO_PASSWORD = 'demo-password';
@@ -29,6 +33,14 @@ export const DEMO_ACCOUNTS: Accounts = {
   carrierCode: 'DEMO-CARRIER',
   lockerProvider: { email: 'locker-provider@demo.example', password: DEMO_PASSWORD },
   locker: 'DEMO-LOCKER-1',
+  contractors: [
+    { email: 'broker@demo.example', password: DEMO_PASSWORD },
+    { email: 'broker2@demo.example', password: DEMO_PASSWORD },
+  ],
+  drivers: [
+    { email: 'driver@demo.example', password: DEMO_PASSWORD },
+    { email: 'driver2@demo.example', password: DEMO_PASSWORD },
+  ],
 };
 
 export interface WorldOptions {
@@ -106,6 +118,23 @@ export async function openWorld(opts: WorldOptions) {
         service.call('PUT', '/v1/webhook-settings', {
           token: admin,
           body: Object.fromEntries(BUSINESS_FIELDS.map((f) => [f, before[f] ?? null])),
+        }),
+      );
+    },
+
+    /** Points the business's route_board_webhook_url at the receiver, under a secret of the run. */
+    async routeBoardWebhooks(): Promise<void> {
+      const admin = await token('admin');
+      const before = (await service.call('GET', '/v1/webhook-settings', { token: admin })).body.settings;
+      const key = secret();
+      await service.call('PUT', '/v1/webhook-settings', {
+        token: admin,
+        body: { webhook_sign_secret: key, route_board_webhook_url: receiver.endpoint('business', 'tenant', key) },
+      });
+      undo.push(() =>
+        service.call('PUT', '/v1/webhook-settings', {
+          token: admin,
+          body: { route_board_webhook_url: before.route_board_webhook_url ?? null },
         }),
       );
     },

@@ -14,6 +14,7 @@ import { makePostgresTempDir, startEmbeddedPostgres, type LocalPostgres } from '
 import { freePort, StartupError } from '../src/launchers/startup.ts';
 import { startTemporalDevServer, type DevServer } from '../src/launchers/temporalServer.ts';
 import { workflowsPath } from '../src/platform/temporal/worker.ts';
+import { ensureSolverVenv } from '../src/modules/routes/solver/venv.ts';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../src/platform/telemetry/temporalMetrics.ts';
 
 export interface Stack {
@@ -26,7 +27,10 @@ export interface Stack {
 
 /** Every rate limit far above what one address of a test or fuzz run sends: the limits still count each request. */
 export const UNREACHED_RATE_LIMITS = Object.fromEntries(
-  ['PUBLIC_READ', 'SIGN_IN', 'INGEST', 'WEBHOOK_TEST', 'QUOTE'].map((l) => [`RATE_LIMIT_${l}`, '100000000/60']),
+  ['PUBLIC_READ', 'SIGN_IN', 'INGEST', 'WEBHOOK_TEST', 'QUOTE', 'DRIVER_REGISTER'].map((l) => [
+    `RATE_LIMIT_${l}`,
+    '100000000/60',
+  ]),
 );
 
 /**
@@ -71,7 +75,9 @@ export async function startStack(log: Logger, prefix: string, { database = true 
       );
       return temporal.address;
     };
-    const steps = [seeded(), bundled(), served()] as const;
+    // The route solver's Python, from PyPI on first use; without it only the route builds fail, saying why.
+    const solver = ensureSolverVenv().catch((err: unknown) => log.warn(`route solver: ${(err as Error).message}`));
+    const steps = [seeded(), bundled(), served(), solver] as const;
     // Every step settles first: a failure must not leave a server that is still starting out of stop()'s reach.
     await Promise.allSettled(steps);
     const [databaseUrl, bundlePath, temporalAddress] = await Promise.all(steps);

@@ -15,3 +15,6 @@ export * from '../src/modules/sms-marketing/workflows.ts';
 export * from '../src/modules/order-interception/workflows.ts';
 export * from '../src/modules/order-batches/workflows.ts';
 export * from '../src/modules/order-cancellation/workflows.ts';
+export * from '../src/modules/dispatch/workflows.ts';
+export * from '../src/modules/route-board/workflows.ts';
+export * from '../src/modules/routes/workflows.ts';

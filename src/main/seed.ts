@@ -3,7 +3,9 @@ import { seedDemoApps } from '../modules/apps/index.ts';
 import { grantLockerPartner } from '../modules/locker-deliveries/index.ts';
 import { compartmentsOf, Device, insertDevice } from '../modules/lockers/index.ts';
 import { Business, User } from '../modules/identity/index.ts';
-import { Order, ORDER_STATUS, recordOrderCreated } from '../modules/orders/index.ts';
+import { seedDriverProfile } from '../modules/drivers/index.ts';
+import { Order, ORDER_STATUS, recordOrderCreated, SYSTEM_ACTOR } from '../modules/orders/index.ts';
+import { driverRouteOf, orderStops, putOrderOnRoute } from '../modules/routes/index.ts';
 import type { Role } from '../platform/roles.ts';
 import { hashPassword } from '../platform/secrets.ts';
 
@@ -25,9 +27,13 @@ export const DEMO_ACCOUNTS: {
   { email: 'admin@other.example', name: 'Other Admin', role: 'client_admin', business: 'other' },
   { email: 'locker-provider@demo.example', name: 'Demo Locker Provider', role: 'locker_provider', business: 'lockers' },
   { email: 'carrier@demo.example', name: 'Demo Carrier', role: 'delivery_provider', business: 'carrier' },
+  // Last, so that the accounts before it keep the ids the README shows.
+  { email: 'driver2@demo.example', name: 'Demo Driver Two', role: 'driver', business: 'demo' },
 ];
 
 const address = { line1: '1 Demo Street', city: 'Springfield', postal_code: '12345', country: 'US' };
+/** Where the demo drivers start and end their day: Prague, where the reference's example addresses lie. */
+export const DEMO_DEPOT = { lat: 50.0755, lng: 14.4378 };
 
 /** Demo data, written only where missing, so running it again changes nothing. */
 export async function seedDemo(em: Em): Promise<void> {
@@ -46,6 +52,35 @@ export async function seedDemo(em: Em): Promise<void> {
       if (await tx.count(User, { email: a.email })) continue;
       const businessId = a.business === null ? null : { demo, other, carrier, lockers }[a.business].id;
       tx.create(User, { email: a.email, name: a.name, role: a.role, businessId, passwordHash });
+    }
+    await tx.flush();
+    // The demo drivers' records (docs/routes.md, Drivers): a van and a smaller car, both from one depot.
+    const demoDrivers = [
+      {
+        email: 'driver@demo.example',
+        vehicle: 'Van',
+        weight: 800,
+        volume: 6000,
+        parcels: 120,
+        skills: ['refrigerated'],
+      },
+      { email: 'driver2@demo.example', vehicle: 'Car', weight: 300, volume: 1500, parcels: 40, skills: [] },
+    ];
+    for (const d of demoDrivers) {
+      const user = await tx.findOneOrFail(User, { email: d.email });
+      await seedDriverProfile(tx, user.id, demo.id, {
+        vehicle: d.vehicle,
+        capacity_weight_kg: d.weight,
+        capacity_volume_l: d.volume,
+        capacity_parcels: d.parcels,
+        skills: d.skills,
+        shift_start: '07:00',
+        shift_end: '19:00',
+        breaks: [{ start: '11:30', end: '13:30', minutes: 30 }],
+        depot_lat: DEMO_DEPOT.lat,
+        depot_lng: DEMO_DEPOT.lng,
+        max_route_minutes: 600,
+      });
     }
 
     if (!(await tx.count(Device, { code: 'DEMO-LOCKER-1' }))) {
@@ -81,12 +116,11 @@ export async function seedDemo(em: Em): Promise<void> {
       statusId: number;
       selfDelivery?: boolean;
       carrier?: boolean;
-      routeId?: number;
     }[] = [
       { ref: 'DEMO-NEW-1', tracking: 'TMSDEMO000001', statusId: ORDER_STATUS.NEW_ORDER },
       { ref: 'DEMO-NEW-2', tracking: 'TMSDEMO000002', statusId: ORDER_STATUS.NEW_ORDER },
       { ref: 'DEMO-NEW-3', tracking: 'TMSDEMO000003', statusId: ORDER_STATUS.AT_WAREHOUSE },
-      { ref: 'DEMO-ON-ROUTE', tracking: 'TMSDEMO000004', statusId: ORDER_STATUS.NEW_ORDER, routeId: 1001 },
+      { ref: 'DEMO-ON-ROUTE', tracking: 'TMSDEMO000004', statusId: ORDER_STATUS.NEW_ORDER },
       {
         ref: 'DEMO-THIRD-PARTY',
         tracking: 'TMSDEMO000005',
@@ -112,7 +146,7 @@ export async function seedDemo(em: Em): Promise<void> {
           note: null,
           selfDelivery: o.selfDelivery ?? true,
           carrierProviderId: o.carrier ? carrier.id : null,
-          routeId: o.routeId ?? null,
+          routeId: null,
         }),
       );
     }
@@ -135,6 +169,19 @@ export async function seedDemo(em: Em): Promise<void> {
     }
     await tx.flush();
     for (const o of created) await recordOrderCreated(tx, o);
+    // DEMO-ON-ROUTE is on the demo driver's route of today (a contractor's assignment of it is refused: on a route).
+    // A database seeded before routes existed has it pointing at no route: it is put on a real one then.
+    const onRoute = await tx.findOneOrFail(Order, { businessId: demo.id, orderRef: 'DEMO-ON-ROUTE' });
+    if (!(await orderStops(tx, demo.id, onRoute.id))) {
+      const driver = await tx.findOneOrFail(User, { email: 'driver@demo.example' });
+      const route = await driverRouteOf(tx, demo.id, driver.id, onRoute.scheduledDate ?? today);
+      await putOrderOnRoute(
+        tx,
+        route,
+        { id: onRoute.id, businessId: demo.id, type: 'D', statusId: onRoute.statusId, pickupAt: null, deliverAt: null },
+        SYSTEM_ACTOR,
+      );
+    }
     // The standalone apps of the demo business (docs/apps.md): the README shows their bootstraps.
     await seedDemoApps(tx, demo.id);
   });

@@ -13,6 +13,7 @@ import { reachableDataDir, startEmbeddedPostgres, type LocalPostgres } from '../
 import { loadOrCreateSecretsKey } from '../launchers/secretsKey.ts';
 import { assertPortFree, StartupError } from '../launchers/startup.ts';
 import { startTemporalDevServer, type DevServer } from '../launchers/temporalServer.ts';
+import { ensureSolverVenv } from '../modules/routes/solver/venv.ts';
 
 // One machine for development: the demo seed, webhooks to local receivers and the SMS sandbox, whose messages the
 // platform admin reads (`npm run api`/`worker` keep all three off).
@@ -41,6 +42,11 @@ async function shutdown(code: number, lastLine?: string): Promise<never> {
 }
 
 async function main(): Promise<void> {
+  // The route solver's Python, from PyPI on first use, while the servers start; without it only route builds fail.
+  const solver = ensureSolverVenv().then(
+    (state) => state === 'installed' && log.info('installed the route solver into .tools/solver-venv'),
+    (err: unknown) => log.warn({ reason: (err as Error).message }, 'the route solver could not be installed'),
+  );
   if (config.secretsKeys.length === 0) {
     const file = path.join(config.dataDir, 'secrets.key');
     const { key, created } = loadOrCreateSecretsKey(file);
@@ -84,6 +90,7 @@ async function main(): Promise<void> {
     stops.push(() => mail!.close());
     config.smtpUrl = mail.smtpUrl;
   }
+  await solver;
   const running = await bootstrap(config, log, { migrate: true, seed: config.demoMode });
   stops.push(() => running.close());
   await waitHealthy(running.url!);

@@ -18,8 +18,11 @@ import { apps } from './apps/index.ts';
 import { assignments } from './assignments/index.ts';
 import { deliveryPrices } from './delivery-prices/index.ts';
 import { deviceOrders } from './device-orders/index.ts';
+import { dispatch } from './dispatch/index.ts';
 import { distribution } from './distribution/index.ts';
 import { driverLocation } from './driver-location/index.ts';
+import { podFiles } from './pod-files/index.ts';
+import { drivers } from './drivers/index.ts';
 import { identity } from './identity/index.ts';
 import { lockerDeliveries } from './locker-deliveries/index.ts';
 import { lockers } from './lockers/index.ts';
@@ -31,6 +34,7 @@ import { orderChat } from './order-chat/index.ts';
 import { orderInterception } from './order-interception/index.ts';
 import { platformAdmin } from './platform-admin/index.ts';
 import { routes } from './routes/index.ts';
+import { routeBoard } from './route-board/index.ts';
 import { secrets } from './secrets/index.ts';
 import { sms } from './sms/index.ts';
 import { smsMarketing } from './sms-marketing/index.ts';
@@ -52,6 +56,8 @@ const FAMILIES: readonly ModuleDescriptor[] = [
   thirdPartyDeliveries,
   notifications,
   driverLocation,
+  podFiles,
+  drivers,
   tracking,
   secrets,
   abuseLimits,
@@ -63,6 +69,8 @@ const FAMILIES: readonly ModuleDescriptor[] = [
   orderInterception,
   orderCancellation,
   routes,
+  dispatch,
+  routeBoard,
 ];
 
 export const MODULES: readonly ModuleDescriptor[] = [

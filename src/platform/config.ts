@@ -79,6 +79,20 @@ const EnvSchema = z.object({
     .max(24 * 90)
     .default(24),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  POD_FILE_URL_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
+  POD_S3_ENDPOINT: z
+    .string()
+    .url({ protocol: /^https?$/ })
+    .optional(),
+  POD_S3_BUCKET: z.string().min(3).max(63).optional(),
+  POD_S3_REGION: z.string().min(1).default('us-east-1'),
+  POD_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  POD_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   RELAY_SWEEP_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
@@ -145,6 +159,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_INGEST: quota.prefault('1200/60'),
   RATE_LIMIT_WEBHOOK_TEST: quota.prefault('10/60'),
   RATE_LIMIT_QUOTE: quota.prefault('120/60'),
+  RATE_LIMIT_DRIVER_REGISTER: quota.prefault('10/3600'),
   SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(10),
   SIGN_IN_LOCK_SECONDS: z.coerce
     .number()
@@ -225,6 +240,14 @@ export interface Config {
   router: { url: string; timeoutMs: number; allowPrivate: boolean } | null;
   tokenTtlHours: number;
   publicBaseUrl: string;
+  /**
+   * Proof of delivery files (docs/routes.md): how long a signed download URL lasts, and the S3-compatible store
+   * they are kept in (path-style requests, Signature V4), null to keep them under DATA_DIR.
+   */
+  podFiles: {
+    urlTtlHours: number;
+    s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
+  };
   /** A prebuilt workflow bundle (tests build it once per run). */
   workflowBundlePath?: string;
   /** Multiplies webhook retry waits: 1 in production; tests shrink the 10 s .. 10000 s schedule. */
@@ -319,7 +342,7 @@ export interface Quota {
   windowSeconds: number;
 }
 
-export type RateLimitName = 'public_read' | 'sign_in' | 'ingest' | 'webhook_test' | 'quote';
+export type RateLimitName = 'public_read' | 'sign_in' | 'ingest' | 'webhook_test' | 'quote' | 'driver_register';
 
 export interface GraphQLLimits {
   /** Bytes of the query document (the JSON body as a whole stays under the body parser's 1 MiB). */
@@ -349,6 +372,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   )
     throw new Error(
       'Invalid configuration:\n  SMS_PROVIDER: twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID',
+    );
+  if (e.POD_S3_ENDPOINT && (!e.POD_S3_BUCKET || !e.POD_S3_ACCESS_KEY_ID || !e.POD_S3_SECRET_ACCESS_KEY))
+    throw new Error(
+      'Invalid configuration:\n  POD_S3_ENDPOINT: needs POD_S3_BUCKET, POD_S3_ACCESS_KEY_ID and POD_S3_SECRET_ACCESS_KEY',
     );
   if (e.AI_AGENT_MODEL_URL && !e.AI_AGENT_MODEL)
     throw new Error('Invalid configuration:\n  AI_AGENT_MODEL: AI_AGENT_MODEL_URL needs the model name as well');
@@ -393,6 +420,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null,
     tokenTtlHours: e.TOKEN_TTL_HOURS,
     publicBaseUrl,
+    podFiles: {
+      urlTtlHours: e.POD_FILE_URL_TTL_HOURS,
+      s3: e.POD_S3_ENDPOINT
+        ? {
+            endpoint: e.POD_S3_ENDPOINT.replace(/\/+$/, ''),
+            bucket: e.POD_S3_BUCKET!,
+            region: e.POD_S3_REGION,
+            accessKeyId: e.POD_S3_ACCESS_KEY_ID!,
+            secretAccessKey: e.POD_S3_SECRET_ACCESS_KEY!,
+          }
+        : null,
+    },
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
     relaySweepMs: e.RELAY_SWEEP_MS,
@@ -442,6 +481,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ingest: e.RATE_LIMIT_INGEST,
       webhook_test: e.RATE_LIMIT_WEBHOOK_TEST,
       quote: e.RATE_LIMIT_QUOTE,
+      driver_register: e.RATE_LIMIT_DRIVER_REGISTER,
     },
     signIn: { maxFailures: e.SIGN_IN_MAX_FAILURES, lockSeconds: e.SIGN_IN_LOCK_SECONDS },
     graphqlLimits: {

@@ -16,6 +16,7 @@ export const RATE_LIMIT_SUBJECT: Readonly<Record<RateLimitName, 'address' | 'cre
   ingest: 'credential',
   webhook_test: 'credential',
   quote: 'credential',
+  driver_register: 'address',
 };
 
 /** A limit's state after a request: sent as the RateLimit and RateLimit-Policy headers. */

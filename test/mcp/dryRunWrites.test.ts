@@ -26,6 +26,7 @@ import { startApp, type TestApp } from '../helpers/app.ts';
 import { makeBusiness, makeOrder, makeProvider, orderArguments as order, PASSWORD } from '../helpers/factories.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { awaitDeviceOrderDelivery } from '../helpers/retryWorkflow.ts';
+import { makeDriver, makePlanOrder } from '../modules/routes/fixtures.ts';
 
 /** The roles of the world's accounts: the business's people and one provider of each kind. */
 type As = Exclude<Role, 'platform_admin'>;
@@ -89,6 +90,11 @@ const fixtures = (w: World): Record<string, Fixture> => ({
   cancel_order: { as: 'employee', args: { id: w.unassignedOrder, reason: 'dry run' } },
   bulk_create_orders: { as: 'employee', args: { orders: [order('DRY-BULK-1'), order('DRY-BULK-2')] } },
   bulk_create_orders_async: { as: 'client_admin', args: { orders: [order('DRY-ASYNC-1')] } },
+  // Would write the build and start its process build-route-<id>: the preview shows both, and neither happens.
+  build_route: {
+    as: 'employee',
+    args: { date: '2026-12-24', order_ids: [w.plannableOrder], driver_ids: [w.driver] },
+  },
   // The probe's call: a mutation inside a GraphQL document.
   run_graphql_query: {
     as: 'employee',
@@ -173,6 +179,9 @@ interface World {
   deliveredDelivery: number;
   deadDelivery: number;
   ohpSubscription: number;
+  /** A driver and an order with coordinates, for build_route. */
+  driver: number;
+  plannableOrder: number;
 }
 
 /** run_graphql_query's own answer, inside its preview. */
@@ -244,7 +253,8 @@ describe('X-MCP-Dry-Run: every write an agent can reach writes nothing', () => {
       tables[name] = row!.digest;
     }
     const workflows: Record<string, string> = {};
-    for await (const run of app.running.temporal.workflow.list()) {
+    // A schedule's own runs (the sweeps every few minutes) come whatever the test does: only other runs count.
+    for await (const run of app.running.temporal.workflow.list({ query: 'TemporalScheduledById IS NULL' })) {
       const d = await app.running.temporal.workflow.getHandle(run.workflowId, run.runId).describe();
       workflows[`${run.workflowId} ${run.runId}`] = `${d.status.name}, ${d.historyLength} events`;
     }
@@ -335,6 +345,8 @@ describe('X-MCP-Dry-Run: every write an agent can reach writes nothing', () => {
       deliveredDelivery: await delivery(kept.device_order.id, 'delivered'),
       deadDelivery: await delivery(dead.device_order.id, 'dead'),
       ohpSubscription: ohp.subscription.id,
+      driver: await makeDriver(app.em(), b.business.id),
+      plannableOrder: await makePlanOrder(app.em(), b.business.id),
     };
     table = fixtures(w);
     untouched = await stillSnapshot();

@@ -119,7 +119,9 @@ describe('the operation catalog is reachable on every surface it names', () => {
       const entry = res.body.paths[op.rest.path]?.[op.rest.method.toLowerCase()];
       assert.ok(entry, `${op.rest.method} ${op.rest.path}`);
       assert.equal(entry.operationId, op.name);
-      assert.ok(entry.responses[String(op.rest.status ?? 200)].content['application/json'].schema);
+      // An answer that is a file (rest.rawAnswer) is described by its media types.
+      const mediaType = op.rest.rawAnswer?.mediaTypes[0] ?? 'application/json';
+      assert.ok(entry.responses[String(op.rest.status ?? 200)].content[mediaType].schema);
     }
     // A read with several representations lists each media type it can answer.
     const timeline = res.body.paths['/v1/otep/trackings/{tracking_number}'].get.responses['200'].content;

@@ -78,3 +78,27 @@ test('the app containers listen on every interface, and the API answers the Host
   assert.ok(config.allowedHosts.includes('api'), 'containers of the compose network reach it as api');
   assert.ok(config.allowedHosts.includes('localhost'), "PUBLIC_BASE_URL's host, where the port is published");
 });
+
+test('the image the worker serving tms-routes runs brings the route solver: Python with the hashed requirements', () => {
+  const doc = composeFile();
+  const routing = ['worker', 'webhook-worker'].filter((w) =>
+    doc.services[w].environment.WORKER_QUEUES.split(',').includes('tms-routes'),
+  );
+  assert.ok(routing.length > 0, 'some worker serves tms-routes');
+  const dockerfile = fs.readFileSync(path.resolve(import.meta.dirname, '../../Dockerfile'), 'utf8');
+  // The last stage is the runtime image; the venv is made in an earlier stage and copied in.
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const runtime = stages.at(-1)!;
+  const python = /^ENV SOLVER_PYTHON=(\S+)$/m.exec(runtime)?.[1];
+  assert.ok(python, 'the runtime image sets SOLVER_PYTHON');
+  const venv = python.replace(/\/bin\/python3?$/, '');
+  assert.match(runtime, new RegExp(`^COPY --from=(\\S+) ${venv} ${venv}$`, 'm'), 'the venv is copied in');
+  assert.match(runtime, /apt-get install[^\n]*\bpython3\b/, "the venv's interpreter is installed in the runtime");
+  const from = new RegExp(`^COPY --from=(\\S+) ${venv}`, 'm').exec(runtime)![1];
+  const builder = stages.find((s) => new RegExp(`^\\S+ AS ${from}\\b`).test(s));
+  assert.ok(builder, `the ${from} stage`);
+  assert.match(builder, /apt-get install[^\n]*python3-venv/);
+  assert.match(builder, new RegExp(`python3 -m venv ${venv}`));
+  assert.match(builder, /pip install [^\n]*--require-hashes/);
+  assert.match(builder, /COPY src\/modules\/routes\/solver\/requirements\.txt /);
+});

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { servedQueues } from '../../src/main/bootstrap.ts';
 import { DEVICE_ORDER_QUEUE } from '../../src/modules/device-orders/contract.ts';
 import { TASK_QUEUES } from '../../src/modules/index.ts';
+import { ROUTES_QUEUE } from '../../src/modules/routes/contract.ts';
 import { WEBHOOK_QUEUE } from '../../src/modules/webhooks/contract.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -15,7 +16,8 @@ describe('task queues: a worker per queue group', () => {
   let webhooks: TestApp | undefined;
 
   before(async () => {
-    processes = await startApp({ WORKER_QUEUES: DEVICE_ORDER_QUEUE });
+    // The parcel processes' worker serves the route builds too, as docker-compose.yml's `worker` does.
+    processes = await startApp({ WORKER_QUEUES: `${DEVICE_ORDER_QUEUE},${ROUTES_QUEUE}` });
   });
   after(async () => {
     await webhooks?.running.close();
@@ -31,8 +33,8 @@ describe('task queues: a worker per queue group', () => {
       })
     ).pollers?.length ?? 0;
 
-  test('the contracts name two queues, and a name no module runs on is refused', () => {
-    assert.deepEqual([...TASK_QUEUES].sort(), ['tms', 'tms-webhooks']);
+  test('the contracts name three queues, and a name no module runs on is refused', () => {
+    assert.deepEqual([...TASK_QUEUES].sort(), ['tms', 'tms-routes', 'tms-webhooks']);
     assert.deepEqual(servedQueues({ workerQueues: null }), [...TASK_QUEUES]);
     assert.throws(() => servedQueues({ workerQueues: ['tms', 'tms-webhook'] }), /tms-webhook, which no module runs on/);
   });

@@ -10,7 +10,10 @@ import { SCENARIOS } from '../../scenarios/index.ts';
 import { play, type Played } from '../../scenarios/play.ts';
 import { COMPRESSED_TIMERS } from '../../scenarios/service.ts';
 import type { Accounts } from '../../scenarios/world.ts';
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { eventDefinition } from '../helpers/events.ts';
 import { makeBusiness, makeProvider, PASSWORD } from '../helpers/factories.ts';
 
 describe('scenarios', () => {
@@ -32,12 +35,26 @@ describe('scenarios', () => {
       sandbox: true,
       compartments: compartmentsOf(['M01', 'M02']),
     });
+    const secondDriver = await app.http.post(
+      '/v1/drivers',
+      { name: `Driver Two ${b.tag}`, email: `driver2-${b.tag}@test.example`, password: PASSWORD },
+      { token: await app.login(b.users.admin.email, PASSWORD) },
+    );
+    assert.equal(secondDriver.status, 201, JSON.stringify(secondDriver.body));
     accounts = {
+      drivers: [
+        { email: b.users.driver.email, password: PASSWORD },
+        { email: `driver2-${b.tag}@test.example`, password: PASSWORD },
+      ],
       admin: { email: b.users.admin.email, password: PASSWORD },
       carrier: { email: carrier.user.email, password: PASSWORD },
       carrierCode: carrier.business.code,
       lockerProvider: { email: lockers.user.email, password: PASSWORD },
       locker: b.device.code,
+      contractors: [
+        { email: b.users.broker.email, password: PASSWORD },
+        { email: b.users.broker2.email, password: PASSWORD },
+      ],
     };
   });
   after(async () => {
@@ -132,6 +149,93 @@ describe('scenarios', () => {
     const p = await run('fallback');
     assert.ok(events(p).includes('delivery.assignment.cancelled'));
     assert.ok(p.journal.texts('step').some((s) => s.includes('fallback_to_self_delivery')));
+  });
+
+  test('route-board: claim, standby, withdraw and promote, early close, award, driver named, settled', async () => {
+    const p = await run('route-board');
+    const boardEvents = p.journal
+      .texts('webhook')
+      .filter((w) => w.includes('route_board.changed'))
+      .map((w) => w.split(/\s+/)[1]);
+    assert.ok(boardEvents.length >= 9, boardEvents.join('\n'));
+    assert.ok(p.journal.texts('step').some((s) => /board \d+ settled: route \d+ is driven by \d+/.test(s)));
+  });
+
+  test('driver-day: a plan, an offer rejected, timed out and accepted, a delivery with a photo, a failed attempt, re-optimisation', async () => {
+    const p = await run('driver-day');
+    const ajv = new Ajv({ strict: false });
+    formats.default(ajv);
+    const seen = new Set<string>();
+    const bodies = p
+      .webhooks!.filter((w) => w.verified && w.endpoint === 'business' && !seen.has(w.id) && seen.add(w.id))
+      .map((w) => w.body);
+    // Every payload matches the schema its event declares.
+    for (const e of bodies) {
+      const validate = ajv.compile(eventDefinition(e.event)!.payload);
+      assert.ok(validate(e), `${e.event} matches its schema: ${ajv.errorsText(validate.errors)}`);
+    }
+    const about = (ref: string) => bodies.filter((e) => e.data?.order?.order_ref?.endsWith(`-${ref}`));
+    const lifecycle = (events: any[]) => events.filter((e) => /^order\.(?!status_change|created)/.test(e.event));
+
+    // The late order's auto-assign, in the order the offers were made (OLC-O<offer id>.<step>).
+    const rank = ['assigned', 'accepted', 'rejected', 'unassigned'];
+    const offerKey = (id: string) => {
+      const [, offer, step] = /^OLC-O(\d+)\.(\w+)$/.exec(id)!;
+      return Number(offer) * 10 + rank.indexOf(step!);
+    };
+    const offers = lifecycle(about('LATE'))
+      .filter((e) => e.event_id.startsWith('OLC-O'))
+      .sort((x, y) => offerKey(x.event_id) - offerKey(y.event_id));
+    const [a, b] = [offers[0]?.data.driver_id, offers[3]?.data.driver_id];
+    assert.notEqual(a, b);
+    assert.deepEqual(
+      offers.map((e) => [e.event, e.data.driver_id ?? e.data.previous_driver_id, e.data.source ?? e.data.reason]),
+      [
+        ['order.assigned', a, 'auto_assign'],
+        ['order.rejected', a, 'van full'],
+        ['order.unassigned', a, 'reject'],
+        ['order.assigned', b, 'auto_assign'],
+        ['order.unassigned', b, 'timeout'],
+        ['order.assigned', a, 'auto_assign'],
+        ['order.accepted', a, undefined],
+      ],
+    );
+
+    // The delivered stop: planned, each step reported in turn, the photo in its tracking.event.
+    const completed = bodies.find((e) => e.event === 'order.completed')!;
+    const delivered = bodies.filter((e) => e.data?.order?.id === completed.data.order.id);
+    assert.deepEqual(
+      lifecycle(delivered)
+        .sort((x, y) => Date.parse(x.occurred_at) - Date.parse(y.occurred_at))
+        .map((e) => e.event),
+      ['order.assigned', 'order.pickup_started', 'order.picked_up', 'order.on_the_way', 'order.completed'],
+    );
+    assert.equal(lifecycle(delivered)[0].data.source, 'route_planning');
+    assert.equal(completed.data.order.status_id, 3);
+    const statuses = delivered.filter((e) => e.event === 'order.status_change').map((e) => e.data.after_status);
+    for (const s of [6, 7, 2, 3]) assert.ok(statuses.includes(s), `status ${s} in ${statuses}`);
+    const tracked = delivered.find((e) => e.event === 'tracking.event' && e.data.proof_files?.length > 0);
+    assert.ok(tracked, 'tracking.event with the proof file');
+    assert.equal(tracked.data.proof_files.length, 1);
+    assert.equal(tracked.data.proof_files[0].type, 'photo');
+    assert.equal(tracked.data.tracking_event.status_id, 3);
+
+    // The failed attempt.
+    const failed = bodies.find((e) => e.event === 'order.failed')!;
+    assert.equal(failed.data.failure_reason, 'needs_rescheduling');
+    assert.ok([12, 13, 14].includes(failed.data.order.status_id), String(failed.data.order.status_id));
+
+    // Re-optimised: on each route the done and failed stops come before every pending one.
+    const replanned = p.journal.texts('step').filter((s) => s.includes('re-optimised, finished stops first'));
+    assert.ok(replanned.length > 0);
+    for (const line of replanned) assert.doesNotMatch(line, /pending.*(done|failed)/);
+    assert.match(replanned.join('\n'), /#1 \w+ \d+ (done|failed)/);
+    assert.ok(replanned.some((l) => l.includes(' done')) && replanned.some((l) => l.includes(' failed')));
+    for (const prefix of ['build-route', 'auto-assign', 'route'])
+      assert.ok(
+        p.journal.workflows.some((id) => id.startsWith(`${prefix}-`)),
+        prefix,
+      );
   });
 
   test('a scenario without a sandbox mode refuses --sandbox; --list names every scenario', async () => {

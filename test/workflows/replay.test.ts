@@ -42,6 +42,12 @@ import { orderCancellationWorkflowId } from '../../src/modules/order-cancellatio
 import { czechMobile, orderTo, quietNow } from '../modules/sms-marketing/world.ts';
 import { heldSignal, interceptionWorkflowId } from '../../src/modules/order-interception/contract.ts';
 import { ORDER_STATUS } from '../../src/modules/orders/index.ts';
+import { routeBoardWorkflowId } from '../../src/modules/route-board/contract.ts';
+import { addUser, BOARD_DATE, makeRoutes } from '../modules/route-board/world.ts';
+import { buildRouteWorkflowId } from '../../src/modules/routes/contract.ts';
+import { makeDriver, makePlanOrder } from '../modules/routes/fixtures.ts';
+import { autoAssignWorkflowId, routeDayWorkflowId } from '../../src/modules/dispatch/contract.ts';
+import { dispatchWorld, type Driver } from '../modules/dispatch/world.ts';
 
 const historiesDir = path.resolve(import.meta.dirname, '../../workflows/histories');
 const replayOptions = () => ({
@@ -588,6 +594,93 @@ describe('determinism: recorded histories replay against the current workflow co
     const three = app.running.temporal.workflow.getHandle(orderCancellationWorkflowId(plain.id));
     assert.equal(await three.result(), 'cancelled');
     await replayAndMaybeRecord(app, three.workflowId, 'order-cancellation-at-once.json');
+  });
+
+  test('a fresh route board history (claims, standby, withdraw, early close, award, driver named, settled) replays', async () => {
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    const broker = await app.login(b.users.broker.email, PASSWORD);
+    const broker2 = await app.login(b.users.broker2.email, PASSWORD);
+    const routes = await makeRoutes(app, b.business.id, 2);
+    const hours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
+    const created = await app.http.post(
+      '/v1/route-boards',
+      { route_date: BOARD_DATE, route_ids: routes.map((r) => r.id), closes_at: hours(1), settles_at: hours(2) },
+      { token: admin },
+    );
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id: number = created.body.board.id;
+    const seat: number = created.body.board.seats[0].id;
+    const board = () => app.http.get(`/v1/route-boards/${id}`, { token: admin });
+    await waitFor(async () => (await board()).body.board.status === 'open');
+    const claim = async (token: string, body: object) =>
+      (await app.http.post(`/v1/route-boards/${id}/claims`, body, { token })).body.claim as { id: number };
+    const held = await claim(broker, { seat_id: seat });
+    const standby = await claim(broker2, { seat_id: seat });
+    const pooled = await claim(broker, {});
+    await app.http.post(`/v1/route-boards/${id}/claims/${held.id}/withdraw`, {}, { token: broker });
+    assert.equal((await app.http.post(`/v1/route-boards/${id}/close`, {}, { token: admin })).status, 200);
+    for (const [c, token] of [
+      [standby, broker2],
+      [pooled, broker],
+    ] as const) {
+      const driver = await addUser(app, b.business.id, 'driver');
+      const res = await app.http.post(
+        `/v1/route-boards/${id}/claims/${c.id}/assign`,
+        { driver_id: driver.id },
+        { token },
+      );
+      // The last driver named settles the board, which may show in the answer already.
+      assert.ok(['assigned', 'settled'].includes(res.body.claim?.status), JSON.stringify(res.body));
+    }
+    const handle = app.running.temporal.workflow.getHandle(routeBoardWorkflowId(id));
+    assert.equal(await handle.result(), 'settled');
+    await replayAndMaybeRecord(app, handle.workflowId, 'route-board-settled.json');
+  });
+
+  test('a fresh route build history (prepared, solved, stored) replays', async () => {
+    const b = await makeBusiness(app.em());
+    const admin = await app.login(b.users.admin.email, PASSWORD);
+    const driver = await makeDriver(app.em(), b.business.id);
+    const orders = [await makePlanOrder(app.em(), b.business.id), await makePlanOrder(app.em(), b.business.id)];
+    const res = await app.http.post(
+      '/v3/client/build-route',
+      { date: '2026-12-17', order_ids: orders, driver_ids: [driver], options: { time_limit_seconds: 1 } },
+      { token: admin },
+    );
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const handle = app.running.temporal.workflow.getHandle(buildRouteWorkflowId(res.body.id));
+    assert.deepEqual(await handle.result(), { outcome: 'done' });
+    await replayAndMaybeRecord(app, handle.workflowId, 'build-route-done.json');
+  });
+
+  test('fresh auto-assign (rejected, then accepted) and driver day (route completed) histories replay', async () => {
+    const w = await dispatchWorld(app);
+    try {
+      const first = await w.driver({ position: { lat: 1, lng: 1 } });
+      const second = await w.driver({ position: { lat: 2, lng: 2 } });
+      const o = await w.order({ at: { lat: 1, lng: 1 } });
+      const started = await app.http.post('/v1/dispatch/auto-assign', { order_id: o.id }, { token: w.admin });
+      assert.equal(started.status, 202, JSON.stringify(started.body));
+      const offered = (d: Driver) =>
+        waitFor(async () => (await app.http.get('/v1/driver/offers', { token: d.token })).body.offers.length === 1);
+      await offered(first);
+      assert.equal((await app.http.post(`/v1/driver/offers/${o.id}/reject`, {}, { token: first.token })).status, 200);
+      await offered(second);
+      assert.equal((await app.http.post(`/v1/driver/offers/${o.id}/accept`, {}, { token: second.token })).status, 200);
+      const assign = app.running.temporal.workflow.getHandle(autoAssignWorkflowId(o.id));
+      assert.equal(await assign.result(), 'accepted');
+      await replayAndMaybeRecord(app, assign.workflowId, 'auto-assign-rejected-accepted.json');
+      for (const step of ['pickup_started', 'picked_up', 'on_the_way', 'on_the_way', 'completed']) {
+        const res = await app.http.post(`/v1/driver/orders/${o.id}/report`, { step }, { token: second.token });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      }
+      const day = app.running.temporal.workflow.getHandle(routeDayWorkflowId((await w.orderRow(o.id)).route_id!));
+      assert.equal(await day.result(), 'completed');
+      await replayAndMaybeRecord(app, day.workflowId, 'route-day-completed.json');
+    } finally {
+      await w.receiver.close();
+    }
   });
 });
 

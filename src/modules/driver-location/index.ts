@@ -13,3 +13,6 @@ export const driverLocation = defineModule({
   operations: [driverLocationReport],
   messages: DRIVER_LOCATION_MESSAGES,
 });
+
+export { newestPositions } from './repo.ts';
+export type { NewestPosition } from './repo.ts';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Em } from '../../platform/db/orm.ts';
+import { executeBound } from '../../platform/db/orm.ts';
 import { insertOutboxEvent } from '../../platform/db/outbox.ts';
 
 export interface Position {
@@ -57,4 +58,26 @@ export async function recordPosition(em: Em, p: Position): Promise<boolean> {
     });
     return true;
   });
+}
+
+export interface NewestPosition {
+  driverId: number;
+  lat: number;
+  lng: number;
+  recordedAt: Date;
+}
+
+/** The newest position of each of the business's drivers named (all its drivers when none are named). */
+export async function newestPositions(
+  em: Em,
+  businessId: number,
+  driverIds?: readonly number[],
+): Promise<NewestPosition[]> {
+  const rows = await executeBound<{ driver_id: number; lat: number; lng: number; recorded_at: Date }>(
+    em,
+    `select driver_id, lat, lng, recorded_at from driver_location
+      where business_id = $1 and ($2::int[] is null or driver_id = any($2::int[]))`,
+    [businessId, driverIds ? [...driverIds] : null],
+  );
+  return rows.map((r) => ({ driverId: r.driver_id, lat: r.lat, lng: r.lng, recordedAt: new Date(r.recorded_at) }));
 }

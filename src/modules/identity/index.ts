@@ -8,6 +8,7 @@ import { callerForSessionToken } from './repo.ts';
 export { Business, User } from './entities.ts';
 export { findDeliveryProvider, type AppBinding } from './repo.ts';
 export { accountForPassword, openSession } from './session.ts';
+export { signInAllowed, type SignInAllowedHook, type SigningIn } from './hooks.ts';
 
 export const identity = defineModule({
   name: 'identity',

@@ -6,18 +6,25 @@ import { DUMMY_PASSWORD_HASH, newToken, sha256Hex, verifyPassword } from '../../
 import type { User } from './entities.ts';
 import { issueToken, userForLogin, type AppBinding } from './repo.ts';
 import { recordVerdict, refuseWhileHeld } from './signInLock.ts';
+import { signInAllowed } from './hooks.ts';
 
 /**
  * The account of `email` when `password` is its password, else INVALID_CREDENTIALS, the same whether or not an
  * account has the email (a dummy hash is verified when none has, so the time says nothing either). Counts wrong
- * passwords per email and refuses a held-back email first (TOO_MANY_ATTEMPTS).
+ * passwords per email and refuses a held-back email first (TOO_MANY_ATTEMPTS). An account a signInAllowed hook holds
+ * back (a driver not approved) is answered and counted as a wrong password.
  */
 export async function accountForPassword(em: Em, email: string, password: string, config: Config): Promise<User> {
   await refuseWhileHeld(em, email, config);
   const user = await userForLogin(em, email);
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  await recordVerdict(em, email, user !== null && ok, config);
-  if (!user || !ok) throw errors.invalidCredentials();
+  // An account a module holds back (a driver not approved) counts and answers as a wrong password does.
+  const allowed =
+    user !== null &&
+    ok &&
+    (await signInAllowed(em, { id: user.id, role: user.role, businessId: user.businessId ?? null }));
+  await recordVerdict(em, email, allowed, config);
+  if (!allowed) throw errors.invalidCredentials();
   return user;
 }
 

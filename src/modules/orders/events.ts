@@ -352,10 +352,32 @@ const DECLARED: readonly EventDefinition[] = [
     'route_board.changed',
     'A route board seat or the board itself changed (enterprise level).',
     obj({
-      action: enumOf(ROUTE_BOARD_ACTIONS, 'What happened'),
-      board: obj({ id: int('Board id'), 'status?': str('Board status') }),
-      'seat?': orNull(obj({ id: int('Seat id'), 'driver_id?': orNull(int('Driver on the seat')) })),
+      action: enumOf(ROUTE_BOARD_ACTIONS, 'What happened: the new status of `claim`, or of the board'),
+      board: obj({
+        id: int('Board id'),
+        'status?': str('Board status: scheduled, open, closed, settled, cancelled'),
+        'route_date?': str('The day of the routes offered (YYYY-MM-DD)'),
+      }),
+      'seat?': orNull(
+        obj({
+          id: int('Seat id'),
+          'driver_id?': orNull(int('Driver on the seat: the one the contractor named, null until then')),
+          'route_id?': int('The route the seat offers'),
+          'status?': str('Seat status: open, claimed, awarded, assigned, settled, unfilled, cancelled'),
+        }),
+      ),
+      'claim?': orNull(
+        obj({
+          id: int('Claim id'),
+          contractor_id: int('The contractor (user) who claimed'),
+          status: str('The claim status after the change'),
+          position: orNull(
+            int('1: holds the seat; 2 and on: standby in line; in the pool: its place; null once ended'),
+          ),
+        }),
+      ),
     }),
+    str('RBC-<board id>.<seq>: one per change, stable across retries', { pattern: '^RBC-[0-9]+\\.[0-9]+$' }),
   ),
 ];
 
@@ -407,5 +429,5 @@ export const ORDER_EVENTS = describeEvents(DECLARED, {
   'order.intercept.failed':
     'Sent when the parcel was not held at a warehouse within the deadline (72 hours); the order leaves status 48 for the status it had before and goes on as before.',
   'route_board.changed':
-    'Sent when a route board (enterprise level) is opened, closed or cancelled, or one of its seats changes; `action` says which.',
+    'Sent when a route board is opened, closed or cancelled, or a claim on it changes (docs/routes.md, "The route board"); `action` says which, `claim` and `seat` show them after the change. Sent to the merchant-level route_board_webhook_url only, never to a customer override. The event id is RBC-<board id>.<seq>, numbered in the order of the changes.',
 });

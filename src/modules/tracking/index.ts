@@ -24,6 +24,8 @@ import { otepClientLockerStorage, otepClientTracking } from './operations/client
 
 /** A carried order follows its packages' newest carrier events (for an order leaving an interception's 48). */
 export { followNewestEvents } from './repo/ingest.ts';
+/** The OTEP code of the event synthesized for an order's change into each status (dispatch's tracking.event). */
+export { OTEP_OF_ORDER_STATUS } from './orderStatusMap.ts';
 
 export const tracking = defineModule({
   name: 'tracking',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RawContent } from './types.ts';
 
 /**
  * A whole number from 1 to `max`, given as a number (JSON bodies, GraphQL) or as its decimal digits (query and path
@@ -49,6 +50,12 @@ export const timeParam = () => inYears(z.iso.datetime({ offset: true }));
 export const dateParam = () => inYears(z.iso.date());
 
 export const okResult = z.object({ result: z.literal(true) });
+
+/**
+ * The output of an operation whose answer is a file (`rest.rawAnswer`): the handler's RawContent, sent as bytes. It
+ * never reaches a JSON document, so the schema checks nothing; the OpenAPI document describes the answer as binary.
+ */
+export const rawAnswer = z.custom<RawContent>();
 
 type PageShape<K extends string, T extends z.ZodType, R extends z.ZodType> = {
   result: R;

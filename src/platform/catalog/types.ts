@@ -69,6 +69,24 @@ export interface OperationContext {
   reads: ReadCache;
   /** The process's side of the rate limits' counts (src/platform/quotaCounter.ts). */
   quotas: QuotaCounter;
+  /**
+   * The request's body, for an operation that takes a raw body (`rest.rawBody`); REST sets it. Its bytes are read
+   * only when the handler asks for them, so after the caller, its role and the input have been checked: an
+   * unauthenticated or refused upload is answered without reading it.
+   */
+  body?: RawUpload;
+}
+
+/** A raw request body of a declared media type, not read yet: `read()` reads it (once; 413 beyond the path's limit). */
+export interface RawUpload {
+  mediaType: string;
+  read: () => Promise<Buffer>;
+}
+
+/** Bytes of a declared media type: a raw request body (`rest.rawBody`), or an answer that is a file (`rest.rawAnswer`). */
+export interface RawContent {
+  mediaType: string;
+  bytes: Buffer;
 }
 
 /** A context whose caller is known and belongs to a business. */
@@ -132,6 +150,18 @@ export interface Operation<
      * parameters; api/middleware/body.ts). GraphQL and MCP calls of the operation keep 1 MiB.
      */
     bodyLimit?: number;
+    /**
+     * The body is the bytes themselves (a photo), of one of `mediaTypes` and at most `limit` bytes: the handler reads
+     * them as `ctx.body`, and the input holds the path and query parameters only. REST only: GraphQL and MCP carry
+     * no bytes. A larger body answers 413 (api/middleware/body.ts); a body of another type is not read, `ctx.body`
+     * is undefined, and the handler answers 415 (UNSUPPORTED_MEDIA_TYPE, which it declares) when it needs it.
+     */
+    rawBody?: { mediaTypes: readonly string[]; limit: number; description: string };
+    /**
+     * The answer is a file: the handler answers a RawContent (output schema `rawAnswer`, schemas.ts), sent as its
+     * bytes with its media type, one of `mediaTypes`, and these headers.
+     */
+    rawAnswer?: { mediaTypes: readonly string[]; description: string; headers?: Readonly<Record<string, string>> };
   };
   /**
    * The error codes it answers besides those its other members imply (failures.ts: a token's, the input's, a rate

@@ -123,6 +123,14 @@ export const PLATFORM_MESSAGES = {
     de: 'Senden Sie den Anfragetext als application/json.',
     es: 'Envíe el cuerpo de la solicitud como application/json.',
   },
+  'error.media_type_not_accepted': {
+    en: 'Send the request body as one of: {types}.',
+    'zh-Hans': '请以下列格式之一发送请求正文：{types}。',
+    'zh-Hant': '請以下列格式之一傳送請求內文：{types}。',
+    fr: "Envoyez le corps de la requête dans l'un de ces formats : {types}.",
+    de: 'Senden Sie den Anfragetext in einem dieser Formate: {types}.',
+    es: 'Envíe el cuerpo de la solicitud en uno de estos formatos: {types}.',
+  },
   'error.payload_too_large': {
     en: 'The request body is too large.',
     'zh-Hans': '请求正文过大。',

@@ -5,7 +5,7 @@ import { emailParam, pathCode } from '../../../platform/catalog/schemas.ts';
 import { errors } from '../../../platform/errors.ts';
 import { translate } from '../../../platform/i18n/messages.ts';
 import { ROLES } from '../../../platform/roles.ts';
-import { accountForPassword } from '../../identity/index.ts';
+import { accountForPassword, signInAllowed } from '../../identity/index.ts';
 import { PLATFORMS } from '../domain.ts';
 import { fail } from '../errorCodes.ts';
 import { verifyIdToken } from '../idToken.ts';
@@ -75,7 +75,7 @@ const POLICY =
 export const appSignInIdp = defineOperation({
   name: 'app_sign_in_idp',
   summary: "Sign in to a standalone app with the identity provider's ID token.",
-  description: `Verifies id_token (signature by a key of the provider's JWKS, issuer, expiry, and audience: the app's server_client_id from the bootstrap), then finds the account bound to that identity, the one binding the web uses too. INVALID_ID_TOKEN (401) for a token that fails any check; REGISTRATION_REQUIRED (409) when no account is bound to the identity (register where the app allows it, or sign in with email and link it); IDENTITY_CONFLICT (409) when the identity is unbound but its verified email is an account's (that account links it after signing in with its password); IDP_UNAVAILABLE (503) when the provider's keys cannot be read. ${POLICY}`,
+  description: `Verifies id_token (signature by a key of the provider's JWKS, issuer, expiry, and audience: the app's server_client_id from the bootstrap), then finds the account bound to that identity, the one binding the web uses too. INVALID_ID_TOKEN (401) for a token that fails any check; REGISTRATION_REQUIRED (409) when no account is bound to the identity (register where the app allows it, or sign in with email and link it); IDENTITY_CONFLICT (409) when the identity is unbound but its verified email is an account's (that account links it after signing in with its password); IDP_UNAVAILABLE (503) when the provider's keys cannot be read; INVALID_CREDENTIALS (401) for an account that may not sign in now (a driver not approved, or suspended). ${POLICY}`,
   tag: TAG,
   roles: 'public',
   limit: 'sign_in',
@@ -89,6 +89,7 @@ export const appSignInIdp = defineOperation({
     ROLE_NOT_ALLOWED: "The account's role is not one the app signs in",
     CLIENT_NOT_ALLOWED: 'The account belongs to another business',
     IDP_UNAVAILABLE: "The identity provider's keys cannot be read",
+    INVALID_CREDENTIALS: 'The account may not sign in now (a driver the business has not approved, or has suspended)',
   },
   input: z.object({ ...context, id_token: idToken, ...device }).strict(),
   output: appSessionView,
@@ -106,6 +107,9 @@ export const appSignInIdp = defineOperation({
       throw fail('REGISTRATION_REQUIRED', 'apps.registration_required');
     }
     admit(app, account);
+    // An account another module holds back (a driver not approved, or suspended) as the email sign-in does.
+    if (!(await signInAllowed(ctx.em, { id: account.id, role: account.role, businessId: account.business_id })))
+      throw errors.invalidCredentials();
     return appSession(ctx, app, account, input);
   },
 });

@@ -82,7 +82,10 @@ export function routeStops(em: Em, businessId: number, routeId: number): Promise
   );
 }
 
-/** The order's stops on its route (pickup first), with the route. */
+/**
+ * The order's stops on its route (pickup first), with the route; stops released after a failed attempt
+ * (releaseFinishedOrder) are history and left out.
+ */
 export async function orderStops(
   em: Em,
   businessId: number,
@@ -95,7 +98,8 @@ export async function orderStops(
   );
   if (!route) return null;
   const stops = await em.execute<StopRow[]>(
-    `select ${STOP_COLUMNS} from route_stop s where s.route_id = ? and s.order_id = ? order by s.seq`,
+    `select ${STOP_COLUMNS} from route_stop s where s.route_id = ? and s.order_id = ? and s.released_at is null
+     order by s.seq`,
     [route.id, orderId],
   );
   return { route, stops };
@@ -177,7 +181,10 @@ export async function takeOrderOffRoute(
   if (!found || found.stops.length === 0) return 'not_on_route';
   await lockRoute(em, businessId, found.route.id);
   if (found.stops.some((s) => s.status !== 'pending')) return 'stop_started';
-  await em.execute(`delete from route_stop where route_id = ? and order_id = ?`, [found.route.id, orderId]);
+  await em.execute(`delete from route_stop where route_id = ? and order_id = ? and released_at is null`, [
+    found.route.id,
+    orderId,
+  ]);
   await renumberStops(em, found.route.id);
   const [order] = await em.execute<{ statusId: number }[]>(
     `update delivery_order set route_id = null, driver_id = null, updated_at = now() where id = ? and business_id = ?
@@ -238,4 +245,53 @@ export async function finishStop(
     [stop.routeId],
   );
   return true;
+}
+
+/**
+ * The driver's first report moves a planned route to in progress (docs/routes.md, Routes); so does a report on a
+ * route completed before an order was added to it (a stop pending again).
+ */
+export async function startRoute(em: Em, businessId: number, routeId: number): Promise<void> {
+  await em.execute(
+    `update route r set status = 'in_progress', updated_at = now() where r.id = ? and r.business_id = ?
+     and (r.status = 'planned' or (r.status = 'completed'
+       and exists (select 1 from route_stop s where s.route_id = r.id and s.status = 'pending' and s.kind <> 'break')))`,
+    [routeId, businessId],
+  );
+}
+
+/**
+ * Lets go of an order whose stops on its route are all finished (a failed attempt: the order waits for dispatch
+ * again): the stops stay on the route as what happened (released: `released_at`, so that a second attempt on the
+ * same route gets new stops of its own), the order keeps no route and no driver. One trail row, 3084.
+ * Refused ('stop_pending') while a stop of it is still pending (the driver has it under way).
+ */
+export async function releaseFinishedOrder(
+  em: Em,
+  businessId: number,
+  orderId: number,
+  actor: OrderActor,
+): Promise<{ routeId: number; driverId: number } | OffRouteRefusal | 'stop_pending'> {
+  const found = await orderStops(em, businessId, orderId);
+  if (!found || found.stops.length === 0) return 'not_on_route';
+  await lockRoute(em, businessId, found.route.id);
+  if (found.stops.some((s) => s.status === 'pending')) return 'stop_pending';
+  await em.execute(`update route_stop set released_at = now() where id in (?)`, [found.stops.map((s) => s.id)]);
+  const [order] = await em.execute<{ statusId: number }[]>(
+    `update delivery_order set route_id = null, driver_id = null, updated_at = now() where id = ? and business_id = ?
+     returning status_id as "statusId"`,
+    [orderId, businessId],
+  );
+  await appendOrderTrail(em, [
+    {
+      orderId,
+      businessId,
+      operationType: ORDER_OPERATION.ROUTE_REMOVED,
+      actor,
+      beforeStatus: order?.statusId ?? null,
+      afterStatus: order?.statusId ?? null,
+      details: { route_id: found.route.id, driver_id: found.route.driverId, stops_kept: true },
+    },
+  ]);
+  return { routeId: found.route.id, driverId: found.route.driverId };
 }
