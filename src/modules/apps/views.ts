@@ -1,5 +1,6 @@
 /** The shapes of the standalone apps (docs/apps.md): the configuration the platform admin writes and the bootstrap. */
 import { z } from 'zod';
+import { eachOnce } from '../../platform/catalog/schemas.ts';
 import { APP_TYPES, CAPABILITY_NAME, compareVersions, PLATFORMS, QUICK_ACTIONS, SEMVER } from './domain.ts';
 
 const refuse = (key: string) => ({ params: { key } });
@@ -69,10 +70,7 @@ export const appConfigInput = z
       .record(z.string().max(100).regex(CAPABILITY_NAME), z.boolean())
       .refine((c) => Object.keys(c).length <= 200, refuse('apps.too_many_capabilities'))
       .meta({ examples: [{ 'orders.send': true, 'wallet.view': false }] }),
-    quick_actions: z
-      .array(z.enum(QUICK_ACTIONS))
-      .max(QUICK_ACTIONS.length)
-      .refine((a) => new Set(a).size === a.length, refuse('apps.quick_action_twice')),
+    quick_actions: eachOnce(z.array(z.enum(QUICK_ACTIONS)).max(QUICK_ACTIONS.length), 'apps.quick_action_twice'),
     authentication: z
       .object({
         methods: z.object({ idp: z.boolean(), email: z.boolean(), registration: z.boolean() }).strict(),

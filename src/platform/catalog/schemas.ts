@@ -17,6 +17,13 @@ export const pageParams = {
 export const pathId = intParam();
 
 /**
+ * An array whose items each appear once: a repeat is refused with the message `key` (422), and the published schema
+ * says `uniqueItems`, so that a client or a fuzzer knows the rule before it sends.
+ */
+export const eachOnce = <T extends z.ZodArray>(list: T, key: string): T =>
+  list.refine((a) => new Set(a).size === a.length, { params: { key } }).meta({ uniqueItems: true });
+
+/**
  * A code that names a row in a path (a device, a key, an account), matched exactly: untrimmed, so that a code of
  * blanks, which any schema allows, names nothing (404) rather than nothing at all (422).
  */

@@ -262,8 +262,8 @@ describe('drivers', () => {
     assert.equal((await app.http.post(`/v1/drivers/${d.id}/approve`, {}, { token: admin })).status, 409);
 
     const unknown = await register({ ...body, email: email('x'), client_code: 'NO-SUCH-CODE' });
-    assert.equal(unknown.status, 422);
-    assert.equal(unknown.body.errors[0].field, 'client_code');
+    assert.deepEqual([unknown.status, unknown.body.code], [404, 'NOT_FOUND'], JSON.stringify(unknown.body));
+    assert.equal(unknown.body.message, 'No business has this client code.');
   });
 
   test('registrations are limited per address', async () => {

@@ -53,6 +53,19 @@ describe('route build guards', () => {
     return { routeId: r.id, stopId: stop!.id };
   };
 
+  test('an id given twice is refused before anything is written, as the published uniqueItems says', async () => {
+    const doc = (await app.http.get('/openapi.json')).body;
+    const schemaOf = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
+    assert.equal(schemaOf('/v3/client/build-route').properties.order_ids.uniqueItems, true);
+    assert.equal(schemaOf('/v1/routes/{id}/remove-orders').properties.order_ids.uniqueItems, true);
+    const order = await makePlanOrder(app.em(), b.business.id);
+    const driver = await makeDriver(app.em(), b.business.id);
+    const twice = await build({ date: DATE, order_ids: [order, order], driver_ids: [driver] });
+    assert.deepEqual([twice.status, twice.body.errors?.[0]?.field], [422, 'order_ids'], JSON.stringify(twice.body));
+    const builds = await app.em().execute('select id from route_build where business_id = ?', [b.business.id]);
+    assert.equal(builds.length, 0);
+  });
+
   test("a contractor reads and cancels only its own builds: the staff's are unknown to it", async () => {
     const biz = b.business.id;
     const staffBuild = await build({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errors } from '../../../platform/errors.ts';
+import { AppError } from '../../../platform/errors.ts';
 import { translate } from '../../../platform/i18n/messages.ts';
 import { hashPassword } from '../../../platform/secrets.ts';
 import { emailParam } from '../../../platform/catalog/schemas.ts';
@@ -12,11 +12,12 @@ export const driverRegister = defineOperation({
   name: 'driver_register',
   summary: 'A driver registers itself with a business, which approves it before it can sign in.',
   description:
-    "Public, no token. Names the business by its client code and opens a pending driver account with name, email, password (8 to 1024 characters) and phone (international form), optionally the vehicle, its capacity and the driver's skills. The answer is always 202 with status pending, also when an account has the email already (then nothing changes), so that registration does not tell which emails have accounts. A pending driver's sign-in answers INVALID_CREDENTIALS, as a wrong password does, until a client admin approves it (driver_approve). VALIDATION_FAILED for an unknown client code or a field that is not right; each address may register 10 times an hour (RATE_LIMITED).",
+    "Public, no token. Names the business by its client code and opens a pending driver account with name, email, password (8 to 1024 characters) and phone (international form), optionally the vehicle, its capacity and the driver's skills. The answer is always 202 with status pending, also when an account has the email already (then nothing changes), so that registration does not tell which emails have accounts. A pending driver's sign-in answers INVALID_CREDENTIALS, as a wrong password does, until a client admin approves it (driver_approve). NOT_FOUND for a client code no business has (client codes are public: the app bootstrap answers the same), VALIDATION_FAILED for a field that is not right; each address may register 10 times an hour (RATE_LIMITED).",
   tag: 'Driver',
   roles: 'public',
   limit: 'driver_register',
   rest: { method: 'POST', path: '/v1/driver/register', status: 202 },
+  failures: { NOT_FOUND: 'No business has this client code' },
   graphql: { name: 'driverRegister', kind: 'mutation' },
   input: z
     .object({
@@ -50,7 +51,7 @@ export const driverRegister = defineOperation({
   },
   async handler(input, ctx) {
     const businessId = await businessOfCode(ctx.em, input.client_code);
-    if (businessId === null) throw errors.field('client_code', 'drivers.unknown_client');
+    if (businessId === null) throw new AppError(404, 'NOT_FOUND', 'drivers.unknown_client');
     const change = profileChange({ vehicle: input.vehicle, capacity: input.capacity, skills: input.skills }, null);
     change.phone = phoneOf(input.phone);
     // Hashed whether or not the email is taken, so that the time says nothing either.

@@ -5,7 +5,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { z } from 'zod';
-import { dateParam, pathId } from '../../../platform/catalog/schemas.ts';
+import { dateParam, eachOnce, pathId } from '../../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../../platform/catalog/types.ts';
 import type { Em } from '../../../platform/db/orm.ts';
 import { AppError, errors } from '../../../platform/errors.ts';
@@ -33,12 +33,9 @@ const TAG = 'Routes';
 const ROLES = [...STAFF, 'contractor'] as const;
 
 const idList = (max: number, what: string) =>
-  z
-    .array(z.number().int().min(1).max(2_147_483_647))
-    .min(1)
-    .max(max)
-    .refine((ids) => new Set(ids).size === ids.length, { params: { key: 'routes.duplicate_id' } })
-    .describe(`${what}, 1 to ${max}, each once`);
+  eachOnce(z.array(z.number().int().min(1).max(2_147_483_647)).min(1).max(max), 'routes.duplicate_id').describe(
+    `${what}, 1 to ${max}, each once`,
+  );
 
 const O = BUILD_OPTIONS;
 const Options = z
@@ -98,7 +95,7 @@ const BuildInput = z
 export const buildRoute = defineOperation({
   name: 'build_route',
   summary: 'Plan orders onto drivers\u2019 routes of a day with the route optimiser; answers 202 with the build.',
-  description: `Checks the request, leaves out what cannot be planned (each in \`skipped\` with its code: NOT_DISPATCHABLE, PROVIDER_HELD, CONTRACTOR_HELD, ALREADY_ON_ROUTE, NO_PICKUP, NO_COORDINATES, DRIVER_NOT_ACTIVE, DRIVER_HAS_ROUTE, DRIVER_NO_START), and starts the build (process build-route-<id>): the solver respects time windows, capacities (weight, volume, parcels), skills, shifts and breaks, and P2P pickups before their deliveries. Read the result with GET /v3/client/build-route/{id}; orders no driver could take are reported UNASSIGNED. An order or driver the business does not have fails the call (VALIDATION_FAILED); nothing left to plan is NOTHING_TO_PLAN. A contractor plans the orders assigned to it and unassigned ones; an order another contractor holds is CONTRACTOR_HELD (for staff: any contractor). Options: get_build_route_options.`,
+  description: `Checks the request, leaves out what cannot be planned (each in \`skipped\` with its code: NOT_DISPATCHABLE, PROVIDER_HELD, CONTRACTOR_HELD, ALREADY_ON_ROUTE, NO_PICKUP, NO_COORDINATES, DRIVER_NOT_ACTIVE, DRIVER_HAS_ROUTE, DRIVER_NO_START, and for a contractor re-optimising DRIVER_DAY_NOT_YOURS: the driver's day holds orders the contractor does not hold), and starts the build (process build-route-<id>): the solver respects time windows, capacities (weight, volume, parcels), skills, shifts and breaks, and P2P pickups before their deliveries. Read the result with GET /v3/client/build-route/{id}; orders no driver could take are reported UNASSIGNED. An order or driver the business does not have fails the call (VALIDATION_FAILED); nothing left to plan is NOTHING_TO_PLAN. A contractor plans the orders assigned to it and unassigned ones; an order another contractor holds is CONTRACTOR_HELD (for staff: any contractor). Options: get_build_route_options.`,
   tag: TAG,
   roles: ROLES,
   business: true,

@@ -1,6 +1,6 @@
 /** Taking orders off a route (docs/routes.md, Routes): each order's result, order.unassigned for each one taken off. */
 import { z } from 'zod';
-import { pathId } from '../../../platform/catalog/schemas.ts';
+import { eachOnce, pathId } from '../../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../../platform/catalog/types.ts';
 import { insertOutboxEvents, type NewOutboxEvent } from '../../../platform/db/outbox.ts';
 import { errors } from '../../../platform/errors.ts';
@@ -28,12 +28,10 @@ export const removeRouteOrders = defineOperation({
   input: z
     .object({
       id: pathId,
-      order_ids: z
-        .array(z.number().int().min(1).max(2_147_483_647))
-        .min(1)
-        .max(500)
-        .refine((ids) => new Set(ids).size === ids.length, { params: { key: 'routes.duplicate_id' } })
-        .describe('The orders to take off, 1 to 500, each once'),
+      order_ids: eachOnce(
+        z.array(z.number().int().min(1).max(2_147_483_647)).min(1).max(500),
+        'routes.duplicate_id',
+      ).describe('The orders to take off, 1 to 500, each once'),
     })
     .strict(),
   output: z.object({
