@@ -3,7 +3,8 @@
  * order asked for is checked again under its row lock (what changed during the solve is left out with its reason);
  * an order on another route with nothing started moves; re-optimising clears the drivers' pending stops first, and an
  * order of theirs the plan no longer holds leaves the route (order.unassigned), unless its driver has it already
- * (a P2P order picked up), when its delivery goes back on the end. Idempotent: a build stored already is left.
+ * (a P2P order picked up, a D order on a day under way: dayUnderWay's carrying), when its delivery goes back on the
+ * end. Idempotent: a build stored already is left.
  */
 import type { Em } from '../../platform/db/orm.ts';
 import type { NewOutboxEvent } from '../../platform/db/outbox.ts';
@@ -30,6 +31,7 @@ import {
   setRoutePlan,
   type NewStop,
 } from './repo/store.ts';
+import { dayUnderWay } from './buildProblem.ts';
 import { driversNotYours, toPlanned } from './planningChecks.ts';
 
 /** Why the orders of a driver left out at the store are UNASSIGNED (route_build.skipped keeps English reasons). */
@@ -83,6 +85,7 @@ async function writePlan(tx: Em, build: BuildRow): Promise<void> {
   }
   const day = wholeDay.filter((d) => !refusedDrivers.has(d.driverId));
   const onDay = new Set(day.flatMap((d) => d.stops.flatMap((s) => (s.orderId ? [s.orderId] : []))));
+  const { carrying } = dayUnderWay(day);
   const asked = new Set(request.order_ids);
 
   const skipped: Skip[] = [...build.skipped];
@@ -193,7 +196,7 @@ async function writePlan(tx: Em, build: BuildRow): Promise<void> {
     if (placed.has(id)) continue;
     const row = rows.get(id);
     if (!row) continue;
-    if (row.stopStarted) {
+    if (row.stopStarted || carrying.get(id) === was.driverId) {
       await appendStops(tx, businessId, was.routeId, [
         { kind: 'delivery', orderId: id, plannedArrival: null, plannedDeparture: null, ...stopPoint(row, 'delivery') },
       ]);

@@ -436,6 +436,66 @@ describe('route builds', () => {
     assert.deepEqual(gone, { route_id: null, n: 1 });
   });
 
+  test('a carried D order the re-optimised plan cannot serve stays in the van: its delivery goes back on the end', async () => {
+    const em = app.em();
+    const biz = b.business.id;
+    const today = new Date().toISOString().slice(0, 10);
+    const driver = await makeDriver(em, biz, { shift: null, position: near(5, 5) });
+    const doneOrder = await makePlanOrder(em, biz, { at: near(1) });
+    // Its window ended an hour ago: no plan made now can serve it.
+    const hour = 3_600_000;
+    const late = await makePlanOrder(em, biz, {
+      at: near(3),
+      window: [new Date(Date.now() - 2 * hour).toISOString(), new Date(Date.now() - hour).toISOString()],
+    });
+    const added = await makePlanOrder(em, biz, { at: near(4, 6) });
+    const routeId = await em.transactional(async (tx) => {
+      const r = await driverRouteOf(tx, biz, driver, today);
+      const put = (id: number) =>
+        putOrderOnRoute(
+          tx,
+          r,
+          { id, businessId: biz, type: 'D', statusId: 1, pickupAt: null, deliverAt: near(1) },
+          SYSTEM_ACTOR,
+        );
+      const [d] = await put(doneOrder);
+      await put(late);
+      await finishStop(tx, biz, d!.id, 'done', new Date());
+      return r.id;
+    });
+    const res = await build({
+      date: today,
+      order_ids: [added],
+      driver_ids: [driver],
+      options: { reoptimize: true, time_limit_seconds: 1 },
+    });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const done = await buildEnded(app.http, admin, res.body.id);
+    assert.equal(done.status, 'done', JSON.stringify(done));
+    assert.deepEqual(
+      done.skipped.filter((s: any) => s.order_id === late).map((s: any) => s.code),
+      ['UNASSIGNED'],
+    );
+    const stops = (await app.http.get(`/v1/routes/${routeId}`, { token: admin })).body.route.stops.filter(
+      (s: any) => s.kind !== 'break',
+    );
+    assert.deepEqual(
+      stops.map((s: any) => [s.order_id, s.kind, s.status]),
+      [
+        [doneOrder, 'delivery', 'done'],
+        [added, 'delivery', 'pending'],
+        [late, 'delivery', 'pending'],
+      ],
+    );
+    const [kept] = await em.execute<{ route_id: number | null; n: number }[]>(
+      `select o.route_id, (select count(*)::int from outbox_event e where e.reference_id = o.id::text
+           and e.event_type = 'order.unassigned') as n
+         from delivery_order o where o.id = ?`,
+      [late],
+    );
+    assert.deepEqual(kept, { route_id: routeId, n: 0 });
+  });
+
   test('a driver without a depot starts at its position; one without a position either is left out', async () => {
     const em = app.em();
     const biz = b.business.id;
