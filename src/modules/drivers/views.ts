@@ -1,6 +1,5 @@
 /** The shapes of driver records in requests and answers. */
 import { z } from 'zod';
-import { formatDateTime } from '../../platform/time.ts';
 import { DRIVER_STATUSES, MAX_BREAKS, MAX_SKILLS, SKILL, TIME_OF_DAY } from './domain.ts';
 import type { DriverRow } from './repo/drivers.ts';
 import type { NewestPosition } from '../driver-location/index.ts';
@@ -66,7 +65,7 @@ export const Driver = z.object({
   email: z.string(),
   status: z.enum(DRIVER_STATUSES),
   on_duty: z.boolean(),
-  duty_changed_at: z.string().nullable(),
+  duty_changed_at: z.iso.datetime().nullable(),
   phone: z.string().nullable(),
   vehicle: z.string().nullable(),
   capacity: z.object({
@@ -80,15 +79,16 @@ export const Driver = z.object({
   depot: z.object({ lat: z.number(), lng: z.number() }).nullable(),
   max_route_minutes: z.number().int().nullable(),
   position: z
-    .object({ lat: z.number(), lng: z.number(), recorded_at: z.string() })
+    .object({ lat: z.number(), lng: z.number(), recorded_at: z.iso.datetime() })
     .nullable()
     .describe("The newest position the driver's app reported"),
   rejected_reason: z.string().nullable(),
-  decided_at: z.string().nullable(),
-  created_at: z.string(),
+  decided_at: z.iso.datetime().nullable(),
+  created_at: z.iso.datetime(),
 });
 
-const at = (d: Date | null) => (d === null ? null : formatDateTime(new Date(d)));
+/** ISO 8601 in UTC, as the orders, routes and the driver's events (driver.on_duty_changed) write times. */
+const at = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
 
 export function presentDriver(r: DriverRow, pos: NewestPosition | undefined): z.input<typeof Driver> {
   return {
@@ -106,9 +106,9 @@ export function presentDriver(r: DriverRow, pos: NewestPosition | undefined): z.
     breaks: r.breaks,
     depot: r.depot_lat !== null && r.depot_lng !== null ? { lat: r.depot_lat, lng: r.depot_lng } : null,
     max_route_minutes: r.max_route_minutes,
-    position: pos ? { lat: pos.lat, lng: pos.lng, recorded_at: formatDateTime(pos.recordedAt) } : null,
+    position: pos ? { lat: pos.lat, lng: pos.lng, recorded_at: pos.recordedAt.toISOString() } : null,
     rejected_reason: r.rejected_reason,
     decided_at: at(r.decided_at),
-    created_at: formatDateTime(new Date(r.created_at)),
+    created_at: new Date(r.created_at).toISOString(),
   };
 }

@@ -127,7 +127,9 @@ export function buildProblem(input: ProblemInput): ProblemWithoutMatrix {
     const ends = endsOf(d, input.businessDepot, input.now ? originAt : null);
     if (!ends) return [];
     const overnight = d.shift !== null && d.shift.end <= d.shift.start;
-    let from = d.shift ? clock(d.shift.start) : 0;
+    // The longest day counts from the shift's start; without a shift, from when work can start: the day's
+    // beginning, or when re-optimising, now.
+    let from = d.shift ? clock(d.shift.start) : (nowSeconds ?? 0);
     let to = d.shift ? clock(d.shift.end, overnight ? 1 : 0) : clock('00:00', 1);
     const caps = [d.maxRouteMinutes, options.max_route_minutes].filter((m): m is number => m !== null);
     const maxMinutes = caps.length > 0 ? Math.min(...caps) : null;

@@ -129,6 +129,21 @@ describe('the problem of a build', () => {
     assert.deepEqual(night.vehicles[0]!.shift, [22 * HOUR, 30 * HOUR]);
   });
 
+  test("a longest day counts from the shift's start, or without a shift from when a re-optimisation starts", () => {
+    const now = wallClockAt('2026-03-30', '21:00', 'Europe/Prague');
+    const capped = { maxRouteMinutes: 600 };
+    const p = buildProblem(
+      input('2026-03-30', {
+        now,
+        drivers: [driver(1, capped), driver(2, { ...capped, shift: { start: '08:00', end: '22:00' } })],
+      }),
+    );
+    assert.deepEqual(p.vehicles[0]!.shift, [21 * HOUR, 24 * HOUR], 'from now to the end of the day');
+    assert.deepEqual(p.vehicles[1]!.shift, [21 * HOUR, 21 * HOUR], 'its ten hours from 08:00 are over');
+    const fresh = buildProblem(input('2026-03-30', { drivers: [driver(1, capped)] }));
+    assert.deepEqual(fresh.vehicles[0]!.shift, [0, 10 * HOUR], 'a plan of a day ahead: from its beginning');
+  });
+
   test('a driver without a depot starts at its position, and without either is left out', () => {
     const position = { lat: 50.1, lng: 14.5, recordedAt: '2026-03-01T10:00:00Z' };
     const p = buildProblem(

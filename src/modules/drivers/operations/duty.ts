@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { formatDateTime } from '../../../platform/time.ts';
 import { errors } from '../../../platform/errors.ts';
 import { defineOperation } from '../../../platform/catalog/types.ts';
 import { lockDriver } from '../repo/drivers.ts';
@@ -20,7 +19,7 @@ export const driverDuty = defineOperation({
     result: z.literal(true),
     on_duty: z.boolean(),
     changed: z.boolean().describe('False when the driver was on (or off) duty already'),
-    changed_at: z.string().nullable().describe('When the duty last changed'),
+    changed_at: z.iso.datetime().nullable().describe('When the duty last changed (ISO 8601, UTC)'),
   }),
   async handler(input, ctx) {
     const { id, businessId } = ctx.caller;
@@ -29,11 +28,11 @@ export const driverDuty = defineOperation({
       if (!driver) throw errors.forbidden();
       if (driver.status !== 'active') throw errors.forbidden('drivers.not_active');
       if (driver.on_duty === input.on_duty) {
-        const last = driver.duty_changed_at === null ? null : formatDateTime(new Date(driver.duty_changed_at));
+        const last = driver.duty_changed_at === null ? null : new Date(driver.duty_changed_at).toISOString();
         return { result: true as const, on_duty: driver.on_duty, changed: false, changed_at: last };
       }
       const changedAt = await changeDuty(tx, businessId, id, input.on_duty);
-      return { result: true as const, on_duty: input.on_duty, changed: true, changed_at: formatDateTime(changedAt) };
+      return { result: true as const, on_duty: input.on_duty, changed: true, changed_at: changedAt.toISOString() };
     });
   },
 });
