@@ -496,6 +496,42 @@ describe('route builds', () => {
     assert.deepEqual(kept, { route_id: routeId, n: 0 });
   });
 
+  test("a day's order the re-optimised plan leaves out is named in the build, with its code", async () => {
+    const em = app.em();
+    const biz = b.business.id;
+    const today = new Date().toISOString().slice(0, 10);
+    const driver = await makeDriver(em, biz, { shift: null, position: near(5, 5) });
+    const nowhere = await makePlanOrder(em, biz, { at: null });
+    const added = await makePlanOrder(em, biz, { at: near(4, 6) });
+    await em.transactional(async (tx) => {
+      const r = await driverRouteOf(tx, biz, driver, today);
+      await putOrderOnRoute(
+        tx,
+        r,
+        { id: nowhere, businessId: biz, type: 'D', statusId: 1, pickupAt: null, deliverAt: near(1) },
+        SYSTEM_ACTOR,
+      );
+    });
+    const res = await build({
+      date: today,
+      order_ids: [added],
+      driver_ids: [driver],
+      options: { reoptimize: true, time_limit_seconds: 1 },
+    });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const done = await buildEnded(app.http, admin, res.body.id);
+    assert.equal(done.status, 'done', JSON.stringify(done));
+    assert.deepEqual(
+      done.skipped.filter((s: any) => s.order_id === nowhere).map((s: any) => s.code),
+      ['NO_COORDINATES'],
+      JSON.stringify(done.skipped),
+    );
+    const [left] = await em.execute<{ route_id: number | null }[]>('select route_id from delivery_order where id = ?', [
+      nowhere,
+    ]);
+    assert.equal(left!.route_id, null);
+  });
+
   test('a driver without a depot starts at its position; one without a position either is left out', async () => {
     const em = app.em();
     const biz = b.business.id;
