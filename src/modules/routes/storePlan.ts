@@ -206,7 +206,9 @@ async function writePlan(tx: Em, build: BuildRow): Promise<void> {
     // Said in the build's answer, as an order asked for would be: why the day's order left its route.
     if (!skipped.some((x) => 'order_id' in x && x.order_id === id)) {
       const code = orderSkip(toPlanned(row), request.broker_id, ASSIGNABLE_STATUS_IDS);
-      skipped.push(code ? { order_id: id, code } : { order_id: id, code: 'UNASSIGNED', reason: 'left out of the plan' });
+      skipped.push(
+        code ? { order_id: id, code } : { order_id: id, code: 'UNASSIGNED', reason: 'left out of the plan' },
+      );
     }
     const details = { route_id: was.routeId, driver_id: was.driverId, build_id: build.id };
     trail.push({

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { driverRouteOf, finishStop, putOrderOnRoute } from '../../../src/modules/routes/index.ts';
 import { ORDER_STATUS, SYSTEM_ACTOR } from '../../../src/modules/orders/index.ts';
+import type { Em } from '../../../src/platform/db/orm.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { keepEvents, makeBusiness, PASSWORD } from '../../helpers/factories.ts';
 import { callTool } from '../../helpers/mcp.ts';
@@ -41,6 +42,29 @@ describe('route builds', () => {
 
   const build = (body: Record<string, unknown>, token = admin, lang?: string) =>
     app.http.post('/v3/client/build-route', body, { token, lang });
+  /** Puts a D order on the route (a pending delivery stop); answers its stop. */
+  const putD = async (tx: Em, route: Awaited<ReturnType<typeof driverRouteOf>>, id: number) =>
+    (
+      await putOrderOnRoute(
+        tx,
+        route,
+        { id, businessId: b.business.id, type: 'D', statusId: 1, pickupAt: null, deliverAt: near(1) },
+        SYSTEM_ACTOR,
+      )
+    )[0]!;
+  /** Re-optimises today's day of the driver with `orderIds` added; answers the build once done. */
+  const reoptimiseToday = async (driver: number, orderIds: number[]) => {
+    const res = await build({
+      date: new Date().toISOString().slice(0, 10),
+      order_ids: orderIds,
+      driver_ids: [driver],
+      options: { reoptimize: true, time_limit_seconds: 1 },
+    });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const done = await buildEnded(app.http, admin, res.body.id);
+    assert.equal(done.status, 'done', JSON.stringify(done));
+    return done;
+  };
 
   test('leaves out what cannot be planned, each with its code and message, and plans the rest', async () => {
     const em = app.em();
@@ -451,27 +475,12 @@ describe('route builds', () => {
     const added = await makePlanOrder(em, biz, { at: near(4, 6) });
     const routeId = await em.transactional(async (tx) => {
       const r = await driverRouteOf(tx, biz, driver, today);
-      const put = (id: number) =>
-        putOrderOnRoute(
-          tx,
-          r,
-          { id, businessId: biz, type: 'D', statusId: 1, pickupAt: null, deliverAt: near(1) },
-          SYSTEM_ACTOR,
-        );
-      const [d] = await put(doneOrder);
-      await put(late);
-      await finishStop(tx, biz, d!.id, 'done', new Date());
+      const d = await putD(tx, r, doneOrder);
+      await putD(tx, r, late);
+      await finishStop(tx, biz, d.id, 'done', new Date());
       return r.id;
     });
-    const res = await build({
-      date: today,
-      order_ids: [added],
-      driver_ids: [driver],
-      options: { reoptimize: true, time_limit_seconds: 1 },
-    });
-    assert.equal(res.status, 202, JSON.stringify(res.body));
-    const done = await buildEnded(app.http, admin, res.body.id);
-    assert.equal(done.status, 'done', JSON.stringify(done));
+    const done = await reoptimiseToday(driver, [added]);
     assert.deepEqual(
       done.skipped.filter((s: any) => s.order_id === late).map((s: any) => s.code),
       ['UNASSIGNED'],
@@ -503,24 +512,8 @@ describe('route builds', () => {
     const driver = await makeDriver(em, biz, { shift: null, position: near(5, 5) });
     const nowhere = await makePlanOrder(em, biz, { at: null });
     const added = await makePlanOrder(em, biz, { at: near(4, 6) });
-    await em.transactional(async (tx) => {
-      const r = await driverRouteOf(tx, biz, driver, today);
-      await putOrderOnRoute(
-        tx,
-        r,
-        { id: nowhere, businessId: biz, type: 'D', statusId: 1, pickupAt: null, deliverAt: near(1) },
-        SYSTEM_ACTOR,
-      );
-    });
-    const res = await build({
-      date: today,
-      order_ids: [added],
-      driver_ids: [driver],
-      options: { reoptimize: true, time_limit_seconds: 1 },
-    });
-    assert.equal(res.status, 202, JSON.stringify(res.body));
-    const done = await buildEnded(app.http, admin, res.body.id);
-    assert.equal(done.status, 'done', JSON.stringify(done));
+    await em.transactional(async (tx) => putD(tx, await driverRouteOf(tx, biz, driver, today), nowhere));
+    const done = await reoptimiseToday(driver, [added]);
     assert.deepEqual(
       done.skipped.filter((s: any) => s.order_id === nowhere).map((s: any) => s.code),
       ['NO_COORDINATES'],
