@@ -41,13 +41,13 @@ describe('route build guards', () => {
         `insert into broker_order_assignment (business_id, order_id, broker_id, status) values (?, ?, ?, 'active')`,
         [b.business.id, orderId, brokerId],
       );
-  /** Puts the order on the driver's route of `date` (a delivery stop); answers the route id and the stop id. */
-  const onRoute = async (tx: Em, driver: number, date: string, orderId: number) => {
+  /** Puts the order on the driver's route of `date` (a delivery stop, a pickup for a P order); answers the route id and the stop id. */
+  const onRoute = async (tx: Em, driver: number, date: string, orderId: number, type: 'D' | 'P' = 'D') => {
     const r = await driverRouteOf(tx, b.business.id, driver, date);
     const [stop] = await putOrderOnRoute(
       tx,
       r,
-      { id: orderId, businessId: b.business.id, type: 'D', statusId: 1, pickupAt: null, deliverAt: near(1) },
+      { id: orderId, businessId: b.business.id, type, statusId: 1, pickupAt: null, deliverAt: near(1) },
       SYSTEM_ACTOR,
     );
     return { routeId: r.id, stopId: stop!.id };
@@ -255,11 +255,12 @@ describe('route build guards', () => {
     const today = new Date().toISOString().slice(0, 10);
     const driver = await makeDriver(em, biz, { shift: null });
     const doneOrder = await makePlanOrder(em, biz, { at: near(1) });
-    // No driver has the skill: the plan leaves it out, and it leaves the route.
-    const pending = await makePlanOrder(em, biz, { at: near(2), skills: ['adr'] });
+    // A collection no driver has the skill for: the plan leaves it out, and it leaves the route (a D order would
+    // stay: on a day under way it is in the van).
+    const pending = await makePlanOrder(em, biz, { type: 'P', at: near(2), skills: ['adr'] });
     const routeId = await em.transactional(async (tx) => {
       const first = await onRoute(tx, driver, today, doneOrder);
-      await onRoute(tx, driver, today, pending);
+      await onRoute(tx, driver, today, pending, 'P');
       await finishStop(tx, biz, first.stopId, 'done', new Date());
       return first.routeId;
     });
