@@ -25,6 +25,7 @@ import { aiRoutes } from './ai/routes.ts';
 import { agentCatalog } from './mcp/developerOperations.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { restRouter } from './rest.ts';
+import { lazy } from '../src/platform/lazy.ts';
 
 /**
  * Every catalog operation's REST path starts here, and no other route does (GraphQL, MCP, the documents and pages,
@@ -103,7 +104,8 @@ export function createApp({
     reads,
     quotas,
   });
-  const openapi = buildOpenApi(catalog, config.publicBaseUrl, { contactEmail: config.apiContactEmail });
+  // Built on its first request: most processes (and test files) never ask for it.
+  const openapi = lazy(() => buildOpenApi(catalog, config.publicBaseUrl, { contactEmail: config.apiContactEmail }));
 
   const meta = new Router<State>({ prefix: '/api' });
   meta.get('/health', async (ctx) => {
@@ -113,7 +115,7 @@ export function createApp({
     ctx.body = ok ? { status: 'ok', checks } : { status: 'unavailable', checks };
   });
   meta.get('/openapi.json', (ctx) => {
-    ctx.body = openapi;
+    ctx.body = openapi();
   });
   for (const doc of MODULES.flatMap((m) => m.documents ?? []))
     meta.get(doc.path, (ctx) => {

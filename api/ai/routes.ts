@@ -9,7 +9,7 @@ export function aiRoutes(
   catalog: readonly Operation[],
   base: string,
   skill: { text: string; version: string; hash: string },
-  openapi: unknown,
+  openapi: () => unknown,
 ): Router<State> {
   const docs = aiDocuments(catalog, base);
   const router = new Router<State>();
@@ -32,7 +32,7 @@ export function aiRoutes(
     ctx.body = docs.toolsIn(format as AiFormat, server);
   });
   router.get('/api/ai/tools/openapi', (ctx) => {
-    ctx.body = openapi;
+    ctx.body = openapi();
   });
   router.get('/api/ai/tools/graphql', (ctx) => {
     ctx.body = docs.graphql;

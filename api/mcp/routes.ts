@@ -13,6 +13,7 @@ import { refusedTooDeep } from './depth.ts';
 import { scopesOf } from './grant.ts';
 import { mcpHandlers, type Connection } from './server.ts';
 import { servedBySdk } from './sdkErrors.ts';
+import { lazy } from '../../src/platform/lazy.ts';
 
 const SERVER_OF_PATH: Record<string, McpServerName> = {
   '/mcp': 'user',
@@ -41,7 +42,8 @@ export function mcpRoutes(
   config: Config,
   deps: McpDeps,
 ): Koa.Middleware<State> {
-  const handlers = mcpHandlers(catalog, deps.version);
+  // Compiled on the first MCP request: most processes (and test files) never take one.
+  const handlers = lazy(() => mcpHandlers(catalog, deps.version));
   return async (ctx, next) => {
     const server = SERVER_OF_PATH[ctx.path.replace(/\/+$/, '')];
     if (!server) return next();
@@ -79,7 +81,7 @@ export function mcpRoutes(
       dryRun: dryRun === '1',
       context: (agent, caller) => ({ ...makeContext(state), ...(caller !== undefined && { caller }), agent }),
     };
-    const direct = handlers[server].direct(ctx.headers, ctx.request.body, connection);
+    const direct = handlers()[server].direct(ctx.headers, ctx.request.body, connection);
     if (direct) {
       ctx.body = await direct;
       ctx.type = 'application/json';
@@ -89,6 +91,6 @@ export function mcpRoutes(
       auth: { token: '', clientId: String(state.caller?.id ?? 'anonymous'), scopes: [], extra: { connection } },
     });
     ctx.respond = false;
-    await servedBySdk(state.log, ctx.res, () => handlers[server].handle(ctx.req, ctx.res, ctx.request.body));
+    await servedBySdk(state.log, ctx.res, () => handlers()[server].handle(ctx.req, ctx.res, ctx.request.body));
   };
 }
