@@ -17,10 +17,18 @@ import { pathToFileURL } from 'node:url';
 import { createLogger } from '../src/platform/logger.ts';
 import { runChecks } from './checks.ts';
 import { findOrInstallChromium } from './chromium.ts';
+import { findOrInstallDebian } from './debian.ts';
 import { fuzzService, SHORT_RUN } from './schemathesis.ts';
 import { startStack, UNREACHED_RATE_LIMITS } from './stack.ts';
 
 const FAST_TIER = ['test/**/*.unit.test.ts', 'test/modules/*/workflow.test.ts'];
+/** Programs the label tests read labels with: a barcode decoder and poppler's PDF rasteriser, page-size reader and text extractor. */
+const LABEL_TOOLS = [
+  ['zbarimg', 'zbar-tools'],
+  ['pdftoppm', 'poppler-utils'],
+  ['pdfinfo', 'poppler-utils'],
+  ['pdftotext', 'poppler-utils'],
+] as const;
 
 /** Files at a time; 3 measured best on two cores (docs/testing.md). */
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? 3);
@@ -30,9 +38,14 @@ const full = !fast && named.length === 0;
 const files = fast ? FAST_TIER : full ? ['test/**/*.test.ts'] : named;
 if (full && !(await runChecks())) process.exit(1);
 
-// The browser is found or installed while the stack starts: one waits on the network, the other on the CPU.
+// The browser and the label tests' PDF and barcode readers are found or installed while the stack starts: one waits
+// on the network, the other on the CPU.
 const browser = fast ? Promise.resolve('') : findOrInstallChromium();
 browser.catch(() => undefined);
+const labelTools = fast
+  ? Promise.resolve([])
+  : Promise.all(LABEL_TOOLS.map(([binary, pkg]) => findOrInstallDebian(binary, pkg, 'the label tests')));
+labelTools.catch(() => undefined);
 const stack = await startStack(createLogger(process.env.TEST_LOG_LEVEL ?? 'warn'), 'tms-test-', { database: !fast });
 let code = 1;
 const fuzzLines: string[] = [];
@@ -44,6 +57,7 @@ const fuzz = full
   : null;
 try {
   const chromium = await browser;
+  await labelTools;
   // Each file's process writes its reports with blocking writes, so a forced exit loses none of them, and gets a
   // database and a namespace of its own before its first import.
   const preload = ['blockingOutput.ts', 'isolation.ts'].map(
