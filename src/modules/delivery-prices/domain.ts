@@ -74,7 +74,7 @@ export function formatDecimal(value: bigint, scale: number): string {
 }
 
 /** n / d rounded half-up, for n >= 0 and d > 0. */
-const divRound = (n: bigint, d: bigint): bigint => (2n * n + d) / (2n * d);
+export const divRound = (n: bigint, d: bigint): bigint => (2n * n + d) / (2n * d);
 
 /** A business's price model, as the API writes it (decimal strings). */
 export interface PriceModel {

@@ -10,7 +10,7 @@ import { DELIVERY_PRICE_OPERATIONS } from './operations.ts';
 import { priceNewOrders } from './pricing.ts';
 
 /** Great-circle distance in whole metres (the route solver's distances without a road router). */
-export { greatCircleMeters } from './domain.ts';
+export { divRound, formatDecimal, greatCircleMeters, minorDigits, parseDecimal } from './domain.ts';
 export { routerGet, type RouterGetOptions } from './routerGet.ts';
 
 export const deliveryPrices = defineModule({
