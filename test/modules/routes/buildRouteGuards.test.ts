@@ -12,7 +12,7 @@ import type { Em } from '../../../src/platform/db/orm.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
 import { waitFor } from '../../helpers/wait.ts';
-import { buildEnded, makeDriver, makePlanOrder, manyOrders, near } from './fixtures.ts';
+import { assertCancelledWroteNothing, buildEnded, makeDriver, makePlanOrder, manyOrders, near } from './fixtures.ts';
 
 const DATE = '2026-12-16';
 
@@ -235,18 +235,7 @@ describe('route build guards', () => {
       assert.equal(cancel.status, 202, JSON.stringify(cancel.body));
     });
 
-    const ended = await buildEnded(app.http, admin, id);
-    assert.equal(ended.status, 'cancelled', JSON.stringify(ended.summary));
-    assert.deepEqual(ended.routes, []);
-    const [{ n }] = (await app
-      .em()
-      .execute<{ n: number }[]>(
-        `select count(*)::int as n from delivery_order where id in (${orders.join(',')}) and route_id is not null`,
-      )) as [{ n: number }];
-    assert.equal(n, 0);
-    const late = await app.http.post(`/v3/client/build-route/${id}/cancel`, {}, { token: admin });
-    assert.equal(late.status, 409);
-    assert.equal(late.body.code, 'BUILD_FINISHED');
+    await assertCancelledWroteNothing(app, admin, id, orders);
   });
 
   test('a re-optimised day left with only done stops is completed', async () => {

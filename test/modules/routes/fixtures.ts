@@ -1,10 +1,11 @@
 /** Drivers and plannable orders for the route build tests, written straight to the database. */
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { User } from '../../../src/modules/identity/index.ts';
 import { executeBound, type Em } from '../../../src/platform/db/orm.ts';
 import { hashPassword } from '../../../src/platform/secrets.ts';
-import type { Http } from '../../helpers/app.ts';
+import type { Http, TestApp } from '../../helpers/app.ts';
 import { makeOrder, PASSWORD } from '../../helpers/factories.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
@@ -142,6 +143,25 @@ export async function buildEnded(http: Http, token: string, id: number, timeoutM
     timeoutMs,
     200,
   );
+}
+
+/**
+ * A cancelled build wrote nothing: it ends cancelled with no route, none of its orders is on a route, and a second
+ * cancel is BUILD_FINISHED.
+ */
+export async function assertCancelledWroteNothing(app: TestApp, token: string, id: number, orders: readonly number[]) {
+  const ended = await buildEnded(app.http, token, id);
+  assert.equal(ended.status, 'cancelled', JSON.stringify(ended.summary));
+  assert.deepEqual(ended.routes, []);
+  const [{ n }] = (await app
+    .em()
+    .execute<{ n: number }[]>(
+      `select count(*)::int as n from delivery_order where id in (${orders.join(',')}) and route_id is not null`,
+    )) as [{ n: number }];
+  assert.equal(n, 0);
+  const late = await app.http.post(`/v3/client/build-route/${id}/cancel`, {}, { token });
+  assert.equal(late.status, 409);
+  assert.equal(late.body.code, 'BUILD_FINISHED');
 }
 
 /** Orders on a grid around the depot, each with one parcel, written in one statement. */
