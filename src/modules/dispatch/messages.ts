@@ -3,6 +3,14 @@ import type { DispatchCode } from './errorCodes.ts';
 import type { NotAppliedReason } from './domain.ts';
 
 export const DISPATCH_MESSAGES = {
+  'dispatch.failure_reason_without_failed': {
+    en: 'A failure reason goes with the step failed only.',
+    'zh-Hans': '失败原因只能与 failed 步骤一起提交。',
+    'zh-Hant': '失敗原因只能與 failed 步驟一起提交。',
+    fr: 'Une raison d’échec ne va qu’avec l’étape failed.',
+    de: 'Ein Fehlergrund gehört nur zum Schritt failed.',
+    es: 'Un motivo de fallo solo acompaña al paso failed.',
+  },
   'dispatch.not_dispatchable': {
     en: 'The order does not wait for dispatch (on hold, cancelled, delivered or already on its way).',
     'zh-Hans': '该订单不在待派送状态（已暂停、已取消、已送达或已在途）。',

@@ -262,6 +262,10 @@ describe('dispatch: manual assignment and the driver day', () => {
     assert.equal((await assign(o.id, d2.id)).status, 200);
     const wrong = await report(o.id, d2, { step: 'completed', failure_reason: 'redispatch_later' });
     assert.equal(wrong.status, 422);
+    // The message says the rule (it once read "Must be one of: {values}.", its placeholder never filled).
+    assert.deepEqual(wrong.body.errors, [
+      { field: 'failure_reason', message: 'A failure reason goes with the step failed only.' },
+    ]);
   });
 
   test('repeated and backward reports change nothing; other drivers and businesses get 404', async () => {

@@ -174,7 +174,8 @@ export const driverReport = defineOperation({
     order: OrderStateView,
   }),
   async handler(input, ctx) {
-    if (input.failure_reason && input.step !== 'failed') throw errors.field('failure_reason', 'field.invalid_value');
+    if (input.failure_reason && input.step !== 'failed')
+      throw errors.field('failure_reason', 'dispatch.failure_reason_without_failed');
     if ((input.lat === undefined) !== (input.lng === undefined))
       throw errors.field(input.lat === undefined ? 'lat' : 'lng', 'field.required');
     const occurredAt = input.occurred_at ? new Date(input.occurred_at) : new Date();
