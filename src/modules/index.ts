@@ -24,6 +24,7 @@ import { driverLocation } from './driver-location/index.ts';
 import { podFiles } from './pod-files/index.ts';
 import { drivers } from './drivers/index.ts';
 import { identity } from './identity/index.ts';
+import { labels } from './labels/index.ts';
 import { lockerDeliveries } from './locker-deliveries/index.ts';
 import { lockers } from './lockers/index.ts';
 import { notifications } from './notifications/index.ts';
@@ -71,6 +72,7 @@ const FAMILIES: readonly ModuleDescriptor[] = [
   routes,
   dispatch,
   routeBoard,
+  labels,
 ];
 
 export const MODULES: readonly ModuleDescriptor[] = [

@@ -72,6 +72,14 @@ const EnvSchema = z.object({
     .optional(),
   ROUTER_ALLOW_PRIVATE: flag.default(false),
   ROUTER_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
+  LABEL_CARRIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  LABEL_RATE_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  SANDBOX_TRACKING_DAY_SECONDS: z.coerce.number().positive().max(86_400).default(120),
   TOKEN_TTL_HOURS: z.coerce
     .number()
     .int()
@@ -238,6 +246,11 @@ export interface Config {
    * address. Null while ROUTER_URL is unset: distances are great-circle.
    */
   router: { url: string; timeoutMs: number; allowPrivate: boolean } | null;
+  /**
+   * Carrier labels (docs/labels.md): how long one carrier call may take before it is a TIMEOUT, how long a rate_id
+   * lives, and how long a day of a sandbox parcel's compressed journey lasts.
+   */
+  labels: { carrierTimeoutMs: number; rateTtlMinutes: number; sandboxDaySeconds: number };
   tokenTtlHours: number;
   publicBaseUrl: string;
   /**
@@ -418,6 +431,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           allowPrivate: e.ROUTER_ALLOW_PRIVATE,
         }
       : null,
+    labels: {
+      carrierTimeoutMs: e.LABEL_CARRIER_TIMEOUT_MS,
+      rateTtlMinutes: e.LABEL_RATE_TTL_MINUTES,
+      sandboxDaySeconds: e.SANDBOX_TRACKING_DAY_SECONDS,
+    },
     tokenTtlHours: e.TOKEN_TTL_HOURS,
     publicBaseUrl,
     podFiles: {

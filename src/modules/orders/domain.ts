@@ -88,6 +88,8 @@ export const ORDER_OPERATION = {
   API_STATUS_UPDATE: 6002,
   CARRIER_ACCEPTED: 6007,
   CARRIER_STATUS_PUSH: 6008,
+  /** A label order's carrier refused or timed out: the order is kept in LABEL_PURCHASE_FAILED (docs/labels.md). */
+  LABEL_PURCHASE_FAILED: 6011,
   INTERCEPTED_API: 6012,
   INTERCEPT_OUTCOME_API: 6013,
   INTERCEPT_WITHDRAWN_API: 6014,

@@ -53,6 +53,7 @@ export {
   ORDER_STATUSES,
 } from './domain.ts';
 export { recordOrderCreated } from './repo/placement.ts';
+export { placementCustomerOf } from './operations/create.ts';
 export { orderLifecycleEvent, type OrderLifecycleEvent } from './repo/lifecycle.ts';
 export {
   afterOrdersPlaced,
@@ -69,6 +70,7 @@ export {
   changeOrderStatuses,
   holdForCarrier,
   localPricesHiddenFrom,
+  pricesHiddenFrom,
   lockOrderStatus,
   orderVisibleTo,
   visibleOrder,

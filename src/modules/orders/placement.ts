@@ -60,8 +60,14 @@ export const OrderPlacementInput = z
   });
 export type OrderPlacementInput = z.output<typeof OrderPlacementInput>;
 
-/** One order to place: its input, and the customer account it is placed by or for (already checked), if any. */
-export type PlacementRow = OrderPlacementInput & { customer_id?: number | null };
+/**
+ * One order to place: its input, the customer account it is placed by or for (already checked), if any, and for a
+ * label order (docs/labels.md) the carrier's provider business that carries it and its price family.
+ */
+export type PlacementRow = OrderPlacementInput & {
+  customer_id?: number | null;
+  carrier?: { providerId: number; priceFamily: 'label_service' };
+};
 
 /**
  * How orders are placed: what pricing may use (the road router's settings, the log; docs/orders.md, Local prices),
@@ -96,7 +102,8 @@ const packagesOf = (input: OrderPlacementInput): PackageSpec[] =>
 
 /**
  * Creates the orders (already validated with OrderPlacementInput) of one business in the caller's transaction, or
- * in one of its own: every order starts in NEW_ORDER, delivered by the business itself, with its packages, first
+ * in one of its own: every order starts in NEW_ORDER, delivered by the business itself (or by the carrier a label
+ * order names), with its packages, first
  * history row, trail row (1001) and order.created event (ORC-<id>). Answers them in the order given.
  */
 export async function placeOrders(
@@ -156,8 +163,9 @@ async function insertPlaced(
       scheduledDate: input.scheduled_date,
       recipient: input.recipient,
       note: input.note ?? null,
-      selfDelivery: true,
-      carrierProviderId: null,
+      selfDelivery: !input.carrier,
+      carrierProviderId: input.carrier?.providerId ?? null,
+      priceFamily: input.carrier?.priceFamily ?? 'local_delivery',
       routeId: null,
       customerId: input.customer_id ?? null,
       timeWindow: input.time_window ?? null,

@@ -2,6 +2,7 @@
  * What every carrier is to the labels module (docs/labels.md, "Carriers behind one interface"): one adapter per
  * carrier with the same operations, and one typed failure. Adding a carrier is one adapter and one registry line.
  */
+import type { z } from 'zod';
 import type { Logger } from '../../../platform/logger.ts';
 
 /** A party of a shipment: who sends it or who receives it. */
@@ -99,6 +100,8 @@ export interface PurchasedLabel {
 export interface CarrierLabelRef {
   carrier_shipment_id: string;
   tracking_numbers: readonly string[];
+  /** The purchase's idempotency key (the carrier reference of carriers without keys). */
+  idempotency_key: string;
 }
 
 export interface CarrierManifest {
@@ -107,16 +110,50 @@ export interface CarrierManifest {
   document: Buffer;
 }
 
+/** A carrier event in the native OTEP form (docs/otep.md) with a stable id, so a repeated poll is a duplicate. */
+export interface CarrierEvent {
+  id: string;
+  /** The parcel's tracking number at the carrier. */
+  carrier_tracking_number: string;
+  /** An OTEP status code (otep:core:...). */
+  status: string;
+  description: string;
+  occurred_at: string;
+  location?: { city?: string; country?: string } | null;
+}
+
+export interface CarrierTrack {
+  /** The events after `since` (an event id the caller has, or null for all), oldest first. */
+  events: CarrierEvent[];
+  /** When to ask again (ISO 8601); null when the journey has ended. */
+  next_check_at: string | null;
+}
+
 export interface CarrierAdapter {
   readonly code: string;
   readonly name: string;
   readonly services: readonly CarrierService[];
   readonly formats: readonly ('PDF' | 'ZPL')[];
+  /** The credentials a connection needs, checked when an account is connected (422 on `credentials.<key>`). */
+  readonly credentials: z.ZodType<Record<string, string>>;
   rates(call: CarrierCall, shipment: LabelShipment): Promise<CarrierRate[]>;
   purchase(call: CarrierCall, req: PurchaseRequest): Promise<PurchasedLabel>;
   void(call: CarrierCall, label: CarrierLabelRef): Promise<'voided' | 'already_voided'>;
   submit(call: CarrierCall, labels: readonly CarrierLabelRef[]): Promise<void>;
-  manifest(call: CarrierCall, labels: readonly CarrierLabelRef[]): Promise<CarrierManifest>;
+  manifest(call: CarrierCall, req: ManifestRequest): Promise<CarrierManifest>;
+  /** The parcel's events since the last one the caller has; `handed_over_at` is when the carrier got it. */
+  track(
+    call: CarrierCall,
+    label: CarrierLabelRef & { handed_over_at: string },
+    since: string | null,
+  ): Promise<CarrierTrack>;
+}
+
+export interface ManifestRequest {
+  labels: readonly CarrierLabelRef[];
+  /** YYYY-MM-DD. */
+  ship_date: string;
+  shipper_name: string;
 }
 
 /**

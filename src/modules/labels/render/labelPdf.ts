@@ -19,15 +19,21 @@ const DOTS_PER_MODULE = [3, 2];
 /** PDF dates are whole seconds; a label without a date gets the epoch, so its bytes depend on its content only. */
 const NO_DATE = new Date(0);
 
-/** The label as PDF bytes; the same content gives the same bytes (fixed creation date, hence a fixed file id). */
-export async function renderLabelPdf(label: LabelContent): Promise<Buffer> {
-  const barcode = await barcodeImage(label.trackingNumber);
-  const created = label.createdAt ? new Date(label.createdAt) : NO_DATE;
+/**
+ * The label as PDF bytes, one page per parcel (`labels`, in order); the same content gives the same bytes (fixed
+ * creation date, hence a fixed file id).
+ */
+export async function renderLabelPdf(labels: LabelContent | readonly LabelContent[]): Promise<Buffer> {
+  const pages = Array.isArray(labels) ? (labels as readonly LabelContent[]) : [labels as LabelContent];
+  const first = pages[0];
+  if (!first) throw new Error('a label has at least one page');
+  const created = first.createdAt ? new Date(first.createdAt) : NO_DATE;
   const doc = new PDFDocument({
     size: [WIDTH, HEIGHT],
     margin: 0,
+    autoFirstPage: false,
     info: {
-      Title: `${label.carrierName} label ${label.trackingNumber}`,
+      Title: `${first.carrierName} label ${first.trackingNumber}`,
       Producer: 'TMS',
       Creator: 'TMS',
       CreationDate: created,
@@ -40,7 +46,15 @@ export async function renderLabelPdf(label: LabelContent): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+  for (const label of pages) {
+    doc.addPage({ size: [WIDTH, HEIGHT], margin: 0 });
+    drawLabel(doc, label, await barcodeImage(label.trackingNumber));
+  }
+  doc.end();
+  return done;
+}
 
+function drawLabel(doc: PDFKit.PDFDocument, label: LabelContent, barcode: { png: Buffer; widthPt: number }): void {
   let y = MARGIN;
   const line = (text: string, size: number, bold = false, x = MARGIN, width = INNER) => {
     doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size);
@@ -86,13 +100,10 @@ export async function renderLabelPdf(label: LabelContent): Promise<Buffer> {
   y = barY + barHeight + 4;
   doc.font('Helvetica-Bold').fontSize(numberSize);
   doc.text(fit(doc, label.trackingNumber, INNER), MARGIN, y, { width: INNER, align: 'center', lineBreak: false });
-
-  doc.end();
-  return done;
 }
 
 /** A Code 128 PNG at one pixel per printer dot, and its width in points. */
-async function barcodeImage(text: string): Promise<{ png: Buffer; widthPt: number }> {
+export async function barcodeImage(text: string): Promise<{ png: Buffer; widthPt: number }> {
   let last: { png: Buffer; widthPt: number } | undefined;
   for (const dots of DOTS_PER_MODULE) {
     const png = await bwipjs.toBuffer({ bcid: 'code128', text, scaleX: dots, scaleY: 1, height: 10, paddingwidth: 10 });
@@ -105,7 +116,7 @@ async function barcodeImage(text: string): Promise<{ png: Buffer; widthPt: numbe
 }
 
 /** The text shortened with an ellipsis until it fits the width in the current font. */
-function fit(doc: PDFKit.PDFDocument, value: string, width: number): string {
+export function fit(doc: PDFKit.PDFDocument, value: string, width: number): string {
   const text = toWinAnsi(value);
   if (doc.widthOfString(text) <= width) return text;
   let cut = text;

@@ -40,7 +40,7 @@ export const orderCreate = defineOperation({
       .shape,
   }),
   async handler(input, ctx) {
-    const customerId = await customerOf(ctx, input.customer_id ?? null);
+    const customerId = await placementCustomerOf(ctx, input.customer_id ?? null);
     const [placed] = await placeOrders(
       ctx.em,
       ctx.caller.businessId,
@@ -72,7 +72,7 @@ export const orderCreate = defineOperation({
  * business names, which must be a customer account of the same business (VALIDATION_FAILED on customer_id otherwise,
  * the same answer for another business's account as for no account, so ids of other businesses are not probed).
  */
-async function customerOf(ctx: BusinessContext, named: number | null): Promise<number | null> {
+export async function placementCustomerOf(ctx: BusinessContext, named: number | null): Promise<number | null> {
   const { caller } = ctx;
   if (caller.role === 'customer') {
     if (named !== null && named !== caller.id) throw errors.field('customer_id', 'field.not_a_customer');

@@ -1,5 +1,5 @@
 import { executeBound, type Em } from '../../../platform/db/orm.ts';
-import { insertOutboxEvents } from '../../../platform/db/outbox.ts';
+import { insertOutboxEvents, type PriceFamily } from '../../../platform/db/outbox.ts';
 import type { Role } from '../../../platform/roles.ts';
 import { Order } from '../entities.ts';
 import { SYSTEM_ACTOR, type OrderActor } from '../actor.ts';
@@ -348,12 +348,21 @@ export async function visibleOrder(
  * answer about its orders leaves the price fields out and says `price_hidden: true`. Only customer accounts are ever
  * hidden from; staff always see the prices.
  */
-export async function localPricesHiddenFrom(em: Em, viewer: { id: number; role: Role }): Promise<boolean> {
+export function localPricesHiddenFrom(em: Em, viewer: { id: number; role: Role }): Promise<boolean> {
+  return pricesHiddenFrom(em, viewer, 'local_delivery');
+}
+
+/** Whether the business hides the prices of this family (label_service, ...) from the account; never from staff. */
+export async function pricesHiddenFrom(
+  em: Em,
+  viewer: { id: number; role: Role },
+  family: PriceFamily,
+): Promise<boolean> {
   if (viewer.role !== 'customer') return false;
   const rows = await executeBound<{ hidden: boolean }>(
     em,
-    "select 'local_delivery' = any(coalesce(hidden_price_families, '{}')) as hidden from app_user where id = $1",
-    [viewer.id],
+    "select $2 = any(coalesce(hidden_price_families, '{}')) as hidden from app_user where id = $1",
+    [viewer.id, family],
   );
   return rows[0]?.hidden ?? false;
 }

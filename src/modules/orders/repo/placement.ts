@@ -33,6 +33,8 @@ export interface NewOrderRow {
   serviceMinutes?: number | null;
   /** What the order is priced at (the orderPricing hook); absent or null: not priced. */
   price?: OrderPrice | null;
+  /** The price family its prices and events are hidden under (docs/webhooks.md); local_delivery when absent. */
+  priceFamily?: 'local_delivery' | 'label_service';
 }
 
 /** A new order as it was written: what events say of it, with its creation time. */
@@ -76,20 +78,21 @@ export async function insertOrderRows(em: Em, rows: readonly NewOrderRow[]): Pro
     pickup: r.pickup ?? null,
     required_skills: r.requiredSkills ?? [],
     service_minutes: r.serviceMinutes ?? null,
+    price_family: r.priceFamily ?? 'local_delivery',
   }));
   const inserted = await executeBound<InsertedOrder>(
     em,
     `insert into delivery_order (business_id, type, order_ref, tracking_number, status_id, scheduled_date, recipient, note,
        self_delivery, carrier_provider_id, route_id, customer_id, shipping_price, tax, currency, price_details,
-       time_window_start, time_window_end, pickup, required_skills, service_minutes)
+       time_window_start, time_window_end, pickup, required_skills, service_minutes, price_family)
      select business_id, type, order_ref, tracking_number, status_id, scheduled_date, recipient, note, self_delivery,
        carrier_provider_id, route_id, customer_id, shipping_price, tax, currency, price_details,
-       time_window_start, time_window_end, pickup, coalesce(required_skills, '{}'), service_minutes
+       time_window_start, time_window_end, pickup, coalesce(required_skills, '{}'), service_minutes, price_family
      from jsonb_to_recordset($1::jsonb) as r(business_id int, type text, order_ref text, tracking_number text,
        status_id int, scheduled_date date, recipient jsonb, note text, self_delivery boolean, carrier_provider_id int,
        route_id int, customer_id int, shipping_price numeric, tax numeric, currency text, price_details jsonb,
        time_window_start timestamptz, time_window_end timestamptz, pickup jsonb, required_skills text[],
-       service_minutes int, n int)
+       service_minutes int, price_family text, n int)
      order by n
      returning id, business_id as "businessId", order_ref as "orderRef", tracking_number as "trackingNumber", type,
        status_id as "statusId", carrier_provider_id as "carrierProviderId", customer_id as "customerId", created_at as "createdAt"`,
