@@ -1,8 +1,15 @@
 /** Starting a label's tracking process (docs/labels.md, "Tracking of sandbox labels") once its purchase committed. */
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { executeBound, type Em } from '../../platform/db/orm.ts';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Em } from '../../platform/db/orm.ts';
+import { noteTrackingStarted } from './repo/labelOrders.ts';
 import { PROCESS_QUEUE } from '../../platform/temporal/queues.ts';
-import { LABEL_TRACKING_WORKFLOW, labelTrackingWorkflowId, type LabelTrackingInput } from './contract.ts';
+import {
+  handedOverSignal,
+  LABEL_TRACKING_WORKFLOW,
+  labelTrackingWorkflowId,
+  voidedSignal,
+  type LabelTrackingInput,
+} from './contract.ts';
 
 /** Starts `label-tracking-<order id>` (once: a running or finished one stays) and notes that it started. */
 export async function startLabelTracking(temporal: Client, em: Em, input: LabelTrackingInput): Promise<void> {
@@ -16,9 +23,27 @@ export async function startLabelTracking(temporal: Client, em: Em, input: LabelT
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
-  await executeBound(
-    em,
-    'update label_order set tracking_started_at = now() where order_id = $1 and tracking_started_at is null',
-    [input.orderId],
-  );
+  await noteTrackingStarted(em, input.orderId);
+}
+
+/** Tells a label's tracking process that the carrier has its parcel; a process that is gone (never started) is left. */
+export async function signalHandedOver(temporal: Client, orderId: number, at: Date): Promise<void> {
+  await signalIfRunning(temporal, orderId, (h) => h.signal(handedOverSignal, { at: at.toISOString() }));
+}
+
+/** Tells a label's tracking process that its label was voided: it ends. */
+export async function signalVoided(temporal: Client, orderId: number): Promise<void> {
+  await signalIfRunning(temporal, orderId, (h) => h.signal(voidedSignal));
+}
+
+async function signalIfRunning(
+  temporal: Client,
+  orderId: number,
+  send: (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<void>,
+): Promise<void> {
+  try {
+    await send(temporal.workflow.getHandle(labelTrackingWorkflowId(orderId)));
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
 }

@@ -5,9 +5,11 @@
  */
 import { z } from 'zod';
 import { addressInput, dateParam, eachOnce, emailParam } from '../../platform/catalog/schemas.ts';
-import { optionalText, text } from '../orders/views.ts';
 import { CARRIER_CODES } from './carriers/registry.ts';
 import { LABEL_FORMATS, LABEL_STATES, MAX_PARCELS } from './domain.ts';
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+export const optionalText = (max: number) => z.string().trim().max(max).nullish();
 
 const phone = z
   .string()

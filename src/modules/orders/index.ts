@@ -51,6 +51,7 @@ export {
   ORDER_OPERATION,
   ORDER_STATUS,
   ORDER_STATUSES,
+  statusCodeOf,
 } from './domain.ts';
 export { recordOrderCreated } from './repo/placement.ts';
 export { placementCustomerOf } from './operations/create.ts';

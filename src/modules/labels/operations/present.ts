@@ -1,7 +1,7 @@
 /** A label order as answers show it (docs/labels.md): its label, and its price unless hidden from the caller. */
 import type { BusinessContext } from '../../../platform/catalog/types.ts';
 import { AppError, errors } from '../../../platform/errors.ts';
-import { statusCodeOf } from '../../orders/domain.ts';
+import { statusCodeOf } from '../../orders/index.ts';
 import { adapterFor, type CarrierEnv } from '../carriers/registry.ts';
 import { labelOrderOf, type LabelOrderRow } from '../repo/labelOrders.ts';
 import { orderFactsOf, type LabelOrderFacts } from '../repo/orderFacts.ts';

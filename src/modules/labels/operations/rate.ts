@@ -7,14 +7,13 @@ import { z } from 'zod';
 import { STAFF } from '../../../platform/roles.ts';
 import { AppError, errors } from '../../../platform/errors.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
-import { executeBound } from '../../../platform/db/orm.ts';
 import { pricesHiddenFrom } from '../../orders/index.ts';
 import { CarrierError, type CarrierRate, type LabelParty, type LabelShipment } from '../carriers/adapter.ts';
 import { adapterFor, callCarrier } from '../carriers/registry.ts';
 import { newRateId } from '../domain.ts';
 import { fail } from '../errorCodes.ts';
 import { activeAccounts, openAccount, type AccountRow } from '../repo/accounts.ts';
-import { insertRates, type RateRow } from '../repo/rates.ts';
+import { businessToday, insertRates, type RateRow } from '../repo/rates.ts';
 import { CarrierMessage, RateInput, RateView, type LabelPartyInput } from '../views.ts';
 
 export interface Quote {
@@ -85,12 +84,7 @@ function rateRow(
 
 /** The ship date asked, or today in the business's timezone; a past date is refused. */
 async function shipDateOf(ctx: BusinessContext, asked: string | undefined): Promise<string> {
-  const [row] = await executeBound<{ today: string }>(
-    ctx.em,
-    "select to_char(now() at time zone timezone, 'YYYY-MM-DD') as today from business where id = $1",
-    [ctx.caller.businessId],
-  );
-  const today = row!.today;
+  const today = await businessToday(ctx.em, ctx.caller.businessId);
   if (asked && asked < today) throw errors.field('ship_date', 'labels.past_ship_date');
   return asked ?? today;
 }

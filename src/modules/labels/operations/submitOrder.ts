@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import { STAFF } from '../../../platform/roles.ts';
 import { defineOperation } from '../../../platform/catalog/types.ts';
-import { PurchaseAnswer, PurchaseInputShape } from '../views.ts';
-import { optionalText } from '../../orders/views.ts';
+import { optionalText, PurchaseAnswer, PurchaseInputShape } from '../views.ts';
 import { buyAtRate } from './purchase.ts';
 import { purchaseAnswer } from './present.ts';
 

@@ -176,3 +176,12 @@ export async function labelDocument(
   );
   return rows[0] ?? null;
 }
+
+/** Notes that the label's tracking process was started (the sweep starts those of purchases that have none). */
+export async function noteTrackingStarted(em: Em, orderId: number): Promise<void> {
+  await executeBound(
+    em,
+    'update label_order set tracking_started_at = now() where order_id = $1 and tracking_started_at is null',
+    [orderId],
+  );
+}

@@ -68,3 +68,13 @@ export async function pruneRates(em: Em): Promise<number> {
   );
   return rows.length;
 }
+
+/** Today (YYYY-MM-DD) in the business's timezone. */
+export async function businessToday(em: Em, businessId: number): Promise<string> {
+  const [row] = await executeBound<{ today: string }>(
+    em,
+    "select to_char(now() at time zone timezone, 'YYYY-MM-DD') as today from business where id = $1",
+    [businessId],
+  );
+  return row!.today;
+}

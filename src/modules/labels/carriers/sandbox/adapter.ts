@@ -19,7 +19,7 @@ import {
   type PurchasedLabel,
 } from '../adapter.ts';
 import { sandboxJourney, stepTime } from './journey.ts';
-import { moveShipments, recordShipment, refusedBefore, shipmentByKey, type SandboxShipment } from './ledger.ts';
+import { moveShipments, recordShipment, refusedBefore, shipmentByKey, type SandboxShipment } from './repo.ts';
 import { rateOf } from './pricing.ts';
 import type { SandboxCarrier } from './tariffs.ts';
 import { trackingNumberOf } from './trackingNumber.ts';
