@@ -34,6 +34,8 @@
  * 14. dispatch (bench/dispatch.ts): auto-assign offer -> order.assigned webhook received p50/p99, vs the webhook engine's
  *     own first attempt at the same pace; lifecycle events per second from drivers' reports (pickup_started ->
  *     completed, 8 in flight) until the receiver has them all, vs as many bare signals to as many running workflows
+ * 15. labels (bench/labels.ts): label purchases per second through submitOrder vs the sandbox adapter's purchase called
+ *     directly at the same concurrency; PDF render time per label p50/p95 vs the same page without its barcode
  * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
  * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores in section 5 and 3 in section 7. BENCH_OTEP_BATCHES (default 200) sets how many
  * documents of 500 events section 6 ingests in each of its two runs; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
@@ -68,6 +70,7 @@ import { BATCH_ROWS, ordersBench, TRAIL_ROWS } from './orders.ts';
 import { routesBench, routesLine } from './routes.ts';
 import { DISPATCH_DRIVERS, DISPATCH_OFFERS, dispatchBench, REPORTS_IN_FLIGHT } from './dispatch.ts';
 import { ensureSolverVenv } from '../src/modules/routes/solver/venv.ts';
+import { LABEL_PURCHASES, LABEL_RENDERS, LABELS_IN_FLIGHT, labelsBench } from './labels.ts';
 import { STORE_CALLS, STORE_GRIDS, STORE_IN_FLIGHT, STORE_ROUNDS, storeBench, type Measured } from './store.ts';
 
 const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
@@ -636,6 +639,39 @@ try {
       median(d.reportMs) / median(d.signals.latencies),
     );
     console.log(`  reports answered ${fmt(d.reportsPerSecond)}/s`);
+  }
+
+  // 15. labels: purchases through the API vs the adapter, and PDF render time (bench/labels.ts)
+  if (section(15)) {
+    const signIn = async (email: string) => {
+      const res = await fetch(`${app.url}/api/v1/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+      return ((await res.json()) as { access_token: string }).access_token;
+    };
+    const l = await labelsBench(app.url!, em, config, signIn);
+    console.log(`labels: ${LABEL_PURCHASES} purchases, ${LABELS_IN_FLIGHT} in flight; ${LABEL_RENDERS} PDF renders`);
+    line(
+      'label purchases (per s)',
+      fmt(l.api.perSecond),
+      `adapter.purchase ${fmt(l.adapter.perSecond)}`,
+      l.api.perSecond / l.adapter.perSecond,
+    );
+    line(
+      'purchase p50 (ms)',
+      fmt(median(l.api.latencies)),
+      `adapter.purchase ${fmt(median(l.adapter.latencies))}`,
+      median(l.api.latencies) / median(l.adapter.latencies),
+    );
+    for (const q of [50, 95] as const)
+      line(
+        `label PDF render p${q} (ms)`,
+        fmt(percentile(l.renderMs, q)),
+        `page without barcode ${fmt(percentile(l.bareRenderMs, q))}`,
+        percentile(l.renderMs, q) / percentile(l.bareRenderMs, q),
+      );
   }
 
   await app.close();

@@ -1,6 +1,7 @@
 /** The journeys `npm run scenario` plays, by name. */
 import { driverDay } from './journeys/driverDay.ts';
 import { epcisLocker } from './journeys/epcisLocker.ts';
+import { labelJourney, uniorderJob } from './journeys/labels.ts';
 import { partnerLocker } from './journeys/partnerLocker.ts';
 import { routeBoard } from './journeys/routeBoard.ts';
 import { fallbackToSelfDelivery, twoPackagesOneLate } from './journeys/thirdParty.ts';
@@ -56,5 +57,18 @@ export const SCENARIOS: readonly Scenario[] = [
     play: driverDay,
     summary:
       "a driver's day: routes built for two drivers, an order auto-assigned (a reject, a timeout, an accept), a stop delivered with a photo, a failed attempt, the rest re-optimised",
+  },
+  {
+    name: 'label-journey',
+    sandbox: false,
+    play: labelJourney,
+    summary:
+      'a shipment rated by both sandbox carriers, the cheapest label bought, downloaded to a PDF file (its path and tracking number printed) and voided',
+  },
+  {
+    name: 'uniorder-job',
+    sandbox: false,
+    play: uniorderJob,
+    summary: 'fifty shipments rated in batches of 20, then created in one async uniorder job followed to its end',
   },
 ];
