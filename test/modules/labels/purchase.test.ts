@@ -105,4 +105,86 @@ describe('labels: rate and purchase', () => {
     assert.equal(res.body.carrier_error.code, 'TIMEOUT');
     assert.equal(res.body.carrier_error.retryable, true);
   });
+
+  test('two racing purchases of one key buy one label: the other is its replay or still in progress', async () => {
+    const { rates } = await rate('SO-RACE');
+    const chosen = rates.find((r: any) => r.carrier === 'sandbox_parcel');
+    const buy = () =>
+      app.http.post(
+        '/v1/labelservice/submitOrder',
+        { rate_id: chosen.rate_id, idempotency_key: 'k-race' },
+        { token: w.admin },
+      );
+    const answers = await Promise.all([buy(), buy(), buy()]);
+    const bought = answers.filter((a) => a.status === 201);
+    assert.ok(bought.length >= 1, JSON.stringify(answers.map((a) => a.body)));
+    for (const a of answers)
+      if (a.status !== 201)
+        assert.deepEqual([a.status, a.body.code], [409, 'PURCHASE_IN_PROGRESS'], JSON.stringify(a.body));
+    const orderIds = new Set(bought.map((a) => a.body.order_id));
+    assert.equal(orderIds.size, 1);
+    const [orderId] = [...orderIds];
+    const rows = (await shipmentsOf(w.accounts[1]!.id)).filter((r) => r.idempotency_key.startsWith(`lo-${orderId}.`));
+    assert.equal(rows.length, 1);
+    const [orders] = await app
+      .em()
+      .execute<{ n: number }[]>("select count(*)::int as n from delivery_order where order_ref = 'SO-RACE'");
+    assert.equal(orders!.n, 1);
+  });
+
+  test('a rate of another business, an unknown rate and an expired rate are refused before anything is written', async () => {
+    const other = await labelWorld(app);
+    const { rates } = await rate('SO-OTHER');
+    const foreign = await app.http.post(
+      '/v1/labelservice/submitOrder',
+      { rate_id: rates[0].rate_id },
+      { token: other.admin },
+    );
+    assert.equal(foreign.status, 422, JSON.stringify(foreign.body));
+    assert.equal(foreign.body.errors[0].field, 'rate_id');
+    const unknown = await app.http.post(
+      '/v1/labelservice/submitOrder',
+      { rate_id: 'lr_aaaaaaaaaaaaaaaaaaaaaaaaaa' },
+      { token: w.admin },
+    );
+    assert.equal(unknown.status, 422);
+    await app
+      .em()
+      .execute("update label_rate set expires_at = now() - interval '1 second' where id = ?", [rates[1].rate_id]);
+    const expired = await app.http.post(
+      '/v1/labelservice/submitOrder',
+      { rate_id: rates[1].rate_id },
+      { token: w.admin },
+    );
+    assert.equal(expired.status, 409);
+    assert.equal(expired.body.code, 'RATE_EXPIRED');
+    const [orders] = await app
+      .em()
+      .execute<{ n: number }[]>("select count(*)::int as n from delivery_order where order_ref = 'SO-OTHER'");
+    assert.equal(orders!.n, 0);
+  });
+
+  test('a customer account buys its own rate only, and the order is placed for it', async () => {
+    const own = await rate('SO-CUST', {}, w.customer);
+    const staff = await rate('SO-STAFF');
+    const refused = await app.http.post(
+      '/v1/labelservice/submitOrder',
+      { rate_id: staff.rates[0].rate_id },
+      { token: w.customer },
+    );
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    const bought = await app.http.post(
+      '/v1/labelservice/submitOrder',
+      { rate_id: own.rates[0].rate_id },
+      { token: w.customer },
+    );
+    assert.equal(bought.status, 201, JSON.stringify(bought.body));
+    const [order] = await app
+      .em()
+      .execute<{ customer_id: number; price_family: string; self_delivery: boolean }[]>(
+        'select customer_id, price_family, self_delivery from delivery_order where id = ?',
+        [bought.body.order_id],
+      );
+    assert.deepEqual(order, { customer_id: w.users.customer.id, price_family: 'label_service', self_delivery: false });
+  });
 });

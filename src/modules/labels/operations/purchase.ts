@@ -23,6 +23,7 @@ import { fail } from '../errorCodes.ts';
 import { accountById, openAccount } from '../repo/accounts.ts';
 import {
   insertLabelOrder,
+  labelOrderById,
   labelOrderByKey,
   lockLabelOrder,
   markFailed,
@@ -132,7 +133,9 @@ export async function buyAtRate(
     });
   } catch (err) {
     if (!(err instanceof RaceLost)) throw err;
-    if (err.what === 'key') return replay((await labelOrderByKey(ctx.em, businessId, key!))!, input.rate_id);
+    // A racing call of the same key took the rate or the key first: this call is its repeat.
+    const first = key ? await labelOrderByKey(ctx.em, businessId, key) : null;
+    if (first) return replay(first, input.rate_id);
     throw rateUsed((await rateById(ctx.em, businessId, rate.id))!.used_by_order_id!);
   }
   await runPurchase(ctx, orderId);
@@ -156,7 +159,7 @@ const rateUsed = (orderId: number) =>
  * caller meanwhile, writes nothing. The tracking process starts after a purchase commits.
  */
 export async function runPurchase(env: LabelEnv, orderId: number): Promise<void> {
-  const row = await lockLabelOrder(env.em, orderId);
+  const row = await labelOrderById(env.em, orderId);
   if (!row || row.state !== 'pending') return;
   const account = await accountById(env.em, row.business_id, row.carrier_account_id);
   if (!account) throw new Error(`label order ${orderId} has no carrier account ${row.carrier_account_id}`);
