@@ -19,6 +19,11 @@ export const ORDER_CANCELLATION_ERRORS = {
     status: 409,
     meaning: "A cancellation of the order waits for its delivery provider's answer already.",
   },
+  CANCEL_BY_VOID: {
+    status: 409,
+    meaning:
+      'The order is a carrier label order: it is cancelled by voiding its label (cancel_shipping_label, or uniorder_cancel, which also cancels one whose purchase failed).',
+  },
   CANCEL_ANSWERED: {
     status: 409,
     meaning: 'The cancellation request was answered already, or its deadline passed.',

@@ -19,6 +19,9 @@ import { ORDER_CANCELLATION_MESSAGES } from './messages.ts';
 import { ORDER_CANCELLATION_OPERATIONS } from './operations.ts';
 import { openCancellations, refusedCancellations } from './repo.ts';
 
+/** cancel_order, which uniorder_cancel runs for a local order. */
+export { orderCancel } from './operations.ts';
+
 /** A cancellation waiting for its provider is an open process of the order (order_snapshot). */
 const cancellationProcesses: OrderProcessesHook = async (ctx, order) =>
   (await openCancellations(ctx.em, order.id)).map((c) => ({

@@ -42,6 +42,14 @@ export const ORDER_CANCELLATION_MESSAGES = {
     de: 'Eine Stornierung dieses Auftrags wartet bereits auf die Antwort seines Zustelldienstes.',
     es: 'Una cancelación de este pedido ya espera la respuesta de su proveedor de entrega.',
   },
+  'order_cancellation.by_void': {
+    en: 'This is a carrier label order: cancel it by voiding its label (cancel_shipping_label or uniorder_cancel).',
+    'zh-Hans': '这是承运商面单订单：请通过作废其面单来取消（cancel_shipping_label 或 uniorder_cancel）。',
+    'zh-Hant': '這是承運商面單訂單：請透過作廢其面單來取消（cancel_shipping_label 或 uniorder_cancel）。',
+    fr: 'Il s’agit d’une commande d’étiquette transporteur : annulez-la en annulant son étiquette (cancel_shipping_label ou uniorder_cancel).',
+    de: 'Dies ist ein Etikettenauftrag eines Spediteurs: Stornieren Sie ihn, indem Sie sein Etikett stornieren (cancel_shipping_label oder uniorder_cancel).',
+    es: 'Es un pedido de etiqueta de transportista: cancélelo anulando su etiqueta (cancel_shipping_label o uniorder_cancel).',
+  },
   'order_cancellation.answered': {
     en: 'This cancellation request was answered already, or its deadline has passed.',
     'zh-Hans': '此取消请求已答复，或已超过答复期限。',

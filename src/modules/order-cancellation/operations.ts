@@ -11,7 +11,14 @@ import { errors } from '../../platform/errors.ts';
 import { translate } from '../../platform/i18n/messages.ts';
 import { STAFF } from '../../platform/roles.ts';
 import { PROCESS_GONE, refusedAs } from '../../platform/temporal/refusals.ts';
-import { actorOf, appendOrderTrail, carrierHeld, ORDER_OPERATION, visibleOrder } from '../orders/index.ts';
+import {
+  actorOf,
+  appendOrderTrail,
+  carrierHeld,
+  ORDER_OPERATION,
+  priceFamilyOf,
+  visibleOrder,
+} from '../orders/index.ts';
 import {
   CANCELLATION_ANSWERED,
   cancellationSearchAttributes,
@@ -79,7 +86,7 @@ export const orderCancel = defineOperation({
   name: 'cancel_order',
   summary:
     'Cancel an order that has not gone out; an order a delivery provider holds is cancelled once the provider accepts.',
-  description: `Cancels the order at once (status CANCELLED, operation type 3041, order.status_change and order.cancelled): it leaves its warehouse distribution, its contractor assignment and any hold. An order handed to a delivery provider is cancelled only if the provider accepts: the answer is then 202 with the request \`awaiting_provider\`, the provider has ${CANCEL_PROVIDER_TIMEOUT_MINUTES} minutes to accept or refuse, and no answer counts as a refusal; read the outcome with get_order_cancellation or wait for order.status_change (cancelled) or order.cancel_failed. An order on its way, with a driver after a failed attempt, or at pickup (ORDER_GONE_OUT), delivered, refused by its recipient or returned to its sender (ORDER_FINISHED), cancelled already (ORDER_ALREADY_CANCELLED) or intercepted (ORDER_UNDER_INTERCEPTION) is refused, and the refusal is also sent as order.cancel_failed (operation type 3042 in the audit trail); the same refusal repeated within ${CANCEL_REFUSAL_REPEAT_MINUTES} minutes is answered the same and sent only once. A customer account cancels only its own orders. Another business's order answers NOT_FOUND.`,
+  description: `Cancels the order at once (status CANCELLED, operation type 3041, order.status_change and order.cancelled): it leaves its warehouse distribution, its contractor assignment and any hold. An order handed to a delivery provider is cancelled only if the provider accepts: the answer is then 202 with the request \`awaiting_provider\`, the provider has ${CANCEL_PROVIDER_TIMEOUT_MINUTES} minutes to accept or refuse, and no answer counts as a refusal; read the outcome with get_order_cancellation or wait for order.status_change (cancelled) or order.cancel_failed. An order on its way, with a driver after a failed attempt, or at pickup (ORDER_GONE_OUT), delivered, refused by its recipient or returned to its sender (ORDER_FINISHED), cancelled already (ORDER_ALREADY_CANCELLED) or intercepted (ORDER_UNDER_INTERCEPTION) is refused, and the refusal is also sent as order.cancel_failed (operation type 3042 in the audit trail); the same refusal repeated within ${CANCEL_REFUSAL_REPEAT_MINUTES} minutes is answered the same and sent only once. A carrier label order (docs/labels.md) is cancelled by voiding its label, with cancel_shipping_label or uniorder_cancel: here it is refused CANCEL_BY_VOID. A customer account cancels only its own orders. Another business's order answers NOT_FOUND.`,
   tag: TAG,
   roles: ['client_admin', 'employee', 'customer'],
   business: true,
@@ -102,6 +109,7 @@ export const orderCancel = defineOperation({
     ORDER_ALREADY_CANCELLED: true,
     ORDER_UNDER_INTERCEPTION: true,
     CANCEL_PENDING: true,
+    CANCEL_BY_VOID: true,
   },
   input: z
     .object({
@@ -159,6 +167,8 @@ export const orderCancel = defineOperation({
           await writeRefusal(tx, o, id, { code: refused, message }, actor, reason ? { reason } : {});
           return { refused };
         }
+        // A label order's carrier holds a label for it: voiding that label is what cancels it (docs/labels.md).
+        if (o.priceFamily === 'label_service') throw fail('CANCEL_BY_VOID', 'order_cancellation.by_void');
         if (o.assignment) {
           const deadline = CANCEL_PROVIDER_TIMEOUT_MINUTES * 60_000 * ctx.config.cancelProviderTimerScale;
           const answerDeadline = new Date(Date.now() + deadline).toISOString();
@@ -348,7 +358,7 @@ export const orderDelete = defineOperation({
           eventType: 'order.deleted',
           referenceType: 'order',
           referenceId: String(o.id),
-          family: 'local_delivery',
+          family: priceFamilyOf(o),
           carrierHeld: carrierHeld(o),
           payload: {
             event_id: eventId,

@@ -8,6 +8,7 @@ import { insertOutboxEvents } from '../../platform/db/outbox.ts';
 import {
   appendOrderTrail,
   carrierHeld,
+  priceFamilyOf,
   changeOrderStatuses,
   ORDER_OPERATION,
   ORDER_STATUS,
@@ -59,7 +60,7 @@ export async function writeCancelled(
       eventType: 'order.cancelled',
       referenceType: 'order',
       referenceId: String(order.id),
-      family: 'local_delivery',
+      family: priceFamilyOf(order),
       carrierHeld: carrierHeld(order),
       payload: {
         event_id: eventId,
@@ -119,7 +120,7 @@ export async function writeRefusal(
       eventType: 'order.cancel_failed',
       referenceType: 'order',
       referenceId: String(order.id),
-      family: 'local_delivery',
+      family: priceFamilyOf(order),
       carrierHeld: carrierHeld(order),
       payload: {
         event_id: eventId,

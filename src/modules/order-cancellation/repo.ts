@@ -18,7 +18,7 @@ export interface CancelTarget extends OrderFacts {
 
 const ORDER_FACTS = `o.id, o.business_id as "businessId", o.order_ref as "orderRef", o.tracking_number as "trackingNumber",
   o.type, o.status_id as "statusId", o.carrier_provider_id as "carrierProviderId", o.customer_id as "customerId",
-  o.created_at as "createdAt"`;
+  o.created_at as "createdAt", o.price_family as "priceFamily"`;
 
 /** Locks the order (of this business) and reads what a cancellation decides on; null when there is none. */
 export async function lockCancelTarget(tx: Em, businessId: number, orderId: number): Promise<CancelTarget | null> {

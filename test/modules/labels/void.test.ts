@@ -1,0 +1,144 @@
+/**
+ * Voiding labels (docs/labels.md, cancelShippingLabel): the carrier voids, the label is voided and the order
+ * cancelled (3041); voiding again asks no carrier; a carrier's refusal changes nothing; a manifested label and a
+ * label never bought cannot be voided.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { labelWorld, rateBody, type LabelWorld } from './world.ts';
+
+describe('labels: void', () => {
+  let app: TestApp;
+  let w: LabelWorld;
+
+  before(async () => {
+    app = await startApp({ LABEL_CARRIER_TIMEOUT_MS: '500', SANDBOX_TRACKING_DAY_SECONDS: '1' });
+    w = await labelWorld(app);
+  });
+  after(() => app.running.close());
+
+  const buy = async (reference: string) => {
+    const rated = await app.http.post('/v1/labelservice/rate', rateBody(reference), { token: w.admin });
+    assert.equal(rated.status, 200, JSON.stringify(rated.body));
+    const rate = rated.body.rates.find((r: any) => r.carrier === 'sandbox_swift');
+    return app.http.post('/v1/labelservice/submitOrder', { rate_id: rate.rate_id }, { token: w.admin });
+  };
+  const cancel = (body: Record<string, unknown>) =>
+    app.http.post('/v1/labelservice/cancelShippingLabel', body, { token: w.admin });
+  const facts = async (orderId: number) => {
+    const [row] = await app
+      .em()
+      .execute<{ state: string; voided_at: Date | null; status_id: number }[]>(
+        'select l.state, l.voided_at, o.status_id from label_order l join delivery_order o on o.id = l.order_id where l.order_id = ?',
+        [orderId],
+      );
+    return row!;
+  };
+  const shipmentState = async (key: string) =>
+    (
+      await app
+        .em()
+        .execute<{ state: string }[]>(
+          'select state from sandbox_shipment where idempotency_key = ? and account_id = ?',
+          [key, w.accounts[0]!.id],
+        )
+    )[0]?.state;
+
+  test('a void voids at the carrier and cancels the order; again, it answers already_voided and asks no carrier', async () => {
+    const bought = await buy('VOID-1');
+    assert.equal(bought.status, 201, JSON.stringify(bought.body));
+    const orderId = bought.body.order_id;
+    const res = await cancel({ tracking_number: bought.body.label.carrier_tracking_numbers[0] });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body, {
+      result: true,
+      order_id: orderId,
+      state: 'voided',
+      already_voided: false,
+      status_id: 5,
+      status: 'CANCELLED',
+    });
+    const after1 = await facts(orderId);
+    assert.equal(after1.state, 'voided');
+    assert.ok(after1.voided_at);
+    assert.equal(after1.status_id, 5);
+    assert.equal(await shipmentState(`lo-${orderId}.1`), 'voided');
+    const [change] = await app
+      .em()
+      .execute<{ operation_type: number; before_status: number }[]>(
+        'select operation_type, before_status from order_status_change where order_id = ? and after_status = 5',
+        [orderId],
+      );
+    assert.equal(change?.operation_type, 3041);
+    assert.equal(change?.before_status, 1);
+
+    // With the carrier's record gone, any carrier call would fail (SHIPMENT_NOT_FOUND): a 200 shows none was made.
+    await app.em().execute('delete from sandbox_shipment where idempotency_key = ?', [`lo-${orderId}.1`]);
+    const again = await cancel({ order_id: orderId });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.equal(again.body.already_voided, true);
+    const label = await app.http.post('/v1/shipping/getShippingLabel', { order_id: orderId }, { token: w.admin });
+    assert.equal(label.status, 409);
+    assert.equal(label.body.code, 'LABEL_VOIDED');
+  });
+
+  test('a carrier that refuses the void: 424 LABEL_VOID_REFUSED with its error, and nothing changed', async () => {
+    const bought = await buy('SBX-NOVOID-1');
+    assert.equal(bought.status, 201, JSON.stringify(bought.body));
+    const orderId = bought.body.order_id;
+    const res = await cancel({ order_id: orderId });
+    assert.equal(res.status, 424, JSON.stringify(res.body));
+    assert.equal(res.body.code, 'LABEL_VOID_REFUSED');
+    assert.equal(res.body.carrier_error.code, 'VOID_WINDOW_CLOSED');
+    assert.equal(res.body.carrier_error.carrier, 'sandbox_swift');
+    const now = await facts(orderId);
+    assert.equal(now.state, 'purchased');
+    assert.equal(now.voided_at, null);
+    assert.equal(now.status_id, 1);
+    assert.equal(await shipmentState(`lo-${orderId}.1`), 'created');
+  });
+
+  test('a manifested label is LABEL_NOT_VOIDABLE; the carrier is not asked', async () => {
+    const bought = await buy('VOID-MANIFESTED');
+    assert.equal(bought.status, 201, JSON.stringify(bought.body));
+    const orderId = bought.body.order_id;
+    await app.em().execute("update label_order set state = 'manifested' where order_id = ?", [orderId]);
+    const res = await cancel({ order_id: orderId });
+    assert.equal(res.status, 409, JSON.stringify(res.body));
+    assert.equal(res.body.code, 'LABEL_NOT_VOIDABLE');
+    assert.equal(await shipmentState(`lo-${orderId}.1`), 'created');
+    assert.equal((await facts(orderId)).status_id, 1);
+  });
+
+  test('a label whose purchase failed is NO_LABEL', async () => {
+    const refused = await buy('SBX-REFUSE-VOID');
+    assert.equal(refused.status, 424, JSON.stringify(refused.body));
+    const res = await cancel({ order_id: refused.body.order_id });
+    assert.equal(res.status, 409, JSON.stringify(res.body));
+    assert.equal(res.body.code, 'NO_LABEL');
+    assert.equal((await facts(refused.body.order_id)).status_id, 60);
+  });
+
+  test('a customer account cannot void', async () => {
+    const bought = await buy('VOID-CUSTOMER');
+    const res = await app.http.post(
+      '/v1/labelservice/cancelShippingLabel',
+      { order_id: bought.body.order_id },
+      { token: w.customer },
+    );
+    assert.equal(res.status, 403, JSON.stringify(res.body));
+  });
+
+  test('cancel_order refuses a label order, bought or failed: voiding its label cancels it', async () => {
+    const bought = await buy('VOID-VIA-CANCEL');
+    const refused = await buy('SBX-REFUSE-VIA-CANCEL');
+    for (const orderId of [bought.body.order_id, refused.body.order_id]) {
+      const before = await facts(orderId);
+      const res = await app.http.post(`/v1/orders/${orderId}/cancel`, {}, { token: w.admin });
+      assert.equal(res.status, 409, JSON.stringify(res.body));
+      assert.equal(res.body.code, 'CANCEL_BY_VOID');
+      assert.deepEqual(await facts(orderId), before);
+    }
+  });
+});
