@@ -18,3 +18,5 @@ export * from '../src/modules/order-cancellation/workflows.ts';
 export * from '../src/modules/dispatch/workflows.ts';
 export * from '../src/modules/route-board/workflows.ts';
 export * from '../src/modules/routes/workflows.ts';
+export * from '../src/modules/labels/workflows.ts';
+export * from '../src/modules/uniorder/workflows.ts';

@@ -4,6 +4,7 @@ import { grantLockerPartner } from '../modules/locker-deliveries/index.ts';
 import { compartmentsOf, Device, insertDevice } from '../modules/lockers/index.ts';
 import { Business, User } from '../modules/identity/index.ts';
 import { seedDriverProfile } from '../modules/drivers/index.ts';
+import { connectSandboxCarriers } from '../modules/labels/index.ts';
 import { Order, ORDER_STATUS, recordOrderCreated, SYSTEM_ACTOR } from '../modules/orders/index.ts';
 import { driverRouteOf, orderStops, putOrderOnRoute } from '../modules/routes/index.ts';
 import type { Role } from '../platform/roles.ts';
@@ -184,5 +185,7 @@ export async function seedDemo(em: Em): Promise<void> {
     }
     // The standalone apps of the demo business (docs/apps.md): the README shows their bootstraps.
     await seedDemoApps(tx, demo.id);
+    // Both sandbox carriers with a default shipper (docs/labels.md): the demo business can rate labels at once.
+    await connectSandboxCarriers(tx, demo.id);
   });
 }

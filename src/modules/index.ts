@@ -25,6 +25,7 @@ import { podFiles } from './pod-files/index.ts';
 import { drivers } from './drivers/index.ts';
 import { identity } from './identity/index.ts';
 import { labels } from './labels/index.ts';
+import { uniorder } from './uniorder/index.ts';
 import { lockerDeliveries } from './locker-deliveries/index.ts';
 import { lockers } from './lockers/index.ts';
 import { notifications } from './notifications/index.ts';
@@ -73,6 +74,7 @@ const FAMILIES: readonly ModuleDescriptor[] = [
   dispatch,
   routeBoard,
   labels,
+  uniorder,
 ];
 
 export const MODULES: readonly ModuleDescriptor[] = [

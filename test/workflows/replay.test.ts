@@ -48,6 +48,12 @@ import { buildRouteWorkflowId } from '../../src/modules/routes/contract.ts';
 import { makeDriver, makePlanOrder } from '../modules/routes/fixtures.ts';
 import { autoAssignWorkflowId, routeDayWorkflowId } from '../../src/modules/dispatch/contract.ts';
 import { dispatchWorld, type Driver } from '../modules/dispatch/world.ts';
+import {
+  UNIORDER_JOB_QUEUE,
+  UNIORDER_JOB_SWEEP_WORKFLOW,
+  uniorderJobWorkflowId,
+} from '../../src/modules/uniorder/contract.ts';
+import { labelWorld, RECIPIENT, SHIPPER } from '../modules/labels/world.ts';
 
 const historiesDir = path.resolve(import.meta.dirname, '../../workflows/histories');
 const replayOptions = () => ({
@@ -109,6 +115,7 @@ describe('determinism: recorded histories replay against the current workflow co
       [WEBHOOK_LOG_PRUNE_WORKFLOW, [90], 'webhook-log-prune.json', WEBHOOK_QUEUE],
       [LIMIT_ROWS_PRUNE_WORKFLOW, [], 'limit-rows-prune.json', LIMIT_ROWS_PRUNE_QUEUE],
       [ORDER_BATCH_SWEEP_WORKFLOW, [], 'order-batch-sweep.json', ORDER_BATCH_QUEUE],
+      [UNIORDER_JOB_SWEEP_WORKFLOW, [], 'uniorder-job-sweep.json', UNIORDER_JOB_QUEUE],
     ] as const) {
       const workflowId = `${type}-replay-${Date.now()}`;
       await app.running.temporal.workflow.execute(type, {
@@ -486,6 +493,23 @@ describe('determinism: recorded histories replay against the current workflow co
     const handle = app.running.temporal.workflow.getHandle(orderBatchWorkflowId(res.body.asyncId));
     assert.deepEqual(await handle.result(), { total: 2, succeeded: 1, failed: 1 });
     await replayAndMaybeRecord(app, handle.workflowId, 'order-batch-done.json');
+  });
+
+  test('a fresh uniorder job history (labels of two carriers, an item stored invalid) replays', async () => {
+    const w = await labelWorld(app);
+    const shipment = { type: 'D', shipper: SHIPPER, recipient: RECIPIENT, parcels: [{ weight_grams: 1200 }] };
+    const rated = await app.http.post('/v1/uniorder/rate', { ...shipment, quote_labels: true }, { token: w.admin });
+    assert.equal(rated.status, 200, JSON.stringify(rated.body));
+    const rateOf = (carrier: string) => rated.body.rates.find((r: any) => r.carrier === carrier).rate_id;
+    const res = await app.http.post(
+      '/v1/uniorder/batch-async',
+      { items: [{ rate_id: rateOf('sandbox_swift') }, { rate_id: rateOf('sandbox_parcel') }, { rate_id: 7 }] },
+      { token: w.admin },
+    );
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const handle = app.running.temporal.workflow.getHandle(uniorderJobWorkflowId(res.body.job_id));
+    assert.deepEqual(await handle.result(), { total: 3, succeeded: 2, failed: 1 });
+    await replayAndMaybeRecord(app, handle.workflowId, 'uniorder-job-done.json');
   });
 
   test('fresh order-interception histories (held and executed with a rejected second request; failed) replay', async () => {

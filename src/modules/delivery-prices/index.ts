@@ -12,6 +12,8 @@ import { priceNewOrders } from './pricing.ts';
 /** Great-circle distance in whole metres (the route solver's distances without a road router). */
 export { divRound, formatDecimal, greatCircleMeters, minorDigits, parseDecimal } from './domain.ts';
 export { routerGet, type RouterGetOptions } from './routerGet.ts';
+export { priceWithModel } from './pricing.ts';
+export { findPriceModel } from './repo.ts';
 
 export const deliveryPrices = defineModule({
   name: 'delivery-prices',

@@ -11,6 +11,7 @@ import { insertOutboxEvents, type NewOutboxEvent } from '../../platform/db/outbo
 import {
   appendOrderTrail,
   carrierHeld,
+  priceFamilyOf,
   changeOrderStatuses,
   ORDER_OPERATION,
   orderLifecycleEvent,
@@ -207,7 +208,7 @@ async function trackingEventOf(
     eventType: 'tracking.event',
     referenceType: 'order',
     referenceId: String(o.id),
-    family: 'local_delivery',
+    family: priceFamilyOf(o),
     carrierHeld: carrierHeld(o),
     payload: {
       event_id: eventId,

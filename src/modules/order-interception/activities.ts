@@ -4,6 +4,7 @@ import type { WorkerDeps } from '../../platform/module.ts';
 import {
   appendOrderTrail,
   carrierHeld,
+  priceFamilyOf,
   changeOrderStatuses,
   ORDER_OPERATION,
   ORDER_STATUS,
@@ -61,7 +62,7 @@ export function interceptEvent(
     eventType: event,
     referenceType: 'order',
     referenceId: String(order.id),
-    family: 'local_delivery',
+    family: priceFamilyOf(order),
     carrierHeld: carrierHeld(order),
     payload: {
       event_id: eventId,

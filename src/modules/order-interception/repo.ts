@@ -51,7 +51,8 @@ export async function lockOrder(em: Em, orderId: number): Promise<LockedOrder | 
     em,
     `select id, business_id as "businessId", order_ref as "orderRef", tracking_number as "trackingNumber", type,
        status_id as "statusId", carrier_provider_id as "carrierProviderId", customer_id as "customerId",
-       self_delivery as "selfDelivery", recipient->'address' as address, created_at as "createdAt"
+       self_delivery as "selfDelivery", recipient->'address' as address, created_at as "createdAt",
+       price_family as "priceFamily"
      from delivery_order where id = $1 for update`,
     [orderId],
   );

@@ -60,6 +60,8 @@ export const Order = defineEntity({
     currency: p.string().nullable(),
     /** The price's line items (base fee, distance, weight, surcharges) before tax. */
     priceDetails: p.json<Record<string, unknown>[]>().nullable(),
+    /** Whose prices these are for price hiding (docs/webhooks.md): label orders are label_service. */
+    priceFamily: p.enum(['local_delivery', 'label_service'] as const).default('local_delivery'),
     ...timestamps,
   },
 });

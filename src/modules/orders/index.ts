@@ -67,6 +67,7 @@ export {
 } from './placement.ts';
 export {
   carrierHeld,
+  priceFamilyOf,
   orderSummaryOf,
   changeOrderStatuses,
   holdForCarrier,

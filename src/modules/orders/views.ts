@@ -4,6 +4,7 @@ import { addressInput, addressView, emailParam, timeParam } from '../../platform
 import { customerStatusOf, statusCodeOf } from './domain.ts';
 import type { Address } from './entities.ts';
 import type { OrderListRow } from './repo/orders.ts';
+import type { PriceFamily } from '../../platform/db/outbox.ts';
 
 export const text = (max: number) => z.string().trim().min(1).max(max);
 export const optionalText = (max: number) => z.string().trim().max(max).nullish();
@@ -126,19 +127,21 @@ export function presentTo<T extends OrderView>(view: T, pricesHidden: boolean): 
 }
 
 /**
- * Whom an order answer is for, as orderAudienceOf(em, caller) answers it: whether the business hides its local
- * delivery prices from the account, and whether the carrier is masked for it (a customer account: a carrier's
+ * Whom an order answer is for, as orderAudienceOf(em, caller) answers it: the price families the business hides from
+ * the account (an order's prices are left out when its own family is among them: a label order's are label_service,
+ * every other order's local_delivery), and whether the carrier is masked for it (a customer account: a carrier's
  * status reads as ours, CARRIER_STATUSES, as in its webhooks). Required by presentOrder, so that no answer can forget
  * either.
  */
 export interface OrderAudience {
-  pricesHidden: boolean;
+  hiddenFamilies: readonly PriceFamily[];
   carrierMasked: boolean;
 }
 
 /** An order as every answer shows it to this audience: without what is hidden or masked from it. */
 export function presentOrder(o: OrderListRow, audience: OrderAudience): OrderView {
-  const view = presentTo(orderWithPrices(o), audience.pricesHidden);
+  const hidden = audience.hiddenFamilies.includes(o.priceFamily ?? 'local_delivery');
+  const view = presentTo(orderWithPrices(o), hidden);
   if (!audience.carrierMasked) return view;
   const statusId = customerStatusOf(view.status_id);
   return { ...view, status_id: statusId, status: statusCodeOf(statusId) };

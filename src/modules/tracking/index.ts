@@ -26,6 +26,15 @@ import { otepClientLockerStorage, otepClientTracking } from './operations/client
 export { followNewestEvents } from './repo/ingest.ts';
 /** The OTEP code of the event synthesized for an order's change into each status (dispatch's tracking.event). */
 export { OTEP_OF_ORDER_STATUS } from './orderStatusMap.ts';
+/** The native OTEP timeline of one of the business's parcels, as otep_client_tracking answers it (uniorder). */
+export { otepClientTracking } from './operations/client.ts';
+/**
+ * Native ingest for a trusted internal caller (the labels module's carrier polls, as the carrier's provider business):
+ * a document checked as otep_ingest checks it, then written through the same path (tracking.event, status moves).
+ */
+export { checkDocument } from './document.ts';
+export { ingestChecked } from './operations/ingest.ts';
+export { OTEP_VERSION } from './vocabulary.ts';
 
 export const tracking = defineModule({
   name: 'tracking',

@@ -87,15 +87,22 @@ export async function labelOrderByKey(em: Em, businessId: number, key: string): 
   return rows[0] ?? null;
 }
 
-/** The label order, locked for the caller's transaction (any business: the caller found it already). */
-export async function lockLabelOrder(em: Em, orderId: number): Promise<LabelOrderRow | null> {
+/**
+ * The label order of this order (any business: the caller found it already), with `lock` held for the caller's
+ * transaction.
+ */
+export async function labelOrderById(em: Em, orderId: number, lock = false): Promise<LabelOrderRow | null> {
   const rows = await executeBound<LabelOrderRow>(
     em,
-    `select ${COLUMNS} from label_order l where l.order_id = $1 for update`,
+    `select ${COLUMNS} from label_order l where l.order_id = $1${lock ? ' for update' : ''}`,
     [orderId],
   );
   return rows[0] ?? null;
 }
+
+/** The label order, locked for the caller's transaction. */
+export const lockLabelOrder = (em: Em, orderId: number): Promise<LabelOrderRow | null> =>
+  labelOrderById(em, orderId, true);
 
 /** Keeps the bought label: its documents, its carrier numbers on the order's packages, state purchased. */
 export async function markPurchased(em: Em, orderId: number, label: PurchasedLabel): Promise<void> {
@@ -153,6 +160,16 @@ export async function restartPurchase(
   );
 }
 
+/** The label voided (a voided label, or a failed purchase cancelled): state voided, now. */
+export async function markVoided(em: Em, orderId: number): Promise<void> {
+  await executeBound(
+    em,
+    `update label_order set state = 'voided', voided_at = now(), pending_since = null, updated_at = now()
+     where order_id = $1`,
+    [orderId],
+  );
+}
+
 /** Purchases left `pending` for longer than `olderThanMs`: an interrupted purchase, which the sweep finishes. */
 export async function stalePurchases(em: Em, olderThanMs: number, limit = 100): Promise<number[]> {
   const rows = await executeBound<{ order_id: number }>(
@@ -184,4 +201,79 @@ export async function noteTrackingStarted(em: Em, orderId: number): Promise<void
     'update label_order set tracking_started_at = now() where order_id = $1 and tracking_started_at is null',
     [orderId],
   );
+}
+
+/** The label orders of the business among these orders (docs/labels.md, "submitShippingInformation"). */
+export function labelOrdersOf(em: Em, businessId: number, orderIds: readonly number[]): Promise<LabelOrderRow[]> {
+  return executeBound<LabelOrderRow>(
+    em,
+    `select ${COLUMNS} from label_order l where l.business_id = $1 and l.order_id = any($2::int[]) order by l.order_id`,
+    [businessId, orderIds],
+  );
+}
+
+/** The business's open labels (purchased or submitted), of these carriers when given, by account and order id. */
+export function openLabelOrders(em: Em, businessId: number, carriers?: readonly string[]): Promise<LabelOrderRow[]> {
+  return executeBound<LabelOrderRow>(
+    em,
+    `select ${COLUMNS} from label_order l
+     where l.business_id = $1 and l.state in ('purchased', 'submitted') and ($2::text[] is null or l.carrier = any($2))
+     order by l.carrier_account_id, l.order_id`,
+    [businessId, carriers ?? null],
+  );
+}
+
+/** Purchased labels whose data the carrier took: state submitted. Answers those it moved (still purchased). */
+export async function markSubmitted(
+  em: Em,
+  orderIds: readonly number[],
+): Promise<{ order_id: number; submitted_at: Date }[]> {
+  return executeBound<{ order_id: number; submitted_at: Date }>(
+    em,
+    `update label_order set state = 'submitted', submitted_at = now(), updated_at = now()
+     where order_id = any($1::int[]) and state = 'purchased' returning order_id, submitted_at`,
+    [orderIds],
+  );
+}
+
+/**
+ * Open labels put on a manifest: state manifested with its id. Answers those it moved with the state they had, so
+ * that only the labels not handed over before (purchased) are told now.
+ */
+export async function markManifested(
+  em: Em,
+  orderIds: readonly number[],
+  manifestId: number,
+): Promise<{ order_id: number; was: LabelState }[]> {
+  return executeBound<{ order_id: number; was: LabelState }>(
+    em,
+    `with open as (
+       select order_id, state from label_order
+       where order_id = any($1::int[]) and state in ('purchased', 'submitted') order by order_id for update)
+     update label_order l set state = 'manifested', manifest_id = $2, updated_at = now()
+     from open where l.order_id = open.order_id returning l.order_id, open.state as was`,
+    [orderIds, manifestId],
+  );
+}
+
+/**
+ * The business's orders these numbers name (each the order's tracking number, a package number or a carrier
+ * tracking number), as `number -> order id`; a number naming none is absent.
+ */
+export async function orderIdsByNumbers(
+  em: Em,
+  businessId: number,
+  numbers: readonly string[],
+): Promise<Map<string, number>> {
+  const rows = await executeBound<{ number: string; id: number }>(
+    em,
+    `select o.tracking_number as number, o.id from delivery_order o
+       where o.business_id = $1 and o.tracking_number = any($2::text[])
+     union select p.package_number, p.order_id from order_package p
+       where p.business_id = $1 and p.package_number = any($2::text[])
+     union select p.carrier_reference, p.order_id from order_package p
+       where p.business_id = $1 and p.carrier_reference = any($2::text[])`,
+    [businessId, numbers],
+  );
+  return new Map(rows.map((r) => [r.number, r.id]));
 }

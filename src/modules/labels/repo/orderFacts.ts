@@ -21,7 +21,8 @@ export async function orderFactsOf(
     em,
     `select id, business_id as "businessId", order_ref as "orderRef", tracking_number as "trackingNumber", type,
        status_id as "statusId", carrier_provider_id as "carrierProviderId", customer_id as "customerId", created_at as "createdAt",
-       currency, shipping_price::text as "shippingPrice", tax::text as tax, price_details as "priceDetails"
+       currency, shipping_price::text as "shippingPrice", tax::text as tax, price_details as "priceDetails",
+       price_family as "priceFamily"
      from delivery_order where business_id = $1 and id = any($2::int[]) order by id${lock ? ' for update' : ''}`,
     [businessId, orderIds],
   );

@@ -3,7 +3,7 @@
  * routes and dispatch through this one builder, so that every one has the same envelope, reference and own event id.
  */
 import type { NewOutboxEvent } from '../../../platform/db/outbox.ts';
-import { carrierHeld, orderSummaryOf, type OrderFacts } from './orders.ts';
+import { carrierHeld, orderSummaryOf, priceFamilyOf, type OrderFacts } from './orders.ts';
 
 /** The lifecycle events about an order (driver.on_duty_changed is about a driver: its module builds it). */
 export type OrderLifecycleEvent =
@@ -38,7 +38,7 @@ export function orderLifecycleEvent(
     eventType: event,
     referenceType: 'order',
     referenceId: String(order.id),
-    family: 'local_delivery',
+    family: priceFamilyOf(order),
     carrierHeld: carrierHeld(order),
     payload: {
       event_id: eventId,

@@ -33,6 +33,7 @@ export type OrderListRow = Pick<
   | 'tax'
   | 'currency'
   | 'priceDetails'
+  | 'priceFamily'
 >;
 
 /** The columns of an OrderListRow, named as its fields, so a list is read as plain rows (no entity, no unit of work). */
@@ -41,7 +42,8 @@ export const LIST_COLUMNS = `o.id, o.type, o.order_ref as "orderRef", o.tracking
   o.time_window_start as "timeWindowStart", o.time_window_end as "timeWindowEnd", o.self_delivery as "selfDelivery",
   o.route_id as "routeId", o.driver_id as "driverId", o.pickup, o.required_skills as "requiredSkills",
   o.service_minutes as "serviceMinutes", o.created_at as "createdAt", o.customer_id as "customerId",
-  o.shipping_price::text as "shippingPrice", o.tax::text as tax, o.currency, o.price_details as "priceDetails"`;
+  o.shipping_price::text as "shippingPrice", o.tax::text as tax, o.currency, o.price_details as "priceDetails",
+  o.price_family as "priceFamily"`;
 
 /**
  * The orders a planner may plan: not on a route, a self-delivery order, in an assignable status, not held by
@@ -78,6 +80,8 @@ export interface OrderFacts {
   type: string;
   statusId: number;
   carrierProviderId?: number | null;
+  /** Its price family (delivery_order.price_family): local_delivery unless it is a label order. */
+  priceFamily?: PriceFamily | null;
   createdAt?: Date | string;
 }
 
@@ -109,6 +113,12 @@ export function orderSummaryOf(o: OrderFacts) {
 
 /** Held by another carrier: customers' deliveries are masked (transform.ts). */
 export const carrierHeld = (o: OrderFacts) => o.carrierProviderId != null;
+
+/**
+ * The price family of the order's events (docs/webhooks.md, "Price families"): the order row's own, which every
+ * reader of OrderFacts that can see a label order selects; local_delivery for facts read without it.
+ */
+export const priceFamilyOf = (o: OrderFacts): PriceFamily => o.priceFamily ?? 'local_delivery';
 
 /**
  * Data access: MikroORM entities for the order row; SQL for the history and its events, written in one statement.
@@ -186,13 +196,15 @@ export async function changeOrderStatuses(em: Em, moves: readonly OrderStatusMov
   if (moves.length === 0) return;
   const ids = moves.map((m) => m.order.id);
   if (new Set(ids).size !== ids.length) throw new Error('changeOrderStatuses: an order appears twice in one batch');
-  const updated = await executeBound<{ id: number; customer_id: number | null }>(
+  const updated = await executeBound<{ id: number; customer_id: number | null; price_family: PriceFamily }>(
     em,
-    'update delivery_order o set status_id = m.after, updated_at = now() from unnest($1::int[], $2::int[]) as m(id, after) where o.id = m.id returning o.id, o.customer_id',
+    'update delivery_order o set status_id = m.after, updated_at = now() from unnest($1::int[], $2::int[]) as m(id, after) where o.id = m.id returning o.id, o.customer_id, o.price_family',
     [ids, moves.map((m) => m.change.after)],
   );
-  // The customer account an order was placed for receives its events on its webhook override.
+  // The customer account an order was placed for receives its events on its webhook override; the row's own price
+  // family decides whether that account's events carry prices, whatever facts the caller read.
   const customerOf = new Map(updated.map((u) => [u.id, u.customer_id]));
+  const familyOf = new Map(updated.map((u) => [u.id, u.price_family]));
   const history = moves.map(({ order: o, change: c, occurredAt }) => ({
     order_id: o.id,
     business_id: o.businessId,
@@ -244,7 +256,7 @@ export async function changeOrderStatuses(em: Em, moves: readonly OrderStatusMov
         eventType: 'order.status_change',
         referenceType: 'order',
         referenceId: String(o.id),
-        family: 'local_delivery',
+        family: familyOf.get(o.id) ?? priceFamilyOf(o),
         carrierHeld: carrierHeld(o),
         payload: {
           event_id: eventId,
@@ -336,7 +348,7 @@ export async function visibleOrder(
   const rows = await em.execute<(OrderFacts & { customerId: number | null; driverId: number | null })[]>(
     `select o.id, o.business_id as "businessId", o.order_ref as "orderRef", o.tracking_number as "trackingNumber", o.type,
        o.status_id as "statusId", o.carrier_provider_id as "carrierProviderId", o.customer_id as "customerId",
-       o.driver_id as "driverId", o.created_at as "createdAt"
+       o.driver_id as "driverId", o.created_at as "createdAt", o.price_family as "priceFamily"
      from delivery_order o where o.id = ? and ${rule.sql}`,
     [orderId, ...rule.params],
   );
@@ -369,10 +381,16 @@ export async function pricesHiddenFrom(
 
 /**
  * Whom an order answer is for (views.ts presentOrder): a customer account sees the carrier masked (as in its
- * webhooks) and no prices when they are hidden from it; staff see the order as it is.
+ * webhooks) and no prices of the families hidden from it (each order by its own family); staff see the order as it is.
  */
 export async function orderAudienceOf(em: Em, viewer: { id: number; role: Role }): Promise<OrderAudience> {
-  return { pricesHidden: await localPricesHiddenFrom(em, viewer), carrierMasked: viewer.role === 'customer' };
+  if (viewer.role !== 'customer') return { hiddenFamilies: [], carrierMasked: false };
+  const rows = await executeBound<{ families: PriceFamily[] }>(
+    em,
+    "select coalesce(hidden_price_families, '{}') as families from app_user where id = $1",
+    [viewer.id],
+  );
+  return { hiddenFamilies: rows[0]?.families ?? [], carrierMasked: true };
 }
 
 /** Whether the account is a customer account (role customer) of the business: an order may be placed for it. */

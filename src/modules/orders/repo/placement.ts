@@ -9,7 +9,7 @@ import type { Recipient } from '../entities.ts';
 import { SYSTEM_ACTOR, type OrderActor } from '../actor.ts';
 import type { OrderPrice } from '../hooks.ts';
 import { appendOrderTrail } from './trail.ts';
-import { carrierHeld, orderSummaryOf, type OrderFacts } from './orders.ts';
+import { carrierHeld, orderSummaryOf, priceFamilyOf, type OrderFacts } from './orders.ts';
 import { newTrackingNumber, ORDER_OPERATION, type PackageSpec } from '../domain.ts';
 
 /** One new order's row, as delivery_order stores it. */
@@ -95,7 +95,8 @@ export async function insertOrderRows(em: Em, rows: readonly NewOrderRow[]): Pro
        service_minutes int, price_family text, n int)
      order by n
      returning id, business_id as "businessId", order_ref as "orderRef", tracking_number as "trackingNumber", type,
-       status_id as "statusId", carrier_provider_id as "carrierProviderId", customer_id as "customerId", created_at as "createdAt"`,
+       status_id as "statusId", carrier_provider_id as "carrierProviderId", customer_id as "customerId", created_at as "createdAt",
+       price_family as "priceFamily"`,
     [JSON.stringify(data)],
   );
   const byNumber = new Map(inserted.map((o) => [o.trackingNumber, o]));
@@ -203,7 +204,7 @@ export async function recordOrdersCreated(
             }),
           },
         },
-        family: 'local_delivery' as const,
+        family: priceFamilyOf(order),
         carrierHeld: carrierHeld(order),
         skipIfUrlField: options.skipIfUrlField ?? null,
       };

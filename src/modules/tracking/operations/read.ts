@@ -85,7 +85,7 @@ export function documentFailure(e: unknown): never {
 }
 
 async function timelineOf(ctx: OperationContext, tn: string): Promise<Timeline> {
-  const timeline = (await loadTimelines(ctx.em, [tn])).get(tn);
+  const timeline = (await loadTimelines(ctx.em, [tn], true)).get(tn);
   if (!timeline) throw errors.notFound();
   return timeline;
 }
@@ -111,7 +111,7 @@ export const otepTrackingGet = defineOperation({
   name: 'otep_tracking_get',
   summary: 'The unified timeline of a tracking number, in the representation `format` names (default otep).',
   description:
-    "Needs no token and shows nothing private: no recipient, order reference or price, only the carrier's scan places. `format` picks the representation (otep, epcis, onerecord, uncefact, otlp, sensorthings and several e-commerce platforms); without it, the `profile` of the Accept header does, and the answer carries the chosen media type. An unknown number answers NOT_FOUND, an unknown format VALIDATION_FAILED. For many numbers use `otep_trackings_batch`.",
+    "Needs no token and shows nothing private: no recipient, order reference or price, only the carrier's scan places. `format` picks the representation (otep, epcis, onerecord, uncefact, otlp, sensorthings and several e-commerce platforms); without it, the `profile` of the Accept header does, and the answer carries the chosen media type. A parcel a carrier carries (a bought label's) is found by the carrier's tracking number too, and answered under it. An unknown number answers NOT_FOUND, an unknown format VALIDATION_FAILED. For many numbers use `otep_trackings_batch`.",
   tag: 'OTEP',
   roles: 'public',
   limit: 'public_read',
@@ -177,7 +177,7 @@ export const otepTrackingBatch = defineOperation({
   }),
   async handler(input, ctx) {
     const unique = [...new Set(input.tracking_numbers)];
-    const timelines = await loadTimelines(ctx.em, unique);
+    const timelines = await loadTimelines(ctx.em, unique, true);
     const f = FORMATS.get(input.format)!;
     return {
       results: unique.map((tn) => {
@@ -194,7 +194,7 @@ export const publicTracking = defineOperation({
   name: 'public_tracking',
   summary: 'Classic public package tracking, answered from the OTEP timeline.',
   description:
-    "Answers the parcel's current status with its label, whether it is delivered, each package of the same order with its own status, and the events newest first with city and country. Needs no token and shows nothing private. Use it for a customer-facing tracking page; `otep_tracking_get` gives the whole timeline in standard formats. An unknown number answers NOT_FOUND.",
+    "Answers the parcel's current status with its label, whether it is delivered, each package of the same order with its own status, and the events newest first with city and country. Needs no token and shows nothing private. Use it for a customer-facing tracking page; `otep_tracking_get` gives the whole timeline in standard formats. A parcel a carrier carries (a bought label's) is found by the carrier's tracking number too. An unknown number answers NOT_FOUND.",
   tag: 'Tracking',
   roles: 'public',
   limit: 'public_read',
@@ -207,7 +207,8 @@ export const publicTracking = defineOperation({
   async handler(input, ctx) {
     // The parcel asked about, and each package of its order with where it stands.
     const numbers = await packageNumbersOfOrder(ctx.em, input.number);
-    const timelines = await loadTimelines(ctx.em, numbers);
+    // The number asked may be a carried parcel's carrier number: its timeline is read under it.
+    const timelines = await loadTimelines(ctx.em, [...new Set([input.number, ...numbers])], true);
     const t = timelines.get(input.number);
     if (!t) throw errors.notFound();
     const statusOf = (current: Timeline['current']) =>

@@ -1,8 +1,9 @@
-import { insertOutboxEvents, type NewOutboxEvent } from '../../../platform/db/outbox.ts';
+import { insertOutboxEvents, type NewOutboxEvent, type PriceFamily } from '../../../platform/db/outbox.ts';
 import { createHash } from 'node:crypto';
 import { executeBound, type Em } from '../../../platform/db/orm.ts';
 import {
   carrierHeld,
+  priceFamilyOf,
   changeOrderStatuses,
   ORDER_OPERATION,
   orderSummaryOf,
@@ -83,11 +84,12 @@ export async function ingestTrackingEvents(
           type: string;
           status_id: number;
           carrier_provider_id: number | null;
+          price_family: PriceFamily;
           package_id: number;
           package_number: string;
         }[]
       >(
-        `select o.id, o.business_id, o.order_ref, o.tracking_number, o.type, o.status_id, o.carrier_provider_id, pk.id as package_id, pk.package_number
+        `select o.id, o.business_id, o.order_ref, o.tracking_number, o.type, o.status_id, o.carrier_provider_id, o.price_family, pk.id as package_id, pk.package_number
          from order_package pk join delivery_order o on o.id = pk.order_id where pk.package_number in (?) order by o.id for update of o`,
         [subjects],
       );
@@ -101,6 +103,7 @@ export async function ingestTrackingEvents(
           type: r.type,
           statusId: r.status_id,
           carrierProviderId: r.carrier_provider_id,
+          priceFamily: r.price_family,
         };
         orders.set(r.id, order);
         shipments.set(r.package_number, { order, packageId: r.package_id, packageNumber: r.package_number });
@@ -220,7 +223,7 @@ function trackingEvent(
     eventType: 'tracking.event',
     referenceType: 'order',
     referenceId: String(s.id),
-    family: 'local_delivery',
+    family: priceFamilyOf(s),
     carrierHeld: carrierHeld(s),
     payload: {
       event_id: eventId,

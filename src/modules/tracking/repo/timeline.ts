@@ -23,13 +23,27 @@ interface Row {
 }
 
 /**
+ * The package a number asked names: its package number, else (when the second parameter is true) the carrier's
+ * tracking number of a carried parcel (`carrier_reference`, a label's carrier number; the newest such package when
+ * several have it).
+ */
+const ASKED_PACKAGES_SQL = `
+  select distinct on (asked) asked, package_id from (
+    select pk.package_number as asked, pk.id as package_id, 0 as rank from order_package pk where pk.package_number in (?)
+    union all
+    select pk.carrier_reference, pk.id, 1 from order_package pk join delivery_order co on co.id = pk.order_id
+    where ?::boolean and pk.carrier_reference in (?) and co.carrier_provider_id is not null
+  ) m order by asked, rank, package_id desc`;
+
+/**
  * One statement reads the packages and both event sources: carriers' tracking events of the package, and our own
  * status history of its order (only changes no tracking event caused), which becomes one synthesized event per
- * change. A package number is a tracking number; the order's own is its first package's.
+ * change. A package number is a tracking number; the order's own is its first package's; a carried parcel's carrier
+ * number is one too, answered under the number asked.
  */
 const TIMELINE_SQL = `
-  select pk.package_number as tracking_number, o.type, e.*
-  from order_package pk join delivery_order o on o.id = pk.order_id
+  select n.asked as tracking_number, o.type, e.*
+  from (${ASKED_PACKAGES_SQL}) n join order_package pk on pk.id = n.package_id join delivery_order o on o.id = pk.order_id
   left join lateral (
     select te.event_key as id, te.status_code, null::int as after_status, te.phase, te.occurred_at, te.occurred_offset_min as offset_min,
            te.recorded_at, te.location, te.incident_reason, te.description, te.otep_version, 'carrier' as source, te.id as seq
@@ -38,8 +52,7 @@ const TIMELINE_SQL = `
     select 'osc-' || h.id, null, h.after_status, null, h.occurred_at, 0, h.occurred_at, null, null, null, null, 'merchant', h.id
     from order_status_change h where h.order_id = o.id and h.tracking_event_id is null
   ) e on true
-  where pk.package_number in (?)
-  order by pk.package_number, e.occurred_at, e.recorded_at, e.seq`;
+  order by n.asked, e.occurred_at, e.recorded_at, e.seq`;
 
 function eventOf(r: Row): OtepEvent | null {
   if (r.id === null || r.occurred_at === null) return null;
@@ -95,11 +108,18 @@ function timelineOf(trackingNumber: string, service: Timeline['service'], events
   };
 }
 
-/** The timelines of the given tracking numbers that exist, keyed by tracking number. Public data only. */
-export async function loadTimelines(em: Em, trackingNumbers: readonly string[]): Promise<Map<string, Timeline>> {
+/**
+ * The timelines of the given tracking numbers that exist, keyed by tracking number. Public data only. With
+ * `byCarrierNumber` (the public reads), a carried parcel's carrier tracking number finds its timeline too.
+ */
+export async function loadTimelines(
+  em: Em,
+  trackingNumbers: readonly string[],
+  byCarrierNumber = false,
+): Promise<Map<string, Timeline>> {
   const out = new Map<string, Timeline>();
   if (trackingNumbers.length === 0) return out;
-  const rows = await em.execute<Row[]>(TIMELINE_SQL, [trackingNumbers]);
+  const rows = await em.execute<Row[]>(TIMELINE_SQL, [trackingNumbers, byCarrierNumber, trackingNumbers]);
   const grouped = new Map<string, { service: Timeline['service']; events: OtepEvent[] }>();
   for (const r of rows) {
     const entry = grouped.get(r.tracking_number) ?? { service: r.type, events: [] };
@@ -111,12 +131,19 @@ export async function loadTimelines(em: Em, trackingNumbers: readonly string[]):
   return out;
 }
 
-/** The package numbers of the order a package number belongs to, in position order; empty when none has it. */
+/**
+ * The package numbers of the order a package number (or a carried parcel's carrier number) belongs to, in position
+ * order; empty when none has it.
+ */
 export async function packageNumbersOfOrder(em: Em, packageNumber: string): Promise<string[]> {
   const rows = await em.execute<{ package_number: string }[]>(
     `select pk.package_number from order_package pk
-     where pk.order_id = (select order_id from order_package where package_number = ?) order by pk.position`,
-    [packageNumber],
+     where pk.order_id = (
+       select p.order_id from order_package p join delivery_order o on o.id = p.order_id
+       where p.package_number = ? or (p.carrier_reference = ? and o.carrier_provider_id is not null)
+       order by p.package_number = ? desc, p.id desc limit 1)
+     order by pk.position`,
+    [packageNumber, packageNumber, packageNumber],
   );
   return rows.map((r) => r.package_number);
 }
