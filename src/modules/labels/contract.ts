@@ -101,3 +101,6 @@ export interface JourneyProgress {
   polls: number;
 }
 export const journeyQuery = defineQuery<JourneyProgress>('journey');
+
+/** How many times the wait for a hand-over reads the label's state again (once per compressed day of 30). */
+export const HAND_OVER_CHECKS = 30;

@@ -5,6 +5,7 @@
  */
 import { condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
 import {
+  HAND_OVER_CHECKS,
   handedOverSignal,
   journeyQuery,
   TRACKING_POLLS_PER_RUN,
@@ -56,11 +57,17 @@ export async function labelTracking(input: LabelTrackingInput): Promise<LabelTra
   };
 
   if (!input.resume) {
-    const start = await labelTrackingStart({ orderId: input.orderId });
-    if (start.voided) return end('voided');
-    handedOverAt ??= start.handedOverAt;
-    const handed = await condition(() => handedOverAt !== null || voided, start.handOverWaitSeconds * 1000);
-    if (!handed) return end('not_handed_over');
+    // The hand-over's signal is sent after its commit; should it be lost (Temporal unreachable at that moment), the
+    // label's own state says it: read again after each 1/HAND_OVER_CHECKS of the wait.
+    let start = await labelTrackingStart({ orderId: input.orderId });
+    for (let check = 1; ; check++) {
+      if (start.voided) return end('voided');
+      handedOverAt ??= start.handedOverAt;
+      const step = (start.handOverWaitSeconds * 1000) / HAND_OVER_CHECKS;
+      if (await condition(() => handedOverAt !== null || voided, step)) break;
+      if (check === HAND_OVER_CHECKS) return end('not_handed_over');
+      start = await labelTrackingStart({ orderId: input.orderId });
+    }
   }
   if (voided) return end('voided');
   state = 'tracking';

@@ -13,7 +13,6 @@ import { after, before, describe, test } from 'node:test';
 import { Worker } from '@temporalio/worker';
 import { findOrBuildTemporalCli } from '../../../src/launchers/temporalServer.ts';
 import {
-  handedOverSignal,
   journeyQuery,
   LABEL_PURCHASE_SWEEP_WORKFLOW,
   LABEL_QUEUE,
@@ -65,11 +64,16 @@ describe('labels: tracking of sandbox labels', () => {
       .query(journeyQuery)
       .then((j) => j.state)
       .catch(() => null);
-  /**
-   * The carrier got the parcel: the process hears so as submitShippingInformation and end of day tell it (their own
-   * tests cover them; this file follows the journey from the signal on).
-   */
-  const handOver = (orderId: number) => processOf(orderId).signal(handedOverSignal, { at: new Date().toISOString() });
+  /** The carrier gets the parcel: its data is submitted, which tells the label's process. */
+  const handOver = async (orderId: number) => {
+    const res = await app.http.post(
+      '/v1/labelservice/submitShippingInformation',
+      { order_ids: [orderId] },
+      { token: w.admin },
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.results[0].state, 'submitted', JSON.stringify(res.body));
+  };
   const statusesOf = async (orderId: number) =>
     (
       await app
@@ -158,6 +162,17 @@ describe('labels: tracking of sandbox labels', () => {
     assert.equal(await statusOf(orderId), 4);
     const statuses = await statusesOf(orderId);
     assert.ok(statuses.includes(33) && statuses.includes(43) && !statuses.includes(3), JSON.stringify(statuses));
+  });
+
+  test("a hand-over whose signal was lost is read from the label's state: the journey still happens", async () => {
+    const { orderId } = await buy('TRK-LOST-SIGNAL');
+    await waitFor(async () => (await journeyState(orderId)) === 'waiting_hand_over');
+    // Submitted as submitShippingInformation writes it, but no signal reaches the process (Temporal was unreachable).
+    await app
+      .em()
+      .execute("update label_order set state = 'submitted', submitted_at = now() where order_id = ?", [orderId]);
+    assert.equal(await processOf(orderId).result(), 'journey_ended');
+    assert.equal(await statusOf(orderId), 3);
   });
 
   test("a voided label's process ends", async () => {

@@ -80,7 +80,12 @@ export async function buyAtRate(
   const rate = await rateById(ctx.em, businessId, input.rate_id);
   if (!rate || (ctx.caller.role === 'customer' && rate.caller_id !== ctx.caller.id))
     throw errors.field('rate_id', 'labels.unknown_rate');
-  if (rate.used_by_order_id !== null) throw rateUsed(rate.used_by_order_id);
+  if (rate.used_by_order_id !== null) {
+    // A purchase of the same key that committed since the key was looked up above is this call's first one.
+    const first = key ? await labelOrderByKey(ctx.em, businessId, key) : null;
+    if (first) return replay(first, input.rate_id);
+    throw rateUsed(rate.used_by_order_id);
+  }
   if (new Date(rate.expires_at).getTime() <= Date.now()) throw fail('RATE_EXPIRED', 'labels.rate_expired');
   const account = await accountById(ctx.em, businessId, rate.carrier_account_id);
   if (!account?.active || !isCarrierCode(rate.carrier)) throw fail('NO_CARRIER_ACCOUNT', 'labels.no_carrier_account');

@@ -41,8 +41,13 @@ export const uniorderCreateBatch = defineOperation({
       else if (kindOfRateId(p.input.rate_id) === 'label') labels.push(p);
       else await run(ctx, p.index, p.input);
     }
-    // Each purchase on its own fork of the unit of work: they run side by side.
-    await mapLimited(labels, UNIORDER_CARRIER_CONCURRENCY, (p) => run({ ...ctx, em: ctx.em.fork() }, p.index, p.input));
+    // Each purchase on its own fork of the unit of work: they run side by side. A fork has a connection of its own,
+    // outside the call's transaction, so a dry run buys them one after another in its one rolled-back transaction.
+    if (ctx.dryRun) for (const p of labels) await run(ctx, p.index, p.input);
+    else
+      await mapLimited(labels, UNIORDER_CARRIER_CONCURRENCY, (p) =>
+        run({ ...ctx, em: ctx.em.fork() }, p.index, p.input),
+      );
     const succeeded = results.filter((r) => r.result).length;
     return { result: true as const, total: results.length, succeeded, failed: results.length - succeeded, results };
   },
