@@ -27,7 +27,7 @@ const recipient = (w: World, i = 0) => ({
 
 /** The business's sandbox carrier accounts, each connected first when it is not. */
 async function sandboxAccounts(w: World, token: string): Promise<void> {
-  const accounts = (await w.api.call('GET', '/v1/labelservice/carrier-accounts', { token })).body.accounts as {
+  const accounts = (await w.api.call('GET', '/v1/labelservice/carrier-accounts', { token })).body.carrier_accounts as {
     carrier: string;
     active: boolean;
   }[];

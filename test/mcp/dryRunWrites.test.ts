@@ -23,10 +23,19 @@ import type { Operation } from '../../src/platform/catalog/types.ts';
 import type { Role } from '../../src/platform/roles.ts';
 import { JOURNEY } from '../fixtures/otepJourney.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { makeBusiness, makeOrder, makeProvider, orderArguments as order, PASSWORD } from '../helpers/factories.ts';
+import {
+  makeBusiness,
+  makeOrder,
+  makeProvider,
+  orderArguments as order,
+  PASSWORD,
+  priceModel,
+} from '../helpers/factories.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { awaitDeviceOrderDelivery } from '../helpers/retryWorkflow.ts';
 import { makeDriver, makePlanOrder } from '../modules/routes/fixtures.ts';
+import { connectSandboxCarriers } from '../../src/modules/labels/index.ts';
+import { rateBody, RECIPIENT, SHIPPER } from '../modules/labels/world.ts';
 
 /** The roles of the world's accounts: the business's people and one provider of each kind. */
 type As = Exclude<Role, 'platform_admin'>;
@@ -100,6 +109,46 @@ const fixtures = (w: World): Record<string, Fixture> => ({
     as: 'employee',
     args: { query: `mutation { clientOrderCreate${parenthesised(order('DRY-GRAPHQL'))} { order_id } }` },
   },
+  // Labels (docs/labels.md): rates are stored, so rating writes; a rate buys one label, and a preview rolls its use back.
+  get_shipping_rate: { as: 'employee', args: labelRate('DRY-RATE') },
+  compare_all_carriers: { as: 'customer', args: labelRate('DRY-COMPARE') },
+  create_shipping_label: { as: 'employee', args: { rate_id: w.labelRate } },
+  quote_and_ship: { as: 'employee', args: { ...labelRate('DRY-QUOTE-AND-SHIP'), choose: 'cheapest' } },
+  cancel_shipping_label: { as: 'employee', args: { order_id: w.labelOrder } },
+  submit_shipping_information: { as: 'employee', args: { order_ids: [w.labelOrder] } },
+  // Puts the world's open labels on a manifest per carrier account, under the business's end-of-day lock.
+  end_of_day: { as: 'client_admin', args: {} },
+  // Uniorder (docs/uniorder.md): both kinds of rate; an order at each; a label order voided; a refused label bought.
+  uniorder_rate: { as: 'employee', args: uniorderRate('DRY-UO-RATE') },
+  uniorder_rate_batch: {
+    as: 'customer',
+    args: { items: [uniorderRate('DRY-UO-RATE-1'), uniorderRate('DRY-UO-RATE-2')] },
+  },
+  uniorder_rate_batch_async: { as: 'employee', args: { items: [uniorderRate('DRY-UO-ASYNC')] } },
+  uniorder_create: { as: 'employee', args: { rate_id: w.selfRate } },
+  // Its label item is bought as any batch buys one, beside the local item.
+  uniorder_create_batch: {
+    as: 'employee',
+    args: { items: [{ rate_id: w.selfRate }, { rate_id: w.uniorderLabelRate }] },
+  },
+  uniorder_create_batch_async: {
+    as: 'client_admin',
+    args: { items: [{ rate_id: w.selfRate }, { rate_id: w.uniorderLabelRate }] },
+  },
+  uniorder_cancel: { as: 'employee', args: { id: w.labelOrder, reason: 'dry run' } },
+  uniorder_purchase_label: { as: 'employee', args: { id: w.refusedLabelOrder } },
+});
+
+/** A label rate request (labelservice_rate's input), one parcel from Paris to Lyon. */
+const labelRate = (reference: string) => rateBody(reference);
+/** A uniorder rate request of both kinds: the recipient's coordinates price the local delivery per km. */
+const uniorderRate = (reference: string) => ({
+  type: 'D',
+  shipper: SHIPPER,
+  recipient: { ...RECIPIENT, address: { ...RECIPIENT.address, lat: 45.76, lng: 4.83 } },
+  parcels: [{ weight_grams: 1200, length_mm: 300, width_mm: 200, height_mm: 100 }],
+  reference,
+  quote_labels: true,
 });
 
 /** Write tools that compute their answer from their arguments alone: their previews have no write to show. */
@@ -182,6 +231,15 @@ interface World {
   /** A driver and an order with coordinates, for build_route. */
   driver: number;
   plannableOrder: number;
+  /** A label rate of labelservice_rate, not used. */
+  labelRate: string;
+  /** A label order whose label is bought (state purchased), for void, submit, end of day and uniorder_cancel. */
+  labelOrder: number;
+  /** A label order whose purchase the carrier refused once (status 60), for uniorder_purchase_label. */
+  refusedLabelOrder: number;
+  /** A self delivery rate (sr_) and a label rate (lr_) of uniorder_rate, not used. */
+  selfRate: string;
+  uniorderLabelRate: string;
 }
 
 /** run_graphql_query's own answer, inside its preview. */
@@ -273,8 +331,9 @@ describe('X-MCP-Dry-Run: every write an agent can reach writes nothing', () => {
   }
 
   before(async () => {
-    // Five attempts of a failing webhook take a few seconds at this scale.
-    app = await startApp({ WEBHOOK_RETRY_SCALE: '0.001' });
+    // Five attempts of a failing webhook take a few seconds at this scale. A sandbox day as long as a real one: the
+    // tracking processes of the world's labels read their labels once a day, so none moves while the test runs.
+    app = await startApp({ WEBHOOK_RETRY_SCALE: '0.001', SANDBOX_TRACKING_DAY_SECONDS: '86400' });
     // Answers OHP challenges, fails the webhooks of device orders whose reference says so, and takes the rest.
     receiver = await startReceiver((_n, req) => {
       const body = JSON.parse(req.body || '{}');
@@ -327,6 +386,28 @@ describe('X-MCP-Dry-Run: every write an agent can reach writes nothing', () => {
     const proposed = { tool: 'create_order', arguments: order('WORLD-3') };
     const approval = await rest('post', '/v1/mcp/approvals', proposed, 'employee');
     const ohp = await rest('post', '/v1/ohp/subscriptions', { url: `${receiver.url}/ohp`, secret: SECRET });
+    // Labels and uniorder: both sandbox carriers connected, a local price model, a label bought, one refused.
+    await connectSandboxCarriers(app.em(), b.business.id);
+    await rest('put', '/v1/client/delivery-price-model', priceModel({ lat: 48.8566, lng: 2.3522 }));
+    const labelRates = async (reference: string) =>
+      (await rest('post', '/v1/labelservice/rate', labelRate(reference), 'employee')).rates as { rate_id: string }[];
+    const bought = await rest(
+      'post',
+      '/v1/labelservice/submitOrder',
+      { rate_id: (await labelRates('WORLD-LABEL'))[0]!.rate_id },
+      'employee',
+    );
+    // SBX-REFUSE-ONCE: the sandbox refuses the first purchase of the reference, and the order stays in 60.
+    const refused = await app.http.post(
+      '/v1/labelservice/submitOrder',
+      { rate_id: (await labelRates(`SBX-REFUSE-ONCE-${b.tag}`))[0]!.rate_id },
+      { token: tokens.employee },
+    );
+    assert.equal(refused.status, 424, JSON.stringify(refused.body));
+    const uniorderRates = (await rest('post', '/v1/uniorder/rate', uniorderRate('WORLD-UO'), 'employee')).rates as {
+      rate_id: string;
+      kind: string;
+    }[];
     const delivery = (id: number, status: string) =>
       awaitDeviceOrderDelivery(app, id, (d) => d.status === status, 60_000).then((d) => d.id);
     w = {
@@ -347,6 +428,11 @@ describe('X-MCP-Dry-Run: every write an agent can reach writes nothing', () => {
       ohpSubscription: ohp.subscription.id,
       driver: await makeDriver(app.em(), b.business.id),
       plannableOrder: await makePlanOrder(app.em(), b.business.id),
+      labelRate: (await labelRates('WORLD-RATE'))[0]!.rate_id,
+      labelOrder: bought.order_id,
+      refusedLabelOrder: refused.body.order_id,
+      selfRate: uniorderRates.find((r) => r.kind === 'self_delivery')!.rate_id,
+      uniorderLabelRate: uniorderRates.find((r) => r.kind === 'label')!.rate_id,
     };
     table = fixtures(w);
     untouched = await stillSnapshot();
@@ -385,6 +471,10 @@ describe('X-MCP-Dry-Run: every write an agent can reach writes nothing', () => {
           assert.ok(f, `${tool.name} is a write tool without a fixture: add one to the table`);
           const p = await preview(path, tool.name, f);
           if (!COMPUTE_ONLY.includes(tool.name)) assert.ok(showsWrites(p), JSON.stringify(p));
+          // A call that judges each item passes every check only when each item does (a batch's label item included).
+          const { failed, results } = (p.answer ?? {}) as { failed?: unknown; results?: { result?: unknown }[] };
+          if (failed !== undefined) assert.equal(failed, 0, JSON.stringify(p.answer));
+          assert.ok(!results?.some((r) => r.result === false), JSON.stringify(p.answer));
         });
         previewed.add(tool.name);
       }

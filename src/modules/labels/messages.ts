@@ -186,12 +186,12 @@ export const LABELS_MESSAGES = {
     es: 'Este transportista y este número de cuenta ya están conectados.',
   },
   'labels.rate_other_shipment': {
-    en: 'This rate is for another shipment than the order’s.',
-    'zh-Hans': '该报价对应的货件与订单的不同。',
-    'zh-Hant': '該報價對應的貨件與訂單的不同。',
-    fr: 'Ce tarif porte sur un autre envoi que celui de la commande.',
-    de: 'Dieser Tarif gilt für eine andere Sendung als die des Auftrags.',
-    es: 'Esta tarifa es de otro envío distinto al del pedido.',
+    en: 'This rate is for another carrier account, service or shipment than the order’s.',
+    'zh-Hans': '该报价对应的承运商账户、服务或货件与订单的不同。',
+    'zh-Hant': '該報價對應的承運商帳戶、服務或貨件與訂單的不同。',
+    fr: 'Ce tarif porte sur un autre compte transporteur, service ou envoi que celui de la commande.',
+    de: 'Dieser Tarif gilt für ein anderes Spediteurkonto, einen anderen Dienst oder eine andere Sendung als die des Auftrags.',
+    es: 'Esta tarifa es de otra cuenta de transportista, servicio o envío que los del pedido.',
   },
   'labels.duplicate_order': {
     en: 'An order is named twice.',

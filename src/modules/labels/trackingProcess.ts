@@ -26,9 +26,20 @@ export async function startLabelTracking(temporal: Client, em: Em, input: LabelT
   await noteTrackingStarted(em, input.orderId);
 }
 
-/** Tells a label's tracking process that the carrier has its parcel; a process that is gone (never started) is left. */
-export async function signalHandedOver(temporal: Client, orderId: number, at: Date): Promise<void> {
-  await signalIfRunning(temporal, orderId, (h) => h.signal(handedOverSignal, { at: at.toISOString() }));
+/**
+ * Tells a label's tracking process that the carrier has its parcel. A process that is gone (it gave up waiting for
+ * the hand-over, or was never started) is started again with the signal, so that a label handed over late is
+ * followed all the same.
+ */
+export async function signalHandedOver(temporal: Client, input: LabelTrackingInput, at: Date): Promise<void> {
+  await temporal.workflow.signalWithStart(LABEL_TRACKING_WORKFLOW, {
+    workflowId: labelTrackingWorkflowId(input.orderId),
+    taskQueue: PROCESS_QUEUE,
+    args: [input],
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    signal: handedOverSignal,
+    signalArgs: [{ at: at.toISOString() }],
+  });
 }
 
 /** Tells a label's tracking process that its label was voided: it ends. */

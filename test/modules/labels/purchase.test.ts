@@ -187,4 +187,58 @@ describe('labels: rate and purchase', () => {
       );
     assert.deepEqual(order, { customer_id: w.users.customer.id, price_family: 'label_service', self_delivery: false });
   });
+
+  test("an idempotency key never shows another account's purchase to a customer account", async () => {
+    const staff = await rate('SO-KEY-STAFF');
+    const first = await app.http.post(
+      '/v1/labelservice/submitOrder',
+      { rate_id: staff.rates[0].rate_id, idempotency_key: 'k-shared' },
+      { token: w.admin },
+    );
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    const own = await rate('SO-KEY-CUSTOMER', {}, w.customer);
+    for (const [path, body] of [
+      ['/v1/labelservice/submitOrder', { rate_id: own.rates[0].rate_id, idempotency_key: 'k-shared' }],
+      ['/v1/labelservice/submitOrder', { rate_id: staff.rates[0].rate_id, idempotency_key: 'k-shared' }],
+      [
+        '/v1/labelservice/quote-and-ship',
+        { ...rateBody('SO-KEY-QS'), choose: 'cheapest', idempotency_key: 'k-shared' },
+      ],
+    ] as const) {
+      const res = await app.http.post(path, body, { token: w.customer });
+      assert.equal(res.status, 409, `${path}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.code, 'IDEMPOTENCY_KEY_REUSED');
+      assert.ok(!JSON.stringify(res.body).includes(first.body.tracking_number));
+    }
+  });
+
+  test("buying a failed label again takes a rate of the order's own service only", async () => {
+    const reference = `SBX-REFUSE-ONCE-${Date.now()}`;
+    const { rates } = await rate(reference);
+    const overnight = rates.find((r: any) => r.service === 'swift_overnight');
+    const refused = await app.http.post(
+      '/v1/labelservice/submitOrder',
+      { rate_id: overnight.rate_id },
+      { token: w.admin },
+    );
+    assert.equal(refused.status, 424, JSON.stringify(refused.body));
+    const again = await rate(reference);
+    const express = again.rates.find((r: any) => r.service === 'swift_express');
+    const other = await app.http.post(
+      `/v1/uniorder/${refused.body.order_id}/purchase-label`,
+      { rate_id: express.rate_id },
+      { token: w.admin },
+    );
+    assert.equal(other.status, 422, JSON.stringify(other.body));
+    assert.equal(other.body.errors[0].field, 'rate_id');
+    const same = again.rates.find((r: any) => r.service === 'swift_overnight');
+    const bought = await app.http.post(
+      `/v1/uniorder/${refused.body.order_id}/purchase-label`,
+      { rate_id: same.rate_id },
+      { token: w.admin },
+    );
+    assert.equal(bought.status, 200, JSON.stringify(bought.body));
+    assert.equal(bought.body.label.service, 'swift_overnight');
+    assert.equal(bought.body.label.state, 'purchased');
+  });
 });

@@ -253,9 +253,13 @@ describe('labels: tracking of sandbox labels', () => {
     await replayAndMaybeRecord(workflowId, 'label-rate-prune.json');
   });
 
-  test('a label never handed over ends its process after 30 compressed days', async () => {
+  test('a label never handed over ends its process after 30 compressed days; handed over later, it is followed', async () => {
     assert.equal(await processOf(unused).result(), 'not_handed_over');
     await replayAndMaybeRecord(labelTrackingWorkflowId(unused), 'label-tracking-not-handed-over.json');
+    // The evening's end of day takes a label bought in the morning: its process starts again with the hand-over.
+    await handOver(unused);
+    assert.equal(await processOf(unused).result(), 'journey_ended');
+    assert.equal(await statusOf(unused), 3);
   });
 
   /**

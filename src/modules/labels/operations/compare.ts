@@ -11,7 +11,7 @@ import { labelOrderByKey } from '../repo/labelOrders.ts';
 import { rateById, type RateRow } from '../repo/rates.ts';
 import { CarrierMessage, PurchaseAnswer, PurchaseInputShape, RateInputShape, RateView } from '../views.ts';
 import { purchaseAnswer } from './present.ts';
-import { buyAtRate } from './purchase.ts';
+import { buyAtRate, replay } from './purchase.ts';
 import { labelPricesHidden, presentRate, quoteLabels } from './rate.ts';
 
 const byPrice = (a: RateRow, b: RateRow) =>
@@ -136,7 +136,7 @@ export const labelQuoteAndShip = defineOperation({
     const key = input.idempotency_key;
     const earlier = key ? await labelOrderByKey(ctx.em, businessId, key) : null;
     if (earlier) {
-      if (earlier.state === 'pending') throw fail('PURCHASE_IN_PROGRESS', 'labels.purchase_in_progress');
+      await replay(ctx, earlier, null);
       const rate = earlier.rate_id ? await rateById(ctx.em, businessId, earlier.rate_id) : null;
       if (!rate) throw fail('IDEMPOTENCY_KEY_REUSED', 'labels.idempotency_key_reused');
       const answer = await purchaseAnswer(ctx, earlier.order_id, true);

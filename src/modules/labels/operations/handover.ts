@@ -190,7 +190,12 @@ export async function submitShippingInformation(ctx: BusinessContext, input: Sub
       ctx.em,
       labels.map((l) => l.order_id),
     );
-    for (const m of moved) await signalHandedOver(ctx.temporal, m.order_id, new Date(m.submitted_at));
+    for (const m of moved)
+      await signalHandedOver(
+        ctx.temporal,
+        { orderId: m.order_id, businessId: ctx.caller.businessId },
+        new Date(m.submitted_at),
+      );
     for (const m of moved) items.set(m.order_id, { order_id: m.order_id, result: true, state: 'submitted' });
     // A label another call moved meanwhile (submitted, manifested, voided) is answered as it is now.
     const others = labels.filter((l) => !items.has(l.order_id)).map((l) => l.order_id);
@@ -327,7 +332,7 @@ export function runEndOfDay(env: LabelEnv, businessId: number, opts: EndOfDayOpt
       });
       outcome.manifests.push(row);
       for (const m of moved.filter((x) => x.was === 'purchased'))
-        await signalHandedOver(env.temporal, m.order_id, new Date(row.created_at));
+        await signalHandedOver(env.temporal, { orderId: m.order_id, businessId }, new Date(row.created_at));
     }
     return outcome;
   });

@@ -75,7 +75,7 @@ export async function buyAtRate(
   const key = input.idempotency_key ?? null;
   if (key) {
     const earlier = await labelOrderByKey(ctx.em, businessId, key);
-    if (earlier) return replay(earlier, input.rate_id);
+    if (earlier) return replay(ctx, earlier, input.rate_id);
   }
   const rate = await rateById(ctx.em, businessId, input.rate_id);
   if (!rate || (ctx.caller.role === 'customer' && rate.caller_id !== ctx.caller.id))
@@ -83,7 +83,7 @@ export async function buyAtRate(
   if (rate.used_by_order_id !== null) {
     // A purchase of the same key that committed since the key was looked up above is this call's first one.
     const first = key ? await labelOrderByKey(ctx.em, businessId, key) : null;
-    if (first) return replay(first, input.rate_id);
+    if (first) return replay(ctx, first, input.rate_id);
     throw rateUsed(rate.used_by_order_id);
   }
   if (new Date(rate.expires_at).getTime() <= Date.now()) throw fail('RATE_EXPIRED', 'labels.rate_expired');
@@ -140,16 +140,29 @@ export async function buyAtRate(
     if (!(err instanceof RaceLost)) throw err;
     // A racing call of the same key took the rate or the key first: this call is its repeat.
     const first = key ? await labelOrderByKey(ctx.em, businessId, key) : null;
-    if (first) return replay(first, input.rate_id);
+    if (first) return replay(ctx, first, input.rate_id);
     throw rateUsed((await rateById(ctx.em, businessId, rate.id))!.used_by_order_id!);
   }
   await runPurchase(ctx, orderId);
   return { orderId, replayed: false };
 }
 
-/** An earlier purchase of the same key: its answer again, unless it named another rate or is still with the carrier. */
-function replay(earlier: LabelOrderRow, rateId: string): { orderId: number; replayed: true } {
-  if (earlier.rate_id !== rateId) throw fail('IDEMPOTENCY_KEY_REUSED', 'labels.idempotency_key_reused');
+/**
+ * An earlier purchase of the same key: its answer again, unless it named another rate (`rateId`, when the call names
+ * one), is still with the carrier, or is not the caller's to see (a customer account's key names its own orders
+ * only: another's purchase is a key reused, never shown).
+ */
+export async function replay(
+  ctx: BusinessContext,
+  earlier: LabelOrderRow,
+  rateId: string | null,
+): Promise<{ orderId: number; replayed: true }> {
+  const reused = () => fail('IDEMPOTENCY_KEY_REUSED', 'labels.idempotency_key_reused');
+  if (ctx.caller.role === 'customer') {
+    const [order] = await orderFactsOf(ctx.em, ctx.caller.businessId, [earlier.order_id]);
+    if (order?.customerId !== ctx.caller.id) throw reused();
+  }
+  if (rateId !== null && earlier.rate_id !== rateId) throw reused();
   if (earlier.state === 'pending') throw fail('PURCHASE_IN_PROGRESS', 'labels.purchase_in_progress');
   return { orderId: earlier.order_id, replayed: true };
 }

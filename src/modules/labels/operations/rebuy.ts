@@ -14,8 +14,9 @@ import { accountById, openAccount } from '../repo/accounts.ts';
 import { labelOrderOf, lockLabelOrder, restartPurchase, type LabelOrderRow } from '../repo/labelOrders.ts';
 import { orderFactsOf } from '../repo/orderFacts.ts';
 import { businessToday, rateById } from '../repo/rates.ts';
-import { expireRate, priceOrder, type NewPrice } from '../repo/rebuy.ts';
+import { spendRate, priceOrder, type NewPrice } from '../repo/rebuy.ts';
 import { runPurchase } from './purchase.ts';
+import { actorOf, appendOrderTrail, ORDER_OPERATION } from '../../orders/index.ts';
 
 export interface RebuyInput {
   rate_id?: string | undefined;
@@ -48,9 +49,23 @@ export async function rebuyLabel(
     const now = await lockLabelOrder(tx, orderId);
     if (now?.state === 'pending') throw fail('PURCHASE_IN_PROGRESS', 'labels.purchase_in_progress');
     if (now?.state !== 'failed') throw fail('LABEL_ALREADY_PURCHASED', 'labels.already_purchased');
-    await restartPurchase(tx, orderId, { service: row.service, shipment: at.shipment, rate_id: at.rateId });
-    if (at.rateId) await expireRate(tx, at.rateId);
-    await priceOrder(tx, orderId, at.price);
+    if (at.rateId && !(await spendRate(tx, at.rateId))) throw fail('RATE_EXPIRED', 'labels.rate_expired');
+    await restartPurchase(tx, orderId, at.shipment);
+    const before = await priceOrder(tx, orderId, at.price);
+    // A new price is the order's from now on, whatever the carrier answers: the trail says from what to what.
+    if (before)
+      await appendOrderTrail(tx, [
+        {
+          orderId,
+          businessId,
+          operationType: ORDER_OPERATION.CARRIER_ACCEPTED,
+          actor: actorOf(ctx),
+          details: {
+            price_changed: { from: before.shipping_price, to: at.price.total_charge, currency: at.price.currency },
+            rate_id: at.rateId,
+          },
+        },
+      ]);
   });
   await runPurchase(ctx, orderId);
   const after = await labelOrderOf(ctx.em, businessId, orderId);
@@ -91,7 +106,11 @@ async function atRate(ctx: BusinessContext, row: LabelOrderRow, rateId: string):
       extra: { order_id: rate.used_by_order_id },
     });
   if (new Date(rate.expires_at).getTime() <= Date.now()) throw fail('RATE_EXPIRED', 'labels.rate_expired');
-  if (rate.carrier_account_id !== row.carrier_account_id || !sameShipment(rate.shipment, row.shipment))
+  if (
+    rate.carrier_account_id !== row.carrier_account_id ||
+    rate.service !== row.service ||
+    !sameShipment(rate.shipment, row.shipment)
+  )
     throw errors.field('rate_id', 'labels.rate_other_shipment');
   return {
     shipment: { ...rate.shipment, shipper: row.shipment.shipper, recipient: row.shipment.recipient },

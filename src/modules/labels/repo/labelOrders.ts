@@ -145,18 +145,16 @@ export async function markFailed(em: Em, orderId: number, error: LabelError): Pr
   );
 }
 
-/** A failed purchase tried again: state pending, at the service and shipment given (a new rate, or the order's own). */
-export async function restartPurchase(
-  em: Em,
-  orderId: number,
-  at: { service: string; shipment: LabelShipment; rate_id: string | null },
-): Promise<void> {
+/**
+ * A failed purchase tried again: state pending, at the shipment given (a new rate's, or the order's own). The label
+ * keeps its service, and its first rate_id, which names the purchase an idempotency key repeats.
+ */
+export async function restartPurchase(em: Em, orderId: number, shipment: LabelShipment): Promise<void> {
   await executeBound(
     em,
-    `update label_order set state = 'pending', pending_since = now(), service = $2, shipment = $3::jsonb,
-       rate_id = coalesce($4, rate_id), updated_at = now()
+    `update label_order set state = 'pending', pending_since = now(), shipment = $2::jsonb, updated_at = now()
      where order_id = $1`,
-    [orderId, at.service, JSON.stringify(at.shipment), at.rate_id],
+    [orderId, JSON.stringify(shipment)],
   );
 }
 

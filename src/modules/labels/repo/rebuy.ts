@@ -10,13 +10,34 @@ export interface NewPrice {
   total_charge: string;
 }
 
-/** A rate used to buy again is spent: it expires now (its used_by_order_id stays free: the order has its first rate). */
-export async function expireRate(em: Em, rateId: string): Promise<void> {
-  await executeBound(em, 'update label_rate set expires_at = now() where id = $1', [rateId]);
+/**
+ * A rate used to buy again is spent: it expires now (its used_by_order_id stays free: the order has its first rate).
+ * False when it was bought or had expired meanwhile (a racing purchase of the same rate): nothing is spent then.
+ */
+export async function spendRate(em: Em, rateId: string): Promise<boolean> {
+  const rows = await executeBound(
+    em,
+    `update label_rate set expires_at = now()
+     where id = $1 and used_by_order_id is null and expires_at > now() returning id`,
+    [rateId],
+  );
+  return rows.length === 1;
 }
 
-/** The order takes the new price when its total or currency differs; an equal total changes nothing. */
-export async function priceOrder(em: Em, orderId: number, p: NewPrice): Promise<void> {
+/**
+ * The order takes the new price when its total or currency differs; an equal total changes nothing. Answers the
+ * price it had when it changed, null when it did not.
+ */
+export async function priceOrder(
+  em: Em,
+  orderId: number,
+  p: NewPrice,
+): Promise<{ shipping_price: string | null; currency: string | null } | null> {
+  const [before] = await executeBound<{ shipping_price: string | null; currency: string | null }>(
+    em,
+    'select shipping_price::text as shipping_price, currency from delivery_order where id = $1',
+    [orderId],
+  );
   const line = (code: string, amount: string) => ({
     code,
     quantity: '1',
@@ -24,11 +45,12 @@ export async function priceOrder(em: Em, orderId: number, p: NewPrice): Promise<
     unit_amount: amount,
     amount,
   });
-  await executeBound(
+  const changed = await executeBound(
     em,
     `update delivery_order set shipping_price = $2::numeric, tax = $3::numeric, currency = $4, price_details = $5::jsonb,
        updated_at = now()
-     where id = $1 and (shipping_price is distinct from $2::numeric or currency is distinct from $4)`,
+     where id = $1 and (shipping_price is distinct from $2::numeric or currency is distinct from $4)
+     returning id`,
     [
       orderId,
       p.total_charge,
@@ -37,4 +59,5 @@ export async function priceOrder(em: Em, orderId: number, p: NewPrice): Promise<
       JSON.stringify([line('base', p.base_charge), ...p.extra_charges.map((c) => line(c.code, c.amount))]),
     ],
   );
+  return changed.length === 1 ? (before ?? null) : null;
 }
