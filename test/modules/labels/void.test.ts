@@ -141,4 +141,25 @@ describe('labels: void', () => {
       assert.deepEqual(await facts(orderId), before);
     }
   });
+
+  test('cancelling an order whose purchase timed out voids what the carrier bought after all, and only that', async () => {
+    const [late, never] = [await buy(`SBX-TIMEOUT-LATE-${Date.now()}`), await buy(`SBX-TIMEOUT-NEVER-${Date.now()}`)];
+    assert.equal(late.status, 424, JSON.stringify(late.body));
+    assert.equal(late.body.carrier_error.code, 'TIMEOUT');
+    // The carrier did buy the first one, after our deadline (as a real carrier may).
+    await app.em().execute(
+      `insert into sandbox_shipment (carrier, account_id, idempotency_key, reference, service, shipment, transit_days,
+         tracking_numbers, state, total_charge, currency)
+       select carrier, account_id, 'lo-' || ? || '.1', 'LATE', 'swift_express', '{}'::jsonb, 2, '{SWF00000000018}',
+         'created', 14.15, 'EUR' from sandbox_shipment where account_id = ? limit 1`,
+      [late.body.order_id, w.accounts[0]!.id],
+    );
+    for (const orderId of [late.body.order_id, never.body.order_id]) {
+      const res = await app.http.post(`/v1/uniorder/${orderId}/cancel`, {}, { token: w.admin });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal((await facts(orderId)).status_id, 5);
+    }
+    assert.equal(await shipmentState(`lo-${late.body.order_id}.1`), 'voided');
+    assert.equal(await shipmentState(`lo-${never.body.order_id}.1`), undefined);
+  });
 });

@@ -134,6 +134,11 @@ export interface CarrierAdapter {
   readonly name: string;
   readonly services: readonly CarrierService[];
   readonly formats: readonly ('PDF' | 'ZPL')[];
+  /**
+   * Whether an MCP dry run may call it: true only for an adapter whose every side effect is in this service's own
+   * database, which the dry run rolls back (the sandbox carriers). A dry run stops before any other carrier's call.
+   */
+  readonly previewable: boolean;
   /** The credentials a connection needs, checked when an account is connected (422 on `credentials.<key>`). */
   readonly credentials: z.ZodType<Record<string, string>>;
   rates(call: CarrierCall, shipment: LabelShipment): Promise<CarrierRate[]>;
@@ -155,6 +160,12 @@ export interface ManifestRequest {
   ship_date: string;
   shipper_name: string;
 }
+
+/**
+ * The code a carrier's void (and submit, manifest, track) answers for a label it never created: the adapter contract
+ * for a purchase that may not have happened (it timed out), which is then nothing to void.
+ */
+export const SHIPMENT_NOT_FOUND = 'SHIPMENT_NOT_FOUND';
 
 /**
  * A carrier's refusal or failure, with the carrier's own code and message: operations answer it as 424 with both,

@@ -6,6 +6,7 @@
 import type { Config } from '../../../platform/config.ts';
 import type { Em } from '../../../platform/db/orm.ts';
 import type { Logger } from '../../../platform/logger.ts';
+import { StopsAtWorkflow } from '../../../platform/catalog/dryRun.ts';
 import { CarrierError, type CarrierAccount, type CarrierAdapter, type CarrierCall } from './adapter.ts';
 import { sandboxAdapter } from './sandbox/adapter.ts';
 import { SANDBOX_PARCEL, SANDBOX_SWIFT } from './sandbox/tariffs.ts';
@@ -15,6 +16,8 @@ export interface CarrierEnv {
   em: Em;
   config: Config;
   log: Logger;
+  /** An MCP dry run (an operation's context says so): only a previewable adapter is called. */
+  dryRun?: boolean;
 }
 
 interface CarrierEntry {
@@ -57,6 +60,7 @@ export async function callCarrier<T>(
   account: CarrierAccount,
   run: (call: CarrierCall) => Promise<T>,
 ): Promise<T> {
+  if (env.dryRun && !adapter.previewable) throw new StopsAtWorkflow('call', `carrier ${adapter.code}`);
   const controller = new AbortController();
   const log = env.log.child({ carrier: adapter.code, carrier_account_id: account.id });
   let timer: NodeJS.Timeout | undefined;

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { STAFF } from '../../../platform/roles.ts';
 import { errors } from '../../../platform/errors.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
-import { CARRIER_STATUSES, statusCodeOf } from '../../orders/index.ts';
 import { OTEP_OF_ORDER_STATUS } from '../../tracking/index.ts';
 import { LABEL_FORMATS, MEDIA_TYPE, type LabelFormat } from '../domain.ts';
 import { fail } from '../errorCodes.ts';
@@ -15,7 +14,7 @@ import { labelDocument, labelOrderOf, type LabelOrderRow } from '../repo/labelOr
 import { newestEventOf, orderPackages } from '../repo/orderDetail.ts';
 import { orderFactsOf, orderIdByTrackingNumber, type LabelOrderFacts } from '../repo/orderFacts.ts';
 import { LabelPriceShape, LabelView } from '../views.ts';
-import { presentLabel, priceFields } from './present.ts';
+import { presentLabel, priceFields, statusFor } from './present.ts';
 import { labelPricesHidden } from './rate.ts';
 
 /** How an order is named in a body: by its id, or by a tracking number of it (the order's, a package's, a carrier's). */
@@ -58,12 +57,6 @@ export async function findLabelOrder(
   const label = await labelOrderOf(ctx.em, ctx.caller.businessId, order.id);
   if (!label) throw fail('NOT_A_LABEL_ORDER', 'labels.not_a_label_order');
   return { order, label };
-}
-
-/** A status as the caller reads it: a customer account sees a carrier's status as ours, as in its webhooks. */
-function statusFor(ctx: BusinessContext, statusId: number) {
-  const id = ctx.caller.role === 'customer' ? (CARRIER_STATUSES.get(statusId) ?? statusId) : statusId;
-  return { status_id: id, status: statusCodeOf(id) };
 }
 
 const PartyView = z.object({

@@ -23,7 +23,7 @@ import {
 } from '../repo/labelOrders.ts';
 import { endOfDayBusiness, insertManifest, manifestOf, withEndOfDayLock, type ManifestRow } from '../repo/manifests.ts';
 import { orderFactsOf } from '../repo/orderFacts.ts';
-import { signalHandedOver } from '../trackingProcess.ts';
+import { signalHandedOver, tellProcess } from '../trackingProcess.ts';
 import { CarrierErrorView } from '../views.ts';
 import type { LabelEnv } from './purchase.ts';
 
@@ -191,10 +191,12 @@ export async function submitShippingInformation(ctx: BusinessContext, input: Sub
       labels.map((l) => l.order_id),
     );
     for (const m of moved)
-      await signalHandedOver(
-        ctx.temporal,
-        { orderId: m.order_id, businessId: ctx.caller.businessId },
-        new Date(m.submitted_at),
+      await tellProcess(ctx.log, 'handed over', () =>
+        signalHandedOver(
+          ctx.temporal,
+          { orderId: m.order_id, businessId: ctx.caller.businessId },
+          new Date(m.submitted_at),
+        ),
       );
     for (const m of moved) items.set(m.order_id, { order_id: m.order_id, result: true, state: 'submitted' });
     // A label another call moved meanwhile (submitted, manifested, voided) is answered as it is now.
@@ -332,7 +334,9 @@ export function runEndOfDay(env: LabelEnv, businessId: number, opts: EndOfDayOpt
       });
       outcome.manifests.push(row);
       for (const m of moved.filter((x) => x.was === 'purchased'))
-        await signalHandedOver(env.temporal, { orderId: m.order_id, businessId }, new Date(row.created_at));
+        await tellProcess(env.log, 'handed over', () =>
+          signalHandedOver(env.temporal, { orderId: m.order_id, businessId }, new Date(row.created_at)),
+        );
     }
     return outcome;
   });

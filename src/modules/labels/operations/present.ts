@@ -1,7 +1,7 @@
 /** A label order as answers show it (docs/labels.md): its label, and its price unless hidden from the caller. */
 import type { BusinessContext } from '../../../platform/catalog/types.ts';
 import { AppError, errors } from '../../../platform/errors.ts';
-import { statusCodeOf } from '../../orders/index.ts';
+import { CARRIER_STATUSES, statusCodeOf } from '../../orders/index.ts';
 import { adapterFor, type CarrierEnv } from '../carriers/registry.ts';
 import { labelOrderOf, type LabelOrderRow } from '../repo/labelOrders.ts';
 import { orderFactsOf, type LabelOrderFacts } from '../repo/orderFacts.ts';
@@ -27,6 +27,12 @@ export function presentLabel(env: CarrierEnv, row: LabelOrderRow): LabelView {
     voided_at: iso(row.voided_at),
     label_error: row.label_error,
   };
+}
+
+/** A status as the caller reads it: a customer account sees a carrier's status as ours, as in its webhooks. */
+export function statusFor(ctx: BusinessContext, statusId: number) {
+  const id = ctx.caller.role === 'customer' ? (CARRIER_STATUSES.get(statusId) ?? statusId) : statusId;
+  return { status_id: id, status: statusCodeOf(id) };
 }
 
 /** The price fields of an order's answer, or `price_hidden: true`. */
@@ -67,8 +73,7 @@ export async function purchaseAnswer(
     replayed,
     order_id: orderId,
     tracking_number: order.trackingNumber,
-    status_id: order.statusId,
-    status: statusCodeOf(order.statusId),
+    ...statusFor(ctx, order.statusId),
     label: presentLabel(ctx, row),
     rate_id: row.rate_id,
     ...priceFields(order, hidden),

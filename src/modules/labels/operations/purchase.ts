@@ -32,7 +32,7 @@ import {
 } from '../repo/labelOrders.ts';
 import { orderFactsOf, providerIdOf } from '../repo/orderFacts.ts';
 import { claimRate, rateById, type RateRow } from '../repo/rates.ts';
-import { startLabelTracking } from '../trackingProcess.ts';
+import { startLabelTracking, tellProcess } from '../trackingProcess.ts';
 
 /** What a purchase needs besides the database: the carriers' settings and log, and Temporal for the tracking. */
 export interface LabelEnv extends CarrierEnv {
@@ -241,7 +241,10 @@ export async function runPurchase(env: LabelEnv, orderId: number): Promise<void>
       ]);
     return false;
   });
-  if (bought) await startLabelTracking(env.temporal, env.em, { orderId, businessId: row.business_id });
+  if (bought)
+    await tellProcess(env.log, 'tracking start', () =>
+      startLabelTracking(env.temporal, env.em, { orderId, businessId: row.business_id }),
+    );
 }
 
 /** The order's price: the rate's lines, no tax (docs/labels.md). */

@@ -8,14 +8,15 @@ import { STAFF } from '../../../platform/roles.ts';
 import { AppError, errors } from '../../../platform/errors.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { actorOf, changeOrderStatuses, ORDER_OPERATION, ORDER_STATUS } from '../../orders/index.ts';
-import { CarrierError } from '../carriers/adapter.ts';
+import { CarrierError, SHIPMENT_NOT_FOUND } from '../carriers/adapter.ts';
 import { adapterFor, callCarrier } from '../carriers/registry.ts';
 import { carrierKeyOf, OPEN_STATES, type LabelState } from '../domain.ts';
 import { fail } from '../errorCodes.ts';
 import { accountById, openAccount } from '../repo/accounts.ts';
 import { labelOrderOf, lockLabelOrder, markVoided, type LabelOrderRow } from '../repo/labelOrders.ts';
+import { withEndOfDayLock } from '../repo/manifests.ts';
 import { orderFactsOf } from '../repo/orderFacts.ts';
-import { signalVoided } from '../trackingProcess.ts';
+import { signalVoided, tellProcess } from '../trackingProcess.ts';
 import { findLabelOrder, OrderLookupShape } from './documents.ts';
 
 export const VoidAnswer = z.object({
@@ -53,45 +54,52 @@ function notVoidable(state: LabelState, statusId: number): AppError | null {
  */
 export async function voidLabel(ctx: BusinessContext, orderId: number): Promise<VoidAnswer> {
   const businessId = ctx.caller.businessId;
-  const [row, [order]] = await Promise.all([
-    labelOrderOf(ctx.em, businessId, orderId),
-    orderFactsOf(ctx.em, businessId, [orderId]),
-  ]);
-  if (!order) throw errors.notFound();
-  if (!row) throw fail('NOT_A_LABEL_ORDER', 'labels.not_a_label_order');
-  if (row.state === 'voided') return answer(orderId, true);
-  const refused = notVoidable(row.state, order.statusId);
-  if (refused) throw refused;
-
-  await voidWithCarrier(ctx, row);
-  const alreadyVoided = await ctx.em.transactional(async (tx) => {
-    const now = await lockLabelOrder(tx, orderId);
-    if (now!.state === 'voided') return true;
-    const [locked] = await orderFactsOf(tx, businessId, [orderId], true);
-    const late = notVoidable(now!.state, locked!.statusId);
-    if (late) throw late;
-    await markVoided(tx, orderId);
-    await changeOrderStatuses(tx, [
-      {
-        order: locked!,
-        change: {
-          before: locked!.statusId,
-          after: ORDER_STATUS.CANCELLED,
-          operationType: ORDER_OPERATION.CANCELLED,
-          description: `Label voided with ${adapterFor(row.carrier, ctx).name}`,
-          actor: actorOf(ctx),
-        },
-        occurredAt: new Date(),
-      },
+  // Under the business's end-of-day lock: a label is either voided or put on a manifest, never both at once.
+  const voided = await withEndOfDayLock(ctx.em, businessId, async () => {
+    const [row, [order]] = await Promise.all([
+      labelOrderOf(ctx.em, businessId, orderId),
+      orderFactsOf(ctx.em, businessId, [orderId]),
     ]);
-    return false;
+    if (!order) throw errors.notFound();
+    if (!row) throw fail('NOT_A_LABEL_ORDER', 'labels.not_a_label_order');
+    if (row.state === 'voided') return 'before' as const;
+    const refused = notVoidable(row.state, order.statusId);
+    if (refused) throw refused;
+
+    await voidWithCarrier(ctx, row);
+    return ctx.em.transactional(async (tx) => {
+      const now = await lockLabelOrder(tx, orderId);
+      if (now!.state === 'voided') return 'before' as const;
+      const [locked] = await orderFactsOf(tx, businessId, [orderId], true);
+      const late = notVoidable(now!.state, locked!.statusId);
+      if (late) throw late;
+      await markVoided(tx, orderId);
+      await changeOrderStatuses(tx, [
+        {
+          order: locked!,
+          change: {
+            before: locked!.statusId,
+            after: ORDER_STATUS.CANCELLED,
+            operationType: ORDER_OPERATION.CANCELLED,
+            description: `Label voided with ${adapterFor(row.carrier, ctx).name}`,
+            actor: actorOf(ctx),
+          },
+          occurredAt: new Date(),
+        },
+      ]);
+      return 'now' as const;
+    });
   });
-  await signalVoided(ctx.temporal, orderId);
-  return answer(orderId, alreadyVoided);
+  if (voided === 'now') await tellProcess(ctx.log, 'voided', () => signalVoided(ctx.temporal, orderId));
+  return answer(orderId, voided === 'before');
 }
 
-/** Asks the carrier to void the label (bought with the key of its attempt); a refusal is LABEL_VOID_REFUSED. */
-async function voidWithCarrier(ctx: BusinessContext, row: LabelOrderRow): Promise<void> {
+/**
+ * Asks the carrier to void the label (bought with the key of its attempt); a refusal is LABEL_VOID_REFUSED. With
+ * `mayBeAbsent` (a purchase that may not have happened), a carrier that never created it (SHIPMENT_NOT_FOUND) is no
+ * refusal.
+ */
+async function voidWithCarrier(ctx: BusinessContext, row: LabelOrderRow, mayBeAbsent = false): Promise<void> {
   const account = await accountById(ctx.em, row.business_id, row.carrier_account_id);
   if (!account) throw new Error(`label order ${row.order_id} has no carrier account ${row.carrier_account_id}`);
   const adapter = adapterFor(row.carrier, ctx);
@@ -105,6 +113,7 @@ async function voidWithCarrier(ctx: BusinessContext, row: LabelOrderRow): Promis
     );
   } catch (err) {
     if (!(err instanceof CarrierError)) throw err;
+    if (mayBeAbsent && err.code === SHIPMENT_NOT_FOUND) return;
     throw new AppError(424, 'LABEL_VOID_REFUSED', 'labels.void_refused', {
       extra: {
         order_id: row.order_id,
@@ -121,6 +130,10 @@ async function voidWithCarrier(ctx: BusinessContext, row: LabelOrderRow): Promis
  */
 export async function cancelFailedLabelOrder(ctx: BusinessContext, orderId: number): Promise<VoidAnswer> {
   const businessId = ctx.caller.businessId;
+  // A purchase that timed out may have been bought all the same: the carrier is asked to void it first (a label it
+  // never created is nothing to void).
+  const before = await labelOrderOf(ctx.em, businessId, orderId);
+  if (before?.state === 'failed' && before.label_error?.retryable) await voidWithCarrier(ctx, before, true);
   const alreadyVoided = await ctx.em.transactional(async (tx) => {
     const [order] = await orderFactsOf(tx, businessId, [orderId], true);
     if (!order) throw errors.notFound();

@@ -11,6 +11,7 @@ import { renderLabelZpl } from '../../render/labelZpl.ts';
 import { renderManifestPdf } from '../../render/manifestPdf.ts';
 import {
   CarrierError,
+  SHIPMENT_NOT_FOUND,
   type CarrierAdapter,
   type CarrierCall,
   type CarrierLabelRef,
@@ -44,7 +45,7 @@ export function sandboxAdapter(carrier: SandboxCarrier, env: SandboxEnv): Carrie
   };
   const shipmentOf = async (call: CarrierCall, ref: CarrierLabelRef) => {
     const row = await shipmentByKey(env.em, carrier.code, call.account.id, ref.idempotency_key);
-    if (!row || row.state === 'refused') throw fail('SHIPMENT_NOT_FOUND', `No shipment ${ref.carrier_shipment_id}.`);
+    if (!row || row.state === 'refused') throw fail(SHIPMENT_NOT_FOUND, `No shipment ${ref.carrier_shipment_id}.`);
     return row;
   };
   const tariffOf = (service: string) => carrier.tariffs.find((t) => t.service === service);
@@ -59,6 +60,7 @@ export function sandboxAdapter(carrier: SandboxCarrier, env: SandboxEnv): Carrie
       transit_days: { min: Math.min(...t.transitDays), max: Math.max(...t.transitDays) },
     })),
     formats: ['PDF', 'ZPL'],
+    previewable: true,
     credentials: Credentials,
 
     async rates(call, shipment) {
@@ -119,7 +121,9 @@ export function sandboxAdapter(carrier: SandboxCarrier, env: SandboxEnv): Carrie
       if (triggerOf(row.reference) === 'SBX-NOVOID' || row.state === 'manifested')
         throw fail('VOID_WINDOW_CLOSED', 'The label can no longer be voided: the parcel is with the carrier.');
       const [after] = await moveShipments(env.em, carrier.code, call.account.id, [ref.idempotency_key], 'voided');
-      return after?.state === 'voided' ? 'voided' : 'already_voided';
+      if (after?.state === 'manifested')
+        throw fail('VOID_WINDOW_CLOSED', 'The label can no longer be voided: the parcel is with the carrier.');
+      return 'voided';
     },
 
     async submit(call, labels) {
