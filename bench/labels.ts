@@ -7,6 +7,11 @@
  *   cost over the carrier call itself.
  * - PDF render time per label (one parcel, 4x6 in with its Code 128), p50 and p95 of LABELS_RENDERS renders, against
  *   the same page rendered without its barcode (pdfkit alone).
+ * - an async uniorder job of JOB_ITEMS label creations (POST /v1/uniorder/batch-async at rates made beforehand, one
+ *   carrier), from the POST to the last item's result read back (GET /v1/uniorder/jobs/{id} polled every 100 ms),
+ *   against the same number of purchases made in a bare loop calling the adapter directly with the job's concurrency
+ *   per carrier (UNIORDER_CARRIER_CONCURRENCY): what the job's workflow, activities, orders and rows cost over the
+ *   carrier calls themselves.
  */
 import PDFDocument from 'pdfkit';
 import type { Config } from '../src/platform/config.ts';
@@ -16,12 +21,15 @@ import { adapterFor } from '../src/modules/labels/carriers/registry.ts';
 import { insertAccount, openAccount } from '../src/modules/labels/repo/accounts.ts';
 import { renderLabelPdf } from '../src/modules/labels/render/labelPdf.ts';
 import type { LabelContent } from '../src/modules/labels/render/content.ts';
+import { UNIORDER_CARRIER_CONCURRENCY } from '../src/modules/uniorder/domain.ts';
 import { makeBusiness } from '../test/helpers/factories.ts';
 import { load, type LoadRun } from './load.ts';
 
 export const LABEL_PURCHASES = Number(process.env.BENCH_LABEL_PURCHASES ?? 300);
 export const LABELS_IN_FLIGHT = 8;
 export const LABEL_RENDERS = 200;
+export const JOB_ITEMS = Number(process.env.BENCH_JOB_ITEMS ?? 500);
+const JOB_POLL_MS = 100;
 
 const SHIPPER = {
   name: 'Bench Depot',
@@ -38,6 +46,9 @@ export interface LabelsRun {
   adapter: LoadRun;
   renderMs: number[];
   bareRenderMs: number[];
+  /** Seconds from the job's POST to its last result, and for the same purchases in a bare loop. */
+  jobSeconds: number;
+  bareJobSeconds: number;
 }
 
 export async function labelsBench(
@@ -56,16 +67,18 @@ export async function labelsBench(
     default_shipper: null,
   }))!;
   const token = await login(b.users.admin.email);
-  const post = async (path: string, body: unknown, expected: number) => {
+  const call = async <T>(method: string, path: string, body: unknown, expected: number): Promise<T> => {
     const res = await fetch(`${appUrl}/api/v1${path}`, {
-      method: 'POST',
+      method,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const text = await res.text();
     if (res.status !== expected) throw new Error(`${path} answered ${res.status}: ${text.slice(0, 300)}`);
-    return JSON.parse(text) as { rates: { rate_id: string; service: string }[] };
+    return JSON.parse(text) as T;
   };
+  const post = (path: string, body: unknown, expected: number) =>
+    call<{ rates: { rate_id: string; service: string }[] }>('POST', path, body, expected);
   const shipment = (i: number) => ({
     shipper: SHIPPER,
     recipient: RECIPIENT,
@@ -123,7 +136,50 @@ export async function labelsBench(
     await barePage(label(i));
     bareRenderMs.push(performance.now() - t);
   }
-  return { api, adapter: direct, renderMs, bareRenderMs };
+  // The job: JOB_ITEMS rates first (not timed), then the job from its POST to its last result.
+  const jobRates: string[] = [];
+  for (let i = 0; i < JOB_ITEMS; i++)
+    jobRates.push((await post('/labelservice/rate', shipment(LABEL_PURCHASES + i), 200)).rates[0]!.rate_id);
+  const started = performance.now();
+  const job = await call<{ job_id: string }>(
+    'POST',
+    '/uniorder/batch-async',
+    { items: jobRates.map((rate_id) => ({ rate_id })) },
+    202,
+  );
+  for (;;) {
+    const read = await call<{ status: string; succeeded: number; failed: number }>(
+      'GET',
+      `/uniorder/jobs/${job.job_id}?per_page=1`,
+      undefined,
+      200,
+    );
+    if (read.status === 'done') {
+      if (read.succeeded !== JOB_ITEMS) throw new Error(`the job ended with ${read.failed} failed items`);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, JOB_POLL_MS));
+  }
+  const jobSeconds = (performance.now() - started) / 1000;
+  const bare = await load(JOB_ITEMS, UNIORDER_CARRIER_CONCURRENCY, async (i) => {
+    const s = shipment(LABEL_PURCHASES + i);
+    await adapter.purchase(
+      { account: opened, signal: new AbortController().signal, log: createLogger('silent') },
+      {
+        shipment: {
+          shipper: SHIPPER,
+          recipient: RECIPIENT,
+          parcels: s.parcels,
+          ship_date: today,
+          reference: s.reference,
+        },
+        service: 'swift_express',
+        formats: ['PDF', 'ZPL'],
+        idempotency_key: `bench-bare-job-${b.tag}-${i}`,
+      },
+    );
+  });
+  return { api, adapter: direct, renderMs, bareRenderMs, jobSeconds, bareJobSeconds: JOB_ITEMS / bare.perSecond };
 }
 
 /** The label's text on a 4x6 page with pdfkit alone: no barcode, no fitting. */

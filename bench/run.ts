@@ -35,7 +35,9 @@
  *     own first attempt at the same pace; lifecycle events per second from drivers' reports (pickup_started ->
  *     completed, 8 in flight) until the receiver has them all, vs as many bare signals to as many running workflows
  * 15. labels (bench/labels.ts): label purchases per second through submitOrder vs the sandbox adapter's purchase called
- *     directly at the same concurrency; PDF render time per label p50/p95 vs the same page without its barcode
+ *     directly at the same concurrency; an async uniorder job of 500 label creations, POST to last result, vs the same
+ *     purchases in a bare loop at the job's concurrency per carrier; PDF render time per label p50/p95 vs the same
+ *     page without its barcode. BENCH_LABEL_PURCHASES (default 300) and BENCH_JOB_ITEMS (default 500) set its sizes
  * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
  * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores in section 5 and 3 in section 7. BENCH_OTEP_BATCHES (default 200) sets how many
  * documents of 500 events section 6 ingests in each of its two runs; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
@@ -70,7 +72,8 @@ import { BATCH_ROWS, ordersBench, TRAIL_ROWS } from './orders.ts';
 import { routesBench, routesLine } from './routes.ts';
 import { DISPATCH_DRIVERS, DISPATCH_OFFERS, dispatchBench, REPORTS_IN_FLIGHT } from './dispatch.ts';
 import { ensureSolverVenv } from '../src/modules/routes/solver/venv.ts';
-import { LABEL_PURCHASES, LABEL_RENDERS, LABELS_IN_FLIGHT, labelsBench } from './labels.ts';
+import { JOB_ITEMS, LABEL_PURCHASES, LABEL_RENDERS, LABELS_IN_FLIGHT, labelsBench } from './labels.ts';
+import { UNIORDER_CARRIER_CONCURRENCY } from '../src/modules/uniorder/domain.ts';
 import { STORE_CALLS, STORE_GRIDS, STORE_IN_FLIGHT, STORE_ROUNDS, storeBench, type Measured } from './store.ts';
 
 const N = Number(process.env.BENCH_DEVICE_ORDERS ?? 1000);
@@ -664,6 +667,12 @@ try {
       fmt(median(l.api.latencies)),
       `adapter.purchase ${fmt(median(l.adapter.latencies))}`,
       median(l.api.latencies) / median(l.adapter.latencies),
+    );
+    line(
+      `uniorder job of ${JOB_ITEMS} (s)`,
+      fmt(l.jobSeconds),
+      `bare loop, ${UNIORDER_CARRIER_CONCURRENCY} in flight ${fmt(l.bareJobSeconds)}`,
+      l.jobSeconds / l.bareJobSeconds,
     );
     for (const q of [50, 95] as const)
       line(
