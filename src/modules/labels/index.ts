@@ -36,7 +36,7 @@ import {
 
 export { quoteLabels, presentRate, labelPricesHidden } from './operations/rate.ts';
 export { buyAtRate, runPurchase, type BuyInput, type LabelEnv } from './operations/purchase.ts';
-export { purchaseAnswer, presentLabel } from './operations/present.ts';
+export { purchaseAnswer, presentLabel, statusFor } from './operations/present.ts';
 export { newRateId, RATE_ID_PATTERN, type LabelFormat } from './domain.ts';
 export { labelOrderOf, labelOrderByKey, type LabelOrderRow } from './repo/labelOrders.ts';
 export { rebuyLabel } from './operations/rebuy.ts';

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { progressQuery, uniorderJobWorkflowId } from '../../../src/modules/uniorder/contract.ts';
+import { creatorAsCaller } from '../../../src/modules/uniorder/repo/jobs.ts';
 import type { uniorderJob } from '../../../src/modules/uniorder/workflows.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, PASSWORD, priceModel } from '../../helpers/factories.ts';
@@ -156,6 +157,23 @@ describe('uniorder jobs', () => {
     assert.equal(invalid.errors[0].field, 'parcels');
     assert.equal(collection.status, 'done');
     assert.ok(collection.result.messages.some((m: any) => m.code === 'NOT_LABEL_SHIPPABLE'));
+  });
+
+  test("a job's items run with the rights its creator has now: none once it is no longer staff or customer", async () => {
+    const res = await app.http.post(
+      '/v1/uniorder/rate/batch-async',
+      { items: [rateBody('UJ-ROLE')] },
+      { token: w.employee },
+    );
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    await app.running.temporal.workflow.getHandle(uniorderJobWorkflowId(res.body.job_id)).result();
+    assert.equal((await creatorAsCaller(app.em(), res.body.job_id))?.role, 'employee');
+    await app.em().execute("update app_user set role = 'driver' where id = ?", [w.users.employee.id]);
+    try {
+      assert.equal(await creatorAsCaller(app.em(), res.body.job_id), null);
+    } finally {
+      await app.em().execute("update app_user set role = 'employee' where id = ?", [w.users.employee.id]);
+    }
   });
 
   test('501 items is 422 on items naming the limit; none is 422 too', async () => {

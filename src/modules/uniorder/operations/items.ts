@@ -253,7 +253,12 @@ async function createSelfOrder(ctx: BusinessContext, input: UniorderCreateInput)
   const rate = await selfRateById(ctx.em, businessId, input.rate_id);
   if (!rate || (ctx.caller.role === 'customer' && rate.caller_id !== ctx.caller.id))
     throw errors.field('rate_id', 'uniorder.unknown_rate');
-  if (rate.used_by_order_id !== null) throw rateUsed(rate.used_by_order_id);
+  if (rate.used_by_order_id !== null) {
+    // A creation of the same key that committed since the key was looked up above is this call's first one.
+    const first = key ? await selfRateByKey(ctx.em, businessId, key) : null;
+    if (first) return replay(ctx, first, input.rate_id);
+    throw rateUsed(rate.used_by_order_id);
+  }
   if (new Date(rate.expires_at).getTime() <= Date.now())
     throw new AppError(409, 'RATE_EXPIRED', 'uniorder.rate_expired');
   const customerId = await placementCustomerOf(ctx, input.customer_id ?? null);
@@ -283,9 +288,14 @@ async function createSelfOrder(ctx: BusinessContext, input: UniorderCreateInput)
   return orderView(ctx, placed.orderId);
 }
 
-/** An earlier creation of the same key: its order again, unless it named another rate. */
+/**
+ * An earlier creation of the same key: its order again, unless it named another rate or is not the caller's to see
+ * (a customer account's key names its own creations only).
+ */
 function replay(ctx: BusinessContext, earlier: SelfRateRow, rateId: string): Promise<UniorderOrderView> {
-  if (earlier.id !== rateId) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'uniorder.idempotency_key_reused');
+  const mine = ctx.caller.role !== 'customer' || earlier.caller_id === ctx.caller.id;
+  if (earlier.id !== rateId || !mine)
+    throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'uniorder.idempotency_key_reused');
   return orderView(ctx, earlier.used_by_order_id!);
 }
 

@@ -159,6 +159,8 @@ export const uniorderRateBatchAsync = defineOperation({
   tag: TAG,
   roles: [...STAFF, 'customer'],
   business: true,
+  // Each job counts as one quote call, as a rate batch does; its items are rated 4 at a time by its process.
+  limit: 'quote',
   rest: { method: 'POST', path: '/v1/uniorder/rate/batch-async', status: 202, bodyLimit: JOB_BODY_LIMIT },
   graphql: { name: 'uniorderRateBatchAsync', kind: 'mutation' },
   mcp: { scope: 'uniorder:read', risk: 'low' },

@@ -13,10 +13,11 @@ import {
   labelDocumentAnswer,
   localLabelAnswer,
   rebuyLabel,
+  statusFor,
   voidLabel,
 } from '../../labels/index.ts';
 import { orderCancel } from '../../order-cancellation/index.ts';
-import { ORDER_STATUS, statusCodeOf } from '../../orders/index.ts';
+import { ORDER_STATUS } from '../../orders/index.ts';
 import { otepClientTracking } from '../../tracking/index.ts';
 import { UniorderCreateInput, UniorderOrderView } from '../views.ts';
 import { createOrder } from './items.ts';
@@ -160,6 +161,9 @@ export const uniorderCancel = defineOperation({
     PURCHASE_IN_PROGRESS: true,
     LABEL_NOT_VOIDABLE: true,
     LABEL_VOID_REFUSED: true,
+    LABEL_ALREADY_PURCHASED: 'The failed purchase was bought again while this call ran: cancel again to void its label',
+    NO_LABEL: 'The label was bought again and is being voided by another call: read the order',
+    ORDER_ALREADY_CANCELLED: 'The order was cancelled by another call while this one ran',
     ORDER_GONE_OUT: true,
     ORDER_FINISHED: true,
     ORDER_UNDER_INTERCEPTION: true,
@@ -182,8 +186,7 @@ async function cancel(ctx: BusinessContext, orderId: number, reason: string | un
   const answer = (statusId: number, voided: boolean) => ({
     result: true as const,
     order_id: orderId,
-    status_id: statusId,
-    status: statusCodeOf(statusId),
+    ...statusFor(ctx, statusId),
     label_voided: voided,
   });
   if (row.status_id === ORDER_STATUS.CANCELLED) return answer(row.status_id, false);

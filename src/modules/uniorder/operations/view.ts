@@ -1,8 +1,8 @@
 /** The order view of docs/uniorder.md: any order of the business, local or label, with prices hidden by family. */
 import type { BusinessContext } from '../../../platform/catalog/types.ts';
 import { errors } from '../../../platform/errors.ts';
-import { labelOrderOf, labelPricesHidden, presentLabel, type LabelOrderRow } from '../../labels/index.ts';
-import { localPricesHiddenFrom, statusCodeOf } from '../../orders/index.ts';
+import { labelOrderOf, labelPricesHidden, presentLabel, statusFor, type LabelOrderRow } from '../../labels/index.ts';
+import { localPricesHiddenFrom } from '../../orders/index.ts';
 import { orderRowOf, packagesOf, type StoredParty, type UniorderOrderRow } from '../repo/orders.ts';
 import type { UniorderOrderView } from '../views.ts';
 
@@ -35,8 +35,7 @@ export async function orderView(ctx: BusinessContext, orderId: number): Promise<
     type: row.type,
     order_ref: row.order_ref,
     tracking_number: row.tracking_number,
-    status_id: row.status_id,
-    status: statusCodeOf(row.status_id),
+    ...statusFor(ctx, row.status_id),
     scheduled_date: row.scheduled_date,
     shipper: shipper ? partyView(shipper) : null,
     recipient: label ? partyView(label.shipment.recipient) : partyView(row.recipient),

@@ -219,12 +219,17 @@ export function jobItems(em: Em, jobId: string, limit: number, offset: number): 
   );
 }
 
-/** The account that made the job as a caller of its business, or null once it is gone or has left the business. */
+/**
+ * The account that made the job as a caller of its business, or null once it is gone, has left the business, or no
+ * longer has a role the job's operations admit (staff or customer): an item runs with the rights its creator has now.
+ */
 export async function creatorAsCaller(em: Em, jobId: string): Promise<(Caller & { businessId: number }) | null> {
   const [row] = await executeBound<{ id: number; name: string; email: string; role: Role; business_id: number }>(
     em,
     `select u.id, u.name, u.email, u.role, u.business_id from uniorder_job j
-     join app_user u on u.id = j.created_by and u.business_id = j.business_id where j.id = $1`,
+     join app_user u on u.id = j.created_by and u.business_id = j.business_id
+       and u.role in ('client_admin', 'employee', 'customer')
+     where j.id = $1`,
     [jobId],
   );
   return row
