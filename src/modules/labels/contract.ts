@@ -102,5 +102,8 @@ export interface JourneyProgress {
 }
 export const journeyQuery = defineQuery<JourneyProgress>('journey');
 
-/** How many times the wait for a hand-over reads the label's state again (once per compressed day of 30). */
-export const HAND_OVER_CHECKS = 30;
+/**
+ * How many times the wait for a hand-over reads the label's state (every 5 compressed days of the 30): a hand-over
+ * whose signal was lost is followed at most 5 days late (10 minutes with the default day of 120 s).
+ */
+export const HAND_OVER_CHECKS = 6;

@@ -37,7 +37,8 @@ describe('labels: tracking of sandbox labels', () => {
   let unused: number;
 
   before(async () => {
-    app = await startApp({ LABEL_CARRIER_TIMEOUT_MS: '500', SANDBOX_TRACKING_DAY_SECONDS: '1' });
+    // A compressed day of 0.25 s: a journey of 2 days takes half a second, the 30 days' wait for a hand-over 7.5 s.
+    app = await startApp({ LABEL_CARRIER_TIMEOUT_MS: '500', SANDBOX_TRACKING_DAY_SECONDS: '0.25' });
     w = await labelWorld(app);
     await keepEvents(app.em(), w.business.id);
     unused = (await buy('TRK-UNUSED')).orderId;
