@@ -12,8 +12,21 @@ const timeOfDay = z
 /** Capacity: each measure null for no limit; a measure left out keeps its value on an update. */
 export const capacityInput = z
   .object({
-    weight_kg: z.number().positive().max(100_000).nullable().optional().describe('Kilograms, null for no limit'),
-    volume_l: z.number().positive().max(1_000_000).nullable().optional().describe('Litres, null for no limit'),
+    // Kept to the gram and the millilitre (numeric(_, 3)): a smaller figure would be stored as 0.
+    weight_kg: z
+      .number()
+      .min(0.001)
+      .max(100_000)
+      .nullable()
+      .optional()
+      .describe('Kilograms (at least 0.001), null for no limit'),
+    volume_l: z
+      .number()
+      .min(0.001)
+      .max(1_000_000)
+      .nullable()
+      .optional()
+      .describe('Litres (at least 0.001), null for no limit'),
     parcels: z.number().int().min(1).max(100_000).nullable().optional().describe('Parcels, null for no limit'),
   })
   .strict();

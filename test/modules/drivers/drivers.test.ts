@@ -191,6 +191,9 @@ describe('drivers', () => {
       { name: 'Nul\u0000Name' },
       { capacity: { weight_kg: 1e308 } },
       { capacity: { parcels: 2.5 } },
+      // Under a gram or a millilitre would be stored as 0 (found by the long fuzz run: 5e-324 answered 500).
+      { capacity: { weight_kg: 5e-324 } },
+      { capacity: { volume_l: 0.0004 } },
       { max_route_minutes: 99999999999 },
       { skills: ['Refrigerated'] },
       { skills: Array.from({ length: 21 }, (_, i) => `s${i}`) },
