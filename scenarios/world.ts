@@ -24,6 +24,8 @@ export interface Accounts {
   contractors?: [Credentials, Credentials];
   /** Two drivers of the business, for the driver's day. */
   drivers?: [Credentials, Credentials];
+  /** The business's timezone (IANA), whose date is today for the driver's day; UTC, the demo business's, when absent. */
+  timezone?: string;
 }
 
 const DEMO_PASSWORD = 'demo-password';

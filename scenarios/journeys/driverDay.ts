@@ -47,7 +47,7 @@ export async function driverDay(w: World): Promise<void> {
     await dayOrder(w, 'P2P', { type: 'P2P', at: near(0.6, 2), pickupAt: near(-0.4, 1.1) }),
     await dayOrder(w, 'COLD', { at: near(1.6, 1.4), skills: ['refrigerated'] }),
   ];
-  const existing = (await w.api.call('GET', `/v1/routes?date=${today()}`, { token: admin })).body.routes as Route[];
+  const existing = (await w.api.call('GET', `/v1/routes?date=${today(w)}`, { token: admin })).body.routes as Route[];
   const under = existing.some((r) => [a.id, b.id].includes(r.driver_id) && r.status !== 'cancelled');
   if (under) w.journal.step('a driver has a route today already: the plan adds to it (reoptimize)');
   const plan = await buildRoutes(w, 'the morning plan', {

@@ -17,8 +17,13 @@ export const near = (eastKm: number, northKm = 0) => ({
   lng: +(DEPOT.lng + eastKm / (111 * Math.cos((DEPOT.lat * Math.PI) / 180))).toFixed(6),
 });
 
-/** Today (UTC, the demo business's timezone). */
-export const today = () => new Date().toISOString().slice(0, 10);
+/** Today in the business's timezone (the accounts', UTC when they name none): the day routes are planned for. */
+export function today(w: World): string {
+  const zone = { timeZone: w.accounts.timezone ?? 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' } as const;
+  const parts = new Intl.DateTimeFormat('en-US', zone).formatToParts(new Date());
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
 
 const LIFECYCLE_FIELDS = [
   'order_lifecycle_webhook_url',
@@ -134,7 +139,7 @@ export async function dayOrder(
     token: await w.token('admin'),
     body: {
       type: spec.type ?? 'D',
-      scheduled_date: today(),
+      scheduled_date: today(w),
       order_ref: `SCENARIO-${w.run}-${label}`,
       recipient: { name: `Ada ${label}`, email: w.recipient, address: address(spec.at, `${label} Street 1`) },
       packages: [{ weight_grams: 1200 }],
@@ -188,7 +193,7 @@ export async function buildRoutes(
   const started = await w.api.call('POST', '/v3/client/build-route', {
     token: admin,
     body: {
-      date: today(),
+      date: today(w),
       order_ids: body.order_ids,
       driver_ids: body.driver_ids,
       // Balanced, so that both drivers have stops; not when re-optimising, where the finished stops would count too.

@@ -12,6 +12,7 @@ import { ORDER_STATUS, SYSTEM_ACTOR } from '../../../src/modules/orders/index.ts
 import type { Em } from '../../../src/platform/db/orm.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { keepEvents, makeBusiness, PASSWORD } from '../../helpers/factories.ts';
+import { midMorningBusiness } from '../../helpers/localDay.ts';
 import { callTool } from '../../helpers/mcp.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import {
@@ -36,14 +37,22 @@ describe('route builds', () => {
   let other: Awaited<ReturnType<typeof makeBusiness>>;
   let admin: string;
   let otherAdmin: string;
+  /** The business of the days under way, where it is mid-morning now whatever the hour, and its today. */
+  let day: Awaited<ReturnType<typeof makeBusiness>>;
+  let dayAdmin: string;
+  let today: string;
 
   before(async () => {
     app = await startApp();
     b = await makeBusiness(app.em());
     other = await makeBusiness(app.em());
+    day = await makeBusiness(app.em());
     await keepEvents(app.em(), b.business.id);
+    await keepEvents(app.em(), day.business.id);
+    ({ today } = await midMorningBusiness(app.em(), day.business.id));
     admin = await app.login(b.users.admin.email, PASSWORD);
     otherAdmin = await app.login(other.users.admin.email, PASSWORD);
+    dayAdmin = await app.login(day.users.admin.email, PASSWORD);
   });
   after(async () => {
     await app?.running.close();
@@ -51,26 +60,29 @@ describe('route builds', () => {
 
   const build = (body: Record<string, unknown>, token = admin, lang?: string) =>
     app.http.post('/v3/client/build-route', body, { token, lang });
-  /** Puts a D order on the route (a pending delivery stop); answers its stop. */
+  /** Puts a D order on the route of a day under way (a pending delivery stop); answers its stop. */
   const putD = async (tx: Em, route: Awaited<ReturnType<typeof driverRouteOf>>, id: number) =>
     (
       await putOrderOnRoute(
         tx,
         route,
-        { id, businessId: b.business.id, type: 'D', statusId: 1, pickupAt: null, deliverAt: near(1) },
+        { id, businessId: day.business.id, type: 'D', statusId: 1, pickupAt: null, deliverAt: near(1) },
         SYSTEM_ACTOR,
       )
     )[0]!;
   /** Re-optimises today's day of the driver with `orderIds` added; answers the build once done. */
   const reoptimiseToday = async (driver: number, orderIds: number[]) => {
-    const res = await build({
-      date: new Date().toISOString().slice(0, 10),
-      order_ids: orderIds,
-      driver_ids: [driver],
-      options: { reoptimize: true, time_limit_seconds: 1 },
-    });
+    const res = await build(
+      {
+        date: today,
+        order_ids: orderIds,
+        driver_ids: [driver],
+        options: { reoptimize: true, time_limit_seconds: 1 },
+      },
+      dayAdmin,
+    );
     assert.equal(res.status, 202, JSON.stringify(res.body));
-    const done = await buildEnded(app.http, admin, res.body.id);
+    const done = await buildEnded(app.http, dayAdmin, res.body.id);
     assert.equal(done.status, 'done', JSON.stringify(done));
     return done;
   };
@@ -376,9 +388,8 @@ describe('route builds', () => {
 
   test("re-optimising a day under way keeps the done stop first and plans the rest from the driver's position", async () => {
     const em = app.em();
-    const biz = b.business.id;
-    const today = new Date().toISOString().slice(0, 10);
-    const driver = await makeDriver(em, biz, { userId: b.users.driver.id, shift: null, position: near(5, 5) });
+    const biz = day.business.id;
+    const driver = await makeDriver(em, biz, { userId: day.users.driver.id, shift: null, position: near(5, 5) });
     const doneOrder = await makePlanOrder(em, biz, { at: near(1) });
     const pending = await makePlanOrder(em, biz, { at: near(6, 4) });
     const carried = await makePlanOrder(em, biz, { type: 'P2P', at: near(-3), pickup: near(2, 2) });
@@ -400,16 +411,19 @@ describe('route builds', () => {
       return { routeId: r.id, doneStop: d!.id, pickupStop: p!.id };
     });
     const asked = Date.now();
-    const res = await build({
-      date: today,
-      order_ids: [added],
-      driver_ids: [driver],
-      options: { reoptimize: true, time_limit_seconds: 1 },
-    });
+    const res = await build(
+      {
+        date: today,
+        order_ids: [added],
+        driver_ids: [driver],
+        options: { reoptimize: true, time_limit_seconds: 1 },
+      },
+      dayAdmin,
+    );
     assert.equal(res.status, 202, JSON.stringify(res.body));
-    const done = await buildEnded(app.http, admin, res.body.id);
+    const done = await buildEnded(app.http, dayAdmin, res.body.id);
     assert.equal(done.status, 'done', JSON.stringify(done));
-    const detail = await app.http.get(`/v1/routes/${routeId}`, { token: admin });
+    const detail = await app.http.get(`/v1/routes/${routeId}`, { token: dayAdmin });
     const stops = detail.body.route.stops.filter((s: any) => s.kind !== 'break');
     assert.equal(stops[0].id, doneStop);
     assert.equal(stops[0].status, 'done');
@@ -424,11 +438,11 @@ describe('route builds', () => {
     assert.equal(detail.body.route.status, 'in_progress');
 
     // The driver reads its own day; the staff read today's routes.
-    const driverToken = await app.login(b.users.driver.email, PASSWORD);
+    const driverToken = await app.login(day.users.driver.email, PASSWORD);
     const mine = await app.http.get('/v1/driver/routes/today', { token: driverToken });
     assert.equal(mine.status, 200, JSON.stringify(mine.body));
     assert.equal(mine.body.route.id, routeId);
-    const todays = await app.http.get(`/v1/routes/today?driver_id=${driver}`, { token: admin });
+    const todays = await app.http.get(`/v1/routes/today?driver_id=${driver}`, { token: dayAdmin });
     assert.deepEqual(
       todays.body.routes.map((r: any) => r.id),
       [routeId],
@@ -438,7 +452,7 @@ describe('route builds', () => {
     const removed = await app.http.post(
       `/v1/routes/${routeId}/remove-orders`,
       { order_ids: [doneOrder, added, 2_000_000_000] },
-      { token: admin },
+      { token: dayAdmin },
     );
     assert.equal(removed.status, 200, JSON.stringify(removed.body));
     assert.deepEqual(
@@ -460,8 +474,7 @@ describe('route builds', () => {
 
   test('a carried D order the re-optimised plan cannot serve stays in the van: its delivery goes back on the end', async () => {
     const em = app.em();
-    const biz = b.business.id;
-    const today = new Date().toISOString().slice(0, 10);
+    const biz = day.business.id;
     const driver = await makeDriver(em, biz, { shift: null, position: near(5, 5) });
     const doneOrder = await makePlanOrder(em, biz, { at: near(1) });
     // Its window ended an hour ago: no plan made now can serve it.
@@ -483,7 +496,7 @@ describe('route builds', () => {
       done.skipped.filter((s: any) => s.order_id === late).map((s: any) => s.code),
       ['UNASSIGNED'],
     );
-    const stops = (await app.http.get(`/v1/routes/${routeId}`, { token: admin })).body.route.stops.filter(
+    const stops = (await app.http.get(`/v1/routes/${routeId}`, { token: dayAdmin })).body.route.stops.filter(
       (s: any) => s.kind !== 'break',
     );
     assert.deepEqual(
@@ -505,8 +518,7 @@ describe('route builds', () => {
 
   test("a day's order the re-optimised plan leaves out is named in the build, with its code", async () => {
     const em = app.em();
-    const biz = b.business.id;
-    const today = new Date().toISOString().slice(0, 10);
+    const biz = day.business.id;
     const driver = await makeDriver(em, biz, { shift: null, position: near(5, 5) });
     const nowhere = await makePlanOrder(em, biz, { at: null });
     const added = await makePlanOrder(em, biz, { at: near(4, 6) });

@@ -11,6 +11,7 @@ import { SYSTEM_ACTOR } from '../../../src/modules/orders/index.ts';
 import type { Em } from '../../../src/platform/db/orm.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
+import { midMorningBusiness } from '../../helpers/localDay.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { assertCancelledWroteNothing, buildEnded, makeDriver, makePlanOrder, manyOrders, near } from './fixtures.ts';
 
@@ -21,10 +22,13 @@ describe('route build guards', () => {
   let b: Awaited<ReturnType<typeof makeBusiness>>;
   let admin: string;
   let contractor: string;
+  /** Today in the business's timezone, one in which it is mid-morning now whatever the hour: a day under way. */
+  let today: string;
 
   before(async () => {
     app = await startApp();
     b = await makeBusiness(app.em());
+    ({ today } = await midMorningBusiness(app.em(), b.business.id));
     admin = await app.login(b.users.admin.email, PASSWORD);
     contractor = await app.login(b.users.broker.email, PASSWORD);
   });
@@ -109,7 +113,6 @@ describe('route build guards', () => {
   test("a contractor may not re-optimise a day holding the staff's or another contractor's orders", async () => {
     const em = app.em();
     const biz = b.business.id;
-    const today = new Date().toISOString().slice(0, 10);
     const theirs = await makePlanOrder(em, biz, { at: near(2) });
     await assign(theirs, b.users.broker2.id);
     const staffs = await makePlanOrder(em, biz, { at: near(3) });
@@ -241,7 +244,6 @@ describe('route build guards', () => {
   test('a re-optimised day left with only done stops is completed', async () => {
     const em = app.em();
     const biz = b.business.id;
-    const today = new Date().toISOString().slice(0, 10);
     const driver = await makeDriver(em, biz, { shift: null });
     const doneOrder = await makePlanOrder(em, biz, { at: near(1) });
     // A collection no driver has the skill for: the plan leaves it out, and it leaves the route (a D order would
