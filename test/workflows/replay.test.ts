@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { spawnSync } from 'node:child_process';
-import { findOrBuildTemporalCli } from '../../src/launchers/temporalServer.ts';
-import { createLogger } from '../../src/platform/logger.ts';
 import { Worker } from '@temporalio/worker';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { workflowsPath } from '../../src/platform/temporal/worker.ts';
-import { workerMetrics } from '../../src/platform/telemetry/temporalMetrics.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { historiesDir, replayAndMaybeRecord, replayOptions } from '../helpers/histories.ts';
 import { lockerWorld } from '../helpers/lockerWorld.ts';
 import { makeBusiness, makeOrder, makeProvider, orderArguments, PASSWORD } from '../helpers/factories.ts';
 import {
@@ -54,14 +48,6 @@ import {
   uniorderJobWorkflowId,
 } from '../../src/modules/uniorder/contract.ts';
 import { labelWorld, RECIPIENT, SHIPPER } from '../modules/labels/world.ts';
-
-const historiesDir = path.resolve(import.meta.dirname, '../../workflows/histories');
-const replayOptions = () => ({
-  sinks: workerMetrics.sinks,
-  ...(process.env.WORKFLOW_BUNDLE_PATH
-    ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH } }
-    : { workflowsPath }),
-});
 
 describe('determinism: recorded histories replay against the current workflow code', () => {
   let app: TestApp;
@@ -713,33 +699,4 @@ function registrationAppConfig() {
   const { code: _code, name: _name, type: _type, schema_version: _version, ...config } = structuredClone(DEMO_APPS[0]!);
   config.authentication.registration.sms_configured = true;
   return config;
-}
-
-/**
- * Replays a finished workflow's history against the current code; RECORD_HISTORY=1 commits it for the test above,
- * RECORD_HISTORY=<file name> only that one (a new history, without rewriting the others).
- */
-async function replayAndMaybeRecord(app: TestApp, workflowId: string, file: string): Promise<void> {
-  const history = await app.running.temporal.workflow.getHandle(workflowId).fetchHistory();
-  if (process.env.RECORD_HISTORY === '1' || process.env.RECORD_HISTORY === file) {
-    // The CLI writes the canonical protobuf JSON that historyFromJSON reads.
-    const shown = spawnSync(
-      findOrBuildTemporalCli(createLogger('silent')),
-      [
-        ...['workflow', 'show', '-w', workflowId, '--output', 'json'],
-        ...['--address', app.config.temporalAddress!, '--namespace', app.config.temporalNamespace],
-      ],
-      { encoding: 'utf8' },
-    );
-    assert.equal(shown.status, 0, shown.stderr);
-    fs.writeFileSync(path.join(historiesDir, file), shown.stdout);
-  }
-  try {
-    await Worker.runReplayHistory(replayOptions(), history, workflowId);
-  } catch (err) {
-    // A fresh history that does not replay is a determinism bug that may not come back on the next run: keep it.
-    const kept = path.join(os.tmpdir(), `replay-failure-${file}`);
-    fs.writeFileSync(kept, historyToJSON(history as Parameters<typeof historyToJSON>[0]));
-    throw new Error(`${(err as Error).message}\nThe history is kept in ${kept}`, { cause: err });
-  }
 }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { addressInput, dateParam, eachOnce, emailParam } from '../../platform/catalog/schemas.ts';
+import type { LabelParty } from './carriers/adapter.ts';
 import { CARRIER_CODES } from './carriers/registry.ts';
 import { LABEL_FORMATS, LABEL_STATES, MAX_PARCELS } from './domain.ts';
 
@@ -31,6 +32,38 @@ export const LabelPartyInput = z
   })
   .strict();
 export type LabelPartyInput = z.output<typeof LabelPartyInput>;
+
+/** A party as answers show it: every field present, null when not given. */
+export const PartyView = z.object({
+  name: z.string(),
+  company: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  address: z.object({
+    line1: z.string(),
+    line2: z.string().nullable(),
+    city: z.string(),
+    state: z.string().nullable(),
+    postal_code: z.string(),
+    country: z.string().describe('ISO 3166-1 alpha-2'),
+  }),
+});
+
+/** A party with every optional field present (null when not given), as stored and as answered. */
+export const partyOf = (p: LabelPartyInput | LabelParty): LabelParty & z.input<typeof PartyView> => ({
+  name: p.name,
+  company: p.company ?? null,
+  phone: p.phone ?? null,
+  email: p.email ?? null,
+  address: {
+    line1: p.address.line1,
+    line2: p.address.line2 ?? null,
+    city: p.address.city,
+    state: p.address.state ?? null,
+    postal_code: p.address.postal_code,
+    country: p.address.country,
+  },
+});
 
 /** Contact fields a purchase may add to a party the rate left without them. */
 export const ContactInput = z.object({ phone: phone.nullish(), email: emailParam().nullish() }).strict();

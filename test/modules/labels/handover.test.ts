@@ -6,27 +6,21 @@
  * schedule as a Temporal schedule whose run manifests what is open (its history replays).
  */
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { ScheduleNotFoundError } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
-import { findOrBuildTemporalCli } from '../../../src/launchers/temporalServer.ts';
-import { createLogger } from '../../../src/platform/logger.ts';
-import { workflowsPath } from '../../../src/platform/temporal/worker.ts';
-import { workerMetrics } from '../../../src/platform/telemetry/temporalMetrics.ts';
 import { journeyQuery, labelEndOfDayId, labelTrackingWorkflowId } from '../../../src/modules/labels/contract.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
+import { replayAndMaybeRecord } from '../../helpers/histories.ts';
 import { makeOrder } from '../../helpers/factories.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { labelWorld, rateBody, type LabelWorld } from './world.ts';
 
 const exec = promisify(execFile);
-const historiesDir = path.resolve(import.meta.dirname, '../../../workflows/histories');
 
 describe('labels: submit, end of day and its schedule', () => {
   let app: TestApp;
@@ -398,39 +392,10 @@ describe('labels: submit, end of day and its schedule', () => {
     assert.deepEqual(manifest.body.manifest.order_ids, [open.order_id]);
     await app.http.put(url, { enabled: false }, { token: w.admin });
     await replayAndMaybeRecord(
+      app,
       action.workflow.workflowId,
-      action.workflow.firstExecutionRunId,
       'label-end-of-day.json',
+      action.workflow.firstExecutionRunId,
     );
   });
-
-  /**
-   * Replays a finished run's history against the current workflow code, as test/workflows/replay.test.ts does;
-   * RECORD_HISTORY=label-end-of-day.json (or 1) writes it to workflows/histories, which that test replays.
-   */
-  async function replayAndMaybeRecord(workflowId: string, runId: string, file: string): Promise<void> {
-    const history = await app.running.temporal.workflow.getHandle(workflowId, runId).fetchHistory();
-    if (process.env.RECORD_HISTORY === '1' || process.env.RECORD_HISTORY === file) {
-      const shown = spawnSync(
-        findOrBuildTemporalCli(createLogger('silent')),
-        [
-          ...['workflow', 'show', '-w', workflowId, '-r', runId, '--output', 'json'],
-          ...['--address', app.config.temporalAddress!, '--namespace', app.config.temporalNamespace],
-        ],
-        { encoding: 'utf8' },
-      );
-      assert.equal(shown.status, 0, shown.stderr);
-      writeFileSync(path.join(historiesDir, file), shown.stdout);
-    }
-    await Worker.runReplayHistory(
-      {
-        sinks: workerMetrics.sinks,
-        ...(process.env.WORKFLOW_BUNDLE_PATH
-          ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH } }
-          : { workflowsPath }),
-      },
-      history,
-      workflowId,
-    );
-  }
 });

@@ -6,12 +6,7 @@
  * finishes an interrupted purchase once.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Worker } from '@temporalio/worker';
-import { findOrBuildTemporalCli } from '../../../src/launchers/temporalServer.ts';
 import {
   journeyQuery,
   LABEL_PURCHASE_SWEEP_WORKFLOW,
@@ -20,15 +15,11 @@ import {
   labelTrackingWorkflowId,
   type LabelTrackingOutcome,
 } from '../../../src/modules/labels/contract.ts';
-import { createLogger } from '../../../src/platform/logger.ts';
-import { workerMetrics } from '../../../src/platform/telemetry/temporalMetrics.ts';
-import { workflowsPath } from '../../../src/platform/temporal/worker.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
+import { replayAndMaybeRecord } from '../../helpers/histories.ts';
 import { keepEvents } from '../../helpers/factories.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { labelWorld, rateBody, type LabelWorld } from './world.ts';
-
-const historiesDir = path.resolve(import.meta.dirname, '../../../workflows/histories');
 
 describe('labels: tracking of sandbox labels', () => {
   let app: TestApp;
@@ -153,7 +144,7 @@ describe('labels: tracking of sandbox labels', () => {
     assert.ok(JSON.stringify(eventList).includes(carrierNumber));
     // A number nobody has stays unknown.
     assert.equal((await app.http.get('/v1/tracking/SWF00000000000')).status, 404);
-    await replayAndMaybeRecord(handle.workflowId, 'label-tracking-delivered.json');
+    await replayAndMaybeRecord(app, handle.workflowId, 'label-tracking-delivered.json');
   });
 
   test('SBX-DELIVERY-FAILS ends the journey with a failed delivery: the order ends 4', async () => {
@@ -232,7 +223,7 @@ describe('labels: tracking of sandbox labels', () => {
     assert.equal(await statusOf(orderId), 1);
     assert.equal((await statusesOf(orderId)).filter((s) => s === 1).length, 2, 'back to 1 once');
     await waitFor(async () => (await journeyState(orderId)) === 'waiting_hand_over');
-    await replayAndMaybeRecord(first, 'label-purchase-sweep.json');
+    await replayAndMaybeRecord(app, first, 'label-purchase-sweep.json');
   });
 
   test('the prune deletes the rates unused and expired for over a day, and only those', async () => {
@@ -251,45 +242,15 @@ describe('labels: tracking of sandbox labels', () => {
       left.map((r) => r.id),
       [fresh],
     );
-    await replayAndMaybeRecord(workflowId, 'label-rate-prune.json');
+    await replayAndMaybeRecord(app, workflowId, 'label-rate-prune.json');
   });
 
   test('a label never handed over ends its process after 30 compressed days; handed over later, it is followed', async () => {
     assert.equal(await processOf(unused).result(), 'not_handed_over');
-    await replayAndMaybeRecord(labelTrackingWorkflowId(unused), 'label-tracking-not-handed-over.json');
+    await replayAndMaybeRecord(app, labelTrackingWorkflowId(unused), 'label-tracking-not-handed-over.json');
     // The evening's end of day takes a label bought in the morning: its process starts again with the hand-over.
     await handOver(unused);
     assert.equal(await processOf(unused).result(), 'journey_ended');
     assert.equal(await statusOf(unused), 3);
   });
-
-  /**
-   * Replays a finished workflow's history against the current code, as test/workflows/replay.test.ts does (which
-   * replays every history in workflows/histories); RECORD_HISTORY=<file name> (or 1) writes it there.
-   */
-  async function replayAndMaybeRecord(workflowId: string, file: string): Promise<void> {
-    const history = await app.running.temporal.workflow.getHandle(workflowId).fetchHistory();
-    if (process.env.RECORD_HISTORY === '1' || process.env.RECORD_HISTORY === file) {
-      const shown = spawnSync(
-        findOrBuildTemporalCli(createLogger('silent')),
-        [
-          ...['workflow', 'show', '-w', workflowId, '--output', 'json'],
-          ...['--address', app.config.temporalAddress!, '--namespace', app.config.temporalNamespace],
-        ],
-        { encoding: 'utf8' },
-      );
-      assert.equal(shown.status, 0, shown.stderr);
-      writeFileSync(path.join(historiesDir, file), shown.stdout);
-    }
-    await Worker.runReplayHistory(
-      {
-        sinks: workerMetrics.sinks,
-        ...(process.env.WORKFLOW_BUNDLE_PATH
-          ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH } }
-          : { workflowsPath }),
-      },
-      history,
-      workflowId,
-    );
-  }
 });

@@ -22,24 +22,9 @@ import {
   updateAccount,
   type AccountRow,
 } from '../repo/accounts.ts';
-import { LabelPartyInput } from '../views.ts';
+import { LabelPartyInput, partyOf, PartyView } from '../views.ts';
 
 const TAG = 'Labels';
-
-const PartyView = z.object({
-  name: z.string(),
-  company: z.string().nullable(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  address: z.object({
-    line1: z.string(),
-    line2: z.string().nullable(),
-    city: z.string(),
-    state: z.string().nullable(),
-    postal_code: z.string(),
-    country: z.string().describe('ISO 3166-1 alpha-2'),
-  }),
-});
 
 const AccountView = z.object({
   id: z.number().int(),
@@ -91,7 +76,7 @@ function present(ctx: BusinessContext, row: AccountRow): AccountView {
     account_number: row.account_number,
     credential_fields: credentialFields(row),
     currency: row.currency,
-    default_shipper: partyOf(row.default_shipper) ?? null,
+    default_shipper: row.default_shipper ? partyOf(row.default_shipper) : null,
     active: row.active,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
@@ -103,23 +88,6 @@ function checkedCredentials(ctx: BusinessContext, carrier: string, given: Record
   const schema = z.object({ credentials: adapterFor(carrier, ctx).credentials }).strict();
   return parseInput(schema, { credentials: given }).credentials;
 }
-
-/** A party with every optional field present (null when not given), as stored and as answered. */
-const partyOf = (p: LabelPartyInput | LabelParty | null | undefined) =>
-  p && {
-    name: p.name,
-    company: p.company ?? null,
-    phone: p.phone ?? null,
-    email: p.email ?? null,
-    address: {
-      line1: p.address.line1,
-      line2: p.address.line2 ?? null,
-      city: p.address.city,
-      state: p.address.state ?? null,
-      postal_code: p.address.postal_code,
-      country: p.address.country,
-    },
-  };
 
 export const carrierAccountList = defineOperation({
   name: 'labelservice_carrier_accounts',
@@ -168,7 +136,7 @@ export const carrierAccountCreate = defineOperation({
       account_number: input.account_number,
       credentials: checkedCredentials(ctx, input.carrier, input.credentials),
       currency: input.currency ?? 'EUR',
-      default_shipper: partyOf(input.default_shipper) ?? null,
+      default_shipper: input.default_shipper ? partyOf(input.default_shipper) : null,
     });
     if (!row) throw fail('CARRIER_ACCOUNT_TAKEN', 'labels.carrier_account_taken');
     return { result: true as const, carrier_account: present(ctx, row) };
@@ -208,7 +176,9 @@ export const carrierAccountUpdate = defineOperation({
         credentials: checkedCredentials(ctx, current.carrier, input.credentials),
       }),
       ...(input.currency !== undefined && { currency: input.currency }),
-      ...(input.default_shipper !== undefined && { default_shipper: partyOf(input.default_shipper) ?? null }),
+      ...(input.default_shipper !== undefined && {
+        default_shipper: input.default_shipper ? partyOf(input.default_shipper) : null,
+      }),
     });
     if (row === 'taken') throw fail('CARRIER_ACCOUNT_TAKEN', 'labels.carrier_account_taken');
     if (!row) throw errors.notFound();

@@ -13,7 +13,7 @@ import { fail } from '../errorCodes.ts';
 import { labelDocument, labelOrderOf, type LabelOrderRow } from '../repo/labelOrders.ts';
 import { newestEventOf, orderPackages } from '../repo/orderDetail.ts';
 import { orderFactsOf, orderIdByTrackingNumber, type LabelOrderFacts } from '../repo/orderFacts.ts';
-import { LabelPriceShape, LabelView } from '../views.ts';
+import { LabelPriceShape, LabelView, partyOf, PartyView } from '../views.ts';
 import { presentLabel, priceFields, statusFor } from './present.ts';
 import { labelPricesHidden } from './rate.ts';
 
@@ -59,21 +59,6 @@ export async function findLabelOrder(
   return { order, label };
 }
 
-const PartyView = z.object({
-  name: z.string(),
-  company: z.string().nullable(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  address: z.object({
-    line1: z.string(),
-    line2: z.string().nullable(),
-    city: z.string(),
-    state: z.string().nullable(),
-    postal_code: z.string(),
-    country: z.string(),
-  }),
-});
-
 export const ShippingDetail = z.object({
   result: z.literal(true),
   order_id: z.number().int(),
@@ -109,21 +94,6 @@ export const ShippingDetail = z.object({
 });
 export type ShippingDetail = z.input<typeof ShippingDetail>;
 
-const party = (p: LabelOrderRow['shipment']['shipper']) => ({
-  name: p.name,
-  company: p.company ?? null,
-  phone: p.phone ?? null,
-  email: p.email ?? null,
-  address: {
-    line1: p.address.line1,
-    line2: p.address.line2 ?? null,
-    city: p.address.city,
-    state: p.address.state ?? null,
-    postal_code: p.address.postal_code,
-    country: p.address.country,
-  },
-});
-
 /** The detail of a label order the caller found with findLabelOrder. */
 export async function shippingDetail(
   ctx: BusinessContext,
@@ -144,8 +114,8 @@ export async function shippingDetail(
     tracking_number: order.trackingNumber,
     ...statusFor(ctx, order.statusId),
     label: presentLabel(ctx, label),
-    shipper: party(label.shipment.shipper),
-    recipient: party(label.shipment.recipient),
+    shipper: partyOf(label.shipment.shipper),
+    recipient: partyOf(label.shipment.recipient),
     parcels: packages.map((p, i) => ({
       position: p.position,
       package_number: p.package_number,

@@ -8,13 +8,13 @@ import { STAFF } from '../../../platform/roles.ts';
 import { AppError, errors } from '../../../platform/errors.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { pricesHiddenFrom } from '../../orders/index.ts';
-import { CarrierError, type CarrierRate, type LabelParty, type LabelShipment } from '../carriers/adapter.ts';
+import { CarrierError, type CarrierRate, type LabelShipment } from '../carriers/adapter.ts';
 import { adapterFor, callCarrier } from '../carriers/registry.ts';
 import { newRateId } from '../domain.ts';
 import { fail } from '../errorCodes.ts';
 import { activeAccounts, openAccount, type AccountRow } from '../repo/accounts.ts';
 import { businessToday, insertRates, type RateRow } from '../repo/rates.ts';
-import { CarrierMessage, RateInput, RateView, type LabelPartyInput } from '../views.ts';
+import { CarrierMessage, partyOf, RateInput, RateView } from '../views.ts';
 
 export interface Quote {
   rates: RateRow[];
@@ -105,21 +105,6 @@ function shipmentOf(input: RateInput, account: AccountRow, shipDate: string): La
     reference: input.reference ?? null,
   };
 }
-
-const partyOf = (p: LabelPartyInput | LabelParty): LabelParty => ({
-  name: p.name,
-  company: p.company ?? null,
-  phone: p.phone ?? null,
-  email: p.email ?? null,
-  address: {
-    line1: p.address.line1,
-    line2: p.address.line2 ?? null,
-    city: p.address.city,
-    state: p.address.state ?? null,
-    postal_code: p.address.postal_code,
-    country: p.address.country,
-  },
-});
 
 /** Names of carriers and services, for answers. */
 export function serviceNames(ctx: BusinessContext, carrier: string, service: string) {

@@ -28,24 +28,7 @@ export async function renderLabelPdf(labels: LabelContent | readonly LabelConten
   const first = pages[0];
   if (!first) throw new Error('a label has at least one page');
   const created = first.createdAt ? new Date(first.createdAt) : NO_DATE;
-  const doc = new PDFDocument({
-    size: [WIDTH, HEIGHT],
-    margin: 0,
-    autoFirstPage: false,
-    info: {
-      Title: `${first.carrierName} label ${first.trackingNumber}`,
-      Producer: 'TMS',
-      Creator: 'TMS',
-      CreationDate: created,
-      ModDate: created,
-    },
-  });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const { doc, done } = pdfDocument([WIDTH, HEIGHT], `${first.carrierName} label ${first.trackingNumber}`, created);
   for (const label of pages) {
     doc.addPage({ size: [WIDTH, HEIGHT], margin: 0 });
     drawLabel(doc, label, await barcodeImage(label.trackingNumber));
@@ -100,6 +83,26 @@ function drawLabel(doc: PDFKit.PDFDocument, label: LabelContent, barcode: { png:
   y = barY + barHeight + 4;
   doc.font('Helvetica-Bold').fontSize(numberSize);
   doc.text(fit(doc, label.trackingNumber, INNER), MARGIN, y, { width: INNER, align: 'center', lineBreak: false });
+}
+
+/**
+ * A PDF document of pages of `size`, titled, dated `created` (a fixed date: the same content gives the same bytes),
+ * and its bytes once it ends.
+ */
+export function pdfDocument(size: [number, number], title: string, created: Date) {
+  const doc = new PDFDocument({
+    size,
+    margin: 0,
+    autoFirstPage: false,
+    info: { Title: title, Producer: 'TMS', Creator: 'TMS', CreationDate: created, ModDate: created },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  return { doc, done };
 }
 
 /** A Code 128 PNG at one pixel per printer dot, and its width in points. */

@@ -3,8 +3,7 @@
  * parcel's tracking number and service, headed by the carrier, the shipper, the date and a Code 128 barcode of the
  * manifest id that the driver who collects the parcels scans.
  */
-import PDFDocument from 'pdfkit';
-import { barcodeImage, fit } from './labelPdf.ts';
+import { barcodeImage, fit, pdfDocument } from './labelPdf.ts';
 
 export interface ManifestContent {
   manifestId: string;
@@ -22,24 +21,11 @@ const PER_PAGE = 40;
 
 export async function renderManifestPdf(manifest: ManifestContent): Promise<Buffer> {
   const created = new Date(`${manifest.shipDate}T00:00:00Z`);
-  const doc = new PDFDocument({
-    size: [WIDTH, HEIGHT],
-    margin: 0,
-    autoFirstPage: false,
-    info: {
-      Title: `${manifest.carrierName} manifest ${manifest.manifestId}`,
-      Producer: 'TMS',
-      Creator: 'TMS',
-      CreationDate: created,
-      ModDate: created,
-    },
-  });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const { doc, done } = pdfDocument(
+    [WIDTH, HEIGHT],
+    `${manifest.carrierName} manifest ${manifest.manifestId}`,
+    created,
+  );
   const barcode = await barcodeImage(manifest.manifestId);
   const pages = Math.max(1, Math.ceil(manifest.lines.length / PER_PAGE));
   for (let page = 0; page < pages; page++) {
