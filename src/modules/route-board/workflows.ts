@@ -37,6 +37,9 @@ export async function routeBoardWorkflow(input: RouteBoardInput): Promise<BoardS
   let status: BoardStatus = 'scheduled';
   let settleReady = false;
   let closeAsked = false;
+  // True while the board's own phase activity (open, close, settle) runs: its rows may already say the next phase
+  // while `status` does not yet, so a change that comes then waits for it and is judged against the phase it sees.
+  let moving = false;
   const snapshot = (claimId: number | null = null): BoardSnapshot => ({
     boardId: input.boardId,
     status,
@@ -52,6 +55,11 @@ export async function routeBoardWorkflow(input: RouteBoardInput): Promise<BoardS
   setHandler(
     boardChangeUpdate,
     async (change: BoardChange) => {
+      if (moving) {
+        await condition(() => !moving);
+        const refused = phaseRefusal(change.kind, status);
+        if (refused) throw refuse(refused, `board ${input.boardId} is ${status}`);
+      }
       if (change.kind === 'close') {
         closeAsked = true;
         await condition(() => status !== 'open');
@@ -65,11 +73,21 @@ export async function routeBoardWorkflow(input: RouteBoardInput): Promise<BoardS
     },
     {
       validator: (change: BoardChange) => {
+        if (moving) return;
         const refused = phaseRefusal(change.kind, status);
         if (refused) throw refuse(refused, `board ${input.boardId} is ${status}`);
       },
     },
   );
+
+  const phase = async (activity: typeof openBoard) => {
+    moving = true;
+    try {
+      return await activity({ boardId: input.boardId });
+    } finally {
+      moving = false;
+    }
+  };
 
   const end = async (): Promise<BoardStatus> => {
     await condition(allHandlersFinished);
@@ -77,16 +95,16 @@ export async function routeBoardWorkflow(input: RouteBoardInput): Promise<BoardS
   };
 
   if (await condition(() => ended(status), untilMs(input.opensAt))) return end();
-  learn(await openBoard({ boardId: input.boardId }));
+  learn(await phase(openBoard));
   if (ended(status)) return end();
 
   await condition(() => ended(status) || closeAsked, untilMs(input.closesAt));
   if (ended(status)) return end();
-  learn(await closeBoard({ boardId: input.boardId }));
+  learn(await phase(closeBoard));
   if (ended(status)) return end();
 
   await condition(() => ended(status) || settleReady, untilMs(input.settlesAt));
   if (ended(status)) return end();
-  learn(await settleBoard({ boardId: input.boardId }));
+  learn(await phase(settleBoard));
   return end();
 }

@@ -14,6 +14,7 @@ import {
 import type { uniorderJob } from '../../../src/modules/uniorder/workflows.ts';
 import { withMockedWorker } from '../../helpers/mockedWorker.ts';
 
+const CAPS: Record<string, number> = { sandbox_swift: 4, sandbox_parcel: 4, self: 8 };
 const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 
 describe('uniorder job workflow (mocked activities)', () => {
@@ -34,7 +35,10 @@ describe('uniorder job workflow (mocked activities)', () => {
           mostOverall,
           Object.values(inFlight).reduce((a, b) => a + b, 0),
         );
-        await new Promise((r) => setTimeout(r, 20));
+        // Hold each item until its lane is full (or a lane's last few items wait out 300 ms), so the most in flight
+        // is the lane's cap however slowly a loaded machine's worker picks up tasks.
+        const until = Date.now() + 300;
+        while (inFlight[lane] < CAPS[lane]! && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
         inFlight[lane] -= 1;
         ran.push(index);
         if (index === 5) throw new Error('lost');
@@ -69,7 +73,7 @@ describe('uniorder job workflow (mocked activities)', () => {
         },
       });
     });
-    assert.deepEqual(most, { sandbox_swift: 4, sandbox_parcel: 4, self: 8 });
+    assert.deepEqual(most, CAPS);
     assert.ok(mostOverall > 8, 'the lanes ran side by side');
     // Item 5 was tried three times (the activity's retry policy), every other item once.
     assert.equal(ran.filter((i) => i === 5).length, 3);
