@@ -38,6 +38,10 @@
  *     directly at the same concurrency; an async uniorder job of 500 label creations, POST to last result, vs the same
  *     purchases in a bare loop at the job's concurrency per carrier; PDF render time per label p50/p95 vs the same
  *     page without its barcode. BENCH_LABEL_PURCHASES (default 300) and BENCH_JOB_ITEMS (default 500) set its sizes
+ * 16. wallet (bench/wallet.ts): ledger payments per second on one hot wallet and on 100 wallets, each against a bare
+ *     `update ledger_account ... returning` of the same accounts at the same concurrency; BENCH_WALLET_PAYMENTS
+ *     (default 2000) sets its size. The storage fee run over 100,000 stored packages (bench/storageFees.ts), in
+ *     packages per second against a bare set-based insert of the same fee rows; BENCH_STORAGE_PACKAGES sets its size
  * BENCH_DEVICE_ORDERS (default 1000) sets N, BENCH_WEBHOOKS (default 2000) the section 4 size, BENCH_RETRIES
  * (default 10000) R; R = 10000 takes about 2 minutes on 2 cores in section 5 and 3 in section 7. BENCH_OTEP_BATCHES (default 200) sets how many
  * documents of 500 events section 6 ingests in each of its two runs; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
@@ -73,6 +77,8 @@ import { routesBench, routesLine } from './routes.ts';
 import { DISPATCH_DRIVERS, DISPATCH_OFFERS, dispatchBench, REPORTS_IN_FLIGHT } from './dispatch.ts';
 import { ensureSolverVenv } from '../src/modules/routes/solver/venv.ts';
 import { JOB_ITEMS, LABEL_PURCHASES, LABEL_RENDERS, LABELS_IN_FLIGHT, labelsBench } from './labels.ts';
+import { WALLET_IN_FLIGHT, WALLET_PAYMENTS, WALLETS, walletBench } from './wallet.ts';
+import { storageFeesBench } from './storageFees.ts';
 import { UNIORDER_CARRIER_CONCURRENCY } from '../src/modules/uniorder/domain.ts';
 import { STORE_CALLS, STORE_GRIDS, STORE_IN_FLIGHT, STORE_ROUNDS, storeBench, type Measured } from './store.ts';
 
@@ -681,6 +687,41 @@ try {
         `page without barcode ${fmt(percentile(l.bareRenderMs, q))}`,
         percentile(l.renderMs, q) / percentile(l.bareRenderMs, q),
       );
+  }
+
+  // 16. wallet: ledger payments on one hot wallet and on 100, vs a bare update of a balance (bench/wallet.ts)
+  if (section(16)) {
+    const w = await walletBench(em);
+    console.log(`wallet: ${WALLET_PAYMENTS} payments a round, ${WALLET_IN_FLIGHT} in flight`);
+    line(
+      'payments, one hot wallet (per s)',
+      fmt(w.hot.perSecond),
+      `bare update ${fmt(w.hotBare.perSecond)}`,
+      w.hot.perSecond / w.hotBare.perSecond,
+    );
+    line(
+      `payments, ${WALLETS} wallets (per s)`,
+      fmt(w.many.perSecond),
+      `bare update ${fmt(w.manyBare.perSecond)}`,
+      w.many.perSecond / w.manyBare.perSecond,
+    );
+    line(
+      `payment p50, ${WALLETS} wallets (ms)`,
+      fmt(median(w.many.latencies)),
+      `bare update ${fmt(median(w.manyBare.latencies))}`,
+      median(w.many.latencies) / median(w.manyBare.latencies),
+    );
+    // 16, storage fees: the fee run over 100,000 stored packages vs a bare insert of its rows (bench/storageFees.ts)
+    const f = await storageFeesBench(em, app.temporal);
+    console.log(
+      `storage fees: ${f.packages} packages of ${f.customers} customers, ${f.fees} periods charged, ${f.transfers} transfers`,
+    );
+    line(
+      'storage fee run (packages per s)',
+      fmt(f.perSecond),
+      `bare insert ${fmt(f.barePerSecond)}`,
+      f.perSecond / f.barePerSecond,
+    );
   }
 
   await app.close();

@@ -20,3 +20,6 @@ export * from '../src/modules/route-board/workflows.ts';
 export * from '../src/modules/routes/workflows.ts';
 export * from '../src/modules/labels/workflows.ts';
 export * from '../src/modules/uniorder/workflows.ts';
+export * from '../src/modules/shipping-orders/workflows.ts';
+export * from '../src/modules/shipouts/workflows.ts';
+export * from '../src/modules/storage/workflows.ts';

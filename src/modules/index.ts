@@ -26,6 +26,12 @@ import { drivers } from './drivers/index.ts';
 import { identity } from './identity/index.ts';
 import { labels } from './labels/index.ts';
 import { uniorder } from './uniorder/index.ts';
+import { wms } from './wms/index.ts';
+import { customerServices } from './customer-services/index.ts';
+import { shippingOrders } from './shipping-orders/index.ts';
+import { wallet } from './wallet/index.ts';
+import { shipouts } from './shipouts/index.ts';
+import { storage } from './storage/index.ts';
 import { lockerDeliveries } from './locker-deliveries/index.ts';
 import { lockers } from './lockers/index.ts';
 import { notifications } from './notifications/index.ts';
@@ -75,6 +81,12 @@ const FAMILIES: readonly ModuleDescriptor[] = [
   routeBoard,
   labels,
   uniorder,
+  wms,
+  customerServices,
+  shippingOrders,
+  wallet,
+  shipouts,
+  storage,
 ];
 
 export const MODULES: readonly ModuleDescriptor[] = [

@@ -80,6 +80,7 @@ const EnvSchema = z.object({
     .max(24 * 60)
     .default(30),
   SANDBOX_TRACKING_DAY_SECONDS: z.coerce.number().positive().max(86_400).default(120),
+  STORAGE_FEE_RUN_INTERVAL: z.coerce.number().int().min(60).max(86_400).default(3_600),
   TOKEN_TTL_HOURS: z.coerce
     .number()
     .int()
@@ -251,6 +252,8 @@ export interface Config {
    * lives, and how long a day of a sandbox parcel's compressed journey lasts.
    */
   labels: { carrierTimeoutMs: number; rateTtlMinutes: number; sandboxDaySeconds: number };
+  /** Seconds between two runs of the storage fee run (schedule storage-fee-run). */
+  storageFeeRunSeconds: number;
   tokenTtlHours: number;
   publicBaseUrl: string;
   /**
@@ -436,6 +439,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rateTtlMinutes: e.LABEL_RATE_TTL_MINUTES,
       sandboxDaySeconds: e.SANDBOX_TRACKING_DAY_SECONDS,
     },
+    storageFeeRunSeconds: e.STORAGE_FEE_RUN_INTERVAL,
     tokenTtlHours: e.TOKEN_TTL_HOURS,
     publicBaseUrl,
     podFiles: {

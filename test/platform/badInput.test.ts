@@ -273,6 +273,8 @@ describe('bad input on every REST operation gets the right 4xx and writes nothin
       driver_reject: { reason: 'No licence' },
       driver_order_report: { step: 'completed' },
       remove_route_orders: { order_ids: [1] },
+      credit_customer_wallet: { amount: '1.00', idempotency_key: 'bad-input-404' },
+      price_shipout: { total: '1.00' },
     };
     let checked = 0;
     for (const op of restOps.filter((o) => pathParams(o).includes('id'))) {

@@ -48,6 +48,17 @@ import {
   uniorderJobWorkflowId,
 } from '../../src/modules/uniorder/contract.ts';
 import { labelWorld, RECIPIENT, SHIPPER } from '../modules/labels/world.ts';
+import { shippingOrderWorkflowId } from '../../src/modules/shipping-orders/contract.ts';
+import { shipoutWorkflowId } from '../../src/modules/shipouts/contract.ts';
+import { shipoutWorld } from '../modules/shipouts/world.ts';
+import { transfer } from '../../src/modules/wallet/index.ts';
+import {
+  STORAGE_FEE_RUN_WORKFLOW,
+  STORAGE_QUEUE,
+  storageFeeRunWorkflowId,
+  storageOrderWorkflowId,
+} from '../../src/modules/storage/contract.ts';
+import { boxes as storageBoxes, storageWorld } from '../modules/storage/world.ts';
 
 describe('determinism: recorded histories replay against the current workflow code', () => {
   let app: TestApp;
@@ -498,6 +509,93 @@ describe('determinism: recorded histories replay against the current workflow co
     await replayAndMaybeRecord(app, handle.workflowId, 'uniorder-job-done.json');
   });
 
+  test('fresh shipping order histories (paid and its delivery order placed; expired unpaid) replay', async () => {
+    const w = await labelWorld(app);
+    const settings = { currency: 'EUR', unpaid_expiry_seconds: 2 };
+    assert.equal(
+      (await app.http.put('/v1/client/customer-services/settings', settings, { token: w.admin })).status,
+      200,
+    );
+    const service = await app.http.post(
+      '/v1/client/customer-services/shipping-services',
+      {
+        code: 'LOCAL',
+        name: 'Local',
+        fulfilment: { kind: 'own_fleet' },
+        pricing: { base_fee: '5.00', per_package: '0', per_kg: '0', included_weight_kg: '0', tax_rate: '0' },
+      },
+      { token: w.admin },
+    );
+    assert.equal(service.status, 201, JSON.stringify(service.body));
+    await app.em().transactional((tx) =>
+      transfer(tx, {
+        businessId: w.business.id,
+        key: `replay-top-up-${w.tag}`,
+        currency: 'EUR',
+        code: 'top_up',
+        amount: 500n,
+        debit: { kind: 'funding' },
+        credit: { kind: 'wallet', customerId: w.users.customer.id },
+      }),
+    );
+    const create = async () => {
+      const res = await app.http.post(
+        '/v1/customer/shipping-orders/services/LOCAL/orders',
+        { recipient: RECIPIENT, packages: [{ weight_grams: 500 }] },
+        { token: w.customer },
+      );
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.id as number;
+    };
+    const paid = await create();
+    const unpaid = await create();
+    const pay = await app.http.post(`/v1/customer/shipping-orders/${paid}/pay`, {}, { token: w.customer });
+    assert.equal(pay.body.status, 'confirmed', JSON.stringify(pay.body));
+    for (const [id, outcome, file] of [
+      [paid, 'placed', 'shipping-order-placed.json'],
+      [unpaid, 'expired', 'shipping-order-expired.json'],
+    ] as const) {
+      const handle = app.running.temporal.workflow.getHandle(shippingOrderWorkflowId(id));
+      assert.equal(await handle.result(), outcome);
+      await replayAndMaybeRecord(app, handle.workflowId, file);
+    }
+  });
+
+  test('fresh ship-out histories (priced later, paid in two holds, a step refused, picked, packed, handed over; expired unpaid) replay', async () => {
+    const x = await shipoutWorld(app, { unpaidExpirySeconds: 2 });
+    await x.topUp('100.00');
+    const create = async (service: string) => {
+      const res = await app.http.post(
+        `/v1/customer/shipout-orders/services/${service}/orders`,
+        { package_ids: await x.stored(x.wh1.id, 1), recipient: RECIPIENT },
+        { token: x.customer },
+      );
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.shipout.id as number;
+    };
+    const shipped = await create('LATER');
+    const unpaid = await create('FLEET');
+    const step = async (id: number, what: string, body: Record<string, unknown> = {}, status = 200) => {
+      const res = await app.http.post(`/v1/client/shipouts/${id}/${what}`, body, { token: x.employee });
+      assert.equal(res.status, status, JSON.stringify(res.body));
+    };
+    await step(shipped, 'price', { total: '6.00' });
+    for (const body of [{ amount: '2.00' }, {}]) {
+      const res = await app.http.post(`/v1/customer/shipout-orders/${shipped}/pay`, body, { token: x.customer });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    await step(shipped, 'pack', {}, 409);
+    for (const what of ['pick', 'pack', 'hand-over']) await step(shipped, what);
+    for (const [id, outcome, file] of [
+      [shipped, 'handed_over', 'shipout-handed-over.json'],
+      [unpaid, 'expired', 'shipout-expired.json'],
+    ] as const) {
+      const handle = app.running.temporal.workflow.getHandle(shipoutWorkflowId(id));
+      assert.equal(await handle.result(), outcome);
+      await replayAndMaybeRecord(app, handle.workflowId, file);
+    }
+  });
+
   test('fresh order-interception histories (held and executed with a rejected second request; failed) replay', async () => {
     const b = await makeBusiness(app.em());
     const token = await app.login(b.users.admin.email, PASSWORD);
@@ -691,6 +789,42 @@ describe('determinism: recorded histories replay against the current workflow co
     } finally {
       await w.receiver.close();
     }
+  });
+
+  test('fresh storage order (expired; paid) and storage fee run histories replay', async () => {
+    const w = await storageWorld(app, { storageDaySeconds: 1, unpaidExpirySeconds: 1 });
+    const order = async () => {
+      const res = await app.http.post(
+        '/v1/customer/storage-orders',
+        { service_code: 'ST', packages: storageBoxes(2) },
+        { token: w.customer },
+      );
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body as { id: number; packages: { tracking_number: string }[] };
+    };
+    const expiring = await order();
+    const expired = app.running.temporal.workflow.getHandle(storageOrderWorkflowId(expiring.id));
+    assert.equal(await expired.result(), 'expired');
+    await replayAndMaybeRecord(app, expired.workflowId, 'storage-order-expired.json');
+
+    await w.topUp(10_000n);
+    const paid = await order();
+    const pay = await app.http.post(`/v1/customer/storage-orders/${paid.id}/pay`, {}, { token: w.customer });
+    assert.equal(pay.status, 200, JSON.stringify(pay.body));
+    const paidRun = app.running.temporal.workflow.getHandle(storageOrderWorkflowId(paid.id));
+    assert.equal(await paidRun.result(), 'paid');
+    await replayAndMaybeRecord(app, paidRun.workflowId, 'storage-order-paid.json');
+
+    for (const p of paid.packages) assert.equal((await w.receive(p.tracking_number)).status, 200);
+    await new Promise((r) => setTimeout(r, 1_200));
+    const workflowId = storageFeeRunWorkflowId(`replay-${Date.now()}`);
+    const totals = await app.running.temporal.workflow.execute(STORAGE_FEE_RUN_WORKFLOW, {
+      workflowId,
+      taskQueue: STORAGE_QUEUE,
+      args: [{ business_id: w.business.id }],
+    });
+    assert.ok(totals.fees >= 2, JSON.stringify(totals));
+    await replayAndMaybeRecord(app, workflowId, 'storage-fee-run.json');
   });
 });
 

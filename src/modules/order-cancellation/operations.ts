@@ -168,7 +168,7 @@ export const orderCancel = defineOperation({
           return { refused };
         }
         // A label order's carrier holds a label for it: voiding that label is what cancels it (docs/labels.md).
-        if (o.priceFamily === 'label_service') throw fail('CANCEL_BY_VOID', 'order_cancellation.by_void');
+        if (o.hasLabel) throw fail('CANCEL_BY_VOID', 'order_cancellation.by_void');
         if (o.assignment) {
           const deadline = CANCEL_PROVIDER_TIMEOUT_MINUTES * 60_000 * ctx.config.cancelProviderTimerScale;
           const answerDeadline = new Date(Date.now() + deadline).toISOString();

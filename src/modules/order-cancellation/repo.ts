@@ -14,6 +14,8 @@ export interface CancelTarget extends OrderFacts {
   assignment: { id: number; number: string; providerId: number } | null;
   /** The request already waiting for its provider, if any. */
   pendingId: number | null;
+  /** A carrier label was bought for it (docs/labels.md): voiding the label is what cancels it, whatever its family. */
+  hasLabel: boolean;
 }
 
 const ORDER_FACTS = `o.id, o.business_id as "businessId", o.order_ref as "orderRef", o.tracking_number as "trackingNumber",
@@ -34,15 +36,17 @@ export async function lockCancelTarget(tx: Em, businessId: number, orderId: numb
       assignment_number: string | null;
       provider_id: number | null;
       pending_id: number | null;
+      has_label: boolean;
     }[]
   >(
     `select array(select package_number from order_package where order_id = ? order by position) as package_numbers,
        a.id as assignment_id, a.number as assignment_number, a.provider_id,
-       (select c.id from order_cancellation c where c.order_id = ? and c.status = 'awaiting_provider') as pending_id
+       (select c.id from order_cancellation c where c.order_id = ? and c.status = 'awaiting_provider') as pending_id,
+       exists (select 1 from label_order l where l.order_id = ?) as has_label
      from (select 1) one
      left join lateral (select id, number, provider_id from third_party_assignment
        where order_id = ? and status in ('assigned', 'handed_over', 'partial_delivered') order by id desc limit 1) a on true`,
-    [orderId, orderId, orderId],
+    [orderId, orderId, orderId, orderId],
   );
   return {
     ...o,
@@ -52,6 +56,7 @@ export async function lockCancelTarget(tx: Em, businessId: number, orderId: numb
         ? null
         : { id: extra!.assignment_id, number: extra!.assignment_number!, providerId: extra!.provider_id! },
     pendingId: extra!.pending_id,
+    hasLabel: extra!.has_label,
   };
 }
 

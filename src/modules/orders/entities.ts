@@ -61,7 +61,9 @@ export const Order = defineEntity({
     /** The price's line items (base fee, distance, weight, surcharges) before tax. */
     priceDetails: p.json<Record<string, unknown>[]>().nullable(),
     /** Whose prices these are for price hiding (docs/webhooks.md): label orders are label_service. */
-    priceFamily: p.enum(['local_delivery', 'label_service'] as const).default('local_delivery'),
+    priceFamily: p
+      .enum(['local_delivery', 'label_service', 'shipping_service', 'storage_services'] as const)
+      .default('local_delivery'),
     ...timestamps,
   },
 });

@@ -62,12 +62,17 @@ export type OrderPlacementInput = z.output<typeof OrderPlacementInput>;
 
 /**
  * One order to place: its input, the customer account it is placed by or for (already checked), if any, and for a
- * label order (docs/labels.md) the carrier's provider business that carries it and its price family.
+ * label order (docs/labels.md) the carrier's provider business that carries it and its price family. An order a
+ * customer service places (docs/customer-services.md) names its family: shipping_service or storage_services.
  */
 export type PlacementRow = OrderPlacementInput & {
   customer_id?: number | null;
-  carrier?: { providerId: number; priceFamily: 'label_service' };
+  carrier?: { providerId: number; priceFamily: PlacedFamily };
+  price_family?: PlacedFamily;
 };
+
+/** The price families an order is placed in besides local_delivery. */
+export type PlacedFamily = 'label_service' | 'shipping_service' | 'storage_services';
 
 /**
  * How orders are placed: what pricing may use (the road router's settings, the log; docs/orders.md, Local prices),
@@ -165,7 +170,7 @@ async function insertPlaced(
       note: input.note ?? null,
       selfDelivery: !input.carrier,
       carrierProviderId: input.carrier?.providerId ?? null,
-      priceFamily: input.carrier?.priceFamily ?? 'local_delivery',
+      priceFamily: input.carrier?.priceFamily ?? input.price_family ?? 'local_delivery',
       routeId: null,
       customerId: input.customer_id ?? null,
       timeWindow: input.time_window ?? null,

@@ -15,7 +15,7 @@ import { newestEventOf, orderPackages } from '../repo/orderDetail.ts';
 import { orderFactsOf, orderIdByTrackingNumber, type LabelOrderFacts } from '../repo/orderFacts.ts';
 import { LabelPriceShape, LabelView, partyOf, PartyView } from '../views.ts';
 import { presentLabel, priceFields, statusFor } from './present.ts';
-import { labelPricesHidden } from './rate.ts';
+import { orderPricesHidden } from './rate.ts';
 
 /** How an order is named in a body: by its id, or by a tracking number of it (the order's, a package's, a carrier's). */
 export interface OrderLookup {
@@ -103,7 +103,7 @@ export async function shippingDetail(
   const [packages, newest, hidden] = await Promise.all([
     orderPackages(ctx.em, order.id),
     newestEventOf(ctx.em, order.id),
-    labelPricesHidden(ctx),
+    orderPricesHidden(ctx, order.priceFamily),
   ]);
   const code =
     newest && (newest.status_code ?? OTEP_OF_ORDER_STATUS.get(newest.after_status ?? -1)?.code ?? 'otep:core:info');

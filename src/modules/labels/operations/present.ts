@@ -6,7 +6,7 @@ import { adapterFor, type CarrierEnv } from '../carriers/registry.ts';
 import { labelOrderOf, type LabelOrderRow } from '../repo/labelOrders.ts';
 import { orderFactsOf, type LabelOrderFacts } from '../repo/orderFacts.ts';
 import type { LabelView, PurchaseAnswer } from '../views.ts';
-import { labelPricesHidden } from './rate.ts';
+import { orderPricesHidden } from './rate.ts';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -67,7 +67,7 @@ export async function purchaseAnswer(
       extra: { order_id: orderId, tracking_number: order.trackingNumber, carrier_error: carrierError },
     });
   }
-  const hidden = await labelPricesHidden(ctx);
+  const hidden = await orderPricesHidden(ctx, order.priceFamily);
   return {
     result: true as const,
     replayed,

@@ -52,6 +52,12 @@ export interface BuyInput {
   shipper_contact?: Contact | undefined;
   recipient_contact?: Contact | undefined;
   customer_id?: number | undefined;
+  /**
+   * A label bought for a customer service (docs/customer-services.md): the order carries the price the customer was
+   * charged and its family instead of the rate's price and label_service.
+   */
+  price?: OrderPrice | undefined;
+  price_family?: 'shipping_service' | 'storage_services' | undefined;
 }
 
 /** Thrown inside the placing transaction when a racing purchase took the rate or the key first: it rolls back. */
@@ -114,11 +120,11 @@ export async function buyAtRate(
               height_mm: p.height_mm ?? null,
             })),
             customer_id: customerId,
-            carrier: { providerId, priceFamily: 'label_service' },
+            carrier: { providerId, priceFamily: input.price_family ?? 'label_service' },
           },
         ],
         actorOf(ctx),
-        { pricing: null, prices: [priceOfRate(rate)] },
+        { pricing: null, prices: [input.price ?? priceOfRate(rate)] },
       );
       const id = placed!.orderId;
       if (!(await claimRate(tx, rate.id, id))) throw new RaceLost('rate');

@@ -8,6 +8,7 @@ import { STAFF } from '../../../platform/roles.ts';
 import { AppError, errors } from '../../../platform/errors.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
 import { pricesHiddenFrom } from '../../orders/index.ts';
+import type { PriceFamily } from '../../../platform/db/outbox.ts';
 import { CarrierError, type CarrierRate, type LabelShipment } from '../carriers/adapter.ts';
 import { adapterFor, callCarrier } from '../carriers/registry.ts';
 import { newRateId } from '../domain.ts';
@@ -139,6 +140,10 @@ export function presentRate(ctx: BusinessContext, r: RateRow, pricesHidden: bool
 }
 
 export const labelPricesHidden = (ctx: BusinessContext) => pricesHiddenFrom(ctx.em, ctx.caller, 'label_service');
+/** Whether this caller's answers about one label order leave its prices out: by the order's own family (a label a
+ * customer service bought is hidden by that service, docs/customer-services.md). */
+export const orderPricesHidden = (ctx: BusinessContext, family: PriceFamily | null | undefined) =>
+  pricesHiddenFrom(ctx.em, ctx.caller, family ?? 'label_service');
 
 export const RateAnswer = z.object({
   result: z.literal(true),

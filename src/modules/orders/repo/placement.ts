@@ -34,7 +34,7 @@ export interface NewOrderRow {
   /** What the order is priced at (the orderPricing hook); absent or null: not priced. */
   price?: OrderPrice | null;
   /** The price family its prices and events are hidden under (docs/webhooks.md); local_delivery when absent. */
-  priceFamily?: 'local_delivery' | 'label_service';
+  priceFamily?: 'local_delivery' | 'label_service' | 'shipping_service' | 'storage_services';
 }
 
 /** A new order as it was written: what events say of it, with its creation time. */

@@ -2,7 +2,7 @@
 import type { BusinessContext } from '../../../platform/catalog/types.ts';
 import { errors } from '../../../platform/errors.ts';
 import { labelOrderOf, labelPricesHidden, presentLabel, statusFor, type LabelOrderRow } from '../../labels/index.ts';
-import { localPricesHiddenFrom } from '../../orders/index.ts';
+import { localPricesHiddenFrom, pricesHiddenFrom } from '../../orders/index.ts';
 import { orderRowOf, packagesOf, type StoredParty, type UniorderOrderRow } from '../repo/orders.ts';
 import type { UniorderOrderView } from '../views.ts';
 
@@ -26,7 +26,11 @@ export const pricesHiddenFor = (ctx: BusinessContext, kind: 'self_delivery' | 'l
 export async function orderView(ctx: BusinessContext, orderId: number): Promise<UniorderOrderView> {
   const { row, label } = await readOrder(ctx, orderId);
   const kind = label ? 'label' : 'self_delivery';
-  const [packages, hidden] = await Promise.all([packagesOf(ctx.em, orderId), pricesHiddenFor(ctx, kind)]);
+  // Hidden by the order's own family: a shipping order's or ship-out's order by its service, not by its kind.
+  const [packages, hidden] = await Promise.all([
+    packagesOf(ctx.em, orderId),
+    pricesHiddenFrom(ctx.em, ctx.caller, row.price_family),
+  ]);
   const shipper = label ? label.shipment.shipper : row.type === 'P2P' ? row.pickup : null;
   return {
     result: true as const,

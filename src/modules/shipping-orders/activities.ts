@@ -1,0 +1,58 @@
+/**
+ * The shipping order process's activities (docs/customer-services.md, "Shipping orders"): each reads the order's
+ * row under its lock and writes once, so a retry after a killed worker expires, refunds or places nothing twice.
+ */
+import type { BusinessContext } from '../../platform/catalog/types.ts';
+import { ReadCache } from '../../platform/db/readCache.ts';
+import type { WorkerDeps } from '../../platform/module.ts';
+import { QuotaCounter } from '../../platform/quotaCounter.ts';
+import type { ShippingOrderActivities } from './contract.ts';
+import { placeDelivery } from './operations/delivery.ts';
+import { refundPaid } from './operations/payment.ts';
+import { customerAsCaller, lockShippingOrder, setStatus, shippingOrderOf } from './repo.ts';
+
+export function createShippingOrderActivities(deps: WorkerDeps): ShippingOrderActivities {
+  return {
+    async expireShippingOrder(id) {
+      const em = deps.orm.em.fork();
+      return em.transactional(async (tx) => {
+        const o = await lockShippingOrder(tx, id);
+        if (!o || o.status === 'cancelled') return 'cancelled';
+        if (o.status === 'confirmed') return 'confirmed';
+        if (o.status === 'pending_payment') {
+          await setStatus(tx, id, 'expired');
+          await refundPaid(tx, o);
+        }
+        return 'expired';
+      });
+    },
+
+    async placeShippingDelivery(id) {
+      const em = deps.orm.em.fork();
+      const row = await shippingOrderOf(em, null, null, id);
+      if (!row) return { placed: false };
+      const caller = await customerAsCaller(em, row.business_id, row.customer_id, id);
+      if (!caller) return { placed: false };
+      const quotas = new QuotaCounter(deps.orm, deps.log);
+      try {
+        const ctx: BusinessContext = {
+          caller,
+          lang: 'en',
+          em: deps.orm.em.fork(),
+          countsEm: deps.orm.em.fork(),
+          temporal: deps.temporal,
+          config: deps.config,
+          log: deps.log.child({ shippingOrderId: id }),
+          requestId: `shipping-order-${id}`,
+          dryRun: false,
+          clientAddress: `shipping-order-${id}`,
+          reads: new ReadCache(),
+          quotas,
+        };
+        return { placed: await placeDelivery(ctx, id) };
+      } finally {
+        await quotas.stop();
+      }
+    },
+  };
+}

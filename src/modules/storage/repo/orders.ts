@@ -1,0 +1,235 @@
+/**
+ * The storage_order rows (docs/customer-services.md, "Storage orders"). Money is bigint minor units in the database
+ * and BigInt here, read as text: never through a JS number.
+ */
+import { executeBound, type Em } from '../../../platform/db/orm.ts';
+import type { OrderState } from '../domain.ts';
+
+export interface PriceLineRow {
+  code: string;
+  description: string;
+  quantity: number;
+  unit_amount: string;
+  amount: string;
+}
+
+export interface StorageOrderRow {
+  id: number;
+  business_id: number;
+  customer_id: number;
+  service_id: number;
+  service_code: string;
+  warehouse_id: number;
+  status: OrderState;
+  reference: string | null;
+  expected_arrival: string | null;
+  currency: string;
+  total: bigint;
+  tax: bigint;
+  price_details: PriceLineRow[];
+  period: 'day' | 'month';
+  period_price: bigint;
+  period_tax: bigint;
+  storage_day_seconds: number;
+  paid_amount: bigint;
+  offline_amount: bigint;
+  payments: number;
+  expires_at: string | null;
+  workflow_id: string | null;
+  idempotency_key: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+type Raw = Omit<StorageOrderRow, 'total' | 'tax' | 'period_price' | 'period_tax' | 'paid_amount' | 'offline_amount'> & {
+  total: string;
+  tax: string;
+  period_price: string;
+  period_tax: string;
+  paid_amount: string;
+  offline_amount: string;
+};
+
+const COLUMNS = `id, business_id, customer_id, service_id, service_code, warehouse_id, status, reference,
+  to_char(expected_arrival, 'YYYY-MM-DD') as expected_arrival, currency, total::text, tax::text, price_details,
+  period, period_price::text, period_tax::text, storage_day_seconds, paid_amount::text, offline_amount::text, payments,
+  to_json(expires_at) #>> '{}' as expires_at, workflow_id, idempotency_key,
+  to_json(created_at) #>> '{}' as created_at, to_json(updated_at) #>> '{}' as updated_at`;
+
+const toRow = (r: Raw): StorageOrderRow => ({
+  ...r,
+  total: BigInt(r.total),
+  tax: BigInt(r.tax),
+  period_price: BigInt(r.period_price),
+  period_tax: BigInt(r.period_tax),
+  paid_amount: BigInt(r.paid_amount),
+  offline_amount: BigInt(r.offline_amount),
+});
+
+/** A new order's id, taken before its process starts (the process is named after it). */
+export async function nextOrderId(em: Em): Promise<number> {
+  const [row] = await executeBound<{ id: number }>(
+    em,
+    "select nextval(pg_get_serial_sequence('storage_order', 'id'))::int as id",
+    [],
+  );
+  return row!.id;
+}
+
+export interface NewOrder {
+  id: number;
+  business_id: number;
+  customer_id: number;
+  service_id: number;
+  service_code: string;
+  warehouse_id: number;
+  status: OrderState;
+  reference: string | null;
+  expected_arrival: string | null;
+  currency: string;
+  total: bigint;
+  tax: bigint;
+  price_details: PriceLineRow[];
+  period: 'day' | 'month';
+  period_price: bigint;
+  period_tax: bigint;
+  storage_day_seconds: number;
+  expires_at: Date | null;
+  workflow_id: string | null;
+  idempotency_key: string | null;
+}
+
+/** Inserts the order; null when its idempotency key names an order of the customer already. */
+export async function insertOrder(em: Em, o: NewOrder): Promise<StorageOrderRow | null> {
+  const rows = await executeBound<Raw>(
+    em,
+    `insert into storage_order (id, business_id, customer_id, service_id, service_code, warehouse_id, status, reference,
+       expected_arrival, currency, total, tax, price_details, period, period_price, period_tax, storage_day_seconds,
+       expires_at, workflow_id, idempotency_key)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::date, $10, $11::bigint, $12::bigint, $13::jsonb, $14, $15::bigint,
+       $16::bigint, $17, $18, $19, $20)
+     on conflict (business_id, customer_id, idempotency_key) where idempotency_key is not null do nothing
+     returning ${COLUMNS}`,
+    [
+      o.id,
+      o.business_id,
+      o.customer_id,
+      o.service_id,
+      o.service_code,
+      o.warehouse_id,
+      o.status,
+      o.reference,
+      o.expected_arrival,
+      o.currency,
+      o.total.toString(),
+      o.tax.toString(),
+      JSON.stringify(o.price_details),
+      o.period,
+      o.period_price.toString(),
+      o.period_tax.toString(),
+      o.storage_day_seconds,
+      o.expires_at,
+      o.workflow_id,
+      o.idempotency_key,
+    ],
+  );
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+/** The customer's order with this idempotency key, if any. */
+export async function orderByKey(
+  em: Em,
+  businessId: number,
+  customerId: number,
+  key: string,
+): Promise<StorageOrderRow | null> {
+  const rows = await executeBound<Raw>(
+    em,
+    `select ${COLUMNS} from storage_order where business_id = $1 and customer_id = $2 and idempotency_key = $3`,
+    [businessId, customerId, key],
+  );
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+/**
+ * The business's order, the customer's only when `customerId` is given; locked for update when asked (pay, cancel,
+ * expiry and settling serialise on it).
+ */
+export async function orderOf(
+  em: Em,
+  businessId: number,
+  id: number,
+  opts: { customerId?: number; forUpdate?: boolean } = {},
+): Promise<StorageOrderRow | null> {
+  const rows = await executeBound<Raw>(
+    em,
+    `select ${COLUMNS} from storage_order where business_id = $1 and id = $2 and ($3::int is null or customer_id = $3)
+     ${opts.forUpdate ? 'for update' : ''}`,
+    [businessId, id, opts.customerId ?? null],
+  );
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+/** The order by id alone, locked (the expiry activity knows no business). */
+export async function lockOrderById(em: Em, id: number): Promise<StorageOrderRow | null> {
+  const rows = await executeBound<Raw>(em, `select ${COLUMNS} from storage_order where id = $1 for update`, [id]);
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+/** A page of the customer's orders, newest first, with the total. */
+export async function customerOrders(
+  em: Em,
+  businessId: number,
+  customerId: number,
+  f: { status?: OrderState; limit: number; offset: number },
+): Promise<{ total: number; rows: StorageOrderRow[] }> {
+  const rows = await executeBound<Raw & { full_count: number }>(
+    em,
+    `select ${COLUMNS}, count(*) over ()::int as full_count from storage_order
+     where business_id = $1 and customer_id = $2 and ($3::text is null or status = $3)
+     order by id desc limit $4 offset $5`,
+    [businessId, customerId, f.status ?? null, f.limit, f.offset],
+  );
+  if (rows.length === 0 && f.offset > 0) {
+    const [c] = await executeBound<{ n: number }>(
+      em,
+      `select count(*)::int as n from storage_order
+       where business_id = $1 and customer_id = $2 and ($3::text is null or status = $3)`,
+      [businessId, customerId, f.status ?? null],
+    );
+    return { total: c!.n, rows: [] };
+  }
+  return { total: rows[0]?.full_count ?? 0, rows: rows.map(({ full_count: _f, ...r }) => toRow(r)) };
+}
+
+/** A wallet payment of `amount` recorded; `confirmed` once nothing is due. */
+export async function recordPayment(em: Em, id: number, amount: bigint): Promise<void> {
+  await executeBound(
+    em,
+    `update storage_order set paid_amount = paid_amount + $2::bigint, payments = payments + 1,
+       status = case when paid_amount + $2::bigint + offline_amount >= total then 'confirmed' else status end,
+       updated_at = now()
+     where id = $1`,
+    [id, amount.toString()],
+  );
+}
+
+/** The rest of the price recorded as settled offline: the order is confirmed. */
+export async function recordOfflineSettlement(em: Em, id: number): Promise<void> {
+  await executeBound(
+    em,
+    `update storage_order set offline_amount = total - paid_amount, status = 'confirmed', updated_at = now()
+     where id = $1`,
+    [id],
+  );
+}
+
+/** pending_payment or confirmed -> cancelled or expired. */
+export async function endOrder(em: Em, id: number, status: 'cancelled' | 'expired'): Promise<void> {
+  await executeBound(
+    em,
+    `update storage_order set status = $2, cancelled_at = case when $2 = 'cancelled' then now() end, updated_at = now()
+     where id = $1`,
+    [id, status],
+  );
+}
