@@ -2,6 +2,7 @@
 import { driverDay } from './journeys/driverDay.ts';
 import { epcisLocker } from './journeys/epcisLocker.ts';
 import { labelJourney, uniorderJob } from './journeys/labels.ts';
+import { customerJourney, priceHiding } from './journeys/customerServices.ts';
 import { partnerLocker } from './journeys/partnerLocker.ts';
 import { routeBoard } from './journeys/routeBoard.ts';
 import { fallbackToSelfDelivery, twoPackagesOneLate } from './journeys/thirdParty.ts';
@@ -70,5 +71,19 @@ export const SCENARIOS: readonly Scenario[] = [
     sandbox: false,
     play: uniorderJob,
     summary: 'fifty shipments rated in batches of 20, then created in one async uniorder job followed to its end',
+  },
+  {
+    name: 'customer-journey',
+    sandbox: false,
+    play: customerJourney,
+    summary:
+      "a customer's wallet topped up, a shipping order paid and placed, two parcels stored, received and charged over compressed days, shipped out (held, then taken at the hand-over), a second shipping order cancelled for a refund",
+  },
+  {
+    name: 'price-hiding',
+    sandbox: false,
+    play: priceHiding,
+    summary:
+      'the shipping and storage families hidden from a customer, who walks every read of both and tries to pay: any price field shown, or a payment not refused with PRICE_HIDDEN_SETTLE_OFFLINE, fails it',
   },
 ];

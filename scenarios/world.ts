@@ -26,6 +26,9 @@ export interface Accounts {
   drivers?: [Credentials, Credentials];
   /** The business's timezone (IANA), whose date is today for the driver's day; UTC, the demo business's, when absent. */
   timezone?: string;
+  /** An employee of the business (the warehouse staff) and one of its customer accounts, for customer services. */
+  employee?: Credentials;
+  customer?: Credentials;
 }
 
 const DEMO_PASSWORD = 'demo-password';
@@ -43,6 +46,8 @@ export const DEMO_ACCOUNTS: Accounts = {
     { email: 'driver@demo.example', password: DEMO_PASSWORD },
     { email: 'driver2@demo.example', password: DEMO_PASSWORD },
   ],
+  employee: { email: 'employee@demo.example', password: DEMO_PASSWORD },
+  customer: { email: 'customer@demo.example', password: DEMO_PASSWORD },
 };
 
 export interface WorldOptions {
@@ -56,7 +61,7 @@ export interface WorldOptions {
   waitMs?: number;
 }
 
-type Role = 'admin' | 'carrier' | 'lockerProvider';
+type Role = 'admin' | 'carrier' | 'lockerProvider' | 'employee' | 'customer';
 
 /** The business's settings fields a scenario's receiver takes over. */
 const BUSINESS_FIELDS = [
@@ -76,7 +81,9 @@ export async function openWorld(opts: WorldOptions) {
   const run = randomBytes(3).toString('hex').toUpperCase();
 
   const token = (role: Role): Promise<string> => {
-    if (!tokens.has(role)) tokens.set(role, service.login(opts.accounts[role]));
+    const who = opts.accounts[role];
+    if (!who) throw new ScenarioError(`the scenario needs the ${role} account, which the accounts do not name`);
+    if (!tokens.has(role)) tokens.set(role, service.login(who));
     return tokens.get(role)!;
   };
   const secret = () => `scn_${randomBytes(24).toString('base64url')}`;

@@ -5,6 +5,8 @@ import { compartmentsOf, Device, insertDevice } from '../modules/lockers/index.t
 import { Business, User } from '../modules/identity/index.ts';
 import { seedDriverProfile } from '../modules/drivers/index.ts';
 import { connectSandboxCarriers } from '../modules/labels/index.ts';
+import { seedDemoCustomerServices } from '../modules/customer-services/index.ts';
+import { transfer } from '../modules/wallet/index.ts';
 import { Order, ORDER_STATUS, recordOrderCreated, SYSTEM_ACTOR } from '../modules/orders/index.ts';
 import { driverRouteOf, orderStops, putOrderOnRoute } from '../modules/routes/index.ts';
 import type { Role } from '../platform/roles.ts';
@@ -187,5 +189,19 @@ export async function seedDemo(em: Em): Promise<void> {
     await seedDemoApps(tx, demo.id);
     // Both sandbox carriers with a default shipper (docs/labels.md): the demo business can rate labels at once.
     await connectSandboxCarriers(tx, demo.id);
+    // Customer services (docs/customer-services.md): a warehouse, services to order, and the demo customer's wallet
+    // topped up once, so customer@demo.example can order and pay at once.
+    await seedDemoCustomerServices(tx, demo.id);
+    const customer = await tx.findOneOrFail(User, { email: 'customer@demo.example' });
+    await transfer(tx, {
+      businessId: demo.id,
+      key: 'top_up:demo-seed',
+      currency: 'EUR',
+      code: 'top_up',
+      amount: 100_00n,
+      debit: { kind: 'funding' },
+      credit: { kind: 'wallet', customerId: customer.id },
+      memo: 'demo seed',
+    });
   });
 }

@@ -36,6 +36,7 @@ import { awaitDeviceOrderDelivery } from '../helpers/retryWorkflow.ts';
 import { makeDriver, makePlanOrder } from '../modules/routes/fixtures.ts';
 import { connectSandboxCarriers } from '../../src/modules/labels/index.ts';
 import { rateBody, RECIPIENT, SHIPPER } from '../modules/labels/world.ts';
+import { customerWorld, shipout, shippingOrder, storageOrder, type CustomerWorld } from './customerWorld.ts';
 
 /** The roles of the world's accounts: the business's people and one provider of each kind. */
 type As = Exclude<Role, 'platform_admin'>;
@@ -137,6 +138,16 @@ const fixtures = (w: World): Record<string, Fixture> => ({
   },
   uniorder_cancel: { as: 'employee', args: { id: w.labelOrder, reason: 'dry run' } },
   uniorder_purchase_label: { as: 'employee', args: { id: w.refusedLabelOrder } },
+  // Customer services (docs/customer-services.md), as the business's customer: each order is paid from its wallet.
+  create_shipping_order: { as: 'customer', args: shippingOrder('DRY-SHIPPING') },
+  pay_shipping_order: { as: 'customer', args: { id: w.customerServices.shippingOrder } },
+  cancel_shipping_order: { as: 'customer', args: { id: w.customerServices.shippingOrder } },
+  create_storage_order: { as: 'customer', args: storageOrder('DRY-STORAGE') },
+  pay_storage_order: { as: 'customer', args: { id: w.customerServices.storageOrder } },
+  cancel_storage_order: { as: 'customer', args: { id: w.customerServices.storageOrder } },
+  create_shipout: { as: 'customer', args: shipout([w.customerServices.freePackage]) },
+  pay_shipout: { as: 'customer', args: { id: w.customerServices.shipout } },
+  cancel_shipout: { as: 'customer', args: { id: w.customerServices.shipout } },
 });
 
 /** A label rate request (labelservice_rate's input), one parcel from Paris to Lyon. */
@@ -240,6 +251,8 @@ interface World {
   /** A self delivery rate (sr_) and a label rate (lr_) of uniorder_rate, not used. */
   selfRate: string;
   uniorderLabelRate: string;
+  /** A pending shipping order, storage order and ship-out of the customer, and a stored package of it. */
+  customerServices: CustomerWorld;
 }
 
 /** run_graphql_query's own answer, inside its preview. */
@@ -433,6 +446,12 @@ describe('X-MCP-Dry-Run: every write an agent can reach writes nothing', () => {
       refusedLabelOrder: refused.body.order_id,
       selfRate: uniorderRates.find((r) => r.kind === 'self_delivery')!.rate_id,
       uniorderLabelRate: uniorderRates.find((r) => r.kind === 'label')!.rate_id,
+      customerServices: await customerWorld(app, {
+        admin: tokens.client_admin,
+        employee: tokens.employee,
+        customer: tokens.customer,
+        customerId: b.users.customer.id,
+      }),
     };
     table = fixtures(w);
     untouched = await stillSnapshot();

@@ -8,6 +8,7 @@ import { grantLockerPartner } from '../../src/modules/locker-deliveries/index.ts
 import { compartmentsOf, insertDevice } from '../../src/modules/lockers/index.ts';
 import { startMailCatcher, type MailCatcher } from '../../src/launchers/mailCatcher.ts';
 import { SCENARIOS } from '../../scenarios/index.ts';
+import { CATALOG } from '../../src/modules/index.ts';
 import { play, type Played } from '../../scenarios/play.ts';
 import { COMPRESSED_TIMERS } from '../../scenarios/service.ts';
 import type { Accounts } from '../../scenarios/world.ts';
@@ -62,6 +63,8 @@ describe('scenarios', () => {
         { email: b.users.broker.email, password: PASSWORD },
         { email: b.users.broker2.email, password: PASSWORD },
       ],
+      employee: { email: b.users.employee.email, password: PASSWORD },
+      customer: { email: b.users.customer.email, password: PASSWORD },
     };
     const day = await makeBusiness(app.em());
     const { timezone } = await midMorningBusiness(app.em(), day.business.id);
@@ -300,6 +303,63 @@ describe('scenarios', () => {
       steps.join('\n'),
     );
     assert.ok(p.journal.workflows.some((w) => w.startsWith('uniorder-job-')));
+  });
+
+  test('customer-journey: wallet, a shipping order paid and placed, storage received and charged, a ship-out handed over, a refund', async () => {
+    const p = await run('customer-journey', false, false);
+    const steps = p.journal.texts('step');
+    const all = steps.join('\n');
+    assert.ok(
+      steps.some((s) => /^shipping order \d+ paid: confirmed$/.test(s)),
+      all,
+    );
+    assert.ok(
+      steps.some((s) => /^storage order \d+: stored$/.test(s)),
+      all,
+    );
+    assert.ok(
+      steps.some((s) => /storage days charged/.test(s) && !/: 0 storage days/.test(s)),
+      all,
+    );
+    assert.ok(
+      steps.some((s) => /^employee: hand-over -> handed_over$/.test(s)),
+      all,
+    );
+    assert.ok(
+      steps.some((s) => /cancelled: refunded to the wallet$/.test(s)),
+      all,
+    );
+    for (const w of ['shipping-order-', 'storage-order-', 'storage-fees-', 'shipout-'])
+      assert.ok(
+        p.journal.workflows.some((id) => id.startsWith(w)),
+        w,
+      );
+  });
+
+  test('price-hiding: no price field in any answer of the hidden families, every payment refused', async () => {
+    const p = await run('price-hiding', false, false);
+    const steps = p.journal.texts('step');
+    assert.equal(steps.filter((s) => s.endsWith('403 PRICE_HIDDEN_SETTLE_OFFLINE')).length, 3, steps.join('\n'));
+    assert.ok(
+      steps.some((s) => /^\d+ answers of the hidden families: no price field/.test(s)),
+      steps.join('\n'),
+    );
+    // Every customer operation of the families is walked: one the scenario does not call fails here.
+    const walked = steps
+      .find((s) => s.startsWith('walked: '))!
+      .slice('walked: '.length)
+      .split(', ');
+    const families = CATALOG.filter(
+      (op) => op.roles?.includes('customer') && ['Customer shipping orders', 'Storage', 'Ship-outs'].includes(op.tag),
+    );
+    assert.ok(families.length >= 20, String(families.length));
+    for (const op of families) {
+      const pattern = new RegExp(`^${op.rest!.method} ${op.rest!.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      assert.ok(
+        walked.some((w) => pattern.test(w)),
+        `${op.name} (${op.rest!.method} ${op.rest!.path}) is not walked`,
+      );
+    }
   });
 
   test('a scenario without a sandbox mode refuses --sandbox; --list names every scenario', async () => {

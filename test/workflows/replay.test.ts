@@ -545,12 +545,12 @@ describe('determinism: recorded histories replay against the current workflow co
         { token: w.customer },
       );
       assert.equal(res.status, 201, JSON.stringify(res.body));
-      return res.body.id as number;
+      return res.body.shipping_order.id as number;
     };
     const paid = await create();
     const unpaid = await create();
     const pay = await app.http.post(`/v1/customer/shipping-orders/${paid}/pay`, {}, { token: w.customer });
-    assert.equal(pay.body.status, 'confirmed', JSON.stringify(pay.body));
+    assert.equal(pay.body.shipping_order.status, 'confirmed', JSON.stringify(pay.body));
     for (const [id, outcome, file] of [
       [paid, 'placed', 'shipping-order-placed.json'],
       [unpaid, 'expired', 'shipping-order-expired.json'],
@@ -800,7 +800,7 @@ describe('determinism: recorded histories replay against the current workflow co
         { token: w.customer },
       );
       assert.equal(res.status, 201, JSON.stringify(res.body));
-      return res.body as { id: number; packages: { tracking_number: string }[] };
+      return res.body.storage_order as { id: number; packages: { tracking_number: string }[] };
     };
     const expiring = await order();
     const expired = app.running.temporal.workflow.getHandle(storageOrderWorkflowId(expiring.id));

@@ -39,6 +39,9 @@ export {
   ShipoutServiceView,
 } from './views.ts';
 export { presentShippingService, presentStorageService, presentShipoutService } from './present.ts';
+export { seedDemoCustomerServices } from './demo.ts';
+export { payFromWallet, refundToWallet, type OrderMoney } from './payment.ts';
+export { customerOrderByKey, customerOrderPage, type CustomerOrderRow, type OrderRows } from './repo/orderRows.ts';
 
 export const customerServices = defineModule({
   name: 'customer-services',

@@ -25,6 +25,13 @@ const common = (r: ShippingServiceRow | StorageServiceRow | ShipoutServiceRow) =
   updated_at: iso(r.updated_at),
 });
 
+/** A storage or ship-out service's common fields and its warehouse: its id, and in full when given. */
+const placed = (r: StorageServiceRow | ShipoutServiceRow, opts: Options) => ({
+  ...common(r),
+  warehouse_id: r.warehouse_id,
+  ...(opts.warehouse ? { warehouse: presentWarehouse(opts.warehouse) } : {}),
+});
+
 export const presentShippingService = (
   r: ShippingServiceRow,
   opts: Options = {},
@@ -40,9 +47,7 @@ export const presentStorageService = (
   r: StorageServiceRow,
   opts: Options = {},
 ): z.input<typeof StorageServiceView> => ({
-  ...common(r),
-  warehouse_id: r.warehouse_id,
-  ...(opts.warehouse ? { warehouse: presentWarehouse(opts.warehouse) } : {}),
+  ...placed(r, opts),
   period: r.period,
   ...(opts.hidden ? {} : { price_per_period: r.price_per_period, handling_fee: r.handling_fee, tax_rate: r.tax_rate }),
 });
@@ -51,9 +56,7 @@ export const presentShipoutService = (
   r: ShipoutServiceRow,
   opts: Options = {},
 ): z.input<typeof ShipoutServiceView> => ({
-  ...common(r),
-  warehouse_id: r.warehouse_id,
-  ...(opts.warehouse ? { warehouse: presentWarehouse(opts.warehouse) } : {}),
+  ...placed(r, opts),
   pricing_method: r.pricing_method,
   ...(opts.hidden ? {} : { pricing: r.pricing }),
   fulfilment: r.fulfilment,

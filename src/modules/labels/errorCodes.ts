@@ -12,7 +12,11 @@ export const LABELS_ERRORS = {
   },
   RATE_EXPIRED: { status: 409, meaning: 'The rate is past its `expires_at`: rate again.' },
   RATE_ALREADY_USED: { status: 409, meaning: 'The rate has bought a label already; `order_id` names its order.' },
-  IDEMPOTENCY_KEY_REUSED: { status: 409, meaning: 'The idempotency key names another purchase (another rate_id).' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 409,
+    meaning:
+      'The idempotency key names an earlier request with other content (another rate_id for a label; another service, parcels or recipient for a customer order): nothing new was made.',
+  },
   PURCHASE_IN_PROGRESS: {
     status: 409,
     meaning: 'The purchase is still with the carrier: ask again in a moment; it is finished once, whatever happens.',

@@ -51,7 +51,16 @@ export {
 export { voidLabel, cancelFailedLabelOrder, type VoidAnswer } from './operations/void.ts';
 export { localLabelAnswer } from './operations/localLabel.ts';
 export { connectSandboxCarriers } from './operations/accounts.ts';
-export { RateInput, RateInputShape, RateView, CarrierMessage, PurchaseAnswer, PurchaseInputShape } from './views.ts';
+export {
+  RateInput,
+  RateInputShape,
+  RateView,
+  CarrierMessage,
+  PurchaseAnswer,
+  PurchaseInputShape,
+  PartyView,
+  partyOf,
+} from './views.ts';
 export { CARRIER_CODES, isCarrierCode, type CarrierCode } from './carriers/registry.ts';
 
 /** Each carrier's service codes, for a module that names a carrier service ahead of any rate (customer-services). */

@@ -57,6 +57,14 @@ export const LABELS_MESSAGES = {
     de: 'Dieser Idempotenzschlüssel wurde für einen anderen Kauf verwendet.',
     es: 'Esta clave de idempotencia se usó para otra compra.',
   },
+  'labels.reserved_key': {
+    en: 'Idempotency keys starting with "tms:" are reserved for the service’s own purchases: choose another key.',
+    'zh-Hans': '以 "tms:" 开头的幂等键保留给系统自身的购买：请换一个键。',
+    'zh-Hant': '以 "tms:" 開頭的冪等鍵保留給系統自身的購買：請換一個鍵。',
+    fr: 'Les clés d’idempotence commençant par « tms: » sont réservées aux achats du service lui-même : choisissez-en une autre.',
+    de: 'Idempotenzschlüssel, die mit "tms:" beginnen, sind den eigenen Käufen des Dienstes vorbehalten: Wählen Sie einen anderen.',
+    es: 'Las claves de idempotencia que empiezan por "tms:" están reservadas para las compras del propio servicio: elija otra.',
+  },
   'labels.purchase_in_progress': {
     en: 'This purchase is still with the carrier; ask again in a moment.',
     'zh-Hans': '该购买仍在承运商处处理中；请稍后再试。',

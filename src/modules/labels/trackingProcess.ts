@@ -2,7 +2,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Em } from '../../platform/db/orm.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { StopsAtWorkflow } from '../../platform/catalog/dryRun.ts';
+import { tellAfterCommit } from '../../platform/temporal/tell.ts';
 import { noteTrackingStarted } from './repo/labelOrders.ts';
 import { PROCESS_QUEUE } from '../../platform/temporal/queues.ts';
 import {
@@ -66,12 +66,6 @@ async function signalIfRunning(
  * process finds out by itself (a label's process reads its hand-over and its void from the database; the
  * label-purchase-sweep starts the processes of bought labels that have none). A failure is logged.
  */
-export async function tellProcess(log: Logger, what: string, tell: () => Promise<void>): Promise<void> {
-  try {
-    await tell();
-  } catch (err) {
-    // A dry run stops where a process would be told: that is its preview, not a failure.
-    if (err instanceof StopsAtWorkflow) throw err;
-    log.warn({ err, what }, 'label process not told after the commit; it catches up by itself');
-  }
+export function tellProcess(log: Logger, what: string, tell: () => Promise<void>): Promise<void> {
+  return tellAfterCommit(tell, log, { what }, 'label process not told after the commit; it catches up by itself');
 }

@@ -184,12 +184,18 @@ export const PurchaseAnswer = z.object({
 });
 export type PurchaseAnswer = z.input<typeof PurchaseAnswer>;
 
+/** Label keys the service's own purchases use (`tms:so-<id>`, `tms:sho-<id>`): no caller may choose one. */
+const RESERVED_KEY_PREFIX = 'tms:';
+
 export const PurchaseInputShape = {
   idempotency_key: z
     .string()
     .regex(/^[\x21-\x7e]{1,255}$/, '1 to 255 printable ASCII characters')
+    .refine((k) => !k.toLowerCase().startsWith(RESERVED_KEY_PREFIX), { params: { key: 'labels.reserved_key' } })
     .optional()
-    .describe('Names the purchase: the same key again answers the first purchase (replayed) and buys nothing'),
+    .describe(
+      'Names the purchase: the same key again answers the first purchase (replayed) and buys nothing. Keys starting with `tms:` are reserved (VALIDATION_FAILED)',
+    ),
   label_format: z.enum(LABEL_FORMATS).optional().describe('The format the label is kept in first; PDF by default'),
   shipper_contact: ContactInput.optional().describe('Contact fields the rate left empty'),
   recipient_contact: ContactInput.optional().describe('Contact fields the rate left empty'),

@@ -7,7 +7,7 @@ import { releasePackages } from '../wms/index.ts';
 import { HAND_OVER_REFUSED, type ShipoutActivities } from './contract.ts';
 import { holdKey, STEPS, voidKey } from './domain.ts';
 import { handOverShipout, HandOverRefused } from './handover.ts';
-import { lockShipout, setStatus, type ShipoutRow } from './repo.ts';
+import { lockShipout, setStatus, shipoutById, type ShipoutRow } from './repo.ts';
 
 /**
  * Voids every hold of the ship-out (a void already made answers as it was; an offline settlement voided them) and
@@ -32,6 +32,12 @@ export function createShipoutActivities(deps: WorkerDeps): ShipoutActivities {
         await setStatus(tx, shipoutId, 'expired');
         return 'expired' as const;
       });
+    },
+
+    async readShipoutStatus(shipoutId) {
+      const row = await shipoutById(deps.orm.em.fork(), shipoutId);
+      // A ship-out whose creation never committed has nothing to wait for.
+      return row?.status ?? ('expired' as const);
     },
 
     async recordStep({ shipoutId, step }) {

@@ -61,11 +61,13 @@ export type ShipoutActivities = {
    * in one transaction. Answers the status it is in afterwards (paid, when a payment came first).
    */
   expireShipout(shipoutId: number): Promise<ShipoutStatus>;
+  /** The row's status as it is now (a signal may have been lost); a ship-out never written is `expired`. */
+  readShipoutStatus(shipoutId: number): Promise<ShipoutStatus>;
   /** pick: paid -> picked; pack: picked -> packed. A step already taken answers as it is; any other status is answered. */
   recordStep(input: { shipoutId: number; step: StaffStep }): Promise<ShipoutStatus>;
   /**
    * The hand-over of a packed ship-out: places its outbound order (own fleet) or buys its label (carrier, key
-   * `sho-<id>`), then in one transaction posts its holds, marks its packages shipped and moves it to handed_over. A
+   * `tms:sho-<id>`), then in one transaction posts its holds, marks its packages shipped and moves it to handed_over. A
    * retry after a killed worker finds the order or the label by its key and places nothing twice.
    */
   handOver(input: { shipoutId: number; userId: number }): Promise<ShipoutStatus>;

@@ -21,8 +21,8 @@ export type Step = keyof typeof STEPS;
 export const holdKey = (id: number, n: number): string => `sho-${id}-pay-${n}`;
 export const postKey = (id: number, n: number): string => `sho-${id}-post-${n}`;
 export const voidKey = (id: number, n: number): string => `sho-${id}-void-${n}`;
-/** The label purchase's idempotency key. */
-export const labelKey = (id: number): string => `sho-${id}`;
+/** The label purchase's idempotency key, in the `tms:` namespace public label keys refuse. */
+export const labelKey = (id: number): string => `tms:sho-${id}`;
 
 /** Status names a person reads. */
 export const STATUS_NAMES: Record<ShipoutStatus, string> = {

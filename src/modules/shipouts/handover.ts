@@ -1,7 +1,7 @@
 /**
  * The hand-over of a packed ship-out (docs/customer-services.md, "Ship-outs"): its outbound order is placed (own
- * fleet) or its label bought (carrier, key `sho-<id>`), then in one transaction its holds are posted, its packages
- * marked shipped and the ship-out moved to handed_over. Run by the process's activity, so a worker killed anywhere
+ * fleet) or its label bought (carrier, key `tms:sho-<id>`), then in one transaction the customer's storage periods due
+ * are charged, its packages marked shipped, its holds posted and the ship-out moved to handed_over. Run by the process's activity, so a worker killed anywhere
  * retries it: the own fleet's order is placed in that same transaction, and the label is found by its key.
  */
 import type { BusinessContext } from '../../platform/catalog/types.ts';
@@ -13,6 +13,7 @@ import { shipoutService } from '../customer-services/index.ts';
 import { formatDecimal, minorDigits } from '../delivery-prices/index.ts';
 import { buyAtRate, labelOrderByKey, quoteLabels, runPurchase, type RateInput } from '../labels/index.ts';
 import { actorOf, afterOrdersPlaced, placeOrders, type OrderPrice, type PlacedOrder } from '../orders/index.ts';
+import { chargeCustomer } from '../storage/index.ts';
 import { postHold } from '../wallet/index.ts';
 import { packagesOf, shipPackages, warehouseOf, type StoredPackageRow } from '../wms/index.ts';
 import type { ShipoutStatus } from './contract.ts';
@@ -74,12 +75,18 @@ export async function handOverShipout(deps: WorkerDeps, shipoutId: number, userI
   }
 }
 
-/** Posts the holds (an offline settlement has none left), ships the packages and closes the ship-out. */
+/**
+ * Charges the customer's storage periods due now (the packages leave the warehouse: a period started since the last
+ * fee run would never be charged after), ships the packages, posts the holds (an offline settlement has none left)
+ * and closes the ship-out. The locks come in the fee run's order: the customer's fee lock, the packages, then the
+ * wallet and revenue accounts, so the two never wait on each other.
+ */
 async function finish(tx: BusinessContext['em'], row: ShipoutRow, orderId: number): Promise<void> {
+  await chargeCustomer(tx, row.business_id, row.customer_id);
+  await shipPackages(tx, { businessId: row.business_id, shipoutId: row.id });
   if (!row.settled_offline)
     for (let n = 0; n < row.payments; n++)
       await postHold(tx, { businessId: row.business_id, key: postKey(row.id, n), holdKey: holdKey(row.id, n) });
-  await shipPackages(tx, { businessId: row.business_id, shipoutId: row.id });
   await recordHandOver(tx, row.id, orderId);
 }
 
@@ -145,7 +152,7 @@ async function placeOutbound(
 }
 
 /**
- * The carrier's label, bought once with the key `sho-<id>`: a retry finds the label order of the key (and finishes
+ * The carrier's label, bought once with the key `tms:sho-<id>`: a retry finds the label order of the key (and finishes
  * a purchase a killed worker left pending) instead of rating again. A carrier's refusal leaves the label order in
  * LABEL_PURCHASE_FAILED (bought again by staff, docs/labels.md); the ship-out is handed over with it.
  */

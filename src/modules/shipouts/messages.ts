@@ -65,6 +65,14 @@ export const SHIPOUTS_MESSAGES = {
     de: 'Die Positionen ergeben {sum}, nicht die Summe.',
     es: 'Las líneas suman {sum}, no el total.',
   },
+  'shipouts.duplicate_package': {
+    en: 'Name each package once.',
+    'zh-Hans': '每个包裹只能列出一次。',
+    'zh-Hant': '每個包裹只能列出一次。',
+    fr: 'Citez chaque colis une seule fois.',
+    de: 'Jedes Paket darf nur einmal genannt werden.',
+    es: 'Indique cada paquete una sola vez.',
+  },
   'shipouts.key_reused': {
     en: 'This idempotency key created another ship-out (other packages or another service).',
     'zh-Hans': '此幂等键已创建了另一出库单（包裹或服务不同）。',

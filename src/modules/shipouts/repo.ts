@@ -1,56 +1,38 @@
 /** The shipout rows (docs/customer-services.md, "Ship-outs"): SQL with typed rows; money in minor units. */
+import type { z } from 'zod';
 import { executeBound, type Em } from '../../platform/db/orm.ts';
 import type { Role } from '../../platform/roles.ts';
+import {
+  customerOrderByKey,
+  customerOrderPage,
+  type CustomerOrderRow,
+  type OrderRows,
+  type PriceLine,
+} from '../customer-services/index.ts';
+import type { PartyView } from '../labels/index.ts';
 import type { ShipoutStatus } from './contract.ts';
 
 /** A party as stored (the labels party shape, every optional field present). */
-export interface StoredParty {
-  name: string;
-  company: string | null;
-  phone: string | null;
-  email: string | null;
-  address: {
-    line1: string;
-    line2: string | null;
-    city: string;
-    state: string | null;
-    postal_code: string;
-    country: string;
-  };
-}
+export type StoredParty = z.input<typeof PartyView>;
 
-export interface StoredPriceLine {
-  code: string;
-  description: string;
-  quantity: number;
-  unit_amount: string;
-  amount: string;
-}
+/** A price line as stored (the catalog's). */
+export type StoredPriceLine = PriceLine;
 
-export interface ShipoutRow {
-  id: number;
-  business_id: number;
-  customer_id: number;
-  service_id: number;
-  service_code: string;
+export interface ShipoutRow extends CustomerOrderRow {
   warehouse_id: number;
   status: ShipoutStatus;
   recipient: StoredParty;
-  reference: string | null;
   pricing_method: 1 | 2;
-  currency: string;
   total: bigint | null;
   tax: bigint | null;
   price_details: StoredPriceLine[] | null;
   held_amount: bigint;
-  payments: number;
   settled_offline: boolean;
   expires_at: string | null;
   order_id: number | null;
   picked_at: string | null;
   packed_at: string | null;
   handed_over_at: string | null;
-  idempotency_key: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -76,24 +58,21 @@ const rowOf = (r: RawRow): ShipoutRow => ({
   held_amount: BigInt(r.held_amount),
 });
 
-export interface NewShipout {
-  id: number;
-  business_id: number;
-  customer_id: number;
-  service_id: number;
-  service_code: string;
-  warehouse_id: number;
-  status: ShipoutStatus;
-  recipient: StoredParty;
-  reference: string | null;
-  pricing_method: 1 | 2;
-  currency: string;
-  total: bigint | null;
-  tax: bigint | null;
-  price_details: StoredPriceLine[] | null;
-  expires_at: Date | null;
-  idempotency_key: string | null;
-}
+const ROWS: OrderRows<RawRow, ShipoutRow> = { columns: COLUMNS, from: 'shipout s', rowOf };
+
+export type NewShipout = Omit<
+  ShipoutRow,
+  | 'held_amount'
+  | 'payments'
+  | 'settled_offline'
+  | 'expires_at'
+  | 'order_id'
+  | 'picked_at'
+  | 'packed_at'
+  | 'handed_over_at'
+  | 'created_at'
+  | 'updated_at'
+> & { expires_at: Date | null };
 
 /** Inserts the ship-out; null when the customer's idempotency key names an earlier one (nothing written). */
 export async function insertShipout(em: Em, s: NewShipout): Promise<number | null> {
@@ -137,19 +116,8 @@ export async function nextShipoutId(em: Em): Promise<number> {
 }
 
 /** The customer's ship-out created with this idempotency key, or null. */
-export async function shipoutByKey(
-  em: Em,
-  businessId: number,
-  customerId: number,
-  key: string,
-): Promise<ShipoutRow | null> {
-  const rows = await executeBound<RawRow>(
-    em,
-    `select ${COLUMNS} from shipout s where s.business_id = $1 and s.customer_id = $2 and s.idempotency_key = $3`,
-    [businessId, customerId, key],
-  );
-  return rows[0] ? rowOf(rows[0]) : null;
-}
+export const shipoutByKey = (em: Em, businessId: number, customerId: number, key: string): Promise<ShipoutRow | null> =>
+  customerOrderByKey(em, ROWS, { businessId, customerId }, key);
 
 /** The business's ship-out (a customer's own when `customerId` is given), locked when `lock`; null when none. */
 export async function shipoutOf(
@@ -179,29 +147,19 @@ export async function shipoutById(em: Em, id: number): Promise<ShipoutRow | null
 }
 
 /** A customer's ship-outs, newest first, with their total count. */
-export async function listShipouts(
+export const listShipouts = (
   em: Em,
   businessId: number,
   customerId: number,
   filter: { status: ShipoutStatus | null; limit: number; offset: number },
-): Promise<{ total: number; rows: ShipoutRow[] }> {
-  const rows = await executeBound<RawRow & { full_count: number }>(
-    em,
-    `select ${COLUMNS}, count(*) over ()::int as full_count from shipout s
-     where s.business_id = $1 and s.customer_id = $2 and ($3::text is null or s.status = $3)
-     order by s.id desc limit $4 offset $5`,
-    [businessId, customerId, filter.status, filter.limit, filter.offset],
-  );
-  if (rows.length === 0 && filter.offset > 0) {
-    const [c] = await executeBound<{ n: number }>(
-      em,
-      'select count(*)::int as n from shipout where business_id = $1 and customer_id = $2 and ($3::text is null or status = $3)',
-      [businessId, customerId, filter.status],
-    );
-    return { total: c?.n ?? 0, rows: [] };
-  }
-  return { total: rows[0]?.full_count ?? 0, rows: rows.map(({ full_count: _n, ...r }) => rowOf(r)) };
-}
+): Promise<{ total: number; rows: ShipoutRow[] }> =>
+  customerOrderPage(em, ROWS, {
+    businessId,
+    customerId,
+    filter: { column: 'status', value: filter.status },
+    limit: filter.limit,
+    offset: filter.offset,
+  });
 
 /** Records the staff's price: awaiting_price -> pending_payment (paid for 0), payable until `expiresAt`. */
 export async function recordPrice(

@@ -4,9 +4,9 @@
  * means free.
  */
 import { z } from 'zod';
-import { pageParams } from '../../platform/catalog/schemas.ts';
+import { eachOnce, pageParams } from '../../platform/catalog/schemas.ts';
 import { PriceLineView, ShipoutServiceView as CatalogShipoutServiceView } from '../customer-services/index.ts';
-import { RateInputShape } from '../labels/index.ts';
+import { PartyView, RateInputShape } from '../labels/index.ts';
 import { SHIPOUT_STATUSES } from './contract.ts';
 
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
@@ -20,29 +20,13 @@ const idempotencyKey = z
 export const RecipientInput = RateInputShape.recipient;
 
 export const ShipoutInputShape = {
-  package_ids: z
-    .array(z.number().int().min(1).max(2_147_483_647))
-    .min(1)
-    .max(100)
-    .describe('Your stored packages to send, 1 to 100: all `stored`, all in the service’s warehouse'),
+  package_ids: eachOnce(
+    z.array(z.number().int().min(1).max(2_147_483_647)).min(1).max(100),
+    'shipouts.duplicate_package',
+  ).describe('Your stored packages to send, 1 to 100, each once: all `stored`, all in the service’s warehouse'),
   recipient: RecipientInput,
   reference: optionalText(100).describe('Your reference, kept with the ship-out and its outbound order'),
 };
-
-export const PartyView = z.object({
-  name: z.string(),
-  company: z.string().nullable(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  address: z.object({
-    line1: z.string(),
-    line2: z.string().nullable(),
-    city: z.string(),
-    state: z.string().nullable(),
-    postal_code: z.string(),
-    country: z.string().describe('ISO 3166-1 alpha-2'),
-  }),
-});
 
 const priceField = (what: string) => z.string().optional().describe(`${what}; absent when price_hidden`);
 

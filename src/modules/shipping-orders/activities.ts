@@ -7,9 +7,9 @@ import { ReadCache } from '../../platform/db/readCache.ts';
 import type { WorkerDeps } from '../../platform/module.ts';
 import { QuotaCounter } from '../../platform/quotaCounter.ts';
 import type { ShippingOrderActivities } from './contract.ts';
+import { expireOrder } from './closing.ts';
 import { placeDelivery } from './operations/delivery.ts';
-import { refundPaid } from './operations/payment.ts';
-import { customerAsCaller, lockShippingOrder, setStatus, shippingOrderOf } from './repo.ts';
+import { customerAsCaller, lockShippingOrder, shippingOrderOf } from './repo.ts';
 
 export function createShippingOrderActivities(deps: WorkerDeps): ShippingOrderActivities {
   return {
@@ -19,10 +19,7 @@ export function createShippingOrderActivities(deps: WorkerDeps): ShippingOrderAc
         const o = await lockShippingOrder(tx, id);
         if (!o || o.status === 'cancelled') return 'cancelled';
         if (o.status === 'confirmed') return 'confirmed';
-        if (o.status === 'pending_payment') {
-          await setStatus(tx, id, 'expired');
-          await refundPaid(tx, o);
-        }
+        if (o.status === 'pending_payment') await expireOrder(tx, o);
         return 'expired';
       });
     },
@@ -30,7 +27,9 @@ export function createShippingOrderActivities(deps: WorkerDeps): ShippingOrderAc
     async placeShippingDelivery(id) {
       const em = deps.orm.em.fork();
       const row = await shippingOrderOf(em, null, null, id);
-      if (!row) return { placed: false };
+      // Its process starts just before the row commits (writeOnceStarted): an order confirmed at its creation may
+      // be asked for before then, and a retry finds it. A row never committed fails the process.
+      if (!row) throw new Error(`shipping order ${id} is not written`);
       const caller = await customerAsCaller(em, row.business_id, row.customer_id, id);
       if (!caller) return { placed: false };
       const quotas = new QuotaCounter(deps.orm, deps.log);

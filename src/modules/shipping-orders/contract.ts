@@ -39,8 +39,10 @@ export type ShippingOrderActivities = {
   expireShippingOrder(shippingOrderId: number): Promise<ExpiryOutcome>;
   /**
    * Places the delivery order of a confirmed order once: own fleet through the orders module, a carrier's label
-   * through labels (key `so-<id>`). An order placed already, cancelled or expired places nothing; answers whether
-   * the order has its delivery order now.
+   * through labels (key `tms:so-<id>`). An order placed already, cancelled or expired places nothing; answers whether
+   * the order has its delivery order now. A carrier with no rate for the service cancels the order (`no_rate`, its
+   * wallet refunded); a label bought for an order cancelled meanwhile is voided, and a failed void is thrown, so the
+   * activity retries it.
    */
   placeShippingDelivery(shippingOrderId: number): Promise<{ placed: boolean }>;
 };

@@ -1,11 +1,13 @@
 /**
  * Shipping orders (docs/customer-services.md, "Shipping orders"): a customer's parcel sent by one of the business's
  * shipping services, priced by the catalog (customer-services), paid from the wallet, and delivered by the
- * business's own fleet (orders) or a carrier label (labels), placed by the process `shipping-order-<id>`. It
- * reaches those modules, order-cancellation and delivery-prices only through their index.ts.
+ * business's own fleet (orders) or a carrier label (labels), placed by the process `shipping-order-<id>`; an order
+ * follows its delivery order's cancellation (the orders' orderCancelled hook). It reaches those modules,
+ * order-cancellation and delivery-prices only through their index.ts.
  */
 import { defineModule } from '../../platform/module.ts';
 import { createShippingOrderActivities } from './activities.ts';
+import { followDeliveryCancel } from './closing.ts';
 import { SHIPPING_ORDER_QUEUE, SHIPPING_ORDER_WORKFLOW } from './contract.ts';
 import { SHIPPING_ORDERS_ERRORS } from './errorCodes.ts';
 import { SHIPPING_ORDERS_MESSAGES } from './messages.ts';
@@ -35,4 +37,5 @@ export const shippingOrders = defineModule({
   taskQueue: SHIPPING_ORDER_QUEUE,
   activities: createShippingOrderActivities,
   workflows: [SHIPPING_ORDER_WORKFLOW],
+  hooks: { orderCancelled: followDeliveryCancel },
 });

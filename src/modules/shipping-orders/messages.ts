@@ -57,6 +57,30 @@ export const SHIPPING_ORDERS_MESSAGES = {
     de: 'Dieser Auftrag kann nicht mehr storniert werden: Seine Zustellung ließ sich nicht anhalten ({reason}).',
     es: 'Este pedido ya no se puede cancelar: su entrega no se pudo detener ({reason}).',
   },
+  'shipping_orders.expired': {
+    en: 'Nothing is due on this order: it expired before it was paid, and anything paid on it went back to your wallet.',
+    'zh-Hans': '此订单无需付款：它在付清前已过期，已付款项已退回您的钱包。',
+    'zh-Hant': '此訂單無需付款：它在付清前已過期，已付款項已退回您的錢包。',
+    fr: 'Rien n’est dû sur cette commande : elle a expiré avant d’être payée, et tout montant payé est revenu dans votre portefeuille.',
+    de: 'Auf diesen Auftrag ist nichts fällig: Er ist abgelaufen, bevor er bezahlt wurde, und jeder gezahlte Betrag ging an Ihre Geldbörse zurück.',
+    es: 'No se debe nada de este pedido: caducó antes de pagarse, y lo pagado volvió a su monedero.',
+  },
+  'shipping_orders.key_reused': {
+    en: 'This idempotency key created another shipping order (another service or another shipment).',
+    'zh-Hans': '该幂等键已用于创建另一个运单（不同的服务或货件）。',
+    'zh-Hant': '該冪等鍵已用於建立另一張運單（不同的服務或貨件）。',
+    fr: 'Cette clé d’idempotence a créé une autre commande d’expédition (un autre service ou un autre envoi).',
+    de: 'Dieser Idempotenzschlüssel hat einen anderen Versandauftrag angelegt (ein anderer Dienst oder eine andere Sendung).',
+    es: 'Esta clave de idempotencia creó otro pedido de envío (otro servicio u otro envío).',
+  },
+  'shipping_orders.delivery_with_provider': {
+    en: 'A delivery provider holds its delivery order.',
+    'zh-Hans': '其配送订单已由配送服务商接管。',
+    'zh-Hant': '其配送訂單已由配送服務商接管。',
+    fr: 'Un prestataire de livraison détient sa commande de livraison.',
+    de: 'Ein Zustelldienstleister hält seinen Zustellauftrag.',
+    es: 'Un proveedor de entregas tiene su pedido de entrega.',
+  },
 } satisfies Messages;
 
 declare module '../../platform/i18n/messages.ts' {

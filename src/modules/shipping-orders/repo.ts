@@ -2,33 +2,34 @@
 import type { Caller } from '../../platform/catalog/types.ts';
 import { executeBound, type Em } from '../../platform/db/orm.ts';
 import type { Role } from '../../platform/roles.ts';
-import type { PriceLine } from '../customer-services/index.ts';
-import type { ShippingOrderStatus } from './domain.ts';
+import {
+  customerOrderByKey,
+  customerOrderPage,
+  type CustomerOrderRow,
+  type OrderRows,
+  type PriceLine,
+} from '../customer-services/index.ts';
+import type { CancelReason, ShippingOrderStatus } from './domain.ts';
 import type { PackageView, PartyView } from './views.ts';
 
-export interface ShippingOrderRow {
-  id: number;
-  business_id: number;
-  customer_id: number;
-  service_id: number;
-  service_code: string;
+export interface ShippingOrderRow extends CustomerOrderRow {
   status: ShippingOrderStatus;
-  reference: string | null;
   sender: PartyView | null;
   recipient: PartyView;
   packages: PackageView[];
-  currency: string;
   total: bigint;
   tax: bigint;
   price_details: PriceLine[];
   paid_amount: bigint;
   wallet_amount: bigint;
-  payments: number;
   settled_offline: boolean;
   expires_at: Date;
   order_id: number | null;
   placement_error: Record<string, unknown> | null;
-  idempotency_key: string | null;
+  /** Why it was cancelled, when it was. */
+  cancel_reason: CancelReason | null;
+  /** The SHA-256 of its creation's canonical request (null on rows written before it was kept). */
+  request_hash: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -49,10 +50,11 @@ type Raw = Omit<ShippingOrderRead, 'total' | 'tax' | 'paid_amount' | 'wallet_amo
 const COLUMNS = `s.id, s.business_id, s.customer_id, s.service_id, s.service_code, s.status, s.reference, s.sender,
   s.recipient, s.packages, s.currency, s.total::text as total, s.tax::text as tax, s.price_details,
   s.paid_amount::text as paid_amount, s.wallet_amount::text as wallet_amount, s.payments, s.settled_offline, s.expires_at, s.order_id, s.placement_error,
-  s.idempotency_key, s.created_at, s.updated_at`;
+  s.cancel_reason, s.request_hash, s.idempotency_key, s.created_at, s.updated_at`;
 
-const READ = `select ${COLUMNS}, o.tracking_number as order_tracking_number, o.status_id as order_status_id
-  from shipping_order s left join delivery_order o on o.id = s.order_id`;
+const READ_COLUMNS = `${COLUMNS}, o.tracking_number as order_tracking_number, o.status_id as order_status_id`;
+const READ_FROM = 'shipping_order s left join delivery_order o on o.id = s.order_id';
+const READ = `select ${READ_COLUMNS} from ${READ_FROM}`;
 
 const rowOf = (r: Raw): ShippingOrderRead => ({
   ...r,
@@ -62,8 +64,11 @@ const rowOf = (r: Raw): ShippingOrderRead => ({
   wallet_amount: BigInt(r.wallet_amount),
 });
 
+const ROWS: OrderRows<Raw, ShippingOrderRead> = { columns: READ_COLUMNS, from: READ_FROM, rowOf };
+
 export type NewShippingOrder = Pick<
   ShippingOrderRow,
+  | 'id'
   | 'business_id'
   | 'customer_id'
   | 'service_id'
@@ -79,21 +84,33 @@ export type NewShippingOrder = Pick<
   | 'price_details'
   | 'expires_at'
   | 'idempotency_key'
+  | 'request_hash'
 >;
 
+/** The id of an order about to be written (its process starts with it before the row commits). */
+export async function nextShippingOrderId(em: Em): Promise<number> {
+  const [row] = await executeBound<{ id: number }>(
+    em,
+    "select nextval(pg_get_serial_sequence('shipping_order', 'id'))::int as id",
+    [],
+  );
+  return row!.id;
+}
+
 /**
- * Writes a new order; answers its id, or null when the customer's idempotency key names an earlier order (then
- * nothing is written).
+ * Writes a new order; answers false when the customer's idempotency key names an earlier order (then nothing is
+ * written).
  */
-export async function insertShippingOrder(em: Em, o: NewShippingOrder): Promise<number | null> {
+export async function insertShippingOrder(em: Em, o: NewShippingOrder): Promise<boolean> {
   const rows = await executeBound<{ id: number }>(
     em,
-    `insert into shipping_order (business_id, customer_id, service_id, service_code, status, reference, sender,
-       recipient, packages, currency, total, tax, price_details, expires_at, idempotency_key)
-     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10, $11, $12, $13::jsonb, $14, $15)
+    `insert into shipping_order (id, business_id, customer_id, service_id, service_code, status, reference, sender,
+       recipient, packages, currency, total, tax, price_details, expires_at, idempotency_key, request_hash)
+     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12, $13, $14::jsonb, $15, $16, $17)
      on conflict (business_id, customer_id, idempotency_key) where idempotency_key is not null do nothing
      returning id`,
     [
+      o.id,
       o.business_id,
       o.customer_id,
       o.service_id,
@@ -109,25 +126,19 @@ export async function insertShippingOrder(em: Em, o: NewShippingOrder): Promise<
       JSON.stringify(o.price_details),
       o.expires_at,
       o.idempotency_key,
+      o.request_hash,
     ],
   );
-  return rows[0]?.id ?? null;
+  return rows.length === 1;
 }
 
 /** The order a customer's idempotency key created. */
-export async function shippingOrderByKey(
+export const shippingOrderByKey = (
   em: Em,
   businessId: number,
   customerId: number,
   key: string,
-): Promise<ShippingOrderRead | null> {
-  const rows = await executeBound<Raw>(
-    em,
-    `${READ} where s.business_id = $1 and s.customer_id = $2 and s.idempotency_key = $3`,
-    [businessId, customerId, key],
-  );
-  return rows[0] ? rowOf(rows[0]) : null;
-}
+): Promise<ShippingOrderRead | null> => customerOrderByKey(em, ROWS, { businessId, customerId }, key);
 
 /**
  * An order of the business (of the customer, when one is named); null when there is none. Only the process reads an
@@ -164,24 +175,17 @@ export async function lockShippingOrder(
 }
 
 /** A customer's orders of one service, newest first, a page at a time. */
-export async function listShippingOrders(
+export const listShippingOrders = (
   em: Em,
   q: { businessId: number; customerId: number; serviceCode: string; offset: number; limit: number },
-): Promise<{ total: number; rows: ShippingOrderRead[] }> {
-  const where = 'where s.business_id = $1 and s.customer_id = $2 and s.service_code = $3';
-  const params = [q.businessId, q.customerId, q.serviceCode];
-  const [count] = await executeBound<{ n: number }>(
-    em,
-    `select count(*)::int as n from shipping_order s ${where}`,
-    params,
-  );
-  const rows = await executeBound<Raw>(em, `${READ} ${where} order by s.id desc offset $4 limit $5`, [
-    ...params,
-    q.offset,
-    q.limit,
-  ]);
-  return { total: count?.n ?? 0, rows: rows.map(rowOf) };
-}
+): Promise<{ total: number; rows: ShippingOrderRead[] }> =>
+  customerOrderPage(em, ROWS, {
+    businessId: q.businessId,
+    customerId: q.customerId,
+    filter: { column: 'service_code', value: q.serviceCode },
+    limit: q.limit,
+    offset: q.offset,
+  });
 
 /**
  * Records a payment of `amount`: from the wallet (the next of `payments`), or settled offline. The order is
@@ -209,8 +213,32 @@ export async function businessToday(em: Em, businessId: number): Promise<string>
   return row!.today;
 }
 
-export async function setStatus(em: Em, id: number, status: ShippingOrderStatus): Promise<void> {
-  await executeBound(em, 'update shipping_order set status = $2, updated_at = now() where id = $1', [id, status]);
+/** Moves the order to `status`; a cancel records why. */
+export async function setStatus(
+  em: Em,
+  id: number,
+  status: ShippingOrderStatus,
+  cancelReason: CancelReason | null = null,
+): Promise<void> {
+  await executeBound(
+    em,
+    'update shipping_order set status = $2, cancel_reason = coalesce($3, cancel_reason), updated_at = now() where id = $1',
+    [id, status, cancelReason],
+  );
+}
+
+/** The business's order whose delivery order this is, locked for the caller's transaction; null when none is. */
+export async function lockShippingOrderOfDelivery(
+  em: Em,
+  businessId: number,
+  orderId: number,
+): Promise<ShippingOrderRow | null> {
+  const rows = await executeBound<Raw>(
+    em,
+    `select ${COLUMNS} from shipping_order s where s.order_id = $1 and s.business_id = $2 for update`,
+    [orderId, businessId],
+  );
+  return rows[0] ? rowOf({ ...rows[0], order_tracking_number: null, order_status_id: null }) : null;
 }
 
 /** The delivery order placed for it, or why none could be. */

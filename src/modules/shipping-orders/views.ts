@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { pathCode, pathId } from '../../platform/catalog/schemas.ts';
 import { PriceView, ShippingServiceView } from '../customer-services/index.ts';
-import { RateInputShape } from '../labels/index.ts';
+import { PartyView, RateInputShape } from '../labels/index.ts';
+import { CANCEL_REASONS } from './domain.ts';
 
 export const SERVICE_CODE = pathCode(32).describe('The shipping service’s code');
 
@@ -44,7 +45,9 @@ export const CreateInput = z
       .string()
       .regex(/^[\x21-\x7e]{1,255}$/, '1 to 255 printable ASCII characters')
       .optional()
-      .describe('The same key answers the first order created with it, creating nothing'),
+      .describe(
+        'The same key with the same request answers the first order created with it, creating nothing; with another service or shipment it is IDEMPOTENCY_KEY_REUSED',
+      ),
   })
   .strict();
 export type CreateInput = z.output<typeof CreateInput>;
@@ -75,20 +78,6 @@ export const ServiceConfigView = ServiceView.extend({
   }),
 });
 
-const PartyView = z.object({
-  name: z.string(),
-  company: z.string().nullable(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  address: z.object({
-    line1: z.string(),
-    line2: z.string().nullable(),
-    city: z.string(),
-    state: z.string().nullable(),
-    postal_code: z.string(),
-    country: z.string(),
-  }),
-});
 export type PartyView = z.input<typeof PartyView>;
 
 export const PackageView = z.object({
@@ -122,6 +111,12 @@ export const ShippingOrderView = z.object({
     })
     .nullable()
     .describe('Its delivery order once placed (own fleet or carrier label), else null'),
+  cancel_reason: z
+    .enum(CANCEL_REASONS)
+    .nullable()
+    .describe(
+      'Why a cancelled order was cancelled, else null: `customer` (you cancelled it, or its delivery order), `delivery_cancelled` (the business cancelled its delivery order, or the delivery provider holding it accepted a cancel) or `no_rate` (the carrier gave no rate for the service, so no delivery order could be placed). Everything the wallet paid is refunded to it.',
+    ),
   can_cancel: z.boolean(),
   workflow_id: z.string(),
   created_at: z.string(),
@@ -129,7 +124,7 @@ export const ShippingOrderView = z.object({
 });
 export type ShippingOrderView = z.input<typeof ShippingOrderView>;
 
-export const OrderAnswer = ShippingOrderView.extend({ result: z.literal(true) });
+export const OrderAnswer = z.object({ result: z.literal(true), shipping_order: ShippingOrderView });
 
 export const EstimateAnswer = z.object({
   result: z.literal(true),

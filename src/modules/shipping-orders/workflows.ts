@@ -1,4 +1,5 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { msUntilExpiry, ORDER_STEP_OPTIONS } from '../customer-services/contract.ts';
 import {
   cancelledSignal,
   paidSignal,
@@ -8,10 +9,7 @@ import {
 } from './contract.ts';
 
 /** The expiry is one short transaction. */
-const { expireShippingOrder } = proxyActivities<ShippingOrderActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+const { expireShippingOrder } = proxyActivities<ShippingOrderActivities>(ORDER_STEP_OPTIONS);
 
 /**
  * A placement asks a carrier for a rate and a label, each call bounded by the carrier deadline; a retry after a
@@ -36,8 +34,7 @@ export async function shippingOrder(input: ShippingOrderInput): Promise<Shipping
   setHandler(cancelledSignal, () => {
     cancelled = true;
   });
-  const waitMs = Math.max(1, Date.parse(input.expires_at) - Date.now());
-  const settled = await condition(() => paid || cancelled, waitMs);
+  const settled = await condition(() => paid || cancelled, msUntilExpiry(input.expires_at));
   if (cancelled) return 'cancelled';
   if (!settled) {
     const found = await expireShippingOrder(input.shipping_order_id);

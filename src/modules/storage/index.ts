@@ -16,6 +16,7 @@ import { STORAGE_ERRORS } from './errorCodes.ts';
 import { STORAGE_MESSAGES } from './messages.ts';
 import { STORAGE_ORDER_OPERATIONS } from './operations/orders.ts';
 import { listStoredPackages } from './operations/packages.ts';
+import { storageFeesRun, storageFeesRunGet } from './operations/feeRun.ts';
 
 import { owedOf } from './fees.ts';
 
@@ -27,7 +28,7 @@ export const storage = defineModule({
     Storage:
       'Storage for customer accounts: order storage of packages at a warehouse of the business (a handling fee per package, paid from the wallet), follow their receipt, and read the packages in storage with their storage fees, charged per package and period started.',
   },
-  operations: [...STORAGE_ORDER_OPERATIONS, listStoredPackages],
+  operations: [...STORAGE_ORDER_OPERATIONS, listStoredPackages, storageFeesRun, storageFeesRunGet],
   messages: STORAGE_MESSAGES,
   errorCodes: STORAGE_ERRORS,
   hooks: { walletOwed: owedOf },

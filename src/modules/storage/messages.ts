@@ -33,6 +33,14 @@ export const STORAGE_MESSAGES = {
     de: 'Das Unternehmen rechnet die Preise seiner Lagerdienste offline mit Ihnen ab: Dieser Auftrag kann hier nicht bezahlt werden.',
     es: 'La empresa liquida con usted los precios de sus servicios de almacenaje fuera de línea: este pedido no se puede pagar aquí.',
   },
+  'storage.key_reused': {
+    en: 'This idempotency key created another storage order (another service, other packages, reference or arrival).',
+    'zh-Hans': '此幂等键已创建了另一仓储订单（服务、包裹、参考号或到达日期不同）。',
+    'zh-Hant': '此冪等鍵已建立了另一倉儲訂單（服務、包裹、參考號或到達日期不同）。',
+    fr: 'Cette clé d’idempotence a créé une autre commande de stockage (autre service, autres colis, référence ou arrivée).',
+    de: 'Dieser Idempotenzschlüssel hat einen anderen Lagerauftrag erzeugt (anderer Dienst, andere Pakete, Referenz oder Ankunft).',
+    es: 'Esta clave de idempotencia creó otro pedido de almacenaje (otro servicio, otros paquetes, referencia o llegada).',
+  },
   'storage.not_cancellable': {
     en: 'This storage order cannot be cancelled: it is cancelled or expired, or the warehouse has received a package of it.',
     'zh-Hans': '此仓储订单无法取消：已取消或已过期，或仓库已收到其包裹。',

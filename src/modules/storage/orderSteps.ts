@@ -7,7 +7,8 @@
 import type { Em } from '../../platform/db/orm.ts';
 import { errors } from '../../platform/errors.ts';
 import { minorDigits, parseDecimal } from '../delivery-prices/index.ts';
-import { failPayment, transfer } from '../wallet/index.ts';
+import { payFromWallet, refundToWallet } from '../customer-services/index.ts';
+import { failPayment } from '../wallet/index.ts';
 import { openForReceiving, packagesOf, releasePackages } from '../wms/index.ts';
 import type { StorageOrderOutcome } from './contract.ts';
 import { canCancel } from './domain.ts';
@@ -33,13 +34,16 @@ async function lockCustomerOrder(tx: Em, businessId: number, customerId: number 
 /**
  * Pays `amount` (the whole balance due when absent) from the customer's wallet as a balancing transfer, key
  * `sto-<id>-pay-<n>`: the wallet pays what it has, up to that; INSUFFICIENT_FUNDS when it has nothing. Fully paid,
- * the order is confirmed and its packages may be received. Answers whether it is confirmed now.
+ * the order is confirmed and its packages may be received. PRICE_HIDDEN_SETTLE_OFFLINE (after NOT_FOUND) when
+ * `pricesHidden`. Answers whether it is confirmed now.
  */
 export async function payOrder(
   tx: Em,
-  f: { businessId: number; customerId: number; id: number; amount?: string },
+  f: { businessId: number; customerId: number; id: number; amount?: string; pricesHidden?: boolean },
 ): Promise<{ confirmed: boolean }> {
   const order = await lockCustomerOrder(tx, f.businessId, f.customerId, f.id);
+  // The order is the caller's (404 first); one whose prices are hidden is settled offline by the business.
+  if (f.pricesHidden) throw failPayment('PRICE_HIDDEN_SETTLE_OFFLINE', 'storage.price_hidden');
   const due = balanceDue(order);
   if (order.status !== 'pending_payment' || due <= 0n) throw failPayment('NOTHING_DUE', 'storage.nothing_due');
   let asked = due;
@@ -51,19 +55,16 @@ export async function payOrder(
     if (parsed > due) throw errors.field('amount', 'storage.amount_over_due');
     asked = parsed;
   }
-  const moved = await transfer(tx, {
+  const moved = await payFromWallet(tx, {
     businessId: f.businessId,
+    customerId: f.customerId,
     key: `sto-${order.id}-pay-${order.payments}`,
     currency: order.currency,
-    code: 'payment',
     amount: asked,
-    debit: { kind: 'wallet', customerId: f.customerId },
-    credit: { kind: 'revenue' },
-    balancing: true,
-    reference: { type: 'storage_order', id: String(order.id) },
+    reference: { type: 'storage_order', id: order.id },
   });
-  await recordPayment(tx, order.id, moved.transfer.amount);
-  const confirmed = moved.transfer.amount >= due;
+  await recordPayment(tx, order.id, moved.amount);
+  const confirmed = moved.amount >= due;
   if (confirmed) await openForReceiving(tx, { businessId: f.businessId, storageOrderId: order.id });
   return { confirmed };
 }
@@ -78,19 +79,15 @@ export async function settleOffline(tx: Em, businessId: number, id: number): Pro
 }
 
 /** Gives back what the wallet paid for the order, once (key `sto-<id>-refund`). */
-async function refund(tx: Em, order: StorageOrderRow): Promise<void> {
-  if (order.paid_amount <= 0n) return;
-  await transfer(tx, {
+const refund = (tx: Em, order: StorageOrderRow): Promise<void> =>
+  refundToWallet(tx, {
     businessId: order.business_id,
+    customerId: order.customer_id,
     key: `sto-${order.id}-refund`,
     currency: order.currency,
-    code: 'refund',
     amount: order.paid_amount,
-    debit: { kind: 'revenue' },
-    credit: { kind: 'wallet', customerId: order.customer_id },
-    reference: { type: 'storage_order', id: String(order.id) },
+    reference: { type: 'storage_order', id: order.id },
   });
-}
 
 /** Releases the order's expected packages; false (nothing kept) when one was received meanwhile. */
 async function releaseAll(tx: Em, order: StorageOrderRow): Promise<boolean> {

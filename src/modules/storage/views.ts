@@ -40,7 +40,9 @@ export const StorageOrderInput = z
       .min(1)
       .max(100)
       .optional()
-      .describe('The same key answers the order it created first, and creates nothing more'),
+      .describe(
+        'The same key with the same body answers the order it created first, and creates nothing more; with another body it is IDEMPOTENCY_KEY_REUSED',
+      ),
   })
   .strict();
 
@@ -102,7 +104,8 @@ export const StorageOrderView = z.object({
   packages: z.array(StorageOrderPackage),
   ...PriceView.shape,
   paid_amount: money('Paid from the wallet').optional(),
-  settled_offline: money('Recorded by the business as paid offline').optional(),
+  settled_offline: z.boolean().describe('The business recorded (part of) the price as paid outside the wallet'),
+  offline_amount: money('What the business recorded as paid offline (0 when nothing)').optional(),
   balance_due: money('Still to pay').optional(),
   period: storageTerms.period,
   price_per_period: money('Per package and period started, before tax: the terms of this order').optional(),
@@ -116,7 +119,8 @@ export const StorageOrderView = z.object({
 });
 export type StorageOrderView = z.input<typeof StorageOrderView>;
 
-export const StorageOrderAnswer = StorageOrderView.extend({ result: z.literal(true) });
+export const StorageOrderAnswer = z.object({ result: z.literal(true), storage_order: StorageOrderView });
+export type StorageOrderAnswer = z.input<typeof StorageOrderAnswer>;
 
 export const StorageOrderListInput = z
   .object({

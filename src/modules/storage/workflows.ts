@@ -1,4 +1,5 @@
 import { condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
+import { msUntilExpiry, ORDER_STEP_OPTIONS } from '../customer-services/contract.ts';
 import {
   cancelledSignal,
   FEE_RUN_PAGE,
@@ -11,10 +12,7 @@ import {
   type StorageOrderOutcome,
 } from './contract.ts';
 
-const { expireStorageOrder } = proxyActivities<StorageActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+const { expireStorageOrder } = proxyActivities<StorageActivities>(ORDER_STEP_OPTIONS);
 
 /**
  * A customer's storage order waiting for its payment (docs/customer-services.md, "Storage orders"): the payment or
@@ -29,8 +27,7 @@ export async function storageOrder(input: StorageOrderInput): Promise<StorageOrd
   setHandler(cancelledSignal, () => {
     ended ??= 'cancelled';
   });
-  const wait = Math.max(1, Date.parse(input.expires_at) - Date.now());
-  if (await condition(() => ended !== null, wait)) return ended!;
+  if (await condition(() => ended !== null, msUntilExpiry(input.expires_at))) return ended!;
   return expireStorageOrder(input.storage_order_id);
 }
 

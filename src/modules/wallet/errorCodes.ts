@@ -24,7 +24,8 @@ export const WALLET_ERRORS = {
   },
   NOTHING_DUE: {
     status: 409,
-    meaning: 'Nothing is due on the order: it is paid already (or, for a shipping order, cancelled or expired).',
+    meaning:
+      'Nothing is due on the order: it is paid already (or, for a shipping or storage order, cancelled or expired).',
   },
 } satisfies ErrorCodes;
 

@@ -5,6 +5,7 @@
  */
 import type { Em } from '../../platform/db/orm.ts';
 import { errors } from '../../platform/errors.ts';
+import { formatDecimal, minorDigits } from '../delivery-prices/index.ts';
 import { fail } from './errorCodes.ts';
 import {
   createAccounts,
@@ -19,7 +20,6 @@ import {
   type NewTransfer,
   type StoredTransfer,
   type TransferCode,
-  type TransferState,
 } from './repo/ledger.ts';
 
 export type { TransferCode } from './repo/ledger.ts';
@@ -44,16 +44,8 @@ export interface TransferInput {
   memo?: string;
 }
 
-export interface TransferRow {
-  id: number;
-  key: string;
-  /** What moved (or is held), minor units. */
-  amount: bigint;
-  currency: string;
-  code: TransferCode;
-  state: TransferState;
-  created_at: string;
-}
+/** A transfer as the ledger answers it: `amount` is what moved (or is held), in minor units. */
+export type TransferRow = Pick<StoredTransfer, 'id' | 'key' | 'amount' | 'currency' | 'code' | 'state' | 'created_at'>;
 
 export interface TransferResult {
   transfer: TransferRow;
@@ -124,6 +116,28 @@ function checkAmount(amount: bigint): void {
   if (typeof amount !== 'bigint' || amount <= 0n) throw errors.field('amount', 'wallet.amount_positive');
 }
 
+/**
+ * The most any account column may reach, in minor units: far below the bigint columns' 2^63 - 1, so no sum the
+ * ledger writes (a column, a balance_after, the wallet check's debits_posted + debits_pending) can overflow.
+ */
+const ACCOUNT_CEILING = 10n ** 15n;
+
+/**
+ * Refuses (422 on `amount`) a transfer that would take the debit account's debits or the credit account's credits
+ * above ACCOUNT_CEILING. Posted and pending are counted together, so settling a hold later never passes it.
+ */
+function checkCeiling([d, c]: [AccountRow, AccountRow], amount: bigint, currency: string): void {
+  if (
+    d.debits_posted + d.debits_pending + amount > ACCOUNT_CEILING ||
+    c.credits_posted + c.credits_pending + amount > ACCOUNT_CEILING
+  ) {
+    throw errors.field('amount', 'wallet.account_limit', {
+      limit: formatDecimal(ACCOUNT_CEILING, minorDigits(currency)),
+      currency,
+    });
+  }
+}
+
 /** Locks both accounts (creating them on first use) and answers them as [debit, credit]. */
 async function lockPair(
   em: Em,
@@ -144,9 +158,37 @@ async function lockPair(
   return [d, c];
 }
 
-/** Writes the transfer; a key taken meanwhile by a concurrent request answers that one as a repeat. */
-async function write(em: Em, t: NewTransfer): Promise<TransferResult> {
-  const written = await writeTransfer(em, t);
+/**
+ * Writes the transfer between the [debit, credit] accounts: `posted` moves with an entry on each (none when 0),
+ * `pending` is added to their pending columns (a hold raises them, its post or void lowers them). A key taken
+ * meanwhile by a concurrent request answers that one as a repeat.
+ */
+async function write(
+  em: Em,
+  [d, c]: [AccountRow, AccountRow],
+  move: { posted: bigint; pending: bigint },
+  t: Omit<NewTransfer, 'debitAccountId' | 'creditAccountId' | 'deltas'>,
+): Promise<TransferResult> {
+  const entry = (a: AccountRow, side: 'debit' | 'credit') => (move.posted ? entryFor(a, side, move.posted) : 0n);
+  const deltas: AccountDelta[] = [
+    {
+      id: d.id,
+      debitsPosted: move.posted,
+      creditsPosted: 0n,
+      debitsPending: move.pending,
+      creditsPending: 0n,
+      entry: entry(d, 'debit'),
+    },
+    {
+      id: c.id,
+      debitsPosted: 0n,
+      creditsPosted: move.posted,
+      debitsPending: 0n,
+      creditsPending: move.pending,
+      entry: entry(c, 'credit'),
+    },
+  ];
+  const written = await writeTransfer(em, { ...t, debitAccountId: d.id, creditAccountId: c.id, deltas });
   if (written) return { transfer: rowOf(written), repeated: false };
   const existing = await transferByKey(em, t.businessId, t.key);
   if (!existing) throw new Error(`ledger transfer ${t.key} neither written nor found`);
@@ -182,35 +224,11 @@ export function transfer(em: Em, input: TransferInput): Promise<TransferResult> 
       if (!input.balancing || available(d) <= 0n) throw fail('INSUFFICIENT_FUNDS', 'wallet.insufficient_funds');
       amount = available(d);
     }
+    checkCeiling([d, c], amount, input.currency);
     const pending = input.pending ?? false;
-    const deltas: AccountDelta[] = pending
-      ? [
-          { id: d.id, debitsPosted: 0n, creditsPosted: 0n, debitsPending: amount, creditsPending: 0n, entry: 0n },
-          { id: c.id, debitsPosted: 0n, creditsPosted: 0n, debitsPending: 0n, creditsPending: amount, entry: 0n },
-        ]
-      : [
-          {
-            id: d.id,
-            debitsPosted: amount,
-            creditsPosted: 0n,
-            debitsPending: 0n,
-            creditsPending: 0n,
-            entry: entryFor(d, 'debit', amount),
-          },
-          {
-            id: c.id,
-            debitsPosted: 0n,
-            creditsPosted: amount,
-            debitsPending: 0n,
-            creditsPending: 0n,
-            entry: entryFor(c, 'credit', amount),
-          },
-        ];
-    return write(em, {
+    return write(em, [d, c], pending ? { posted: 0n, pending: amount } : { posted: amount, pending: 0n }, {
       businessId: input.businessId,
       key: input.key,
-      debitAccountId: d.id,
-      creditAccountId: c.id,
       amount,
       currency: input.currency,
       code: input.code,
@@ -220,7 +238,6 @@ export function transfer(em: Em, input: TransferInput): Promise<TransferResult> 
       reference: input.reference ?? null,
       memo: input.memo ?? null,
       requested,
-      deltas,
       settles: null,
     });
   });
@@ -228,7 +245,8 @@ export function transfer(em: Em, input: TransferInput): Promise<TransferResult> 
 
 /**
  * Settles a hold: posts `amount` (at most the hold's) or voids it. The accounts are locked before the hold's row,
- * in the order every transfer takes them; a hold settled already is HOLD_NOT_PENDING.
+ * in the order every transfer takes them; a hold settled already is HOLD_NOT_PENDING, unless by this very key (a
+ * concurrent settle of the same request committed while this one waited for the locks): that one is answered.
  */
 function settle(
   em: Em,
@@ -247,47 +265,32 @@ function settle(
     const seen = await transferByKey(em, input.businessId, input.holdKey);
     if (!seen || !seen.flags.includes('pending')) throw fail('NOT_FOUND', 'wallet.hold_not_found');
     const accounts = await lockAccountsById(em, input.businessId, seen);
+    const settled = await transferByKey(em, input.businessId, input.key);
+    if (settled) return repeatOf(settled, requested);
     const hold = await transferByKey(em, input.businessId, input.holdKey, true);
     if (!hold || hold.state !== 'pending') throw fail('HOLD_NOT_PENDING', 'wallet.hold_not_pending');
-    const [d, c] = accounts;
     const amount = how === 'void' ? hold.amount : (input.amount ?? hold.amount);
     if (amount > hold.amount) throw errors.field('amount', 'wallet.post_above_hold');
     const posted = how === 'post' ? amount : 0n;
-    const deltas: AccountDelta[] = [
+    return write(
+      em,
+      accounts,
+      { posted, pending: -hold.amount },
       {
-        id: d.id,
-        debitsPosted: posted,
-        creditsPosted: 0n,
-        debitsPending: -hold.amount,
-        creditsPending: 0n,
-        entry: posted ? entryFor(d, 'debit', posted) : 0n,
+        businessId: input.businessId,
+        key: input.key,
+        amount,
+        currency: hold.currency,
+        code: how === 'post' ? 'hold_post' : 'hold_void',
+        flags: [how === 'post' ? 'post_pending' : 'void_pending'],
+        pendingId: hold.id,
+        state: how === 'post' ? 'posted' : 'voided',
+        reference: null,
+        memo: null,
+        requested,
+        settles: { id: hold.id, state: how === 'post' ? 'posted' : 'voided' },
       },
-      {
-        id: c.id,
-        debitsPosted: 0n,
-        creditsPosted: posted,
-        debitsPending: 0n,
-        creditsPending: -hold.amount,
-        entry: posted ? entryFor(c, 'credit', posted) : 0n,
-      },
-    ];
-    return write(em, {
-      businessId: input.businessId,
-      key: input.key,
-      debitAccountId: d.id,
-      creditAccountId: c.id,
-      amount,
-      currency: hold.currency,
-      code: how === 'post' ? 'hold_post' : 'hold_void',
-      flags: [how === 'post' ? 'post_pending' : 'void_pending'],
-      pendingId: hold.id,
-      state: how === 'post' ? 'posted' : 'voided',
-      reference: null,
-      memo: null,
-      requested,
-      deltas,
-      settles: { id: hold.id, state: how === 'post' ? 'posted' : 'voided' },
-    });
+    );
   });
 }
 

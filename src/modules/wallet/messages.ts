@@ -57,6 +57,22 @@ export const WALLET_MESSAGES = {
     de: 'Der Betrag muss eine Dezimalzahl mit höchstens {digits} Nachkommastellen für {currency} sein.',
     es: 'El importe debe ser un número decimal con como máximo {digits} decimales para {currency}.',
   },
+  'wallet.top_up_limit': {
+    en: 'A top-up is at most {limit} {currency}.',
+    'zh-Hans': '单次充值最多为 {limit} {currency}。',
+    'zh-Hant': '單次儲值最多為 {limit} {currency}。',
+    fr: 'Un rechargement est d’au plus {limit} {currency}.',
+    de: 'Eine Aufladung beträgt höchstens {limit} {currency}.',
+    es: 'Una recarga es como máximo de {limit} {currency}.',
+  },
+  'wallet.account_limit': {
+    en: 'This transfer would take a ledger account above its limit of {limit} {currency}: nothing moved.',
+    'zh-Hans': '此转账将使账本账户超过其上限 {limit} {currency}：未转移任何金额。',
+    'zh-Hant': '此轉帳將使帳本帳戶超過其上限 {limit} {currency}：未轉移任何金額。',
+    fr: 'Ce transfert porterait un compte du grand livre au-delà de sa limite de {limit} {currency} : rien n’a été transféré.',
+    de: 'Diese Buchung würde ein Konto des Hauptbuchs über seine Grenze von {limit} {currency} bringen: Es wurde nichts bewegt.',
+    es: 'Esta transferencia llevaría una cuenta del libro mayor por encima de su límite de {limit} {currency}: no se movió nada.',
+  },
 } satisfies Messages;
 
 declare module '../../platform/i18n/messages.ts' {

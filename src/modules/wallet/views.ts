@@ -1,9 +1,20 @@
-/** The wallet's answers (docs/customer-services.md, "Operations"): money as exact decimal strings. */
+/**
+ * The wallet's answers (docs/customer-services.md, "Operations"): money as exact decimal strings. For a customer
+ * whose business hides a price family from it, what would show that family's prices is left out ("Price hiding").
+ */
 import { z } from 'zod';
 
 const money = (what: string) =>
   z
     .string()
+    .describe(`${what}, a decimal string with the currency's decimals`)
+    .meta({ examples: ['25.00'] });
+
+/** A figure a price-hidden answer leaves out. */
+const hiddenMoney = (what: string) =>
+  z
+    .string()
+    .optional()
     .describe(`${what}, a decimal string with the currency's decimals`)
     .meta({ examples: ['25.00'] });
 
@@ -24,13 +35,24 @@ export const EntryView = z.object({
   currency: z.string(),
   amount: z
     .string()
-    .describe('Signed: positive raises the wallet, negative takes from it')
+    .optional()
+    .describe(
+      'Signed: positive raises the wallet, negative takes from it; absent when price_hidden (the entry pays, refunds or charges a service family whose prices the business hides from you)',
+    )
     .meta({ examples: ['-12.50'] }),
-  balance_after: money('The balance after this entry'),
+  balance_after: hiddenMoney('The balance after this entry; absent when price_hidden'),
+  price_hidden: z
+    .literal(true)
+    .optional()
+    .describe(
+      "Present when the entry's order or fee belongs to a service family whose prices the business hides from you: amount and balance_after are left out",
+    ),
   reference: z
     .object({ type: z.string(), id: z.string() })
     .nullable()
-    .describe('What the transfer pays or refunds (an order), when it names one'),
+    .describe(
+      "What the transfer pays, holds, refunds or charges (shipping_order, storage_order, shipout, storage_fee), when it names one; a hold_post names its hold's",
+    ),
   memo: z.string().nullable(),
   created_at: z.string(),
 });
@@ -39,7 +61,9 @@ export type EntryView = z.input<typeof EntryView>;
 export const CreditsShape = {
   ...WalletBalanceView.shape,
   currency: z.string().describe("ISO 4217: the business's customer-services currency, which new payments use"),
-  owed: money('Storage fees due that the wallet could not pay yet'),
+  owed: hiddenMoney(
+    'Storage fees due that the wallet could not pay yet; absent while the business hides storage service prices from you',
+  ),
   in_arrears: z.boolean().describe('true while anything is owed'),
   currencies: z
     .array(WalletBalanceView)

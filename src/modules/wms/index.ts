@@ -10,7 +10,13 @@ import { WMS_MESSAGES } from './messages.ts';
 import { getInventory, receiveStoredPackage } from './operations/packages.ts';
 import { createWarehouse, getWarehouses, updateWarehouseOp } from './operations/warehouses.ts';
 
-export { warehouseOf, type WarehouseRow, type WarehouseAddress } from './repo/warehouses.ts';
+export {
+  insertWarehouse,
+  warehouseByCode,
+  warehouseOf,
+  type WarehouseRow,
+  type WarehouseAddress,
+} from './repo/warehouses.ts';
 export { packagesOf, type PackageInput, type StoredPackageRow, type StoredPackageState } from './repo/packages.ts';
 export {
   declarePackages,

@@ -13,8 +13,8 @@ import {
   shippingService,
   storageService,
 } from '../../../src/modules/customer-services/index.ts';
-import { startApp, type TestApp } from '../../helpers/app.ts';
-import { createWarehouse, wmsWorld, type WmsWorld } from '../wms/world.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { createWarehouse, twoWorlds, type WmsWorld } from '../wms/world.ts';
 
 const PRICING = { base_fee: '4.90', per_package: '1', per_kg: '0.80', included_weight_kg: '2', tax_rate: '21' };
 const SHIPPING = '/v1/client/customer-services/shipping-services';
@@ -27,14 +27,8 @@ describe('customer services catalog', () => {
   let w: WmsWorld;
   let x: WmsWorld;
 
-  before(async () => {
-    app = await startApp();
-    w = await wmsWorld(app);
-    x = await wmsWorld(app);
-  });
-  after(async () => {
-    await app.running.close();
-  });
+  before(async () => ({ app, w, x } = await twoWorlds()));
+  after(() => app.running.close());
 
   test('settings: the defaults until set, then changed field by field', async () => {
     const first = await app.http.get(SETTINGS, { token: w.admin });
@@ -93,27 +87,21 @@ describe('customer services catalog', () => {
     assert.equal(again.body.code, 'SERVICE_CODE_TAKEN');
     assert.equal((await app.http.post(SHIPPING, body, { token: x.admin })).status, 201, 'another business may');
 
-    const badCarrier = await app.http.post(
-      SHIPPING,
-      { ...body, code: 'CAR', fulfilment: { kind: 'carrier', carrier: 'nowhere', service: 'x' } },
-      { token: w.admin },
-    );
+    const viaCarrier = (carrier: string, service: string) =>
+      app.http.post(
+        SHIPPING,
+        { ...body, code: 'CAR', fulfilment: { kind: 'carrier', carrier, service } },
+        { token: w.admin },
+      );
+    const badCarrier = await viaCarrier('nowhere', 'x');
     assert.equal(badCarrier.status, 422);
     assert.equal(badCarrier.body.errors[0].field, 'fulfilment.carrier');
     assert.match(badCarrier.body.errors[0].message, /sandbox_swift/);
-    const badService = await app.http.post(
-      SHIPPING,
-      { ...body, code: 'CAR', fulfilment: { kind: 'carrier', carrier: 'sandbox_swift', service: 'Express' } },
-      { token: w.admin },
-    );
+    const badService = await viaCarrier('sandbox_swift', 'Express');
     assert.equal(badService.status, 422);
     assert.equal(badService.body.errors[0].field, 'fulfilment.service');
     assert.match(badService.body.errors[0].message, /swift_express/);
-    const carrier = await app.http.post(
-      SHIPPING,
-      { ...body, code: 'CAR', fulfilment: { kind: 'carrier', carrier: 'sandbox_swift', service: 'swift_express' } },
-      { token: w.admin },
-    );
+    const carrier = await viaCarrier('sandbox_swift', 'swift_express');
     assert.equal(carrier.status, 201, JSON.stringify(carrier.body));
     const badPrice = await app.http.post(
       SHIPPING,

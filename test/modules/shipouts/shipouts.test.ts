@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { User } from '../../../src/modules/identity/index.ts';
-import { hashPassword } from '../../../src/platform/secrets.ts';
+import { labelKey } from '../../../src/modules/shipouts/domain.ts';
+import { chargeCustomer } from '../../../src/modules/storage/index.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
-import { PASSWORD } from '../../helpers/factories.ts';
 import { waitFor } from '../../helpers/wait.ts';
+import { anotherCustomer, hideStoragePrices } from '../customer-services/orderWorld.ts';
 import { RECIPIENT, shipoutWorld, type ShipoutWorld } from './world.ts';
 
 describe('ship-outs', () => {
@@ -33,6 +33,8 @@ describe('ship-outs', () => {
     );
   const created = async (service: string, packageIds: number[], extra: Record<string, unknown> = {}) =>
     w.ok(await create(service, packageIds, extra), 201).shipout;
+  const estimate = (service: string, packageIds: number[], token = w.customer) =>
+    app.http.post(`${base}/services/${service}/estimate`, { package_ids: packageIds, recipient: RECIPIENT }, { token });
   const get = async (id: number, token = w.customer) => w.ok(await app.http.get(`${base}/${id}`, { token })).shipout;
   const pay = (id: number, body: Record<string, unknown> = {}, token = w.customer) =>
     app.http.post(`${base}/${id}/pay`, body, { token });
@@ -69,28 +71,33 @@ describe('ship-outs', () => {
 
   test('an estimate prices method 1 by the service, method 2 answers priced later', async () => {
     const ids = await w.stored(w.wh1.id, 2);
-    const est = w.ok(
-      await app.http.post(
-        `${base}/services/FLEET/estimate`,
-        { package_ids: ids, recipient: RECIPIENT },
-        { token: w.customer },
-      ),
-    );
+    const est = w.ok(await estimate('FLEET', ids));
     // 5.00 + 2 x 1.50 + 2 started kg above 1 kg x 0.50 = 9.00, tax 20 % 1.80.
     assert.equal(est.total, '10.80');
     assert.equal(est.tax, '1.80');
     assert.equal(est.currency, 'EUR');
     assert.equal(est.priced_later, false);
-    const later = w.ok(
-      await app.http.post(
-        `${base}/services/LATER/estimate`,
-        { package_ids: ids, recipient: RECIPIENT },
-        { token: w.customer },
-      ),
-    );
+    const later = w.ok(await estimate('LATER', ids));
     assert.equal(later.priced_later, true);
     assert.equal(later.total, null);
     assert.deepEqual(await packageStates(ids), ['stored', 'stored']);
+
+    // What create would refuse, the estimate refuses with the same codes.
+    const twice = await estimate('FLEET', [ids[0]!, ids[0]!]);
+    assert.equal(twice.status, 422, JSON.stringify(twice.body));
+    assert.equal(twice.body.code, 'VALIDATION_FAILED');
+    const reserved = await created('FLEET', [ids[0]!]);
+    const taken = await estimate('FLEET', ids);
+    assert.equal(taken.status, 422, JSON.stringify(taken.body));
+    assert.equal(taken.body.code, 'PACKAGE_NOT_AVAILABLE');
+    w.ok(await app.http.post(`${base}/${reserved.id}/cancel`, {}, { token: w.customer }));
+    await app.em().execute("update stored_package set state = 'shipped' where id = ?", [ids[1]]);
+    const gone = await estimate('FLEET', [ids[1]!]);
+    assert.equal(gone.status, 422, JSON.stringify(gone.body));
+    assert.equal(gone.body.code, 'PACKAGE_NOT_AVAILABLE');
+    const dup = await create('FLEET', [ids[0]!, ids[0]!]);
+    assert.equal(dup.status, 422);
+    assert.equal(dup.body.code, 'VALIDATION_FAILED');
   });
 
   test('create reserves stored packages of one warehouse; a repeat of the key answers it; refusals', async () => {
@@ -174,6 +181,57 @@ describe('ship-outs', () => {
     assert.equal(order!.self_delivery, true);
   });
 
+  test('the hand-over charges the storage periods started since the last fee run, before the packages leave', async () => {
+    const ids = await w.stored(w.wh1.id, 2);
+    // Their storage: 0.60 a package per second started (0.50 + 0.10 tax).
+    await app.em().execute(
+      `update storage_order set period = 'day', period_price = 50, period_tax = 10, storage_day_seconds = 1
+         where id = (select storage_order_id from stored_package where id = ?)`,
+      [ids[0]],
+    );
+    const customerId = w.users.customer.id;
+    await app.em().transactional((tx) => chargeCustomer(tx, w.business.id, customerId));
+    const charged = async () =>
+      (
+        await app
+          .em()
+          .execute<{ periods: number }[]>(
+            'select count(*)::int as periods from storage_fee where stored_package_id = any(?::int[])',
+            [`{${ids.join(',')}}`],
+          )
+      )[0]!.periods;
+    const atRun = await charged();
+    assert.equal(atRun, 2, 'the fee run charged period 0 of each');
+    const s = await created('FLEET', ids);
+    w.ok(await pay(s.id));
+    w.ok(await staff(s.id, 'pick'));
+    w.ok(await staff(s.id, 'pack'));
+    await new Promise((r) => setTimeout(r, 1_200));
+    const done = w.ok(await staff(s.id, 'hand-over')).shipout;
+    assert.equal(done.status, 'handed_over');
+    const rows = await app.em().execute<{ id: number; charged: number; since: number; last: string }[]>(
+      `select p.id, p.fees_charged_periods as charged,
+         extract(epoch from (select handed_over_at from shipout where id = ?) - p.received_at)::float8 as since,
+         (select max(period_start)::text from storage_fee where stored_package_id = p.id) as last
+       from stored_package p where p.id = any(?::int[]) order by p.id`,
+      [s.id, `{${ids.join(',')}}`],
+    );
+    for (const r of rows)
+      assert.ok(
+        r.charged >= Math.floor(r.since) + 1 && r.charged >= 2,
+        `periods to the hand-over: ${JSON.stringify(r)}`,
+      );
+    assert.ok((await charged()) > atRun);
+    assert.deepEqual(await packageStates(ids), ['shipped', 'shipped']);
+    const [owed] = await app
+      .em()
+      .execute<{ owed: string }[]>(
+        'select coalesce(sum(amount - paid), 0)::text as owed from storage_fee where customer_id = ?',
+        [customerId],
+      );
+    assert.equal(owed!.owed, '0', 'collected from the wallet in the hand-over');
+  });
+
   test('cancel voids the holds at once and puts the packages back on the shelf', async () => {
     const ids = await w.stored(w.wh1.id, 1);
     const s = await created('FLEET', ids);
@@ -229,7 +287,7 @@ describe('ship-outs', () => {
       .em()
       .execute<{ order_id: number; state: string; carrier: string; service: string }[]>(
         'select order_id, state, carrier, service from label_order where business_id = ? and idempotency_key = ?',
-        [w.business.id, `sho-${s.id}`],
+        [w.business.id, labelKey(s.id)],
       );
     assert.equal(labels.length, 1);
     assert.equal(labels[0]!.order_id, done.order.id);
@@ -261,11 +319,19 @@ describe('ship-outs', () => {
     const bought = w.ok(
       await app.http.post(
         '/v1/uniorder',
-        { rate_id: rate.rate_id, idempotency_key: `sho-${s.id}` },
+        { rate_id: rate.rate_id, idempotency_key: `first-attempt-${s.id}` },
         { token: w.admin },
       ),
       201,
     );
+    // No caller may choose the service's own key: the first attempt's purchase is given it here.
+    await app
+      .em()
+      .execute('update label_order set idempotency_key = ? where business_id = ? and idempotency_key = ?', [
+        labelKey(s.id),
+        w.business.id,
+        `first-attempt-${s.id}`,
+      ]);
     const done = w.ok(await staff(s.id, 'hand-over')).shipout;
     assert.equal(done.status, 'handed_over');
     assert.equal(done.order.id, bought.order_id);
@@ -273,7 +339,7 @@ describe('ship-outs', () => {
       .em()
       .execute('select count(*)::int as n from label_order where business_id = ? and idempotency_key = ?', [
         w.business.id,
-        `sho-${s.id}`,
+        labelKey(s.id),
       ])) as [{ n: number }];
     assert.equal(n, 1);
   });
@@ -282,14 +348,7 @@ describe('ship-outs', () => {
     const x = await shipoutWorld(app, { unpaidExpirySeconds: 2 });
     await x.topUp('50.00');
     const ids = await x.stored(x.wh1.id, 1);
-    const s = x.ok(
-      await app.http.post(
-        `${base}/services/FLEET/orders`,
-        { package_ids: ids, recipient: RECIPIENT },
-        { token: x.customer },
-      ),
-      201,
-    ).shipout;
+    const s = x.ok(await create('FLEET', ids, {}, x.customer), 201).shipout;
     x.ok(await app.http.post(`${base}/${s.id}/pay`, { amount: '1.00' }, { token: x.customer }));
     assert.equal((await x.credits()).available, '49.00');
     const expired = await waitFor(async () => {
@@ -305,29 +364,14 @@ describe('ship-outs', () => {
 
   test('prices hidden from a customer: answers leave them out, pay is settled offline by the business', async () => {
     const x = await shipoutWorld(app);
-    await app
-      .em()
-      .execute("update app_user set hidden_price_families = '{storage_services}' where id = ?", [x.users.customer.id]);
+    await hideStoragePrices(app, x.users.customer.id);
     const services = x.ok(await app.http.get(`${base}/services`, { token: x.customer })).services;
     assert.ok(services.every((s: any) => s.price_hidden === true && s.pricing === undefined));
     const ids = await x.stored(x.wh1.id, 1);
-    const est = x.ok(
-      await app.http.post(
-        `${base}/services/FLEET/estimate`,
-        { package_ids: ids, recipient: RECIPIENT },
-        { token: x.customer },
-      ),
-    );
+    const est = x.ok(await estimate('FLEET', ids, x.customer));
     assert.equal(est.price_hidden, true);
     assert.equal(est.total, undefined);
-    const s = x.ok(
-      await app.http.post(
-        `${base}/services/FLEET/orders`,
-        { package_ids: ids, recipient: RECIPIENT },
-        { token: x.customer },
-      ),
-      201,
-    ).shipout;
+    const s = x.ok(await create('FLEET', ids, {}, x.customer), 201).shipout;
     assert.equal(s.price_hidden, true);
     for (const field of ['total', 'tax', 'currency', 'price_details', 'paid_amount', 'balance_due'])
       assert.equal(s[field], undefined, field);
@@ -355,27 +399,17 @@ describe('ship-outs', () => {
   test('isolation: another customer, another business, and roles', async () => {
     const ids = await w.stored(w.wh1.id, 1);
     const s = await created('FLEET', ids);
-    const em = app.em();
-    const other = em.create(User, {
-      businessId: w.business.id,
+    const { token } = await anotherCustomer(app, w.business.id, {
       email: `customer2-${w.tag}@test.example`,
       name: 'Second customer',
-      role: 'customer',
-      passwordHash: await hashPassword(PASSWORD),
     });
-    await em.flush();
-    const token = await app.login(other.email, PASSWORD);
     for (const res of [
       await app.http.get(`${base}/${s.id}`, { token }),
       await app.http.post(`${base}/${s.id}/pay`, {}, { token }),
       await app.http.post(`${base}/${s.id}/cancel`, {}, { token }),
     ])
       assert.equal(res.status, 404, JSON.stringify(res.body));
-    const theirs = await app.http.post(
-      `${base}/services/FLEET/orders`,
-      { package_ids: ids, recipient: RECIPIENT },
-      { token },
-    );
+    const theirs = await create('FLEET', ids, {}, token);
     assert.equal(theirs.body.code, 'PACKAGE_NOT_AVAILABLE');
     assert.equal(w.ok(await app.http.get(base, { token })).total, 0);
 

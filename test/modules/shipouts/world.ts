@@ -3,9 +3,9 @@
  * of each kind, a wallet topped up, and stored packages made as receiving makes them (a storage order fixture, its
  * packages declared, opened for receiving and scanned in at /v1/wms/receiving).
  */
-import assert from 'node:assert/strict';
 import type { TestApp } from '../../helpers/app.ts';
 import { declarePackages, openForReceiving } from '../../../src/modules/wms/index.ts';
+import { makeWarehouse, ok, setCustomerServiceSettings } from '../customer-services/orderWorld.ts';
 import { labelWorld, RECIPIENT } from '../labels/world.ts';
 
 export { RECIPIENT };
@@ -18,33 +18,15 @@ export const PRICING = {
   tax_rate: '20',
 };
 
-const ADDRESS = { line1: '1 rue A', city: 'Paris', postal_code: '75001', country: 'FR' };
-
 export async function shipoutWorld(app: TestApp, opts: { unpaidExpirySeconds?: number } = {}) {
   const w = await labelWorld(app);
   const admin = w.admin;
-  const ok = (res: { status: number; body: any }, status = 200) => {
-    assert.equal(res.status, status, JSON.stringify(res.body));
-    return res.body;
-  };
-  ok(
-    await app.http.put(
-      '/v1/client/customer-services/settings',
-      { currency: 'EUR', unpaid_expiry_seconds: opts.unpaidExpirySeconds ?? 3600 },
-      { token: admin },
-    ),
-  );
-  const warehouse = async (code: string) =>
-    ok(
-      await app.http.post(
-        '/v1/wms/warehouses',
-        { code, name: `Warehouse ${code}`, address: ADDRESS, timezone: 'Europe/Paris' },
-        { token: admin },
-      ),
-      201,
-    ).warehouse as { id: number; code: string };
-  const wh1 = await warehouse('WH1');
-  const wh2 = await warehouse('WH2');
+  await setCustomerServiceSettings(app, admin, {
+    currency: 'EUR',
+    unpaid_expiry_seconds: opts.unpaidExpirySeconds ?? 3600,
+  });
+  const wh1 = await makeWarehouse(app, admin, 'WH1');
+  const wh2 = await makeWarehouse(app, admin, 'WH2');
   const service = async (code: string, warehouseId: number, method: 1 | 2, fulfilment: Record<string, unknown>) =>
     ok(
       await app.http.post(

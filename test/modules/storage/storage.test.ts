@@ -11,6 +11,7 @@ import {
   storageFeeRunWorkflowId,
 } from '../../../src/modules/storage/contract.ts';
 import { owedOf } from '../../../src/modules/storage/index.ts';
+import { customersDue } from '../../../src/modules/storage/repo/fees.ts';
 import type { storageFeeRun } from '../../../src/modules/storage/workflows.ts';
 import { executeBound } from '../../../src/platform/db/orm.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
@@ -18,7 +19,23 @@ import { waitFor } from '../../helpers/wait.ts';
 import { assertLedgerInvariants } from '../wallet/world.ts';
 import { boxes, ok, storageWorld, type StorageWorld } from './world.ts';
 
-const PRICE_FIELDS = ['currency', 'total', 'tax', 'price_details', 'paid_amount', 'balance_due', 'price_per_period'];
+const PRICE_FIELDS = [
+  'currency',
+  'total',
+  'tax',
+  'price_details',
+  'paid_amount',
+  'offline_amount',
+  'balance_due',
+  'price_per_period',
+];
+
+/** The storage order of an answer `{ result, storage_order }`. */
+const so = (res: { status: number; body: any }, status = 200) => {
+  const body = ok(res, status);
+  assert.equal(body.result, true);
+  return body.storage_order;
+};
 
 describe('storage orders', () => {
   let app: TestApp;
@@ -91,7 +108,7 @@ describe('storage orders', () => {
   test('create, pay from the wallet, receive: pending_payment -> confirmed -> receiving -> stored', async () => {
     const w = await storageWorld(app);
     const key = randomUUID();
-    const created = ok(
+    const created = so(
       await create(w, { reference: 'MY-REF', expected_arrival: '2030-01-15', idempotency_key: key }),
       201,
     );
@@ -106,8 +123,27 @@ describe('storage orders', () => {
     assert.equal(created.can_edit, true);
     assert.equal(created.workflow_id, `storage-order-${created.id}`);
     assert.ok(created.expires_at);
-    const again = ok(await create(w, { idempotency_key: key }), 201);
-    assert.equal(again.id, created.id, 'the same key answers the first order');
+    const again = so(
+      await create(w, { reference: 'MY-REF', expected_arrival: '2030-01-15', idempotency_key: key }),
+      201,
+    );
+    assert.equal(again.id, created.id, 'the same key and body answer the first order');
+    for (const other of [{ packages: boxes(2) }, { reference: 'OTHER' }, { expected_arrival: '2030-01-16' }]) {
+      const reused = await create(w, {
+        reference: 'MY-REF',
+        expected_arrival: '2030-01-15',
+        ...other,
+        idempotency_key: key,
+      });
+      assert.equal(reused.status, 409, JSON.stringify(other));
+      assert.equal(reused.body.code, 'IDEMPOTENCY_KEY_REUSED');
+    }
+    const [orders] = await executeBound<{ n: number }>(
+      app.em(),
+      'select count(*)::int as n from storage_order where business_id = $1',
+      [w.business.id],
+    );
+    assert.equal(orders!.n, 1, 'nothing created by a reused key');
 
     // Unpaid: the warehouse refuses its packages.
     const early = await w.receive(created.packages[0].tracking_number);
@@ -120,7 +156,7 @@ describe('storage orders', () => {
 
     // 2.00 in the wallet: a balancing payment takes it all and leaves 1.60 due.
     await w.topUp(200n);
-    const part = ok(await pay(w, created.id));
+    const part = so(await pay(w, created.id));
     assert.equal(part.status, 'pending_payment');
     assert.equal(part.paid_amount, '2.00');
     assert.equal(part.balance_due, '1.60');
@@ -131,9 +167,9 @@ describe('storage orders', () => {
     assert.equal(tooMuch.body.errors[0].field, 'amount');
 
     await w.topUp(1000n);
-    const half = ok(await pay(w, created.id, { amount: '0.60' }));
+    const half = so(await pay(w, created.id, { amount: '0.60' }));
     assert.equal(half.balance_due, '1.00');
-    const paid = ok(await pay(w, created.id));
+    const paid = so(await pay(w, created.id));
     assert.equal(paid.status, 'confirmed');
     assert.equal(paid.paid_amount, '3.60');
     assert.equal(paid.balance_due, '0.00');
@@ -153,7 +189,7 @@ describe('storage orders', () => {
     ]);
 
     ok(await w.receive(created.packages[0].tracking_number, 'B-07'));
-    const receiving = ok(await get(w, created.id));
+    const receiving = so(await get(w, created.id));
     assert.equal(receiving.status, 'receiving');
     const first = receiving.packages.find((p: any) => p.id === created.packages[0].id);
     assert.equal(first.received, true);
@@ -167,7 +203,7 @@ describe('storage orders', () => {
     assert.equal(refused.body.code, 'STORAGE_ORDER_NOT_CANCELLABLE');
 
     for (const p of created.packages.slice(1)) ok(await w.receive(p.tracking_number));
-    assert.equal(ok(await get(w, created.id)).status, 'stored');
+    assert.equal(so(await get(w, created.id)).status, 'stored');
 
     const list = ok(await app.http.get('/v1/customer/storage-orders?per_page=10', { token: w.customer }));
     assert.equal(list.total, 1);
@@ -180,7 +216,7 @@ describe('storage orders', () => {
 
   test('a price of 0 is confirmed at creation, with no process', async () => {
     const w = await storageWorld(app, { handlingFee: '0' });
-    const created = ok(await create(w), 201);
+    const created = so(await create(w), 201);
     assert.equal(created.status, 'confirmed');
     assert.equal(created.total, '0.00');
     assert.equal(created.workflow_id, null);
@@ -191,8 +227,8 @@ describe('storage orders', () => {
     // A storage day of 1 second: a package is charged 0.60 (0.50 + 20 %) per second started since its receipt.
     const w = await storageWorld(app, { storageDaySeconds: 1 });
     await w.topUp(360n + 100n);
-    const created = ok(await create(w), 201);
-    ok(await pay(w, created.id));
+    const created = so(await create(w), 201);
+    so(await pay(w, created.id));
     for (const p of created.packages) ok(await w.receive(p.tracking_number));
     await new Promise((r) => setTimeout(r, 2_500));
 
@@ -279,10 +315,10 @@ describe('storage orders', () => {
   test('cancel refunds what was paid and releases the packages; the warehouse then refuses them', async () => {
     const w = await storageWorld(app);
     await w.topUp(1000n);
-    const created = ok(await create(w), 201);
-    ok(await pay(w, created.id));
+    const created = so(await create(w), 201);
+    so(await pay(w, created.id));
     assert.equal(await w.balance(), 640n);
-    const cancelled = ok(
+    const cancelled = so(
       await app.http.post(`/v1/customer/storage-orders/${created.id}/cancel`, {}, { token: w.customer }),
     );
     assert.equal(cancelled.status, 'cancelled');
@@ -308,11 +344,11 @@ describe('storage orders', () => {
   test('an unpaid order expires: its packages released, a partial payment refunded', async () => {
     const w = await storageWorld(app, { unpaidExpirySeconds: 2 });
     await w.topUp(100n);
-    const created = ok(await create(w), 201);
-    ok(await pay(w, created.id));
+    const created = so(await create(w), 201);
+    so(await pay(w, created.id));
     assert.equal(await w.balance(), 0n);
     const expired = await waitFor(async () => {
-      const read = ok(await get(w, created.id));
+      const read = so(await get(w, created.id));
       return read.status === 'expired' ? read : null;
     }, 30_000);
     assert.ok(expired.packages.every((p: any) => p.state === 'released'));
@@ -342,18 +378,24 @@ describe('storage orders', () => {
     );
     assert.equal(quote.price_hidden, true);
     for (const f of PRICE_FIELDS) assert.equal(quote[f], undefined, f);
-    const created = ok(await create(w), 201);
+    const created = so(await create(w), 201);
     assert.equal(created.price_hidden, true);
     for (const f of PRICE_FIELDS) assert.equal(created[f], undefined, f);
     const refused = await pay(w, created.id);
     assert.equal(refused.status, 403);
     assert.equal(refused.body.code, 'PRICE_HIDDEN_SETTLE_OFFLINE');
+    const unknown = await pay(w, created.id + 1_000_000);
+    assert.equal(unknown.status, 404, 'an order that is not yours is NOT_FOUND first');
 
-    const settled = ok(
+    const settled = so(
       await app.http.post(`/v1/client/storage-orders/${created.id}/settle-offline`, {}, { token: w.admin }),
     );
     assert.equal(settled.status, 'confirmed');
-    assert.equal(settled.settled_offline, '3.60', 'staff see the prices');
+    assert.equal(settled.settled_offline, true);
+    assert.equal(settled.offline_amount, '3.60', 'staff see the prices');
+    const seen = so(await get(w, created.id));
+    assert.equal(seen.settled_offline, true, 'a boolean the customer sees too');
+    assert.equal(seen.offline_amount, undefined);
     const denied = await app.http.post(
       `/v1/client/storage-orders/${created.id}/settle-offline`,
       {},
@@ -376,14 +418,45 @@ describe('storage orders', () => {
     assert.equal((await owedOf(app.em(), w.business.id, w.users.customer.id)).size, 0, 'no arrears in the wallet');
     const listed = ok(await app.http.get('/v1/customer/stored-packages', { token: w.customer }));
     assert.ok(listed.packages.every((p: any) => p.price_hidden === true && p.fees_charged === undefined));
-    const read = ok(await get(w, created.id));
+    const read = so(await get(w, created.id));
     for (const f of PRICE_FIELDS) assert.equal(read[f], undefined, f);
+
+    // Shown again: the fees settled offline are charged, and owed to the business, not by the wallet.
+    await executeBound(app.em(), "update app_user set hidden_price_families = '{}' where id = $1", [
+      w.users.customer.id,
+    ]);
+    const shown = ok(await app.http.get('/v1/customer/stored-packages', { token: w.customer }));
+    assert.ok(shown.packages.every((p: any) => Number(p.fees_charged) > 0 && p.fees_owed === '0.00'));
+  });
+
+  test('wallet fees owed from before the prices were hidden are not collected, and do not make the customer due', async () => {
+    const w = await storageWorld(app, { storageDaySeconds: 1 });
+    await w.topUp(360n);
+    const created = so(await create(w), 201);
+    so(await pay(w, created.id));
+    for (const p of created.packages) ok(await w.receive(p.tracking_number));
+    await new Promise((r) => setTimeout(r, 1_200));
+    await runFees(w.business.id);
+    const owed = (await owedOf(app.em(), w.business.id, w.users.customer.id)).get('EUR')!;
+    assert.ok(owed > 0n, 'the empty wallet owes its fees');
+    // Nothing more due: the packages left the warehouse.
+    await executeBound(app.em(), "update stored_package set state = 'shipped' where storage_order_id = $1", [
+      created.id,
+    ]);
+    const due = async () =>
+      (await customersDue(app.em(), { after: 0, limit: 10, businessId: w.business.id })).map((c) => c.customer_id);
+    assert.deepEqual(await due(), [w.users.customer.id], 'owed from the wallet: due');
+    await w.hidePrices();
+    await w.topUp(10_000n);
+    assert.deepEqual(await due(), [], 'hidden: the wallet debt is not visited every run');
+    await runFees(w.business.id);
+    assert.equal(await w.balance(), 10_000n, 'nothing collected while hidden');
   });
 
   test('isolation: another customer and another business find nothing; staff may not act as the customer', async () => {
     const w = await storageWorld(app);
     const other = await storageWorld(app);
-    const created = ok(await create(w), 201);
+    const created = so(await create(w), 201);
     const second = await w.otherCustomer();
     for (const token of [second.token, other.customer]) {
       assert.equal((await get(w, created.id, token)).status, 404);

@@ -3,21 +3,20 @@
  * warehouse with a storage service (handling 1.00 and 0.50 a period per package, tax 20 %), its staff and customers
  * signed in, and the wallet topped up through the wallet module's own transfer().
  */
-import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { User } from '../../../src/modules/identity/index.ts';
-import { transfer } from '../../../src/modules/wallet/index.ts';
 import { executeBound } from '../../../src/platform/db/orm.ts';
-import { hashPassword } from '../../../src/platform/secrets.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
+import {
+  anotherCustomer,
+  hideStoragePrices,
+  makeWarehouse,
+  ok,
+  setCustomerServiceSettings,
+  topUpWallet,
+} from '../customer-services/orderWorld.ts';
 
-const ADDRESS = { line1: '1 rue A', city: 'Paris', postal_code: '75001', country: 'FR' };
-
-export const ok = (res: { status: number; body: any }, status = 200) => {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  return res.body;
-};
+export { ok };
 
 export async function storageWorld(
   app: TestApp,
@@ -32,25 +31,12 @@ export async function storageWorld(
   const admin = await app.login(b.users.admin.email, PASSWORD);
   const employee = await app.login(b.users.employee.email, PASSWORD);
   const customer = await app.login(b.users.customer.email, PASSWORD);
-  ok(
-    await app.http.put(
-      '/v1/client/customer-services/settings',
-      {
-        currency: 'EUR',
-        unpaid_expiry_seconds: opts.unpaidExpirySeconds ?? 3600,
-        storage_day_seconds: opts.storageDaySeconds ?? 86_400,
-      },
-      { token: admin },
-    ),
-  );
-  const warehouse = ok(
-    await app.http.post(
-      '/v1/wms/warehouses',
-      { code: 'WH1', name: 'Warehouse 1', address: ADDRESS, timezone: 'Europe/Paris' },
-      { token: admin },
-    ),
-    201,
-  ).warehouse as { id: number; code: string };
+  await setCustomerServiceSettings(app, admin, {
+    currency: 'EUR',
+    unpaid_expiry_seconds: opts.unpaidExpirySeconds ?? 3600,
+    storage_day_seconds: opts.storageDaySeconds ?? 86_400,
+  });
+  const warehouse = await makeWarehouse(app, admin, 'WH1', 'Warehouse 1');
   const service = async (code: string, fields: Record<string, unknown> = {}) =>
     ok(
       await app.http.post(
@@ -72,32 +58,15 @@ export async function storageWorld(
   await service('ST');
 
   /** Another customer account of the business, signed in. */
-  async function otherCustomer() {
-    const em = app.em();
-    const user = em.create(User, {
-      businessId: b.business.id,
+  const otherCustomer = () =>
+    anotherCustomer(app, b.business.id, {
       email: `customer-${randomUUID().slice(0, 8)}@test.example`,
       name: 'customer extra',
-      role: 'customer',
-      passwordHash: await hashPassword(PASSWORD),
     });
-    await em.flush();
-    return { id: user.id, token: await app.login(user.email, PASSWORD) };
-  }
 
   /** Credits the customer's EUR wallet `amount` (minor units) as a top-up from the business's funding account. */
   async function topUp(amount: bigint, customerId = b.users.customer.id) {
-    await app.em().transactional((tx) =>
-      transfer(tx, {
-        businessId: b.business.id,
-        key: `test-top-up-${randomUUID()}`,
-        currency: 'EUR',
-        code: 'top_up',
-        amount,
-        debit: { kind: 'funding' },
-        credit: { kind: 'wallet', customerId },
-      }),
-    );
+    await topUpWallet(app, { businessId: b.business.id, customerId, amount });
   }
 
   /** The customer's wallet balance in minor units (0 before it exists). */
@@ -118,10 +87,7 @@ export async function storageWorld(
       { token: employee },
     );
 
-  const hidePrices = () =>
-    executeBound(app.em(), "update app_user set hidden_price_families = '{storage_services}' where id = $1", [
-      b.users.customer.id,
-    ]);
+  const hidePrices = () => hideStoragePrices(app, b.users.customer.id);
 
   return { ...b, admin, employee, customer, warehouse, service, otherCustomer, topUp, balance, receive, hidePrices };
 }

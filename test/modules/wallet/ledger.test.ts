@@ -2,7 +2,8 @@
  * The ledger called directly, as the paying modules call it (docs/customer-services.md, "Transfers"): a balancing
  * payment moves what is there; a payment the wallet cannot cover is INSUFFICIENT_FUNDS with nothing written; keys
  * answer their first transfer or TRANSFER_KEY_REUSED; holds are posted or voided once; a transfer joins the caller's
- * transaction; and 50 concurrent payments on one wallet keep every invariant.
+ * transaction; no account column passes 10^15 minor units; two settles of one key at once answer one transfer;
+ * and 50 concurrent payments on one wallet keep every invariant.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -212,6 +213,64 @@ describe('the ledger', () => {
     const lost = race.find((o) => o.status === 'rejected')!;
     assert.ok(refusal('HOLD_NOT_PENDING')(lost.reason), String(lost.reason));
     await assertLedgerInvariants(app.em(), bid);
+  });
+
+  test('two settles of one hold with the same key at once answer the same transfer', async () => {
+    const b = await makeBusiness(app.em());
+    const [bid, cid] = [b.business.id, b.users.customer.id];
+    await topUp(bid, cid, 3000n);
+    for (const [i, settle] of [
+      [1, postHold],
+      [2, voidHold],
+    ] as const) {
+      await payment(bid, cid, 1000n, `sho-${i}-pay-0`, { pending: true, code: 'hold' });
+      const both = await Promise.all(
+        [0, 1].map(() => settle(app.em(), { businessId: bid, key: `sho-${i}-settle`, holdKey: `sho-${i}-pay-0` })),
+      );
+      assert.equal(both[0]!.transfer.id, both[1]!.transfer.id, 'one transfer');
+      assert.deepEqual(both.map((r) => r.repeated).sort(), [false, true], 'written once, answered again once');
+    }
+    assert.equal(await walletAvailable(app.em(), bid, cid, CURRENCY), 2000n, '10.00 posted, 10.00 voided');
+    await assertLedgerInvariants(app.em(), bid);
+  });
+
+  test('a transfer that would take an account column above 10^15 minor units is 422 on amount, nothing written', async () => {
+    const b = await makeBusiness(app.em());
+    const [bid, cid] = [b.business.id, b.users.customer.id];
+    const ceiling = 10n ** 15n;
+    await topUp(bid, cid, ceiling - 1000n);
+    const before = await ledgerCounts(app.em(), bid);
+    const overCeiling = (e: unknown) =>
+      refusal('VALIDATION_FAILED')(e) && (e as AppError).fields?.[0]?.field === 'amount';
+    for (let i = 0; i < 3; i++) await assert.rejects(topUp(bid, cid, 1001n), overCeiling, `top-up ${i}`);
+    assert.deepEqual(await ledgerCounts(app.em(), bid), before, 'nothing written');
+    await topUp(bid, cid, 1000n);
+    assert.equal(await walletAvailable(app.em(), bid, cid, CURRENCY), ceiling, 'up to the ceiling itself');
+    await assert.rejects(topUp(bid, cid, 1n), overCeiling, 'the wallet is full');
+    await assertLedgerInvariants(app.em(), bid);
+
+    // Revenue's credits count posted and held alike, so a hold's later post can never pass the ceiling. Money goes
+    // round: paid in by one wallet, refunded to a second (the ledger takes any account as a wallet's owner).
+    const r = await makeBusiness(app.em());
+    const [rid, first, second] = [r.business.id, r.users.customer.id, r.users.broker.id];
+    const half = 6n * 10n ** 14n;
+    await topUp(rid, first, half);
+    await payment(rid, first, half, 'in');
+    await transfer(app.em(), {
+      businessId: rid,
+      key: 'round',
+      currency: CURRENCY,
+      code: 'refund',
+      amount: half,
+      debit: { kind: 'revenue' },
+      credit: { kind: 'wallet', customerId: second },
+    });
+    await payment(rid, second, ceiling - half - 100n, 'near');
+    await payment(rid, second, 60n, 'big-hold', { pending: true, code: 'hold' });
+    await assert.rejects(payment(rid, second, 41n, 'over'), overCeiling, 'revenue: posted + held + 41 > ceiling');
+    await payment(rid, second, 40n, 'to-ceiling');
+    await postHold(app.em(), { businessId: rid, key: 'big-hold-post', holdKey: 'big-hold' });
+    await assertLedgerInvariants(app.em(), rid);
   });
 
   test("a transfer joins the caller's transaction: rolled back with it", async () => {

@@ -17,22 +17,25 @@ import {
 } from '../../../src/modules/wms/index.ts';
 import { AppError } from '../../../src/platform/errors.ts';
 import { executeBound } from '../../../src/platform/db/orm.ts';
-import { startApp, type TestApp } from '../../helpers/app.ts';
-import { ADDRESS, otherCustomer, PACKAGE, shipoutRow, storageOrderRow, wmsWorld, type WmsWorld } from './world.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import {
+  ADDRESS,
+  otherCustomer,
+  PACKAGE,
+  shipoutRow,
+  storageOrderRow,
+  twoWorlds,
+  wmsWorld,
+  type WmsWorld,
+} from './world.ts';
 
 describe('wms', () => {
   let app: TestApp;
   let w: WmsWorld;
   let x: WmsWorld;
 
-  before(async () => {
-    app = await startApp();
-    w = await wmsWorld(app);
-    x = await wmsWorld(app);
-  });
-  after(async () => {
-    await app.running.close();
-  });
+  before(async () => ({ app, w, x } = await twoWorlds()));
+  after(() => app.running.close());
 
   /** Declares packages of a new storage order of the world's main warehouse, open for receiving when asked. */
   async function packages(world: WmsWorld, n: number, open = true, customerId = world.users.customer.id) {
@@ -48,15 +51,16 @@ describe('wms', () => {
     if (open) await openForReceiving(em, { businessId: world.business.id, storageOrderId });
     return { storageOrderId, rows };
   }
+  const postWarehouse = (body: Record<string, unknown>, token: string) =>
+    app.http.post('/v1/wms/warehouses', body, { token });
   const receive = (world: WmsWorld, body: Record<string, unknown>, token = world.employee) =>
     app.http.post('/v1/wms/receiving', { warehouse_id: world.warehouse, ...body }, { token });
 
   describe('warehouses', () => {
     test('a client admin creates and changes a warehouse; codes are unique in the business', async () => {
-      const created = await app.http.post(
-        '/v1/wms/warehouses',
+      const created = await postWarehouse(
         { code: 'EXTRA-1', name: 'Extra', address: { ...ADDRESS, state: null }, timezone: 'Europe/Prague' },
-        { token: w.admin },
+        w.admin,
       );
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const wh = created.body.warehouse;
@@ -64,33 +68,23 @@ describe('wms', () => {
       assert.equal(wh.active, true);
       assert.deepEqual(wh.address, { ...ADDRESS, line2: null, state: null });
 
-      const again = await app.http.post(
-        '/v1/wms/warehouses',
-        { code: 'EXTRA-1', name: 'Again', address: ADDRESS, timezone: 'UTC' },
-        { token: w.admin },
-      );
+      const again = await postWarehouse({ code: 'EXTRA-1', name: 'Again', address: ADDRESS, timezone: 'UTC' }, w.admin);
       assert.equal(again.status, 409);
       assert.equal(again.body.code, 'WAREHOUSE_CODE_TAKEN');
       // Another business may use the same code.
-      const elsewhere = await app.http.post(
-        '/v1/wms/warehouses',
+      const elsewhere = await postWarehouse(
         { code: 'EXTRA-1', name: 'Theirs', address: ADDRESS, timezone: 'UTC' },
-        { token: x.admin },
+        x.admin,
       );
       assert.equal(elsewhere.status, 201);
 
-      const badZone = await app.http.post(
-        '/v1/wms/warehouses',
+      const badZone = await postWarehouse(
         { code: 'EXTRA-2', name: 'Extra', address: ADDRESS, timezone: 'Mars/Olympus' },
-        { token: w.admin },
+        w.admin,
       );
       assert.equal(badZone.status, 422);
       assert.equal(badZone.body.errors[0].field, 'timezone');
-      const badCode = await app.http.post(
-        '/v1/wms/warehouses',
-        { code: 'lower', name: 'Extra', address: ADDRESS, timezone: 'UTC' },
-        { token: w.admin },
-      );
+      const badCode = await postWarehouse({ code: 'lower', name: 'Extra', address: ADDRESS, timezone: 'UTC' }, w.admin);
       assert.equal(badCode.status, 422);
 
       const changed = await app.http.put(
@@ -132,11 +126,7 @@ describe('wms', () => {
     test('customers are refused every staff operation; employees may not configure warehouses', async () => {
       const calls = [
         app.http.get('/v1/wms/warehouses', { token: w.customer }),
-        app.http.post(
-          '/v1/wms/warehouses',
-          { code: 'C', name: 'C', address: ADDRESS, timezone: 'UTC' },
-          { token: w.customer },
-        ),
+        postWarehouse({ code: 'C', name: 'C', address: ADDRESS, timezone: 'UTC' }, w.customer),
         app.http.put(`/v1/wms/warehouses/${w.warehouse}`, { name: 'C' }, { token: w.customer }),
         app.http.post(
           '/v1/wms/receiving',
@@ -144,11 +134,7 @@ describe('wms', () => {
           { token: w.customer },
         ),
         app.http.post('/v1/wms/inventory', {}, { token: w.customer }),
-        app.http.post(
-          '/v1/wms/warehouses',
-          { code: 'E', name: 'E', address: ADDRESS, timezone: 'UTC' },
-          { token: w.employee },
-        ),
+        postWarehouse({ code: 'E', name: 'E', address: ADDRESS, timezone: 'UTC' }, w.employee),
         app.http.put(`/v1/wms/warehouses/${w.warehouse}`, { name: 'E' }, { token: w.employee }),
       ];
       for (const res of await Promise.all(calls)) {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { executeBound, type Em } from '../../../src/platform/db/orm.ts';
-import type { TestApp } from '../../helpers/app.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
 import { makeBusiness, PASSWORD } from '../../helpers/factories.ts';
 
 export const ADDRESS = { line1: 'Vodickova 710/31', city: 'Praha', postal_code: '110 00', country: 'CZ' };
@@ -60,6 +60,12 @@ export async function wmsWorld(app: TestApp) {
   };
 }
 export type WmsWorld = Awaited<ReturnType<typeof wmsWorld>>;
+
+/** A started app with two businesses' worlds: `w` the tests work in, `x` another, for isolation. */
+export async function twoWorlds(): Promise<{ app: TestApp; w: WmsWorld; x: WmsWorld }> {
+  const app = await startApp();
+  return { app, w: await wmsWorld(app), x: await wmsWorld(app) };
+}
 
 /** Another customer account of the business. */
 export async function otherCustomer(em: Em, w: WmsWorld): Promise<number> {

@@ -136,38 +136,35 @@ export async function updateService<K extends ServiceKind>(
   return rows[0] ?? 'missing';
 }
 
-/** The business's service of the kind with this id, or null. */
-export async function serviceById<K extends ServiceKind>(
+/** The business's service of the kind `where` picks (`$2`, `$3`: `params`), or null. */
+async function serviceWhere<K extends ServiceKind>(
   em: Em,
   kind: K,
   businessId: number,
-  id: number,
+  where: string,
+  params: unknown[],
 ): Promise<ServiceRows[K] | null> {
   const t = TABLES[kind];
   const rows = await executeBound<ServiceRows[K]>(
     em,
-    `select ${t.columns} from ${t.table} where business_id = $1 and id = $2`,
-    [businessId, id],
+    `select ${t.columns} from ${t.table} where business_id = $1 and ${where}`,
+    [businessId, ...params],
   );
   return rows[0] ?? null;
 }
 
+/** The business's service of the kind with this id, or null. */
+export const serviceById = <K extends ServiceKind>(em: Em, kind: K, businessId: number, id: number) =>
+  serviceWhere(em, kind, businessId, 'id = $2', [id]);
+
 /** The business's service of the kind with this code (active only when asked), or null. */
-export async function serviceByCode<K extends ServiceKind>(
+export const serviceByCode = <K extends ServiceKind>(
   em: Em,
   kind: K,
   businessId: number,
   code: string,
   activeOnly: boolean,
-): Promise<ServiceRows[K] | null> {
-  const t = TABLES[kind];
-  const rows = await executeBound<ServiceRows[K]>(
-    em,
-    `select ${t.columns} from ${t.table} where business_id = $1 and code = $2 and (not $3 or active)`,
-    [businessId, code, activeOnly],
-  );
-  return rows[0] ?? null;
-}
+) => serviceWhere(em, kind, businessId, 'code = $2 and (not $3 or active)', [code, activeOnly]);
 
 /** The business's services of the kind by code: active only when asked, of one warehouse when given. */
 export function servicesOf<K extends ServiceKind>(

@@ -11,27 +11,20 @@ import { writeOnceStarted } from '../../../platform/temporal/startWithRows.ts';
 import {
   activeServices,
   customerServiceSettings,
+  payFromWallet,
   presentShipoutService,
   priceShipment,
   shipoutService,
 } from '../../customer-services/index.ts';
 import { formatDecimal, minorDigits, parseDecimal } from '../../delivery-prices/index.ts';
-import { failPayment, transfer } from '../../wallet/index.ts';
+import { partyOf } from '../../labels/index.ts';
+import { failPayment } from '../../wallet/index.ts';
 import { packagesOf, reservePackages, warehouseOf, type StoredPackageRow } from '../../wms/index.ts';
 import { isCancellable } from '../domain.ts';
 import { fail } from '../errorCodes.ts';
 import { unwind } from '../activities.ts';
 import { holdKey } from '../domain.ts';
-import {
-  insertShipout,
-  listShipouts,
-  nextShipoutId,
-  recordHold,
-  setStatus,
-  shipoutByKey,
-  shipoutOf,
-  type StoredParty,
-} from '../repo.ts';
+import { insertShipout, listShipouts, nextShipoutId, recordHold, setStatus, shipoutByKey, shipoutOf } from '../repo.ts';
 import {
   CreateShipoutInput,
   EstimateAnswer,
@@ -40,7 +33,6 @@ import {
   ShipoutAnswer,
   ShipoutServiceView,
   ShipoutView,
-  RecipientInput,
 } from '../views.ts';
 import { balanceDue, presentShipout, storagePricesHidden } from './present.ts';
 import { startShipoutProcess, tellProcess } from './process.ts';
@@ -64,8 +56,9 @@ async function serviceOr404(ctx: BusinessContext, code: string) {
 }
 
 /**
- * The customer's packages of these ids, checked as a reservation checks them (not the caller's:
- * PACKAGE_NOT_AVAILABLE; another warehouse: PACKAGES_IN_SEVERAL_WAREHOUSES), without locking them.
+ * The customer's packages of these ids, checked as a reservation checks them (not the caller's, not stored yet, or
+ * reserved by another ship-out: PACKAGE_NOT_AVAILABLE; another warehouse: PACKAGES_IN_SEVERAL_WAREHOUSES), without
+ * locking them: reservePackages checks again under the lock.
  */
 async function packagesFor(ctx: BusinessContext, ids: readonly number[], warehouseId: number) {
   const unique = [...new Set(ids)];
@@ -79,6 +72,16 @@ async function packagesFor(ctx: BusinessContext, ids: readonly number[], warehou
     throw new AppError(422, 'PACKAGES_IN_SEVERAL_WAREHOUSES', 'wms.package_other_warehouse', {
       params: { id: elsewhere.id },
     });
+  const taken = rows.find((r) => r.state !== 'stored');
+  if (taken)
+    throw new AppError(
+      422,
+      'PACKAGE_NOT_AVAILABLE',
+      `wms.package_${taken.state === 'reserved' ? 'reserved' : 'not_stored'}`,
+      {
+        params: { id: taken.id },
+      },
+    );
   return rows;
 }
 
@@ -89,24 +92,6 @@ const priceOf = (pricing: Parameters<typeof priceShipment>[0], currency: string,
     rows.map((r) => ({ weight_grams: r.weight_grams })),
   );
 
-/** The recipient as stored: every optional field present. */
-function storedParty(p: z.output<typeof RecipientInput>): StoredParty {
-  return {
-    name: p.name,
-    company: p.company ?? null,
-    phone: p.phone ?? null,
-    email: p.email ?? null,
-    address: {
-      line1: p.address.line1,
-      line2: p.address.line2 ?? null,
-      city: p.address.city,
-      state: p.address.state ?? null,
-      postal_code: p.address.postal_code,
-      country: p.address.country,
-    },
-  };
-}
-
 export const listShipoutServices = defineOperation({
   name: 'list_shipout_services',
   summary: 'The ship-out services the business offers: which warehouse each leaves from and how it is priced.',
@@ -116,14 +101,16 @@ export const listShipoutServices = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/customer/shipout-orders/services' },
   graphql: { name: 'shipoutServices', kind: 'query' },
+  mcp: { scope: 'storage:read', risk: 'low' },
   input: z
     .object({
       warehouse_id: pathId.optional().describe('Only services of this warehouse'),
-      pricing_method: z.coerce
-        .number()
-        .pipe(z.union([z.literal(1), z.literal(2)]))
+      // A query parameter is text: its published values are "1" and "2", exactly as it is checked.
+      pricing_method: z
+        .enum(['1', '2'])
+        .transform(Number)
         .optional()
-        .describe('Only services priced this way'),
+        .describe('Only services priced this way: 1 at once, 2 later by the business'),
     })
     .strict(),
   output: z.object({ result: z.literal(true), services: z.array(ShipoutServiceView) }),
@@ -149,12 +136,13 @@ export const listShipoutServices = defineOperation({
 export const estimateShipout = defineOperation({
   name: 'estimate_shipout',
   summary: 'What a ship-out of these stored packages would cost with this service, without creating it.',
-  description: `The packages are checked as create checks them (yours, in the service’s warehouse: PACKAGE_NOT_AVAILABLE, PACKAGES_IN_SEVERAL_WAREHOUSES), but nothing is reserved. A method 1 service answers the price; a method 2 service is priced by the business after creation: \`priced_later\` is true and the price fields are null. An unknown or inactive service code is NOT_FOUND. ${HIDDEN} For customer accounts only.`,
+  description: `The packages are checked as create checks them (yours, \`stored\` and not in another ship-out: PACKAGE_NOT_AVAILABLE; in the service’s warehouse: PACKAGES_IN_SEVERAL_WAREHOUSES), but nothing is reserved. The same package twice in \`package_ids\` is VALIDATION_FAILED. A method 1 service answers the price; a method 2 service is priced by the business after creation: \`priced_later\` is true and the price fields are null. An unknown or inactive service code is NOT_FOUND. ${HIDDEN} For customer accounts only.`,
   tag: TAG,
   roles: CUSTOMER,
   business: true,
   rest: { method: 'POST', path: '/v1/customer/shipout-orders/services/{service_code}/estimate' },
-  graphql: { name: 'estimateShipout', kind: 'mutation' },
+  graphql: { name: 'estimateShipout', kind: 'query' },
+  mcp: { scope: 'storage:read', risk: 'low' },
   failures: { NOT_FOUND: 'No active ship-out service of this code', ...PACKAGE_FAILURES },
   input: EstimateInput,
   output: EstimateAnswer,
@@ -208,6 +196,7 @@ export const createShipout = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/customer/shipout-orders/services/{service_code}/orders', status: 201 },
   graphql: { name: 'createShipout', kind: 'mutation' },
+  mcp: { scope: 'storage:write', risk: 'medium' },
   failures: {
     NOT_FOUND: 'No active ship-out service of this code',
     ...PACKAGE_FAILURES,
@@ -243,7 +232,7 @@ export const createShipout = defineOperation({
             service_code: service.code,
             warehouse_id: service.warehouse_id,
             status,
-            recipient: storedParty(input.recipient),
+            recipient: partyOf(input.recipient),
             reference: input.reference ?? null,
             pricing_method: service.pricing_method,
             currency,
@@ -285,6 +274,7 @@ export const listShipoutsOp = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/customer/shipout-orders' },
   graphql: { name: 'shipouts', kind: 'query' },
+  mcp: { scope: 'storage:read', risk: 'low' },
   input: ListShipoutsInput,
   output: pageOutput('shipouts', ShipoutView),
   async handler(input, ctx) {
@@ -308,6 +298,7 @@ export const getShipout = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/customer/shipout-orders/{id}' },
   graphql: { name: 'shipout', kind: 'query' },
+  mcp: { scope: 'storage:read', risk: 'low' },
   failures: { NOT_FOUND: 'No such ship-out of yours' },
   input: z.object({ id: pathId }).strict(),
   output: ShipoutAnswer,
@@ -327,6 +318,7 @@ export const payShipout = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/customer/shipout-orders/{id}/pay' },
   graphql: { name: 'payShipout', kind: 'mutation' },
+  mcp: { scope: 'storage:write', risk: 'high' },
   failures: {
     NOT_FOUND: 'No such ship-out of yours',
     PRICE_HIDDEN_SETTLE_OFFLINE: true,
@@ -366,18 +358,18 @@ export const payShipout = defineOperation({
         if (asked > due) throw errors.field('amount', 'shipouts.amount_too_large', { due: formatDecimal(due, digits) });
         amount = asked;
       }
-      const { transfer: hold } = await transfer(tx, {
-        businessId,
-        key: holdKey(row.id, row.payments),
-        currency: row.currency,
-        code: 'hold',
-        amount,
-        debit: { kind: 'wallet', customerId: row.customer_id },
-        credit: { kind: 'revenue' },
-        balancing: true,
-        pending: true,
-        reference: { type: 'shipout', id: String(row.id) },
-      });
+      const hold = await payFromWallet(
+        tx,
+        {
+          businessId,
+          customerId: row.customer_id,
+          key: holdKey(row.id, row.payments),
+          currency: row.currency,
+          amount,
+          reference: { type: 'shipout', id: row.id },
+        },
+        { hold: true },
+      );
       const covered = row.held_amount + hold.amount >= row.total!;
       await recordHold(tx, row.id, hold.amount, covered);
       return covered;
@@ -397,6 +389,7 @@ export const cancelShipout = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/customer/shipout-orders/{id}/cancel' },
   graphql: { name: 'cancelShipout', kind: 'mutation' },
+  mcp: { scope: 'storage:write', risk: 'high' },
   failures: { NOT_FOUND: 'No such ship-out of yours', SHIPOUT_WRONG_STATE: 'The ship-out is picked or ended' },
   input: z.object({ id: pathId }).strict(),
   output: ShipoutAnswer,

@@ -1,5 +1,5 @@
 /** The ship-out's process as the operations reach it: started with the row, told of each status the API writes. */
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { tellAfterCommit } from '../../../platform/temporal/tell.ts';
 import type { BusinessContext } from '../../../platform/catalog/types.ts';
 import { NO_DUPLICATES } from '../../../platform/temporal/startOptions.ts';
 import { BUSINESS_ID } from '../../../platform/temporal/searchKeys.ts';
@@ -25,13 +25,19 @@ export function startShipoutProcess(ctx: BusinessContext, input: ShipoutInput) {
   });
 }
 
-/** Tells the process the status just committed; a process that has ended has nothing to hear. */
-export async function tellProcess(ctx: BusinessContext, shipoutId: number, status: ShipoutStatus): Promise<void> {
-  try {
-    await ctx.temporal.workflow
-      .getHandle<typeof shipoutWorkflow>(shipoutWorkflowId(shipoutId))
-      .signal(statusSignal, status);
-  } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
-  }
+/**
+ * Tells the process the status just committed; a process that has ended has nothing to hear. The change is
+ * committed whatever happens here: a signal that fails is logged, never answered, and the process finds the status
+ * itself (it re-reads the row while it waits for a price, and its unpaid expiry reads it under the lock).
+ */
+export function tellProcess(ctx: BusinessContext, shipoutId: number, status: ShipoutStatus): Promise<void> {
+  return tellAfterCommit(
+    () =>
+      ctx.temporal.workflow
+        .getHandle<typeof shipoutWorkflow>(shipoutWorkflowId(shipoutId))
+        .signal(statusSignal, status),
+    ctx.log,
+    { shipoutId, status },
+    'ship-out process not signalled',
+  );
 }

@@ -202,7 +202,7 @@ export const handOverShipout = stepOperation(
   '/v1/client/shipouts/{id}/hand-over',
   'handOverShipout',
   'The ship-out leaves: its outbound order is placed or its label bought, the wallet holds are taken.',
-  'Only a `packed` ship-out (else SHIPOUT_WRONG_STATE). A service of the own fleet places a delivery order at the ship-out’s price (the price family storage_services); a carrier service buys the label of its carrier and service (once, key `sho-<id>`; a carrier refusal leaves the label order in LABEL_PURCHASE_FAILED, bought again later by staff). The holds are posted (the money moves to the business), the packages are `shipped` and the ship-out `handed_over` with its `order`. NO_CARRIER_ACCOUNT or CARRIER_ERROR when the carrier cannot be rated; nothing changed then.',
+  'Only a `packed` ship-out (else SHIPOUT_WRONG_STATE). A service of the own fleet places a delivery order at the ship-out’s price (the price family storage_services); a carrier service buys the label of its carrier and service (once, key `tms:sho-<id>`; a carrier refusal leaves the label order in LABEL_PURCHASE_FAILED, bought again later by staff). The holds are posted (the money moves to the business), the packages are `shipped` and the ship-out `handed_over` with its `order`. NO_CARRIER_ACCOUNT or CARRIER_ERROR when the carrier cannot be rated; nothing changed then.',
   handOverUpdate,
   { NO_CARRIER_ACCOUNT: 'The service’s carrier is not connected', CARRIER_ERROR: 'The carrier gave no rate' },
 );

@@ -1,12 +1,15 @@
 /**
  * Creating and reading shipping orders (docs/customer-services.md, "Shipping orders"). A new order is priced by its
- * service, written pending_payment (confirmed at once when its price is 0) and its process started after the commit.
+ * service, written pending_payment (confirmed at once when its price is 0), and committed only once its process has
+ * started (writeOnceStarted): no order is left without the process that expires or places it.
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { offsetOf, pageOf, pageOutput, pageParams } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
-import { errors } from '../../../platform/errors.ts';
-import { partyOf } from '../domain.ts';
+import { AppError, errors } from '../../../platform/errors.ts';
+import { writeOnceStarted } from '../../../platform/temporal/startWithRows.ts';
+import { partyOf } from '../../labels/index.ts';
 import * as repo from '../repo.ts';
 import { CreateInput, IdInput, OrderAnswer, SERVICE_CODE, ShippingOrderView } from '../views.ts';
 import { minorOf, presentOrder, shippingPricesHidden, startProcess } from './present.ts';
@@ -23,30 +26,13 @@ const HIDDEN_RULE =
 export async function readOrder(ctx: BusinessContext, id: number) {
   const row = await repo.shippingOrderOf(ctx.em, ctx.caller.businessId, ctx.caller.id, id);
   if (!row) throw errors.notFound();
-  return { result: true as const, ...presentOrder(ctx, row, await shippingPricesHidden(ctx)) };
+  return { result: true as const, shipping_order: presentOrder(ctx, row, await shippingPricesHidden(ctx)) };
 }
 
-async function create(ctx: BusinessContext, input: CreateInput) {
-  const businessId = ctx.caller.businessId;
-  const customerId = ctx.caller.id;
-  const key = input.idempotency_key ?? null;
-  if (key) {
-    const earlier = await repo.shippingOrderByKey(ctx.em, businessId, customerId, key);
-    if (earlier) {
-      // Its creation may have died between its commit and the start of its process.
-      await startProcess(ctx.temporal, earlier);
-      return readOrder(ctx, earlier.id);
-    }
-  }
-  const service = await activeShippingService(ctx, input.service_code);
-  const { settings, price } = await priceOf(ctx, service, input);
-  const id = await repo.insertShippingOrder(ctx.em, {
-    business_id: businessId,
-    customer_id: customerId,
-    service_id: service.id,
-    service_code: service.code,
-    status: price.amount === 0n ? 'confirmed' : 'pending_payment',
-    reference: input.reference ?? null,
+/** The request as stored: every optional field present (null when not given), in a fixed order. */
+function requestOf(input: CreateInput) {
+  return {
+    service_code: input.service_code,
     sender: input.sender ? partyOf(input.sender) : null,
     recipient: partyOf(input.recipient),
     packages: input.packages.map((p) => ({
@@ -56,31 +42,102 @@ async function create(ctx: BusinessContext, input: CreateInput) {
       height_mm: p.height_mm ?? null,
       description: p.description ?? null,
     })),
-    currency: price.currency,
-    total: price.amount,
-    tax: taxOf(price),
-    price_details: price.price_details,
-    expires_at: new Date(Date.now() + settings.unpaid_expiry_seconds * 1000),
-    idempotency_key: key,
-  });
-  // A racing creation of the same key wrote first: its order is this call's answer.
-  const row = id
-    ? await repo.shippingOrderOf(ctx.em, businessId, customerId, id)
-    : await repo.shippingOrderByKey(ctx.em, businessId, customerId, key!);
-  await startProcess(ctx.temporal, row!);
-  return readOrder(ctx, row!.id);
+    reference: input.reference ?? null,
+  };
+}
+
+/** The SHA-256 of the canonical request: what a repeat of its idempotency key must match. */
+const hashOf = (request: ReturnType<typeof requestOf>): string =>
+  createHash('sha256').update(JSON.stringify(request)).digest('hex');
+
+/** Raised inside the creation's transaction when a concurrent creation took the idempotency key first. */
+class KeyTaken extends Error {}
+
+/**
+ * The order an earlier creation of the key wrote, answered again when the request is the same; another service or
+ * shipment is IDEMPOTENCY_KEY_REUSED (an order written before requests were kept compares its service only).
+ */
+async function replay(ctx: BusinessContext, key: string, request: ReturnType<typeof requestOf>, hash: string) {
+  const earlier = await repo.shippingOrderByKey(ctx.em, ctx.caller.businessId, ctx.caller.id, key);
+  if (!earlier) return null;
+  const same =
+    earlier.request_hash !== null ? earlier.request_hash === hash : earlier.service_code === request.service_code;
+  if (!same) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'shipping_orders.key_reused');
+  return readOrder(ctx, earlier.id);
+}
+
+async function create(ctx: BusinessContext, input: CreateInput) {
+  const businessId = ctx.caller.businessId;
+  const customerId = ctx.caller.id;
+  const key = input.idempotency_key ?? null;
+  const request = requestOf(input);
+  const hash = hashOf(request);
+  if (key) {
+    const earlier = await replay(ctx, key, request, hash);
+    if (earlier) return earlier;
+  }
+  const service = await activeShippingService(ctx, input.service_code);
+  const { settings, price } = await priceOf(ctx, service, input);
+  const id = await repo.nextShippingOrderId(ctx.em);
+  const status = price.amount === 0n ? 'confirmed' : 'pending_payment';
+  const expiresAt = new Date(Date.now() + settings.unpaid_expiry_seconds * 1000);
+  try {
+    await writeOnceStarted(
+      ctx.em,
+      startProcess(ctx.temporal, businessId, {
+        shipping_order_id: id,
+        expires_at: expiresAt.toISOString(),
+        confirmed: status === 'confirmed',
+      }),
+      async (tx) => {
+        const written = await repo.insertShippingOrder(tx, {
+          id,
+          business_id: businessId,
+          customer_id: customerId,
+          service_id: service.id,
+          service_code: service.code,
+          status,
+          reference: request.reference,
+          sender: request.sender,
+          recipient: request.recipient,
+          packages: request.packages,
+          currency: price.currency,
+          total: price.amount,
+          tax: taxOf(price),
+          price_details: price.price_details,
+          expires_at: expiresAt,
+          idempotency_key: key,
+          request_hash: hash,
+        });
+        if (!written) throw new KeyTaken();
+      },
+      ctx.log,
+      'shipping order',
+    );
+  } catch (err) {
+    if (!(err instanceof KeyTaken)) throw err;
+    // A racing creation of the same key wrote first: its order is this call's answer.
+    const earlier = await replay(ctx, key!, request, hash);
+    if (earlier) return earlier;
+    throw err;
+  }
+  return readOrder(ctx, id);
 }
 
 export const createShippingOrder = defineOperation({
   name: 'create_shipping_order',
   summary: 'Order a shipment by a shipping service: priced now, paid from your wallet, then delivered.',
-  description: `The shipment (sender optional: the business's default shipper; recipient; 1 to max_packages packages, each at most max_weight_grams, else VALIDATION_FAILED) is priced by the service and stored pending_payment until \`expires_at\` (the business's unpaid expiry): pay it with pay_shipping_order, or it expires. A price of 0 is confirmed at once. Once confirmed, its delivery order is placed (the business's own fleet, or a carrier label) and shows under \`order\`. With \`idempotency_key\` a repeat creates nothing and answers the first order of that key. Answers 201 with the order. ${CUSTOMER_RULE} ${HIDDEN_RULE}`,
+  description: `The shipment (sender optional: the business's default shipper; recipient; 1 to max_packages packages, each at most max_weight_grams, else VALIDATION_FAILED) is priced by the service and stored pending_payment until \`expires_at\` (the business's unpaid expiry): pay it with pay_shipping_order, or it expires. A price of 0 is confirmed at once. Once confirmed, its delivery order is placed (the business's own fleet, or a carrier label) and shows under \`order\`. With \`idempotency_key\` a repeat of the same request creates nothing and answers the first order of that key; the key with another service or another shipment (sender, recipient, packages, reference) is IDEMPOTENCY_KEY_REUSED. Answers 201 with the order as \`shipping_order\`. ${CUSTOMER_RULE} ${HIDDEN_RULE}`,
   tag: TAG,
   roles: ROLES,
   business: true,
   rest: { method: 'POST', path: '/v1/customer/shipping-orders/services/{service_code}/orders', status: 201 },
   graphql: { name: 'createShippingOrder', kind: 'mutation' },
-  failures: { NOT_FOUND: 'No active shipping service of the business has this code' },
+  mcp: { scope: 'customer_shipping:write', risk: 'medium' },
+  failures: {
+    NOT_FOUND: 'No active shipping service of the business has this code',
+    IDEMPOTENCY_KEY_REUSED: 'The key created another shipping order (another service or another shipment)',
+  },
   input: CreateInput,
   output: OrderAnswer,
   async handler(input, ctx) {
@@ -97,6 +154,7 @@ export const listShippingOrders = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/customer/shipping-orders/services/{service_code}/orders' },
   graphql: { name: 'shippingOrders', kind: 'query' },
+  mcp: { scope: 'customer_shipping:read', risk: 'low' },
   input: z.object({ service_code: SERVICE_CODE, ...pageParams }).strict(),
   output: pageOutput('orders', ShippingOrderView),
   async handler(input, ctx) {
@@ -120,12 +178,13 @@ export const listShippingOrders = defineOperation({
 export const getShippingOrder = defineOperation({
   name: 'get_shipping_order',
   summary: 'One of your shipping orders: its state, price, payments and delivery order.',
-  description: `\`order\` is its delivery order once placed (tracking number and status), else null; \`balance_due\` what is left to pay; \`can_cancel\` whether cancel_shipping_order may still be asked. ${ORDER_RULE} ${HIDDEN_RULE}`,
+  description: `Answers the order as \`shipping_order\`: \`order\` is its delivery order once placed (tracking number and status), else null; \`balance_due\` what is left to pay; \`can_cancel\` whether cancel_shipping_order may still be asked; \`cancel_reason\` why a cancelled order was cancelled. ${ORDER_RULE} ${HIDDEN_RULE}`,
   tag: TAG,
   roles: ROLES,
   business: true,
   rest: { method: 'GET', path: '/v1/customer/shipping-orders/{id}' },
   graphql: { name: 'shippingOrder', kind: 'query' },
+  mcp: { scope: 'customer_shipping:read', risk: 'low' },
   failures: { NOT_FOUND: 'No shipping order of yours has this id' },
   input: IdInput,
   output: OrderAnswer,

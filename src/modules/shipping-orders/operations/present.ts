@@ -2,12 +2,14 @@
  * What leaves the module: an order as its customer sees it (its prices left out when the business hides
  * shipping_service from the customer), and the process's start and signals.
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { tellAfterCommit } from '../../../platform/temporal/tell.ts';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { SignalDefinition } from '@temporalio/workflow';
 import type { BusinessContext } from '../../../platform/catalog/types.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import { BUSINESS_ID } from '../../../platform/temporal/searchKeys.ts';
+import { NO_DUPLICATES } from '../../../platform/temporal/startOptions.ts';
 import { formatDecimal, minorDigits, parseDecimal } from '../../delivery-prices/index.ts';
 import { ORDER_STATUSES, pricesHiddenFrom } from '../../orders/index.ts';
 import { statusFor } from '../../labels/index.ts';
@@ -18,7 +20,7 @@ import {
   type ShippingOrderInput,
 } from '../contract.ts';
 import { cancellable } from '../domain.ts';
-import type { ShippingOrderRead, ShippingOrderRow } from '../repo.ts';
+import type { ShippingOrderRead } from '../repo.ts';
 import type { ShippingOrderView } from '../views.ts';
 import type { shippingOrder } from '../workflows.ts';
 
@@ -69,6 +71,7 @@ export function presentOrder(ctx: BusinessContext, o: ShippingOrderRead, hidden:
     settled_offline: o.settled_offline,
     expires_at: new Date(o.expires_at).toISOString(),
     order,
+    cancel_reason: o.status === 'cancelled' ? o.cancel_reason : null,
     can_cancel: cancellable(o.status),
     workflow_id: shippingOrderWorkflowId(o.id),
     created_at: new Date(o.created_at).toISOString(),
@@ -76,34 +79,26 @@ export function presentOrder(ctx: BusinessContext, o: ShippingOrderRead, hidden:
   };
 }
 
-/** Starts the order's process; a process started already (a repeated creation) is left as it is. */
-export async function startProcess(client: Client, o: ShippingOrderRow): Promise<void> {
-  const input: ShippingOrderInput = {
-    shipping_order_id: o.id,
-    expires_at: new Date(o.expires_at).toISOString(),
-    confirmed: o.status === 'confirmed',
-  };
-  try {
-    await client.workflow.start<typeof shippingOrder>(SHIPPING_ORDER_WORKFLOW, {
-      workflowId: shippingOrderWorkflowId(o.id),
-      taskQueue: SHIPPING_ORDER_QUEUE,
-      args: [input],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: new TypedSearchAttributes([{ key: BUSINESS_ID, value: o.business_id }]),
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+/** Starts the process of an order about to be written (writeOnceStarted commits the row once it has started). */
+export function startProcess(client: Client, businessId: number, input: ShippingOrderInput): Promise<WorkflowHandle> {
+  return client.workflow.start<typeof shippingOrder>(SHIPPING_ORDER_WORKFLOW, {
+    workflowId: shippingOrderWorkflowId(input.shipping_order_id),
+    taskQueue: SHIPPING_ORDER_QUEUE,
+    args: [input],
+    typedSearchAttributes: new TypedSearchAttributes([{ key: BUSINESS_ID, value: businessId }]),
+    ...NO_DUPLICATES,
+  });
 }
 
 /**
  * Tells the process the order was paid or cancelled, after the change committed. A process that has ended (the
  * order expired meanwhile) has nothing to hear; a lost signal is made up by the expiry, which reads the row.
  */
-export async function tellProcess(client: Client, log: Logger, id: number, signal: SignalDefinition): Promise<void> {
-  try {
-    await client.workflow.getHandle(shippingOrderWorkflowId(id)).signal(signal);
-  } catch (err) {
-    log.warn({ err, shippingOrderId: id, signal: signal.name }, 'could not signal a shipping order process');
-  }
+export function tellProcess(client: Client, log: Logger, id: number, signal: SignalDefinition): Promise<void> {
+  return tellAfterCommit(
+    () => client.workflow.getHandle(shippingOrderWorkflowId(id)).signal(signal),
+    log,
+    { shippingOrderId: id, signal: signal.name },
+    'could not signal a shipping order process',
+  );
 }

@@ -59,6 +59,7 @@ export const listShippingServices = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/customer/shipping-orders/services' },
   graphql: { name: 'customerShippingServices', kind: 'query' },
+  mcp: { scope: 'customer_shipping:read', risk: 'low' },
   input: z.object({}).strict(),
   output: z.object({ result: z.literal(true), services: z.array(ServiceView) }),
   async handler(_input, ctx) {
@@ -80,6 +81,7 @@ export const getShippingServiceConfig = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/customer/shipping-orders/services/{service_code}' },
   graphql: { name: 'customerShippingServiceConfig', kind: 'query' },
+  mcp: { scope: 'customer_shipping:read', risk: 'low' },
   failures: { NOT_FOUND: 'No active shipping service of the business has this code' },
   input: z.object({ service_code: SERVICE_CODE }).strict(),
   output: ServiceConfigView.extend({ result: z.literal(true) }),
@@ -118,6 +120,7 @@ export const estimateShippingOrder = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/customer/shipping-orders/services/{service_code}/estimate-price' },
   graphql: { name: 'estimateShippingOrder', kind: 'query' },
+  mcp: { scope: 'customer_shipping:read', risk: 'low' },
   failures: { NOT_FOUND: 'No active shipping service of the business has this code' },
   input: EstimateInput,
   output: EstimateAnswer,

@@ -3,10 +3,12 @@
  * reading, paying and cancelling an order; and the staff's offline settlement. A customer reaches its own orders
  * only: another customer's or business's order is NOT_FOUND.
  */
+import { tellAfterCommit } from '../../../platform/temporal/tell.ts';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { pageOf, pageOutput, offsetOf, pathId } from '../../../platform/catalog/schemas.ts';
 import { defineOperation, type BusinessContext } from '../../../platform/catalog/types.ts';
-import { errors } from '../../../platform/errors.ts';
+import { AppError, errors } from '../../../platform/errors.ts';
 import { writeOnceStarted } from '../../../platform/temporal/startWithRows.ts';
 import { NO_DUPLICATES } from '../../../platform/temporal/startOptions.ts';
 import {
@@ -28,7 +30,6 @@ import {
   storageOrderWorkflowId,
 } from '../contract.ts';
 import { MAX_PACKAGES } from '../domain.ts';
-import { failPayment } from '../../wallet/index.ts';
 
 import { cancelOrder, payOrder, settleOffline } from '../orderSteps.ts';
 import { customerOrders, insertOrder, nextOrderId, orderByKey, orderOf, type StorageOrderRow } from '../repo/orders.ts';
@@ -83,6 +84,7 @@ export const getStorageOrderConfig = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/customer/storage-orders/config' },
   graphql: { name: 'storageOrderConfig', kind: 'query' },
+  mcp: { scope: 'storage:read', risk: 'low' },
   input: z.object({}).strict(),
   output: StorageConfigAnswer,
   async handler(_input, ctx) {
@@ -115,6 +117,7 @@ export const quoteStorageOrder = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/customer/storage-orders/calculate-price' },
   graphql: { name: 'quoteStorageOrder', kind: 'query' },
+  mcp: { scope: 'storage:read', risk: 'low' },
   input: StorageQuoteInput,
   output: StorageQuoteAnswer,
   async handler(input, ctx) {
@@ -144,24 +147,53 @@ export const quoteStorageOrder = defineOperation({
 /** Raised inside the creation's transaction when a concurrent creation took the idempotency key first. */
 class KeyTaken extends Error {}
 
+/** What a creation asks for, as a hash (the key left out): a repeat of the key must ask the same. */
+/** The packages as declared, every field present (null when not given): as stored and as hashed. */
+const declared = (input: z.output<typeof StorageOrderInput>) =>
+  input.packages.map((p) => ({
+    reference: p.reference ?? null,
+    description: p.description ?? null,
+    weight_grams: p.weight_grams ?? null,
+    length_mm: p.length_mm ?? null,
+    width_mm: p.width_mm ?? null,
+    height_mm: p.height_mm ?? null,
+  }));
+
+function requestHashOf(input: z.output<typeof StorageOrderInput>): string {
+  const body = {
+    service_code: input.service_code,
+    packages: declared(input),
+    reference: input.reference ?? null,
+    expected_arrival: input.expected_arrival ?? null,
+  };
+  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}
+
 export const createStorageOrder = defineOperation({
   name: 'create_storage_order',
   summary: 'Order storage: declare 1 to 100 packages for a storage service’s warehouse.',
-  description: `Creates the order and its packages (each \`expected\`, with a tracking number SP + 10 digits to print on it and the warehouse scans). The price is the handling fee per package plus tax; the order waits in pending_payment for pay_storage_order until expires_at (the business's unpaid expiry), then expires and its packages are released. A price of 0 is confirmed at once. Storage time is charged later, per package and period started from its receipt, at this order's price_per_period. With idempotency_key a repeat creates nothing and answers the first order. An unknown or inactive service_code is VALIDATION_FAILED on it. ${HIDDEN} ${OWN}`,
+  description: `Creates the order and its packages (each \`expected\`, with a tracking number SP + 10 digits to print on it and the warehouse scans). The price is the handling fee per package plus tax; the order waits in pending_payment for pay_storage_order until expires_at (the business's unpaid expiry), then expires and its packages are released. A price of 0 is confirmed at once. Storage time is charged later, per package and period started from its receipt, at this order's price_per_period. With idempotency_key a repeat of the same body creates nothing and answers the first order; the key with another body (service, packages, reference or expected_arrival) is IDEMPOTENCY_KEY_REUSED (409), nothing created. An unknown or inactive service_code is VALIDATION_FAILED on it. ${HIDDEN} ${OWN}`,
   tag: TAG,
   roles: CUSTOMER,
   business: true,
   rest: { method: 'POST', path: '/v1/customer/storage-orders', status: 201 },
   graphql: { name: 'createStorageOrder', kind: 'mutation' },
+  mcp: { scope: 'storage:write', risk: 'medium' },
+  failures: {
+    IDEMPOTENCY_KEY_REUSED: 'The key created another order (another service, packages, reference or arrival)',
+  },
   input: StorageOrderInput,
   output: StorageOrderAnswer,
   async handler(input, ctx) {
     const { businessId, id: customerId } = ctx.caller;
     const hidden = await storagePricesHidden(ctx);
-    const answer = async (row: StorageOrderRow) => ({
-      result: true as const,
-      ...(await orderAnswer(ctx.em, row, hidden)),
-    });
+    const requestHash = requestHashOf(input);
+    /** The order as answered; one the key created for another body is IDEMPOTENCY_KEY_REUSED. */
+    const answer = async (row: StorageOrderRow) => {
+      if (row.idempotency_key !== null && row.request_hash !== null && row.request_hash !== requestHash)
+        throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'storage.key_reused');
+      return { result: true as const, storage_order: await orderAnswer(ctx.em, row, hidden) };
+    };
     const key = input.idempotency_key ?? null;
     if (key) {
       const earlier = await orderByKey(ctx.em, businessId, customerId, key);
@@ -196,6 +228,7 @@ export const createStorageOrder = defineOperation({
         expires_at: expiresAt,
         workflow_id: workflowId,
         idempotency_key: key,
+        request_hash: key === null ? null : requestHash,
       });
       if (!row) throw new KeyTaken();
       await declarePackages(tx, {
@@ -203,14 +236,7 @@ export const createStorageOrder = defineOperation({
         customerId,
         warehouseId: warehouse.id,
         storageOrderId: id,
-        packages: input.packages.map((p) => ({
-          reference: p.reference ?? null,
-          description: p.description ?? null,
-          weight_grams: p.weight_grams ?? null,
-          length_mm: p.length_mm ?? null,
-          width_mm: p.width_mm ?? null,
-          height_mm: p.height_mm ?? null,
-        })),
+        packages: declared(input),
       });
       if (free) await openForReceiving(tx, { businessId, storageOrderId: id });
       return row;
@@ -248,6 +274,7 @@ export const listStorageOrders = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/customer/storage-orders' },
   graphql: { name: 'storageOrders', kind: 'query' },
+  mcp: { scope: 'storage:read', risk: 'low' },
   input: StorageOrderListInput,
   output: pageOutput('orders', StorageOrderView),
   async handler(input, ctx) {
@@ -272,6 +299,7 @@ export const getStorageOrder = defineOperation({
   business: true,
   rest: { method: 'GET', path: '/v1/customer/storage-orders/{id}' },
   graphql: { name: 'storageOrder', kind: 'query' },
+  mcp: { scope: 'storage:read', risk: 'low' },
   failures: { NOT_FOUND: 'No such storage order of yours' },
   input: z.object({ id: pathId }).strict(),
   output: StorageOrderAnswer,
@@ -284,21 +312,24 @@ export const getStorageOrder = defineOperation({
 async function tellProcess(ctx: BusinessContext, id: number, signal: typeof paidSignal | typeof cancelledSignal) {
   const row = await orderOf(ctx.em, ctx.caller.businessId, id);
   if (!row?.workflow_id) return;
-  await ctx.temporal.workflow
-    .getHandle(row.workflow_id)
-    .signal(signal)
-    .catch((err: unknown) => ctx.log.warn({ err, storageOrderId: id }, 'storage order process not signalled'));
+  await tellAfterCommit(
+    () => ctx.temporal.workflow.getHandle(row.workflow_id!).signal(signal),
+    ctx.log,
+    { storageOrderId: id },
+    'storage order process not signalled',
+  );
 }
 
 export const payStorageOrder = defineOperation({
   name: 'pay_storage_order',
   summary: 'Pay a storage order from your wallet: the balance due, or `amount` of it.',
-  description: `Pays from the wallet as a balancing transfer: what the wallet has, up to \`amount\` (at most the balance due; the whole balance when absent). INSUFFICIENT_FUNDS when the wallet has nothing; NOTHING_DUE once the order is paid, cancelled or expired. Once nothing is due the order is confirmed and the warehouse receives its packages. A pay retried after its answer was lost moves no more than was due. PRICE_HIDDEN_SETTLE_OFFLINE (403) when the business hides its storage prices from you: it records the payment itself. ${OWN}`,
+  description: `Pays from the wallet as a balancing transfer: what the wallet has, up to \`amount\` (at most the balance due; the whole balance when absent). INSUFFICIENT_FUNDS when the wallet has nothing; NOTHING_DUE once the order is paid, cancelled or expired. Once nothing is due the order is confirmed and the warehouse receives its packages. Whatever is retried, the payments together never move more than was due. PRICE_HIDDEN_SETTLE_OFFLINE (403) when the business hides its storage prices from you: it records the payment itself. An unknown id, or another customer’s, is NOT_FOUND before that. ${OWN}`,
   tag: TAG,
   roles: CUSTOMER,
   business: true,
   rest: { method: 'POST', path: '/v1/customer/storage-orders/{id}/pay' },
   graphql: { name: 'payStorageOrder', kind: 'mutation' },
+  mcp: { scope: 'storage:write', risk: 'high' },
   failures: {
     NOT_FOUND: 'No such storage order of yours',
     INSUFFICIENT_FUNDS: 'The wallet has nothing available',
@@ -308,13 +339,14 @@ export const payStorageOrder = defineOperation({
   input: PayInput,
   output: StorageOrderAnswer,
   async handler(input, ctx) {
-    if (await storagePricesHidden(ctx)) throw failPayment('PRICE_HIDDEN_SETTLE_OFFLINE', 'storage.price_hidden');
+    const pricesHidden = await storagePricesHidden(ctx);
     const { confirmed } = await ctx.em.transactional((tx) =>
       payOrder(tx, {
         businessId: ctx.caller.businessId,
         customerId: ctx.caller.id,
         id: input.id,
         amount: input.amount,
+        pricesHidden,
       }),
     );
     if (confirmed) await tellProcess(ctx, input.id, paidSignal);
@@ -331,6 +363,7 @@ export const cancelStorageOrder = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/customer/storage-orders/{id}/cancel' },
   graphql: { name: 'cancelStorageOrder', kind: 'mutation' },
+  mcp: { scope: 'storage:write', risk: 'high' },
   failures: { NOT_FOUND: 'No such storage order of yours', STORAGE_ORDER_NOT_CANCELLABLE: true },
   input: z.object({ id: pathId }).strict(),
   output: StorageOrderAnswer,
@@ -345,7 +378,7 @@ export const settleStorageOrderOffline = defineOperation({
   name: 'settle_storage_order_offline',
   summary: 'Record that a customer paid the rest of a storage order outside the wallet: the order is confirmed.',
   description:
-    'For a client admin, for an order of the business in pending_payment (typically a customer whose storage prices are hidden, who cannot pay online): the balance due is recorded as settled offline (`settled_offline`), nothing moves in the wallet, and the order is confirmed so the warehouse receives its packages. NOTHING_DUE once it is paid, cancelled or expired; NOT_FOUND for an order of another business.',
+    'For a client admin, for an order of the business in pending_payment (typically a customer whose storage prices are hidden, who cannot pay online): the balance due is recorded as settled offline (`settled_offline` true, the amount in `offline_amount`), nothing moves in the wallet, and the order is confirmed so the warehouse receives its packages. NOTHING_DUE once it is paid, cancelled or expired; NOT_FOUND for an order of another business.',
   tag: TAG,
   roles: ['client_admin'],
   business: true,

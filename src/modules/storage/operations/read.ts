@@ -6,7 +6,7 @@ import { pricesHiddenFrom } from '../../orders/index.ts';
 import { packagesOf, warehouseOf } from '../../wms/index.ts';
 import { presentOrder } from '../present.ts';
 import { orderOf, type StorageOrderRow } from '../repo/orders.ts';
-import type { StorageOrderView } from '../views.ts';
+import type { StorageOrderAnswer, StorageOrderView } from '../views.ts';
 
 /** Whether the caller may not see storage prices (a customer whose business hides them). */
 export const storagePricesHidden = (ctx: BusinessContext, em: Em = ctx.em): Promise<boolean> =>
@@ -21,9 +21,9 @@ export async function orderAnswer(em: Em, row: StorageOrderRow, hidden: boolean)
 }
 
 /** The order the caller may read (a customer its own; staff any of the business's), as its answer. */
-export async function readOrder(ctx: BusinessContext, id: number): Promise<StorageOrderView & { result: true }> {
+export async function readOrder(ctx: BusinessContext, id: number): Promise<StorageOrderAnswer> {
   const customerId = ctx.caller.role === 'customer' ? ctx.caller.id : undefined;
   const row = await orderOf(ctx.em, ctx.caller.businessId, id, { customerId });
   if (!row) throw errors.notFound();
-  return { result: true as const, ...(await orderAnswer(ctx.em, row, await storagePricesHidden(ctx))) };
+  return { result: true as const, storage_order: await orderAnswer(ctx.em, row, await storagePricesHidden(ctx)) };
 }

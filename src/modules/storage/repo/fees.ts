@@ -6,7 +6,11 @@
  */
 import { executeBound, type Em } from '../../../platform/db/orm.ts';
 
-/** The customers with a period due or a wallet fee owed, in id order after `after`. */
+/**
+ * The customers with a period due or a wallet fee owed, in id order after `after`. A customer whose storage prices
+ * are hidden pays nothing from the wallet (chargeCustomer collects nothing): its wallet fees from before the hiding
+ * do not make it due, or every run would visit it again for nothing.
+ */
 export async function customersDue(
   em: Em,
   f: { after: number; limit: number; businessId: number | null },
@@ -23,7 +27,9 @@ export async function customersDue(
            * (case o.period when 'month' then 30 else 1 end) * o.storage_day_seconds) <= now()
        union
        select f.customer_id, f.business_id from storage_fee f
+       join app_user u on u.id = f.customer_id
        where f.paid < f.amount and f.settle = 'wallet' and f.customer_id > $1 and ($3::int is null or f.business_id = $3)
+         and not ('storage_services' = any(coalesce(u.hidden_price_families, '{}')))
      ) c
      order by customer_id limit $2`,
     [f.after, f.limit, f.businessId],

@@ -3,40 +3,32 @@
  * and BigInt here, read as text: never through a JS number.
  */
 import { executeBound, type Em } from '../../../platform/db/orm.ts';
+import {
+  customerOrderByKey,
+  customerOrderPage,
+  type CustomerOrderRow,
+  type OrderRows,
+  type PriceLine,
+} from '../../customer-services/index.ts';
 import type { OrderState } from '../domain.ts';
 
-export interface PriceLineRow {
-  code: string;
-  description: string;
-  quantity: number;
-  unit_amount: string;
-  amount: string;
-}
-
-export interface StorageOrderRow {
-  id: number;
-  business_id: number;
-  customer_id: number;
-  service_id: number;
-  service_code: string;
+export interface StorageOrderRow extends CustomerOrderRow {
   warehouse_id: number;
   status: OrderState;
-  reference: string | null;
   expected_arrival: string | null;
-  currency: string;
   total: bigint;
   tax: bigint;
-  price_details: PriceLineRow[];
+  price_details: PriceLine[];
   period: 'day' | 'month';
   period_price: bigint;
   period_tax: bigint;
   storage_day_seconds: number;
   paid_amount: bigint;
   offline_amount: bigint;
-  payments: number;
   expires_at: string | null;
   workflow_id: string | null;
-  idempotency_key: string | null;
+  /** A hash of what the creation asked for (null before it was kept): a repeat of the key must ask the same. */
+  request_hash: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -53,7 +45,7 @@ type Raw = Omit<StorageOrderRow, 'total' | 'tax' | 'period_price' | 'period_tax'
 const COLUMNS = `id, business_id, customer_id, service_id, service_code, warehouse_id, status, reference,
   to_char(expected_arrival, 'YYYY-MM-DD') as expected_arrival, currency, total::text, tax::text, price_details,
   period, period_price::text, period_tax::text, storage_day_seconds, paid_amount::text, offline_amount::text, payments,
-  to_json(expires_at) #>> '{}' as expires_at, workflow_id, idempotency_key,
+  to_json(expires_at) #>> '{}' as expires_at, workflow_id, idempotency_key, request_hash,
   to_json(created_at) #>> '{}' as created_at, to_json(updated_at) #>> '{}' as updated_at`;
 
 const toRow = (r: Raw): StorageOrderRow => ({
@@ -66,6 +58,8 @@ const toRow = (r: Raw): StorageOrderRow => ({
   offline_amount: BigInt(r.offline_amount),
 });
 
+const ROWS: OrderRows<Raw, StorageOrderRow> = { columns: COLUMNS, from: 'storage_order s', rowOf: toRow };
+
 /** A new order's id, taken before its process starts (the process is named after it). */
 export async function nextOrderId(em: Em): Promise<number> {
   const [row] = await executeBound<{ id: number }>(
@@ -76,28 +70,10 @@ export async function nextOrderId(em: Em): Promise<number> {
   return row!.id;
 }
 
-export interface NewOrder {
-  id: number;
-  business_id: number;
-  customer_id: number;
-  service_id: number;
-  service_code: string;
-  warehouse_id: number;
-  status: OrderState;
-  reference: string | null;
-  expected_arrival: string | null;
-  currency: string;
-  total: bigint;
-  tax: bigint;
-  price_details: PriceLineRow[];
-  period: 'day' | 'month';
-  period_price: bigint;
-  period_tax: bigint;
-  storage_day_seconds: number;
-  expires_at: Date | null;
-  workflow_id: string | null;
-  idempotency_key: string | null;
-}
+export type NewOrder = Omit<
+  StorageOrderRow,
+  'paid_amount' | 'offline_amount' | 'payments' | 'expires_at' | 'created_at' | 'updated_at'
+> & { expires_at: Date | null };
 
 /** Inserts the order; null when its idempotency key names an order of the customer already. */
 export async function insertOrder(em: Em, o: NewOrder): Promise<StorageOrderRow | null> {
@@ -105,9 +81,9 @@ export async function insertOrder(em: Em, o: NewOrder): Promise<StorageOrderRow 
     em,
     `insert into storage_order (id, business_id, customer_id, service_id, service_code, warehouse_id, status, reference,
        expected_arrival, currency, total, tax, price_details, period, period_price, period_tax, storage_day_seconds,
-       expires_at, workflow_id, idempotency_key)
+       expires_at, workflow_id, idempotency_key, request_hash)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9::date, $10, $11::bigint, $12::bigint, $13::jsonb, $14, $15::bigint,
-       $16::bigint, $17, $18, $19, $20)
+       $16::bigint, $17, $18, $19, $20, $21)
      on conflict (business_id, customer_id, idempotency_key) where idempotency_key is not null do nothing
      returning ${COLUMNS}`,
     [
@@ -131,25 +107,19 @@ export async function insertOrder(em: Em, o: NewOrder): Promise<StorageOrderRow 
       o.expires_at,
       o.workflow_id,
       o.idempotency_key,
+      o.request_hash,
     ],
   );
   return rows[0] ? toRow(rows[0]) : null;
 }
 
 /** The customer's order with this idempotency key, if any. */
-export async function orderByKey(
+export const orderByKey = (
   em: Em,
   businessId: number,
   customerId: number,
   key: string,
-): Promise<StorageOrderRow | null> {
-  const rows = await executeBound<Raw>(
-    em,
-    `select ${COLUMNS} from storage_order where business_id = $1 and customer_id = $2 and idempotency_key = $3`,
-    [businessId, customerId, key],
-  );
-  return rows[0] ? toRow(rows[0]) : null;
-}
+): Promise<StorageOrderRow | null> => customerOrderByKey(em, ROWS, { businessId, customerId }, key);
 
 /**
  * The business's order, the customer's only when `customerId` is given; locked for update when asked (pay, cancel,
@@ -177,30 +147,19 @@ export async function lockOrderById(em: Em, id: number): Promise<StorageOrderRow
 }
 
 /** A page of the customer's orders, newest first, with the total. */
-export async function customerOrders(
+export const customerOrders = (
   em: Em,
   businessId: number,
   customerId: number,
   f: { status?: OrderState; limit: number; offset: number },
-): Promise<{ total: number; rows: StorageOrderRow[] }> {
-  const rows = await executeBound<Raw & { full_count: number }>(
-    em,
-    `select ${COLUMNS}, count(*) over ()::int as full_count from storage_order
-     where business_id = $1 and customer_id = $2 and ($3::text is null or status = $3)
-     order by id desc limit $4 offset $5`,
-    [businessId, customerId, f.status ?? null, f.limit, f.offset],
-  );
-  if (rows.length === 0 && f.offset > 0) {
-    const [c] = await executeBound<{ n: number }>(
-      em,
-      `select count(*)::int as n from storage_order
-       where business_id = $1 and customer_id = $2 and ($3::text is null or status = $3)`,
-      [businessId, customerId, f.status ?? null],
-    );
-    return { total: c!.n, rows: [] };
-  }
-  return { total: rows[0]?.full_count ?? 0, rows: rows.map(({ full_count: _f, ...r }) => toRow(r)) };
-}
+): Promise<{ total: number; rows: StorageOrderRow[] }> =>
+  customerOrderPage(em, ROWS, {
+    businessId,
+    customerId,
+    filter: { column: 'status', value: f.status ?? null },
+    limit: f.limit,
+    offset: f.offset,
+  });
 
 /** A wallet payment of `amount` recorded; `confirmed` once nothing is due. */
 export async function recordPayment(em: Em, id: number, amount: bigint): Promise<void> {

@@ -3,9 +3,10 @@
  * wms/index.ts) with their warehouse and the storage fees charged for each.
  */
 import { executeBound, type Em } from '../../../platform/db/orm.ts';
+import type { PackageInput } from '../../wms/index.ts';
 import type { PackageState } from '../domain.ts';
 
-export interface CustomerPackageRow {
+export interface CustomerPackageRow extends PackageInput {
   id: number;
   storage_order_id: number;
   warehouse_id: number;
@@ -13,12 +14,6 @@ export interface CustomerPackageRow {
   warehouse_name: string;
   shipout_id: number | null;
   tracking_number: string;
-  reference: string | null;
-  description: string | null;
-  weight_grams: number | null;
-  length_mm: number | null;
-  width_mm: number | null;
-  height_mm: number | null;
   state: PackageState;
   received_at: string | null;
   location: string | null;
@@ -64,7 +59,8 @@ export async function customerPackages(
      join warehouse w on w.id = p.warehouse_id
      join storage_order o on o.id = p.storage_order_id
      left join lateral (
-       select sum(amount) as charged, sum(amount - paid) as owed from storage_fee where stored_package_id = p.id
+       select sum(amount) as charged, sum(amount - paid) filter (where settle = 'wallet') as owed
+       from storage_fee where stored_package_id = p.id
      ) f on true
      where ${where}
      order by p.id desc limit $5 offset $6`,

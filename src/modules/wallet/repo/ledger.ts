@@ -3,6 +3,7 @@
  * database and BigInt here: every bigint column is read as text and converted, never through a JS number.
  */
 import { executeBound, type Em } from '../../../platform/db/orm.ts';
+import type { PriceFamily } from '../../../platform/db/outbox.ts';
 
 export type AccountKind = 'wallet' | 'revenue' | 'funding';
 
@@ -306,7 +307,10 @@ export interface EntryRow {
   memo: string | null;
 }
 
-/** The customer's newest wallet entries across its currencies, newest first. */
+/**
+ * The customer's newest wallet entries across its currencies, newest first. A hold's post names no order itself:
+ * it reads the reference of the hold it posts.
+ */
 export async function newestEntries(em: Em, accountIds: readonly number[], limit: number): Promise<EntryRow[]> {
   if (accountIds.length === 0) return [];
   const rows = await executeBound<
@@ -320,10 +324,12 @@ export async function newestEntries(em: Em, accountIds: readonly number[], limit
   >(
     em,
     `select e.id::text, a.currency, e.amount::text, e.balance_after::text, e.created_at, t.id::text as transfer_id, t.key,
-            t.code, t.reference_type, t.reference_id, t.memo
+            t.code, coalesce(t.reference_type, h.reference_type) as reference_type,
+            coalesce(t.reference_id, h.reference_id) as reference_id, t.memo
      from (select * from ledger_entry where account_id = any($1::bigint[]) order by id desc limit $2) e
      join ledger_account a on a.id = e.account_id
      join ledger_transfer t on t.id = e.transfer_id
+     left join ledger_transfer h on h.id = t.pending_id
      order by e.id desc`,
     [accountIds, limit],
   );
@@ -345,6 +351,20 @@ export async function customerOfBusiness(em: Em, businessId: number, customerId:
     [customerId, businessId],
   );
   return rows.length > 0;
+}
+
+/**
+ * The price families the business hides from this customer account of it (customer_price_hiding_set), read once
+ * per answer as the orders module reads them.
+ */
+export async function hiddenFamiliesOf(em: Em, businessId: number, customerId: number): Promise<PriceFamily[]> {
+  const rows = await executeBound<{ families: PriceFamily[] }>(
+    em,
+    `select coalesce(hidden_price_families, '{}') as families from app_user
+     where id = $1 and business_id = $2 and role = 'customer'`,
+    [customerId, businessId],
+  );
+  return rows[0]?.families ?? [];
 }
 
 /**

@@ -137,38 +137,29 @@ export async function markReserved(em: Em, businessId: number, shipoutId: number
   );
 }
 
-/** A storage order's expected packages -> released; answers how many. */
-export async function releaseOrderPackages(em: Em, businessId: number, storageOrderId: number): Promise<number> {
+/** Moves the business's packages `where` says (`$2` is `key`) on with `sets`; answers how many. */
+async function movePackages(em: Em, businessId: number, key: number, sets: string, where: string): Promise<number> {
   const rows = await executeBound<{ id: number }>(
     em,
-    `update stored_package set state = 'released', receivable = false, updated_at = now()
-     where business_id = $1 and storage_order_id = $2 and state = 'expected' returning id`,
-    [businessId, storageOrderId],
+    `update stored_package set ${sets}, updated_at = now() where business_id = $1 and ${where} returning id`,
+    [businessId, key],
   );
   return rows.length;
 }
+const ORDER_EXPECTED = `storage_order_id = $2 and state = 'expected'`;
+const SHIPOUT_RESERVED = `shipout_id = $2 and state = 'reserved'`;
+
+/** A storage order's expected packages -> released; answers how many. */
+export const releaseOrderPackages = (em: Em, businessId: number, storageOrderId: number): Promise<number> =>
+  movePackages(em, businessId, storageOrderId, `state = 'released', receivable = false`, ORDER_EXPECTED);
 
 /** A ship-out's reserved packages -> stored again, shipout_id cleared; answers how many. */
-export async function releaseShipoutPackages(em: Em, businessId: number, shipoutId: number): Promise<number> {
-  const rows = await executeBound<{ id: number }>(
-    em,
-    `update stored_package set state = 'stored', shipout_id = null, updated_at = now()
-     where business_id = $1 and shipout_id = $2 and state = 'reserved' returning id`,
-    [businessId, shipoutId],
-  );
-  return rows.length;
-}
+export const releaseShipoutPackages = (em: Em, businessId: number, shipoutId: number): Promise<number> =>
+  movePackages(em, businessId, shipoutId, `state = 'stored', shipout_id = null`, SHIPOUT_RESERVED);
 
 /** A ship-out's reserved packages -> shipped; answers how many. */
-export async function shipShipoutPackages(em: Em, businessId: number, shipoutId: number): Promise<number> {
-  const rows = await executeBound<{ id: number }>(
-    em,
-    `update stored_package set state = 'shipped', updated_at = now()
-     where business_id = $1 and shipout_id = $2 and state = 'reserved' returning id`,
-    [businessId, shipoutId],
-  );
-  return rows.length;
-}
+export const shipShipoutPackages = (em: Em, businessId: number, shipoutId: number): Promise<number> =>
+  movePackages(em, businessId, shipoutId, `state = 'shipped'`, SHIPOUT_RESERVED);
 
 /** The business's package with this tracking number, locked for the scan, or null. */
 export async function packageByNumberForUpdate(

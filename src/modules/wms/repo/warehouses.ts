@@ -79,15 +79,23 @@ export async function updateWarehouse(
   }
 }
 
-/** The business's warehouse of this id, active or not, or null. */
-export async function warehouseOf(em: Em, businessId: number, warehouseId: number): Promise<WarehouseRow | null> {
+/** The business's warehouse of this id or code, active or not, or null. */
+async function warehouseWhere(em: Em, businessId: number, column: 'id' | 'code', value: number | string) {
   const rows = await executeBound<WarehouseRow>(
     em,
-    `select ${COLUMNS} from warehouse where business_id = $1 and id = $2`,
-    [businessId, warehouseId],
+    `select ${COLUMNS} from warehouse where business_id = $1 and ${column} = $2`,
+    [businessId, value],
   );
   return rows[0] ?? null;
 }
+
+/** The business's warehouse of this id, active or not, or null. */
+export const warehouseOf = (em: Em, businessId: number, warehouseId: number): Promise<WarehouseRow | null> =>
+  warehouseWhere(em, businessId, 'id', warehouseId);
+
+/** The business's warehouse of this code, or null. */
+export const warehouseByCode = (em: Em, businessId: number, code: string): Promise<WarehouseRow | null> =>
+  warehouseWhere(em, businessId, 'code', code);
 
 /** The business's warehouses by code, inactive ones only when asked. */
 export function warehousesOf(em: Em, businessId: number, includeInactive: boolean): Promise<WarehouseRow[]> {
