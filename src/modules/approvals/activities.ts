@@ -1,7 +1,7 @@
 import type { Operation } from '../../platform/catalog/types.ts';
+import { processContext } from '../../../src/platform/catalog/processContext.ts';
 import { runOperation } from '../../platform/catalog/run.ts';
 import { operationOfTool } from '../../platform/catalog/tools.ts';
-import { ReadCache } from '../../platform/db/readCache.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { WorkerDeps } from '../../platform/module.ts';
 import { QuotaCounter } from '../../platform/quotaCounter.ts';
@@ -57,21 +57,17 @@ export function createApprovalActivities(deps: WorkerDeps, catalog: () => readon
       let outcome: { result: unknown } | { error: StoredFailure };
       try {
         outcome = {
-          result: await runOperation(op, argumentsToRun(claimed), {
-            caller,
-            lang: 'en',
-            em: deps.orm.em.fork(),
-            countsEm: deps.orm.em.fork(),
-            temporal: deps.temporal,
-            config: deps.config,
-            log: deps.log.child({ approvalId: id }),
-            requestId: `approval-${id}`,
-            dryRun: false,
-            clientAddress: `approval-${id}`,
-            reads: new ReadCache(),
-            quotas,
-            agent: { scopes: claimed.proposer_scopes ?? '*', confirmed: true },
-          }),
+          result: await runOperation(
+            op,
+            argumentsToRun(claimed),
+            processContext(deps, {
+              caller,
+              name: `approval-${id}`,
+              quotas,
+              logFields: { approvalId: id },
+              agent: { scopes: claimed.proposer_scopes ?? '*', confirmed: true },
+            }),
+          ),
         };
       } catch (err) {
         if (!(err instanceof AppError)) deps.log.error({ err, approvalId: id }, 'approved write failed');

@@ -4,9 +4,9 @@
  * tracking that never started; the prune deletes rates nobody bought. The scheduled end of day's activity is in
  * endOfDayActivities.ts (merged with these in index.ts).
  */
+import { processContext } from '../../../src/platform/catalog/processContext.ts';
 import { Context } from '@temporalio/activity';
 import type { BusinessContext } from '../../platform/catalog/types.ts';
-import { ReadCache } from '../../platform/db/readCache.ts';
 import type { WorkerDeps } from '../../platform/module.ts';
 import { QuotaCounter } from '../../platform/quotaCounter.ts';
 import { checkDocument, ingestChecked, OTEP_VERSION } from '../tracking/index.ts';
@@ -162,7 +162,7 @@ async function ingestAsCarrier(
   }
   const providerId = await providerIdOf(em, providerCodeOf(carrier));
   const quotas = new QuotaCounter(deps.orm, deps.log);
-  const ctx: BusinessContext = {
+  const ctx: BusinessContext = processContext(deps, {
     caller: {
       id: 0,
       name: carrier,
@@ -172,18 +172,11 @@ async function ingestAsCarrier(
       tokenHash: `label-tracking:${orderId}`,
       via: 'otep_key',
     },
-    lang: 'en',
+    name: `label-tracking-${orderId}`,
     em,
-    countsEm: deps.orm.em.fork(),
-    temporal: deps.temporal,
-    config: deps.config,
     log,
-    requestId: `label-tracking-${orderId}`,
-    dryRun: false,
-    clientAddress: `label-tracking-${orderId}`,
-    reads: new ReadCache(),
     quotas,
-  };
+  });
   try {
     const ordered = [...moments].sort(([a], [b]) => Date.parse(a) - Date.parse(b));
     for (const [, moment] of ordered) {

@@ -1,8 +1,8 @@
 import { Context } from '@temporalio/activity';
+import { processContext } from '../../../src/platform/catalog/processContext.ts';
 import type { WorkerDeps } from '../../platform/module.ts';
 import { insertOutboxEvents } from '../../platform/db/outbox.ts';
 import type { Language } from '../../platform/i18n/languages.ts';
-import { ReadCache } from '../../platform/db/readCache.ts';
 import { QuotaCounter } from '../../platform/quotaCounter.ts';
 import { afterOrdersPlaced, placeOrders, pricePlacements, type PlacedOrder } from '../orders/index.ts';
 import type { ChunkResult, OrderBatchActivities } from './contract.ts';
@@ -131,20 +131,12 @@ export function createOrderBatchActivities(deps: WorkerDeps): OrderBatchActiviti
         const quotas = new QuotaCounter(deps.orm, deps.log);
         try {
           await afterOrdersPlaced(
-            {
+            processContext(deps, {
               caller,
-              lang: 'en',
-              em: deps.orm.em.fork(),
-              countsEm: deps.orm.em.fork(),
-              temporal: deps.temporal,
-              config: deps.config,
-              log: deps.log.child({ orderBatchId: batchId }),
-              requestId: `order-batch-${batchId}`,
-              dryRun: false,
-              clientAddress: `order-batch-${batchId}`,
-              reads: new ReadCache(),
+              name: `order-batch-${batchId}`,
               quotas,
-            },
+              logFields: { orderBatchId: batchId },
+            }),
             rows.map((r) => ({
               orderId: r.order_id,
               orderRef: null,

@@ -4,8 +4,8 @@
  * are charged, its packages marked shipped, its holds posted and the ship-out moved to handed_over. Run by the process's activity, so a worker killed anywhere
  * retries it: the own fleet's order is placed in that same transaction, and the label is found by its key.
  */
+import { processContext } from '../../../src/platform/catalog/processContext.ts';
 import type { BusinessContext } from '../../platform/catalog/types.ts';
-import { ReadCache } from '../../platform/db/readCache.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { WorkerDeps } from '../../platform/module.ts';
 import { QuotaCounter } from '../../platform/quotaCounter.ts';
@@ -221,18 +221,11 @@ async function actingContext(deps: WorkerDeps, row: ShipoutRow, userId: number):
     (await staffCaller(em, row.business_id, userId)) ??
     (await staffCaller(em, row.business_id, (await anyAdminOf(em, row.business_id)) ?? 0));
   if (!staff) throw new Error(`ship-out ${row.id}: the business has no staff account to act for`);
-  return {
+  return processContext(deps, {
     caller: { ...staff, tokenHash: `shipout:${row.id}`, via: 'session' },
-    lang: 'en',
-    em: deps.orm.em.fork(),
-    countsEm: deps.orm.em.fork(),
-    temporal: deps.temporal,
-    config: deps.config,
-    log: deps.log.child({ shipoutId: row.id }),
-    requestId: `shipout-${row.id}-hand-over`,
-    dryRun: false,
+    name: `shipout-${row.id}-hand-over`,
     clientAddress: `shipout-${row.id}`,
-    reads: new ReadCache(),
     quotas: new QuotaCounter(deps.orm, deps.log),
-  };
+    logFields: { shipoutId: row.id },
+  });
 }

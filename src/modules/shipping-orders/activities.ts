@@ -2,8 +2,7 @@
  * The shipping order process's activities (docs/customer-services.md, "Shipping orders"): each reads the order's
  * row under its lock and writes once, so a retry after a killed worker expires, refunds or places nothing twice.
  */
-import type { BusinessContext } from '../../platform/catalog/types.ts';
-import { ReadCache } from '../../platform/db/readCache.ts';
+import { processContext } from '../../../src/platform/catalog/processContext.ts';
 import type { WorkerDeps } from '../../platform/module.ts';
 import { QuotaCounter } from '../../platform/quotaCounter.ts';
 import type { ShippingOrderActivities } from './contract.ts';
@@ -34,20 +33,12 @@ export function createShippingOrderActivities(deps: WorkerDeps): ShippingOrderAc
       if (!caller) return { placed: false };
       const quotas = new QuotaCounter(deps.orm, deps.log);
       try {
-        const ctx: BusinessContext = {
+        const ctx = processContext(deps, {
           caller,
-          lang: 'en',
-          em: deps.orm.em.fork(),
-          countsEm: deps.orm.em.fork(),
-          temporal: deps.temporal,
-          config: deps.config,
-          log: deps.log.child({ shippingOrderId: id }),
-          requestId: `shipping-order-${id}`,
-          dryRun: false,
-          clientAddress: `shipping-order-${id}`,
-          reads: new ReadCache(),
+          name: `shipping-order-${id}`,
           quotas,
-        };
+          logFields: { shippingOrderId: id },
+        });
         return { placed: await placeDelivery(ctx, id) };
       } finally {
         await quotas.stop();

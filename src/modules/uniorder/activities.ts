@@ -2,10 +2,10 @@
  * The uniorder job's activities (docs/uniorder.md, "Jobs of 500"): one item at a time, run as the job's creator with
  * the per-item logic the single operations and the batches of 20 share (operations/items.ts).
  */
+import { processContext } from '../../../src/platform/catalog/processContext.ts';
 import { Context } from '@temporalio/activity';
 import type { BusinessContext } from '../../platform/catalog/types.ts';
 import { parseInput } from '../../platform/catalog/validate.ts';
-import { ReadCache } from '../../platform/db/readCache.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Language } from '../../platform/i18n/languages.ts';
 import { translate } from '../../platform/i18n/messages.ts';
@@ -51,20 +51,14 @@ export function createUniorderJobActivities(deps: WorkerDeps): UniorderJobActivi
         const lang = item.lang as Language;
         const outcome: Outcome = caller
           ? await runItem(
-              {
+              processContext(deps, {
                 caller,
                 lang,
-                em: deps.orm.em.fork(),
-                countsEm: deps.orm.em.fork(),
-                temporal: deps.temporal,
-                config: deps.config,
-                log: deps.log.child({ uniorderJobId: jobId, index }),
-                requestId: `uniorder-job-${jobId}-${index}`,
-                dryRun: false,
+                name: `uniorder-job-${jobId}-${index}`,
                 clientAddress: `uniorder-job-${jobId}`,
-                reads: new ReadCache(),
                 quotas,
-              },
+                logFields: { uniorderJobId: jobId, index },
+              }),
               item,
               context.info.attempt,
             )
