@@ -27,10 +27,13 @@ export async function appRegistrationWorkflow(input: RegistrationInput): Promise
   const deadline = Date.parse(input.expiresAt);
   const retry = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [SMS_REFUSED] };
   const { expireRegistration } = proxyActivities<RegistrationActivities>({ startToCloseTimeout: '30 seconds', retry });
+  // An attempt lost with its worker is tried again after this: 30 s of a 10-minute window, never so long that a short
+  // window (REGISTRATION_TIMER_SCALE) ends before the retry.
+  const attemptMs = Math.min(30_000, Math.max(2_000, (deadline - Date.now()) / 20));
   /** A code's send is worth trying for the time left before the expiry, counted when it is asked for; a refused number is not. */
   const sendCode = (codeNumber: number) =>
     proxyActivities<RegistrationActivities>({
-      startToCloseTimeout: '30 seconds',
+      startToCloseTimeout: attemptMs,
       scheduleToCloseTimeout: Math.max(1_000, deadline - Date.now()),
       retry,
     }).sendRegistrationCode({ id: input.id, codeNumber });
