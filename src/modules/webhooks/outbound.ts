@@ -29,6 +29,9 @@ const agents = {
   },
 };
 
+/** The reason a POST is ended when its time is up; one object, so that no stack is captured per request. */
+const TIMED_OUT = Object.assign(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`), { name: 'TimeoutError' });
+
 /** Kept-alive connections a POST may find closed by the receiver in turn before it opens a new one. */
 const STALE_SOCKET_TRIES = 4;
 
@@ -58,7 +61,6 @@ export function postOutbound(
       {
         method: 'POST',
         agent,
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       },
       (res) => {
@@ -81,7 +83,9 @@ export function postOutbound(
       },
     );
     req.on('error', (err: NodeJS.ErrnoException) => {
-      if (!answered && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE') && triesLeft > 1) {
+      // Cut off while the answer was read: its 'close' resolves with the status and what arrived.
+      if (answered) return;
+      if (req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE') && triesLeft > 1) {
         resolve(postOutbound(url, headers, body, opts, triesLeft - 1));
         return;
       }
@@ -95,6 +99,10 @@ export function postOutbound(
             : (err.code ?? err.message),
       });
     });
+    // The whole exchange, answer included, ends after 3 s. A plain timer, not AbortSignal.timeout: that one builds
+    // an abort reason (an exception with its stack) for every request when its 3 s are up, answered or not.
+    const timer = setTimeout(() => req.destroy(TIMED_OUT), REQUEST_TIMEOUT_MS);
+    req.once('close', () => clearTimeout(timer));
     req.end(body);
   });
 }

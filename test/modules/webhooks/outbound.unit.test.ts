@@ -38,7 +38,53 @@ function closingReceiver() {
   return { server, seen, close, url: () => `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook` };
 }
 
+/** A receiver that reads requests and answers each with `answer` (raw bytes), or not at all, then stalls. */
+function stallingReceiver(answer: string) {
+  const sockets = new Set<net.Socket>();
+  const server = net
+    .createServer((socket) => {
+      sockets.add(socket);
+      socket.once('data', () => {
+        if (answer) socket.write(answer);
+      });
+      socket.on('error', () => undefined);
+    })
+    .listen(0, '127.0.0.1');
+  const close = () => {
+    for (const s of sockets) s.destroy();
+    server.close();
+  };
+  return { server, close, url: () => `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook` };
+}
+
 describe('outbound webhook POST', () => {
+  test('a receiver that never answers fails the attempt once its 3 s are up', async () => {
+    const rx = stallingReceiver('');
+    await new Promise((r) => rx.server.once('listening', r));
+    try {
+      assert.deepEqual(await postOutbound(rx.url(), {}, 'x', { allowPrivate: true }), {
+        status: null,
+        error: 'no answer within 3000 ms',
+      });
+    } finally {
+      rx.close();
+    }
+  });
+
+  test('an answer whose body stalls ends with its time too, keeping its status and what arrived', async () => {
+    const rx = stallingReceiver('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nchallenge-');
+    await new Promise((r) => rx.server.once('listening', r));
+    try {
+      assert.deepEqual(await postOutbound(rx.url(), {}, 'x', { allowPrivate: true, readBody: true }), {
+        status: 200,
+        error: null,
+        body: 'challenge-',
+      });
+    } finally {
+      rx.close();
+    }
+  });
+
   test('a POST that meets a kept-alive connection the receiver dropped is sent again on a new one, once answered', async () => {
     const rx = closingReceiver();
     await new Promise((r) => rx.server.once('listening', r));
