@@ -1,12 +1,14 @@
 /**
- * CPU time used by each part of the bench's stack, read from /proc (Linux): this process (the API, the worker and
- * the load, with their native threads), PostgreSQL's processes (the postmaster counts the backends that ended) and
- * the Temporal server. On a machine where the three share few cores, a figure at a fixed number in flight is
+ * CPU time used by each part of the bench's stack, read from /proc (Linux): this process (the API and the load, with
+ * their native threads), the worker process (workflows, activities, the outbox relay), PostgreSQL's processes (the postmaster counts the backends that ended) and
+ * the Temporal server. On a machine where the four share few cores, a figure at a fixed number in flight is
  * bounded by the CPU each call costs them together, which this shows. Empty where /proc is not there.
  */
 import fs from 'node:fs';
 
-export type CpuPart = 'service' | 'postgres' | 'temporal';
+export type CpuPart = 'service' | 'worker' | 'postgres' | 'temporal';
+/** The bench's worker processes (`npm run worker`), counted apart from this one. */
+export const workerPids = new Set<number>();
 export type CpuTimes = Partial<Record<CpuPart, number>>;
 
 /** Linux counts process CPU time in ticks of 1/100 s on every architecture Node runs on. */
@@ -14,6 +16,7 @@ const MS_PER_TICK = 10;
 
 function partOf(pid: number, command: string): CpuPart | null {
   if (pid === process.pid) return 'service';
+  if (workerPids.has(pid)) return 'worker';
   if (command === 'postgres') return 'postgres';
   if (command.startsWith('temporal')) return 'temporal';
   return null;

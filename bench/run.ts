@@ -48,6 +48,7 @@
  * each read figure times; BENCH_DISPATCH_OFFERS (default 200) and BENCH_DISPATCH_REPORTS (default 500) set section 14's
  * auto-assigns and reports; BENCH_SECTIONS (say 3,6) runs only the sections it lists.
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -58,11 +59,13 @@ import { bootstrap } from '../src/main/bootstrap.ts';
 import { UNREACHED_RATE_LIMITS } from '../scripts/stack.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { ENTITIES } from '../src/modules/index.ts';
-import { createOrm, migrate } from '../src/platform/db/orm.ts';
+import { createOrm, migrate, type Em } from '../src/platform/db/orm.ts';
 import { seedDemo } from '../src/main/seed.ts';
 import { startEmbeddedPostgres } from '../src/launchers/postgres.ts';
 import { startTemporalDevServer } from '../src/launchers/temporalServer.ts';
 import { freePort } from '../src/launchers/startup.ts';
+import { spawnRole, stopChild } from '../test/helpers/roles.ts';
+import { cpuPerCall, cpuTimes, workerPids, type CpuTimes } from './cpu.ts';
 import { addCompartments, makeBusiness, makeOrder, PASSWORD } from '../test/helpers/factories.ts';
 import { fmt, load, median, percentile, postKeepAlive, type LoadRun } from './load.ts';
 import { compareRead, READ_CONCURRENCY, type ReadRun } from './reads.ts';
@@ -88,9 +91,22 @@ const READ_GETS = Number(process.env.BENCH_READS ?? 5000);
 const SECTIONS = process.env.BENCH_SECTIONS?.split(',').map(Number);
 const section = (n: number) => !SECTIONS || SECTIONS.includes(n);
 const log = createLogger('warn');
+const workers = new Set<ChildProcess>();
+// A bench stopped half-way (Ctrl-C) takes its worker along.
+process.once('exit', () => {
+  for (const w of workers) w.kill('SIGKILL');
+});
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tms-bench-'));
 fs.chmodSync(dir, 0o755);
-const pg = await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort(), log, false);
+/** BENCH_PG_STATEMENTS=1 loads pg_stat_statements and prints, at the end, the statements PostgreSQL spent most time on. */
+const PG_STATEMENTS = Boolean(process.env.BENCH_PG_STATEMENTS);
+const pg = await startEmbeddedPostgres(
+  path.join(dir, 'pg'),
+  await freePort(),
+  log,
+  false,
+  PG_STATEMENTS ? ['shared_preload_libraries=pg_stat_statements'] : [],
+);
 const temporal = await startTemporalDevServer(
   { port: await freePort(), uiPort: 0, namespace: 'default', headless: true },
   log,
@@ -115,6 +131,22 @@ const retryLines = (label: string, rl: RetryRun) => {
       `${rl.baselineFailed ? `; ${rl.baselineFailed} baseline POSTs failed` : ''}${rl.engineRetriesFailed ? `; ${rl.engineRetriesFailed} engine retries got no answer within 3 s and needed another attempt` : ''}`,
   );
 };
+/** The 15 statements PostgreSQL spent most time on in this run, with their calls and mean time. */
+async function printTopStatements(em: Em): Promise<void> {
+  const rows = await em.execute<{ total_ms: number; calls: number; mean_ms: number; rows: number; query: string }[]>(
+    `select round(total_exec_time)::int as total_ms, calls::int, round(mean_exec_time::numeric, 3)::float8 as mean_ms,
+       rows::int, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) as query
+     from pg_stat_statements order by total_exec_time desc limit 15`,
+  );
+  console.log('\nPostgreSQL, statements by total time (pg_stat_statements):');
+  for (const r of rows)
+    console.log(`  ${fmt(r.total_ms)} ms, ${r.calls} calls, ${r.mean_ms} ms each, ${r.rows} rows: ${r.query}`);
+}
+/** The median CPU of each part over rounds. */
+const cpuLine = (rounds: CpuTimes[]) =>
+  (['service', 'worker', 'postgres', 'temporal'] as const)
+    .map((part) => `${part} ${fmt(median(rounds.map((c) => c[part] ?? 0)))}`)
+    .join(', ');
 /** A read's throughput and p99 against the constant body and against the same SQL through pg. */
 const readLines = (label: string, r: ReadRun) => {
   console.log(
@@ -133,21 +165,38 @@ const readLines = (label: string, r: ReadRun) => {
 try {
   const orm = await createOrm(pg.url, ENTITIES);
   await migrate(orm);
+  if (PG_STATEMENTS) await orm.em.fork().execute('create extension if not exists pg_stat_statements');
   await seedDemo(orm.em.fork());
   await orm.close();
   // The rate limits stay on, so that their cost is measured, with quotas no bench section reaches from its one address.
-  const config = loadConfig({
+  const shared = {
     ...UNREACHED_RATE_LIMITS,
     DATABASE_URL: pg.url,
     TEMPORAL_ADDRESS: temporal.address,
-    LOG_LEVEL: 'silent',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
     METRICS_PORT: '0',
     SECRETS_KEY: randomBytes(32).toString('base64'),
     // Section 8's delivery codes live one hour, which this makes 30 s.
     LOCKER_TIMER_SCALE: String(LOCKER_BENCH_TTL_SECONDS / 3600),
-  });
-  const app = await bootstrap(config, createLogger('silent'), { port: 0 });
+  };
+  const config = loadConfig({ ...shared, LOG_LEVEL: 'silent' });
+  // The API in this process, the worker (its workflows, activities and the outbox relay) in its own, as production
+  // runs them (`npm run api`, `npm run worker`): on one event loop, each would pause the other's figures.
+  const app = await bootstrap(config, createLogger('silent'), { port: 0, worker: false });
+  const worker = await spawnRole(
+    'worker',
+    {
+      ...shared,
+      LOG_LEVEL: 'info',
+      ...(process.env.BENCH_WORKER_PROF
+        ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_WORKER_PROF}` }
+        : {}),
+    },
+    workers,
+  );
+  worker.child.stdout!.removeAllListeners('data').resume();
+  worker.child.stderr!.removeAllListeners('data').resume();
+  workerPids.add(worker.child.pid!);
   const em = app.orm.em.fork();
   const b = await makeBusiness(em);
   const grids = Array.from({ length: STORE_GRIDS + N }, (_, i) => `G${i}`);
@@ -160,7 +209,7 @@ try {
   const token = ((await login.json()) as { access_token: string }).access_token;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   console.log(
-    `machine: ${os.cpus().length} cores, Node ${process.version}; Temporal dev server (SQLite), embedded PostgreSQL\n`,
+    `machine: ${os.cpus().length} cores, Node ${process.version}; Temporal dev server (SQLite), embedded PostgreSQL; the API in this process, the worker in its own\n`,
   );
 
   // 1. store latency and throughput
@@ -187,16 +236,13 @@ try {
         line(`  p${p} (ms)`, fmt(at(st.store, p)), `${name} ${fmt(at(base, p))}`, at(st.store, p) / at(base, p));
       line('  per s', fmt(rate(st.store)), `${name} ${fmt(rate(base))}`, rate(st.store) / rate(base));
     }
-    const cpu = (m: Measured) =>
-      (['service', 'postgres', 'temporal'] as const)
-        .map((part) => `${part} ${fmt(median(m.cpu.map((c) => c[part] ?? 0)))}`)
-        .join(', ');
+
     for (const [name, m] of [
       ['store', st.store],
       ['empty start', st.emptyStart],
       ['same start', st.sameStart],
     ] as const)
-      console.log(`  CPU ms per call, ${name}: ${cpu(m)}`);
+      console.log(`  CPU ms per call, ${name}: ${cpuLine(m.cpu)}`);
   }
 
   // 2. overdue lateness: N orders due within one minute, starting once they are all stored
@@ -365,9 +411,15 @@ try {
     await loopRound();
     const engineRates: number[] = [];
     const loopRates: number[] = [];
+    const engineCpu: CpuTimes[] = [];
+    const loopCpu: CpuTimes[] = [];
     for (let round = 0; round < WEBHOOK_ROUNDS; round++) {
+      let before = cpuTimes();
       engineRates.push(await engineRound(`BENCH-${round}-`));
+      engineCpu.push(cpuPerCall(before, cpuTimes(), W / 1000));
+      before = cpuTimes();
       loopRates.push(await loopRound());
+      loopCpu.push(cpuPerCall(before, cpuTimes(), W / 1000));
     }
     // Every delivery the receiver saw is also recorded delivered in the log (checked outside the clock).
     while ((await deliveredCount()) < (WEBHOOK_WARMUP_ROUNDS + WEBHOOK_ROUNDS) * W)
@@ -381,6 +433,11 @@ try {
       oursRate / loopRate,
     );
     console.log(`  rounds of ${W}: engine ${engineRates.map(fmt).join(', ')}; loop ${loopRates.map(fmt).join(', ')}`);
+    for (const [name, cpu] of [
+      ['engine', engineCpu],
+      ['loop', loopCpu],
+    ] as const)
+      console.log(`  CPU ms per 1000 deliveries, ${name}: ${cpuLine(cpu)}`);
     // First-attempt latency at half our measured rate: one event per commit, paced.
     const paced = Math.min(1000, W / 2);
     const gapMs = 1000 / (oursRate / 2);
@@ -393,11 +450,20 @@ try {
     }
     while ((await deliveredCount()) < (WEBHOOK_WARMUP_ROUNDS + WEBHOOK_ROUNDS) * W + paced)
       await new Promise((r) => setTimeout(r, 50));
-    for (const r of await em.execute<{ event_id: string; delivery_key: string }[]>(
-      "select event_id, delivery_key from webhook_delivery where event_id like 'BENCH-P-%'",
-    ))
+    // When the relay began each attempt (its clock, the epoch ms it logged), on this process's performance clock.
+    const attemptAt = new Map<string, number>();
+    for (const r of await em.execute<{ event_id: string; delivery_key: string; attempted_ms: number }[]>(
+      `select d.event_id, d.delivery_key, extract(epoch from a.attempted_at) * 1000 as attempted_ms
+       from webhook_delivery d join webhook_attempt a on a.delivery_id = d.id and a.attempt = 1
+       where d.event_id like 'BENCH-P-%'`,
+    )) {
       keyOf.set(r.event_id, r.delivery_key);
+      attemptAt.set(r.event_id, Number(r.attempted_ms) - performance.timeOrigin);
+    }
     const firstLatency = [...committed].map(([eventId, at]) => arrivals.get(keyOf.get(eventId)!)! - at);
+    // The two halves: commit to the relay's attempt (NOTIFY, claim), and the attempt to the receiver (sign, POST).
+    const toAttempt = [...committed].map(([eventId, at]) => attemptAt.get(eventId)! - at);
+    const toArrival = [...committed].map(([eventId]) => arrivals.get(keyOf.get(eventId)!)! - attemptAt.get(eventId)!);
     // Baseline at the same pace: sign and POST directly, latency to the receiver's 2xx.
     const loopLatency: Promise<number>[] = [];
     for (let i = 0; i < paced; i++) {
@@ -417,6 +483,10 @@ try {
       fmt(percentile(firstLatency, 99)),
       `sign+POST ${fmt(percentile(loopLat, 99))}`,
       percentile(firstLatency, 99) / percentile(loopLat, 99),
+    );
+    console.log(
+      `  commit to the relay's attempt p50 ${fmt(percentile(toAttempt, 50))} ms, p99 ${fmt(percentile(toAttempt, 99))} ms; ` +
+        `the attempt to the receiver p50 ${fmt(percentile(toArrival, 50))} ms, p99 ${fmt(percentile(toArrival, 99))} ms`,
     );
     receiver.close();
   }
@@ -511,11 +581,28 @@ try {
       d.loaded.perSecond / d.signals.perSecond,
     );
     line(
+      `received in batches of ${d.batchSize} (per s)`,
+      fmt(d.batched.perSecond),
+      `bare signals x${d.batchInFlight} ${fmt(d.batchSignals.perSecond)}`,
+      d.batched.perSecond / d.batchSignals.perSecond,
+    );
+    line(
       'loaded scan p50 (ms)',
       fmt(median(d.loaded.latencies)),
       `bare signal ${fmt(median(d.signals.latencies))}`,
       median(d.loaded.latencies) / median(d.signals.latencies),
     );
+    // Where a scan's time goes: the CPU it cost each part, and how busy the two cores were meanwhile.
+    for (const [name, r] of [
+      ['received scan', d.received],
+      ['loaded scan', d.loaded],
+      ['bare signal', d.signals],
+      ['batched received scan', d.batched],
+      [`bare signal x${d.batchInFlight}`, d.batchSignals],
+    ] as const) {
+      const busy = Object.values(r.cpu).reduce((a, b) => a + (b ?? 0), 0) * (SCANS_PACKAGES / r.wallMs);
+      console.log(`  CPU ms per ${name}: ${cpuLine([r.cpu])}; cores busy ${fmt(busy)} of ${os.cpus().length}`);
+    }
     line(
       'EPCIS 500 receiving (ms/doc)',
       fmt(median(d.epcisMs)),
@@ -724,8 +811,11 @@ try {
     );
   }
 
+  if (PG_STATEMENTS) await printTopStatements(em);
   await app.close();
+  await stopChild(worker.child, 'SIGTERM');
 } finally {
+  for (const w of workers) w.kill('SIGKILL');
   await temporal.stop();
   await pg.stop();
   fs.rmSync(dir, { recursive: true, force: true });
