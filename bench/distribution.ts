@@ -6,6 +6,11 @@
  * plus its read model write. Baseline, same run, after it: the same number of bare client signals (no handler, no
  * write) to the same running processes, at the same concurrency.
  *
+ * Batches: SCANS_PACKAGES new packages received through POST /api/v1/distribution/scan-batches, MAX_BATCH_SCANS scans a
+ * request and one request at a time (a hub's intake sending its batches in turn), each scan starting its package's
+ * process; scans per second. Baseline: as many bare signals to running processes at the batch's in-flight count
+ * (BATCH_SCANS_IN_FLIGHT), so the ratio compares like concurrency with like.
+ *
  * Ingest: a carrier's EPCIS document of 500 `receiving` ObjectEvents at the warehouse's SGLN, one per package,
  * which receives 500 packages (500 processes started), against the native OTEP document of the same events for 500
  * other packages; the median time per document of alternating rounds.
@@ -13,8 +18,10 @@
 import type { Client } from '@temporalio/client';
 import type { Em } from '../src/platform/db/orm.ts';
 import { distributionWorkflowId } from '../src/modules/distribution/contract.ts';
+import { BATCH_SCANS_IN_FLIGHT, MAX_BATCH_SCANS } from '../src/modules/distribution/operations/scanBatches.ts';
 import { makeBusiness, makeOrder, makeProvider } from '../test/helpers/factories.ts';
 import { load, postKeepAlive, type LoadRun } from './load.ts';
+import { cpuPerCall, cpuTimes, type CpuTimes } from './cpu.ts';
 
 export const SCANS_PACKAGES = Number(process.env.BENCH_SCANS ?? 1000);
 export const SCANS_IN_FLIGHT = 8;
@@ -22,10 +29,26 @@ const INGEST_EVENTS = 500;
 const INGEST_ROUNDS = Number(process.env.BENCH_DISTRIBUTION_ROUNDS ?? 2);
 const WARM_UP = 50;
 
+/** A run with the CPU each scan (or signal) cost each part of the stack, and the wall time it took. */
+export type MeasuredRun = LoadRun & { cpu: CpuTimes; wallMs: number };
+
+async function measured(count: number, run: () => Promise<LoadRun>): Promise<MeasuredRun> {
+  const before = cpuTimes();
+  const started = performance.now();
+  const result = await run();
+  return { ...result, wallMs: performance.now() - started, cpu: cpuPerCall(before, cpuTimes(), count) };
+}
+
 export interface DistributionRun {
-  received: LoadRun;
-  loaded: LoadRun;
-  signals: LoadRun;
+  received: MeasuredRun;
+  loaded: MeasuredRun;
+  signals: MeasuredRun;
+  /** Received scans sent in batches: latencies per batch, perSecond in scans. */
+  batched: MeasuredRun;
+  /** Bare signals at the batch's in-flight count. */
+  batchSignals: MeasuredRun;
+  batchSize: number;
+  batchInFlight: number;
   epcisMs: number[];
   nativeMs: number[];
 }
@@ -80,10 +103,41 @@ export async function distributionBench(
   const warm = await packages(WARM_UP);
   await load(WARM_UP, SCANS_IN_FLIGHT, (i) => scan(warm[i]!, 'received', 0));
   const scanned = await packages(SCANS_PACKAGES);
-  const received = await load(SCANS_PACKAGES, SCANS_IN_FLIGHT, (i) => scan(scanned[i]!, 'received', 0));
-  const loaded = await load(SCANS_PACKAGES, SCANS_IN_FLIGHT, (i) => scan(scanned[i]!, 'loaded', 1));
-  const signals = await load(SCANS_PACKAGES, SCANS_IN_FLIGHT, (i) =>
-    temporal.workflow.getHandle(distributionWorkflowId(scanned[i]!)).signal('benchPing'),
+  const received = await measured(SCANS_PACKAGES, () =>
+    load(SCANS_PACKAGES, SCANS_IN_FLIGHT, (i) => scan(scanned[i]!, 'received', 0)),
+  );
+  const loaded = await measured(SCANS_PACKAGES, () =>
+    load(SCANS_PACKAGES, SCANS_IN_FLIGHT, (i) => scan(scanned[i]!, 'loaded', 1)),
+  );
+  const signals = await measured(SCANS_PACKAGES, () =>
+    load(SCANS_PACKAGES, SCANS_IN_FLIGHT, (i) =>
+      temporal.workflow.getHandle(distributionWorkflowId(scanned[i]!)).signal('benchPing'),
+    ),
+  );
+
+  // Batches: new packages received MAX_BATCH_SCANS a request, one request at a time (fetch: a batch may take longer
+  // than postKeepAlive's 3 s limit on a slow machine), then bare signals at the batch's in-flight count.
+  const fresh = await packages(SCANS_PACKAGES);
+  const batches = Math.ceil(SCANS_PACKAGES / MAX_BATCH_SCANS);
+  const sendBatch = async (i: number) => {
+    const scans = fresh.slice(i * MAX_BATCH_SCANS, (i + 1) * MAX_BATCH_SCANS);
+    const res = await fetch(`${appUrl}/api/v1/distribution/scan-batches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${staff}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        scans: scans.map((n) => ({ package_number: n, action: 'received', location: 'WH', scanned_at: at(0) })),
+      }),
+    });
+    const answer = (await res.json()) as { scans?: { scan: { outcome: string } }[] };
+    if (res.status !== 200 || answer.scans?.filter((a) => a.scan.outcome === 'applied').length !== scans.length)
+      throw new Error(`scan-batches answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+  };
+  const batchRun = await measured(SCANS_PACKAGES, () => load(batches, 1, sendBatch));
+  const batched = { ...batchRun, perSecond: (batchRun.perSecond * SCANS_PACKAGES) / batches };
+  const batchSignals = await measured(SCANS_PACKAGES, () =>
+    load(SCANS_PACKAGES, BATCH_SCANS_IN_FLIGHT, (i) =>
+      temporal.workflow.getHandle(distributionWorkflowId(fresh[i]!)).signal('benchPing'),
+    ),
   );
 
   // A document of 500 takes longer than postKeepAlive's 3 s limit.
@@ -140,7 +194,17 @@ export async function distributionBench(
     "select count(*)::int as n from package_distribution where business_id = ? and status = 'created'",
     [b.business.id],
   );
-  if (moved[0]!.n < WARM_UP + 2 * INGEST_ROUNDS * INGEST_EVENTS)
+  if (moved[0]!.n < WARM_UP + SCANS_PACKAGES + 2 * INGEST_ROUNDS * INGEST_EVENTS)
     throw new Error(`only ${moved[0]!.n} packages were received`);
-  return { received, loaded, signals, epcisMs, nativeMs };
+  return {
+    received,
+    loaded,
+    signals,
+    batched,
+    batchSignals,
+    batchSize: MAX_BATCH_SCANS,
+    batchInFlight: BATCH_SCANS_IN_FLIGHT,
+    epcisMs,
+    nativeMs,
+  };
 }

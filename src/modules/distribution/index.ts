@@ -22,6 +22,7 @@ import {
 import { SHELF_PICKUP_CODE } from './repo/distributions.ts';
 import { callerForScannerKey, SCANNER_KEY_PREFIX } from './repo/scannerKeys.ts';
 import { scannerKeyCreate, scannerKeyList, scannerKeyRevoke } from './operations/scannerKeys.ts';
+import { distributionScanBatch } from './operations/scanBatches.ts';
 import {
   distributionPackageGet,
   distributionScan,
@@ -54,6 +55,7 @@ export const distribution = defineModule({
     supplierAccountList,
     supplierAccountEnd,
     distributionScan,
+    distributionScanBatch,
     distributionPackageGet,
     warehouseDistributionList,
     flaggedScanList,

@@ -24,7 +24,7 @@ async function placeIdOr404(ctx: BusinessContext, placeCodeValue: string): Promi
 export const scannerKeyCreate = defineOperation({
   name: 'scanner_key_create',
   summary: 'Create a key for a scanner at a place of the business; its secret is shown once.',
-  description: `The secret (\`tms_sk_...\`) is in this answer only and only its hash is kept. Sent as a bearer token, it opens distribution_scan and nothing else, and only for scans at this place; those scans are recorded as the admin's who made it. A place holds at most ${MAX_SCANNER_KEYS} unrevoked keys (TOO_MANY_KEYS). Refuses a code of no place of the business (NOT_FOUND).`,
+  description: `The secret (\`tms_sk_...\`) is in this answer only and only its hash is kept. Sent as a bearer token, it opens distribution_scan and distribution_scan_batch and nothing else, and only for scans at this place; those scans are recorded as the admin's who made it. A place holds at most ${MAX_SCANNER_KEYS} unrevoked keys (TOO_MANY_KEYS). Refuses a code of no place of the business (NOT_FOUND).`,
   tag: TAG,
   roles: ADMIN,
   business: true,

@@ -1,26 +1,15 @@
 /** Warehouse scans and what they made of each package: its distribution, its history, a warehouse's list, the flagged scans. */
 import { z } from 'zod';
 import { errors } from '../../../platform/errors.ts';
-import { offsetOf, pageOf, pageOutput, pageParams, timeParam } from '../../../platform/catalog/schemas.ts';
+import { offsetOf, pageOf, pageOutput, pageParams } from '../../../platform/catalog/schemas.ts';
 import { defineOperation } from '../../../platform/catalog/types.ts';
 import { STAFF } from '../../../platform/roles.ts';
-import { findScanPackage, findScanPlace } from '../repo/distributions.ts';
 import { findDistribution, listFlaggedScans, listWarehousePackages } from '../repo/reads.ts';
-import { contentKey, sendScan } from '../scanning.ts';
-import { ACTION_PLACE_KINDS, CODE_PATTERN, DISTRIBUTION_STATUSES, SCAN_ACTIONS, SCAN_FLAGS } from '../domain.ts';
+import { checkScan, packageNumber, scanAnswer, scanInput, scanLookups, sendCheckedScan } from '../scanChecks.ts';
+import { CODE_PATTERN } from '../domain.ts';
 import { DistributionView, presentDistribution, presentScan, ScanView } from '../views.ts';
-import { runOrderAtWarehouseHooks } from '../../orders/index.ts';
 
 const TAG = 'Distribution';
-/** How far ahead of this server's clock a scanner's clock may run. */
-const CLOCK_SKEW_MS = 5 * 60_000;
-const packageNumber = z.string().trim().min(1).max(40);
-const placeRef = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .describe('A place code of the business, or its identifier (SGLN or urn:tms:place:...)');
 
 export const distributionScan = defineOperation({
   name: 'distribution_scan',
@@ -33,98 +22,11 @@ export const distributionScan = defineOperation({
   business: true,
   rest: { method: 'POST', path: '/v1/distribution/scans' },
   graphql: { name: 'distributionScan', kind: 'mutation' },
-  input: z
-    .object({
-      scan_id: z
-        .string()
-        .trim()
-        .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'scan id')
-        .nullish()
-        .describe(
-          "The scanner's id of the scan; a scan sent again with it is a duplicate. Without it, the same content is the same scan",
-        ),
-      package_number: packageNumber,
-      action: z.enum(SCAN_ACTIONS),
-      location: placeRef,
-      destination: placeRef.nullish().describe('On a received scan: the locker or store the package goes to'),
-      grid_code: z.string().trim().min(1).max(32).nullish().describe('On a shelved scan at a locker: the compartment'),
-      shelf_code: z
-        .string()
-        .trim()
-        .regex(CODE_PATTERN, 'shelf code')
-        .transform((c) => c.toUpperCase())
-        .nullish()
-        .describe('On a shelved scan at a store: the shelf (kept upper-case)'),
-      scanned_at: timeParam(),
-    })
-    .strict(),
-  output: z.object({
-    result: z.literal(true),
-    scan: z.object({
-      id: z.string(),
-      outcome: z.enum(['applied', 'duplicate', 'flagged']),
-      flag: z.enum(SCAN_FLAGS).nullable(),
-    }),
-    package: z.object({ package_number: z.string(), status: z.enum(DISTRIBUTION_STATUSES).nullable() }),
-  }),
+  input: scanInput,
+  output: z.object({ result: z.literal(true), ...scanAnswer }),
   async handler(input, ctx) {
-    const { businessId } = ctx.caller;
-    const gridCode = input.grid_code ?? null;
-    const shelfCode = input.shelf_code ?? null;
-    if (Date.parse(input.scanned_at) > Date.now() + CLOCK_SKEW_MS)
-      throw errors.field('scanned_at', 'field.recorded_in_future');
-    const pkg = await findScanPackage(ctx.em, businessId, input.package_number);
-    if (!pkg) throw errors.field('package_number', 'field.unknown_package');
-    const place = await findScanPlace(ctx.em, businessId, input.location, gridCode);
-    if (!place) throw errors.field('location', 'field.unknown_place');
-    if (ctx.caller.place && ctx.caller.place.id !== place.id)
-      throw errors.field('location', 'distribution.scanner_elsewhere', { place: ctx.caller.place.code });
-    const kinds = ACTION_PLACE_KINDS[input.action];
-    if (!kinds.includes(place.kind))
-      throw errors.field('location', 'field.wrong_place_kind', { kinds: kinds.join(', ') });
-    const shelving = input.action === 'shelved';
-    if (input.destination != null && input.action !== 'received')
-      throw errors.field('destination', 'field.not_for_this_step', { step: 'received' });
-    if (gridCode !== null && !(shelving && place.kind === 'locker'))
-      throw errors.field('grid_code', 'field.not_for_this_step', { step: 'shelved at a locker' });
-    if (shelfCode !== null && !(shelving && place.kind === 'store'))
-      throw errors.field('shelf_code', 'field.not_for_this_step', { step: 'shelved at a store' });
-    if (shelving && place.kind === 'locker' && gridCode === null) throw errors.field('grid_code', 'field.required');
-    if (shelving && place.kind === 'store' && shelfCode === null) throw errors.field('shelf_code', 'field.required');
-    if (gridCode !== null && !place.gridKnown) throw errors.field('grid_code', 'field.unknown_grid');
-    const destination = input.destination == null ? null : await findScanPlace(ctx.em, businessId, input.destination);
-    if (input.destination != null && !destination) throw errors.field('destination', 'field.unknown_place');
-    if (destination && destination.kind === 'warehouse')
-      throw errors.field('destination', 'field.wrong_place_kind', { kinds: 'locker, store' });
-
-    const scannedAt = new Date(input.scanned_at).toISOString();
-    const facts = {
-      action: input.action,
-      placeCode: place.code,
-      destinationCode: destination?.code ?? null,
-      gridCode,
-      shelfCode,
-      scannedAt,
-    };
-    const outcome = await sendScan(ctx, businessId, pkg, {
-      ...facts,
-      key: input.scan_id ?? contentKey(facts),
-      source: 'scanner',
-      placeId: place.id,
-      deviceCode: place.deviceCode,
-      destinationId: destination?.id ?? null,
-      actorId: ctx.caller.id,
-    });
-    // A package received at (or taken back to) a warehouse is held there: an interception waiting for it hears so.
-    if (outcome.outcome === 'applied' && (input.action === 'received' || input.action === 'removed'))
-      await runOrderAtWarehouseHooks(ctx, [
-        { packageNumber: pkg.number, place: place.code, source: 'scan', reportedBy: businessId, occurredAt: scannedAt },
-      ]);
-    return {
-      result: true as const,
-      scan: { id: outcome.scan_id, outcome: outcome.outcome, flag: outcome.flag },
-      package: { package_number: pkg.number, status: outcome.status },
-    };
+    const checked = await checkScan(await scanLookups(ctx.em, ctx.caller.businessId), ctx.caller, input);
+    return { result: true as const, ...(await sendCheckedScan(ctx, checked)) };
   },
 });
 

@@ -52,6 +52,22 @@ export async function findScanPackage(em: Em, businessId: number, packageNumber:
   return row ? scanPackageOf(row) : null;
 }
 
+/** The business's packages of these numbers, keyed by number (a batch of scans reads them in one statement). */
+export async function findScanPackages(
+  em: Em,
+  businessId: number,
+  numbers: readonly string[],
+): Promise<Map<string, ScanPackage>> {
+  const found = new Map<string, ScanPackage>();
+  if (numbers.length === 0) return found;
+  const rows = await em.execute<PackageStateRow[]>(
+    `select ${PACKAGE_STATE} from order_package pk ${WITH_DISTRIBUTION} where pk.business_id = ? and pk.package_number in (?)`,
+    [businessId, [...new Set(numbers)]],
+  );
+  for (const r of rows) found.set(r.package_number, scanPackageOf(r));
+  return found;
+}
+
 export interface ScanPlace {
   id: number;
   kind: PlaceKind;
