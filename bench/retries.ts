@@ -21,6 +21,10 @@ import { delayBeforeAttemptMs } from '../src/modules/webhooks/domain.ts';
 import { signTenant } from '../src/modules/webhooks/signing.ts';
 import { postKeepAlive } from './load.ts';
 import { addCompartments, makeBusiness, PASSWORD } from '../test/helpers/factories.ts';
+import { insertDevice } from '../src/modules/lockers/index.ts';
+
+/** Doors one locker numbers at most (compartment_number is 1 to 9,999). */
+const DOORS_PER_LOCKER = 9_999;
 
 export interface RetryRun {
   delayMs: number;
@@ -108,11 +112,28 @@ export async function retryLateness(
 
   // A tenant of its own, so that the counts never mix with other sections.
   const t = await makeBusiness(em);
-  await addCompartments(
-    em,
-    t.device.id,
-    Array.from({ length: count }, (_, i) => `R${i}`),
-  );
+  // One door per event, on as many lockers as that takes (a locker numbers its doors up to 9,999).
+  const deviceIds: number[] = [];
+  while (deviceIds.length * DOORS_PER_LOCKER < count)
+    deviceIds.push(
+      (
+        await insertDevice(em, {
+          businessId: t.business.id,
+          code: `LOCKER-${t.tag}-${deviceIds.length}`,
+          name: `Retry locker ${deviceIds.length}`,
+          compartments: [],
+        })
+      ).id,
+    );
+  for (const [d, deviceId] of deviceIds.entries()) {
+    const first = d * DOORS_PER_LOCKER;
+    const doors = Math.min(DOORS_PER_LOCKER, count - first);
+    await addCompartments(
+      em,
+      deviceId,
+      Array.from({ length: doors }, (_, i) => `R${first + i}`),
+    );
+  }
   const login = await fetch(`${appUrl}/api/v1/user/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -178,7 +199,7 @@ export async function retryLateness(
       `with o as (
        insert into device_order (business_id, kind, status, next_actor, device_id, grid_code, compartment_id, reference_number, due_at, stored_at, pickup_code_hash)
        select ?, 'delivery', 'stored', 'recipient', c.device_id, c.grid_code, c.id, 'RETRY-' || n, ?, ?, 'bench'
-       from generate_series(?, ?) n join compartment c on c.device_id = ? and c.grid_code = 'R' || n
+       from generate_series(?, ?) n join compartment c on c.device_id = any(?::int[]) and c.grid_code = 'R' || n
        returning id, grid_code, reference_number),
      l as (
        insert into device_order_event (device_order_id, business_id, event_type, occurred_at)
@@ -195,7 +216,7 @@ export async function retryLateness(
         storedAt,
         from,
         to - 1,
-        t.device.id,
+        `{${deviceIds.join(',')}}`,
         t.business.id,
         storedAt,
         t.business.id,
