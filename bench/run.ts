@@ -47,6 +47,9 @@
  * documents of 500 events section 6 ingests in each of its two runs; 200 take about 30 s. BENCH_READS (default 5000) sets how many GETs
  * each read figure times; BENCH_DISPATCH_OFFERS (default 200) and BENCH_DISPATCH_REPORTS (default 500) set section 14's
  * auto-assigns and reports; BENCH_SECTIONS (say 3,6) runs only the sections it lists.
+ * The API runs in the bench's process and the worker (workflows, activities, the outbox relay) in its own, as
+ * production runs them. Profiling: BENCH_WORKER_PROF=<dir> writes the worker's CPU profiles there (its threads
+ * included); BENCH_PG_STATEMENTS=1 prints the statements PostgreSQL spent most time on.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
