@@ -3,11 +3,12 @@ import type { RawContent } from './types.ts';
 
 /**
  * A whole number from 1 to `max`, given as a number (JSON bodies, GraphQL) or as its decimal digits (query and path
- * parameters arrive as text). Nothing else is read as one: `true` or `[5]` is refused as the document's `integer` says, not coerced.
+ * parameters arrive as text), with a zero fraction allowed (`42.0`, which JSON Schema counts an integer too).
+ * Nothing else is read as one: `true` or `[5]` is refused as the document's `integer` says, not coerced.
  */
 export const intParam = (max = 2_147_483_647) =>
   z.preprocess(
-    (v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v),
+    (v) => (typeof v === 'string' && /^\d{1,10}(\.0{1,10})?$/.test(v) ? Number(v) : v),
     z.number().int().min(1).max(max),
   );
 export const pageParams = {
