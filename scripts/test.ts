@@ -13,7 +13,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createLogger } from '../src/platform/logger.ts';
 import { runChecks } from './checks.ts';
 import { findOrInstallChromium } from './chromium.ts';
@@ -58,40 +57,30 @@ const fuzz = full
 try {
   const chromium = await browser;
   await labelTools;
-  // Each file's process writes its reports with blocking writes, so a forced exit loses none of them, and gets a
-  // database and a namespace of its own before its first import.
-  const preload = ['blockingOutput.ts', 'isolation.ts'].map(
-    (f) => `--import=${pathToFileURL(`test/helpers/${f}`).href}`,
-  );
-  // --test-force-exit: a failed test that leaves a server open (a receiver it meant to close) must not hold its
-  // file's process, and with it the whole run, until CI's time limit.
-  const child = spawn(
-    process.execPath,
-    ['--test', `--test-concurrency=${concurrency}`, '--test-force-exit', ...files],
-    {
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        // Every test file comes from one address and signs in often: the tests of the limits set their own.
-        ...UNREACHED_RATE_LIMITS,
-        CHROMIUM_PATH: chromium,
-        TEST_ISOLATE: '1',
-        ...(stack.databaseUrl && { TEST_TEMPLATE_DATABASE_URL: stack.databaseUrl }),
-        TEMPORAL_ADDRESS: stack.temporalAddress,
-        WORKFLOW_BUNDLE_PATH: stack.bundlePath,
-        NODE_OPTIONS: [process.env.NODE_OPTIONS, ...preload].filter(Boolean).join(' '),
-        // Each file is a process that compiles the same modules: V8's code for them (and the stripped TypeScript) is
-        // kept on disk and read back, about 0.4 s of each file's start-up (docs/testing.md).
-        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.resolve('node_modules/.cache/tms-compile'),
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
-        // An error code an operation does not declare answers 500, so the test that meets it fails.
-        STRICT_ERROR_CODES: '1',
-        METRICS_PORT: '0',
-        SECRETS_KEY: randomBytes(32).toString('base64'),
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      },
+  // The files run longest first (scripts/testFiles.ts); --test-force-exit's equivalent there means a failed test that
+  // leaves a server open (a receiver it meant to close) cannot hold its file's process, and the run, until CI's limit.
+  const child = spawn(process.execPath, ['scripts/testFiles.ts', String(concurrency), ...files], {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      // Every test file comes from one address and signs in often: the tests of the limits set their own.
+      ...UNREACHED_RATE_LIMITS,
+      CHROMIUM_PATH: chromium,
+      TEST_ISOLATE: '1',
+      ...(stack.databaseUrl && { TEST_TEMPLATE_DATABASE_URL: stack.databaseUrl }),
+      TEMPORAL_ADDRESS: stack.temporalAddress,
+      WORKFLOW_BUNDLE_PATH: stack.bundlePath,
+      // Each file is a process that compiles the same modules: V8's code for them (and the stripped TypeScript) is
+      // kept on disk and read back, about 0.4 s of each file's start-up (docs/testing.md).
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.resolve('node_modules/.cache/tms-compile'),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+      // An error code an operation does not declare answers 500, so the test that meets it fails.
+      STRICT_ERROR_CODES: '1',
+      METRICS_PORT: '0',
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     },
-  );
+  });
   code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
   if (fuzz) {
     const passed = await fuzz;

@@ -21,6 +21,8 @@ test('the documents as the API serves them pass; each convention broken once is 
 
   // The same documents, broken once per convention. A tag no module declares: build without the modules' tags.
   const openapi = structuredClone(buildOpenApi(CATALOG, 'https://tms.example', { tags: {} })) as Json;
+  // Only the operation broken is linted again: the whole document's lint is above, and it is most of the time.
+  openapi.paths = { '/v1/user/login': openapi.paths['/v1/user/login'] };
   const login = openapi.paths['/v1/user/login'].post;
   login.description = login.summary; // as api/openapi.ts writes an operation without a catalog description
   delete login.requestBody.content['application/json'].example;
