@@ -5,6 +5,7 @@ import { OriginSlots } from '../../../src/modules/webhooks/originSlots.ts';
 import { ENTITIES } from '../../../src/modules/index.ts';
 import { createOrm, type Orm } from '../../../src/platform/db/orm.ts';
 import { createLogger } from '../../../src/platform/logger.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 /** Several OriginSlots on one database stand for several worker processes. */
 describe('retry slots per receiving origin, shared by every worker', () => {
@@ -56,6 +57,30 @@ describe('retry slots per receiving origin, shared by every worker', () => {
     b.release(o);
     await b.close();
     assert.equal(await a.acquire(o, 0), true, 'close() gives unused slots back at once');
+  });
+
+  test('attempts waiting for a busy origin are each served by a slot released in this worker, never above the limit', async () => {
+    const w = worker(1);
+    const o = origin();
+    assert.equal(await w.acquire(o, 0), true);
+    const served: number[] = [];
+    let settled = 0;
+    const waiting = [1, 2, 3].map((n) =>
+      w.acquire(o, 30_000).then((got) => {
+        settled++;
+        if (got) served.push(n);
+      }),
+    );
+    for (let i = 1; i <= 3; i++) {
+      // Each release passes the slot on to one waiting attempt: the worker never holds more than the one it leased.
+      w.release(o);
+      await waitFor(async () => settled === i, 10_000, 5);
+      assert.equal(w.heldBy(o), 1);
+    }
+    await Promise.all(waiting);
+    assert.deepEqual(served.toSorted(), [1, 2, 3]);
+    w.release(o);
+    assert.equal(await w.acquire(o, 0), true, 'the last release returned it to the hand');
   });
 
   test("a worker that dies keeps its slots only until their lease ends; a live one's lease is renewed while used", async () => {
