@@ -24,8 +24,6 @@ import { labelEndOfDaySchedule, labelEndOfDayScheduleSet } from './operations/sc
 import { createEndOfDayActivities } from './endOfDayActivities.ts';
 import { SEALED_CREDENTIALS } from './repo/accounts.ts';
 import { createLabelActivities } from './activities.ts';
-import type { CarrierCode } from './carriers/registry.ts';
-import { SANDBOX_PARCEL, SANDBOX_SWIFT } from './carriers/sandbox/tariffs.ts';
 import {
   LABEL_PURCHASE_SWEEP_SCHEDULE,
   LABEL_PURCHASE_SWEEP_WORKFLOW,
@@ -61,13 +59,8 @@ export {
   PartyView,
   partyOf,
 } from './views.ts';
-export { CARRIER_CODES, isCarrierCode, type CarrierCode } from './carriers/registry.ts';
-
-/** Each carrier's service codes, for a module that names a carrier service ahead of any rate (customer-services). */
-export const CARRIER_SERVICES: Readonly<Record<CarrierCode, readonly string[]>> = {
-  sandbox_swift: SANDBOX_SWIFT.tariffs.map((t) => t.service),
-  sandbox_parcel: SANDBOX_PARCEL.tariffs.map((t) => t.service),
-};
+// CARRIER_SERVICES: each carrier's service codes, for a module that names one ahead of any rate (customer-services).
+export { CARRIER_CODES, CARRIER_SERVICES, isCarrierCode, type CarrierCode } from './carriers/registry.ts';
 
 export const labels = defineModule({
   name: 'labels',

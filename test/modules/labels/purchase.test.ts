@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from '../../helpers/app.ts';
-import { labelWorld, rateBody, type LabelWorld } from './world.ts';
+import { assertSandboxRates, labelWorld, rateBody, type LabelWorld } from './world.ts';
 
 describe('labels: rate and purchase', () => {
   let app: TestApp;
@@ -33,25 +33,7 @@ describe('labels: rate and purchase', () => {
 
   test('both carriers rate, with their own services, prices and transit days, cheapest first', async () => {
     const body = await rate('SO-1');
-    const carriers = new Set(body.rates.map((r: any) => r.carrier));
-    assert.deepEqual([...carriers].sort(), ['sandbox_parcel', 'sandbox_swift']);
-    assert.equal(body.rates.length, 4);
-    const totals = body.rates.map((r: any) => Number(r.total_charge));
-    assert.deepEqual(
-      totals,
-      [...totals].sort((a, b) => a - b),
-    );
-    const express = body.rates.find((r: any) => r.service === 'swift_express');
-    // 8.90 + 1.10 x 2 kg (1.2 kg, volume 1.2 kg: rounded up) = 11.10; zone 2 2.00; fuel 8 % of 13.10 = 1.05.
-    assert.equal(express.base_charge, '11.10');
-    assert.deepEqual(
-      express.extra_charges.map((c: any) => [c.code, c.amount]),
-      [
-        ['zone', '2.00'],
-        ['fuel', '1.05'],
-      ],
-    );
-    assert.equal(express.total_charge, '14.15');
+    const express = assertSandboxRates(body.rates);
     assert.equal(express.transit_days, 2);
     assert.match(express.rate_id, /^lr_[a-z2-7]{26}$/);
     assert.ok(Date.parse(express.expires_at) > Date.now());
@@ -96,6 +78,36 @@ describe('labels: rate and purchase', () => {
       .em()
       .execute<{ status_id: number }[]>('select status_id from delivery_order where id = ?', [res.body.order_id]);
     assert.equal(order!.status_id, 60);
+
+    // The order's audit trail has the move to 60 as operation 6011 with the carrier's code and message.
+    const trail = await app.http.post(
+      '/v1/tracking/operationevents',
+      { order_ids: [res.body.order_id] },
+      { token: w.admin },
+    );
+    assert.equal(trail.status, 200, JSON.stringify(trail.body));
+    const failed = trail.body.events.filter((e: any) => e.operation_type === 6011);
+    assert.equal(failed.length, 1, JSON.stringify(trail.body.events));
+    const carrierName: string = rates[0].carrier_name;
+    const message = `${carrierName} does not deliver to this address.`;
+    assert.equal(res.body.carrier_error.message, message);
+    const description = `${carrierName}: ADDRESS_UNSERVICEABLE: ${message}`;
+    assert.equal(failed[0].details.description, description);
+    assert.deepEqual(
+      [failed[0].details.carrier_error.code, failed[0].details.carrier_error.message],
+      ['ADDRESS_UNSERVICEABLE', message],
+    );
+    const [change] = await app
+      .em()
+      .execute<{ before_status: number; after_status: number; operation_description: string }[]>(
+        'select before_status, after_status, operation_description from order_status_change where order_id = ? and operation_type = 6011',
+        [res.body.order_id],
+      );
+    assert.deepEqual(change, {
+      before_status: 1,
+      after_status: 60,
+      operation_description: description,
+    });
   });
 
   test('a timeout is a retryable failure after the deadline, and nothing is bought', async () => {

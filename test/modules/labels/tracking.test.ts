@@ -19,7 +19,7 @@ import { startApp, type TestApp } from '../../helpers/app.ts';
 import { replayAndMaybeRecord } from '../../helpers/histories.ts';
 import { keepEvents } from '../../helpers/factories.ts';
 import { waitFor } from '../../helpers/wait.ts';
-import { labelWorld, rateBody, type LabelWorld } from './world.ts';
+import { handOver, JOURNEY_KEYS, labelWorld, rateBody, type LabelWorld } from './world.ts';
 
 describe('labels: tracking of sandbox labels', () => {
   let app: TestApp;
@@ -56,16 +56,6 @@ describe('labels: tracking of sandbox labels', () => {
       .query(journeyQuery)
       .then((j) => j.state)
       .catch(() => null);
-  /** The carrier gets the parcel: its data is submitted, which tells the label's process. */
-  const handOver = async (orderId: number) => {
-    const res = await app.http.post(
-      '/v1/labelservice/submitShippingInformation',
-      { order_ids: [orderId] },
-      { token: w.admin },
-    );
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.equal(res.body.results[0].state, 'submitted', JSON.stringify(res.body));
-  };
   const statusesOf = async (orderId: number) =>
     (
       await app
@@ -84,7 +74,7 @@ describe('labels: tracking of sandbox labels', () => {
     const { orderId, trackingNumber, carrierNumber } = await buy('TRK-1');
     const handle = processOf(orderId);
     await waitFor(async () => (await journeyState(orderId)) === 'waiting_hand_over');
-    await handOver(orderId);
+    await handOver(app, w, orderId);
     assert.equal(await handle.result(), 'journey_ended' satisfies LabelTrackingOutcome);
     const statuses = await statusesOf(orderId);
     const moves = statuses.filter((s) => [33, 43, 3].includes(s));
@@ -103,14 +93,7 @@ describe('labels: tracking of sandbox labels', () => {
       );
     assert.deepEqual(
       sent.map((e) => e.key),
-      [
-        'otep:core:picked_up',
-        'otep:core:received_at_facility',
-        'otep:core:departed_facility',
-        'otep:core:in_transit',
-        'otep:core:out_for_delivery',
-        'otep:core:delivered',
-      ],
+      JOURNEY_KEYS,
     );
     assert.ok(sent.every((e) => e.family === 'label_service'));
 
@@ -149,7 +132,7 @@ describe('labels: tracking of sandbox labels', () => {
 
   test('SBX-DELIVERY-FAILS ends the journey with a failed delivery: the order ends 4', async () => {
     const { orderId } = await buy('SBX-DELIVERY-FAILS-1');
-    await handOver(orderId);
+    await handOver(app, w, orderId);
     assert.equal(await processOf(orderId).result(), 'journey_ended');
     assert.equal(await statusOf(orderId), 4);
     const statuses = await statusesOf(orderId);
@@ -249,7 +232,7 @@ describe('labels: tracking of sandbox labels', () => {
     assert.equal(await processOf(unused).result(), 'not_handed_over');
     await replayAndMaybeRecord(app, labelTrackingWorkflowId(unused), 'label-tracking-not-handed-over.json');
     // The evening's end of day takes a label bought in the morning: its process starts again with the hand-over.
-    await handOver(unused);
+    await handOver(app, w, unused);
     assert.equal(await processOf(unused).result(), 'journey_ended');
     assert.equal(await statusOf(unused), 3);
   });

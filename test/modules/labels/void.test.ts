@@ -83,6 +83,42 @@ describe('labels: void', () => {
     assert.equal(label.body.code, 'LABEL_VOIDED');
   });
 
+  test("a void names the order by its own package number: a later parcel's voids the whole label", async () => {
+    const parcel = { weight_grams: 800, length_mm: 200, width_mm: 150, height_mm: 100 };
+    const rated = await app.http.post(
+      '/v1/labelservice/rate',
+      rateBody('VOID-PACKAGE', { parcels: [parcel, parcel] }),
+      { token: w.admin },
+    );
+    assert.equal(rated.status, 200, JSON.stringify(rated.body));
+    const rate = rated.body.rates.find((r: any) => r.carrier === 'sandbox_swift');
+    const bought = await app.http.post('/v1/labelservice/submitOrder', { rate_id: rate.rate_id }, { token: w.admin });
+    assert.equal(bought.status, 201, JSON.stringify(bought.body));
+    const orderId = bought.body.order_id;
+    const detail = await app.http.post('/v1/labelservice/getShippingDetail', { order_id: orderId }, { token: w.admin });
+    assert.equal(detail.status, 200, JSON.stringify(detail.body));
+    assert.equal(detail.body.parcels.length, 2);
+    const second: string = detail.body.parcels[1].package_number;
+    // Ours, neither the order's tracking number nor a carrier number.
+    assert.notEqual(second, bought.body.tracking_number);
+    assert.ok(!bought.body.label.carrier_tracking_numbers.includes(second));
+
+    const unknown = await cancel({ tracking_number: `${second}X` });
+    assert.equal(unknown.status, 404, JSON.stringify(unknown.body));
+    assert.equal((await facts(orderId)).state, 'purchased');
+    const res = await cancel({ tracking_number: second });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(
+      [res.body.order_id, res.body.state, res.body.already_voided, res.body.status_id],
+      [orderId, 'voided', false, 5],
+    );
+    assert.deepEqual([(await facts(orderId)).state, await shipmentState(`lo-${orderId}.1`)], ['voided', 'voided']);
+    // Named by its first package's number (the order's tracking number), it is the same order, voided already.
+    const again = await cancel({ tracking_number: detail.body.parcels[0].package_number });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.deepEqual([again.body.order_id, again.body.already_voided], [orderId, true]);
+  });
+
   test('a carrier that refuses the void: 424 LABEL_VOID_REFUSED with its error, and nothing changed', async () => {
     const bought = await buy('SBX-NOVOID-1');
     assert.equal(bought.status, 201, JSON.stringify(bought.body));

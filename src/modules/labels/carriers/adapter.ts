@@ -1,6 +1,6 @@
 /**
  * What every carrier is to the labels module (docs/labels.md, "Carriers behind one interface"): one adapter per
- * carrier with the same operations, and one typed failure. Adding a carrier is one adapter and one registry line.
+ * carrier with the same operations, and one typed failure. Adding a carrier is one adapter and one registry entry.
  */
 import type { z } from 'zod';
 import type { Logger } from '../../../platform/logger.ts';

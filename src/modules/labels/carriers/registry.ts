@@ -1,14 +1,21 @@
 /**
  * Carrier code to adapter (docs/labels.md, "Carriers behind one interface"), and the one way to call a carrier:
  * under a deadline, with anything thrown turned into a CarrierError, so no carrier failure reaches a caller as a
- * server error. Adding a carrier is one line in CARRIERS (and its provider business in a migration).
+ * server error. Adding a carrier is one entry in CARRIERS (its provider code, its services and its adapter) and its
+ * provider business in a migration; everything else, CARRIER_SERVICES included, is derived from the entries.
  */
 import type { Config } from '../../../platform/config.ts';
 import type { Em } from '../../../platform/db/orm.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import { StopsAtWorkflow } from '../../../platform/catalog/dryRun.ts';
-import { CarrierError, type CarrierAccount, type CarrierAdapter, type CarrierCall } from './adapter.ts';
-import { sandboxAdapter } from './sandbox/adapter.ts';
+import {
+  CarrierError,
+  type CarrierAccount,
+  type CarrierAdapter,
+  type CarrierCall,
+  type CarrierService,
+} from './adapter.ts';
+import { sandboxAdapter, sandboxServices } from './sandbox/adapter.ts';
 import { SANDBOX_PARCEL, SANDBOX_SWIFT } from './sandbox/tariffs.ts';
 
 /** What an adapter may use: the database (the sandbox's own ledger), the configuration and the log. */
@@ -23,16 +30,20 @@ export interface CarrierEnv {
 interface CarrierEntry {
   /** The code of its provider business: a label order's carrier_provider_id, its tracking events' ingest identity. */
   providerCode: string;
+  /** Its adapter's services, known without a connection (a module names a carrier service ahead of any rate). */
+  services: readonly CarrierService[];
   adapter: (env: CarrierEnv) => CarrierAdapter;
 }
 
 const CARRIERS = {
   sandbox_swift: {
     providerCode: 'SANDBOX-SWIFT',
+    services: sandboxServices(SANDBOX_SWIFT),
     adapter: (env) => sandboxAdapter(SANDBOX_SWIFT, { em: env.em, daySeconds: env.config.labels.sandboxDaySeconds }),
   },
   sandbox_parcel: {
     providerCode: 'SANDBOX-PARCEL',
+    services: sandboxServices(SANDBOX_PARCEL),
     adapter: (env) => sandboxAdapter(SANDBOX_PARCEL, { em: env.em, daySeconds: env.config.labels.sandboxDaySeconds }),
   },
 } satisfies Record<string, CarrierEntry>;
@@ -48,6 +59,11 @@ export function adapterFor(code: string, env: CarrierEnv): CarrierAdapter {
 }
 
 export const providerCodeOf = (code: CarrierCode): string => CARRIERS[code].providerCode;
+
+/** Each carrier's service codes, from its registry entry: a new carrier's entry is the only change they need. */
+export const CARRIER_SERVICES: Readonly<Record<CarrierCode, readonly string[]>> = Object.fromEntries(
+  CARRIER_CODES.map((code) => [code, CARRIERS[code].services.map((s) => s.code)]),
+) as Record<CarrierCode, string[]>;
 
 /**
  * Runs one carrier call under the deadline (LABEL_CARRIER_TIMEOUT_MS): past it the call's signal aborts and the

@@ -23,7 +23,8 @@ export type IngestOutcome =
   | { pointer: string; status: 'duplicate'; event_id: string }
   | { pointer: string; status: 'rejected'; reason: RejectReason };
 
-type CarriedOrder = OrderFacts & { carrierProviderId: number | null };
+/** customerId: the customer account the order is for, whose webhook override receives its tracking events. */
+type CarriedOrder = OrderFacts & { carrierProviderId: number | null; customerId: number | null };
 
 /** A package and the order it belongs to (shared by the order's packages): an event names a package by its number. */
 interface Shipment {
@@ -84,12 +85,13 @@ export async function ingestTrackingEvents(
           type: string;
           status_id: number;
           carrier_provider_id: number | null;
+          customer_id: number | null;
           price_family: PriceFamily;
           package_id: number;
           package_number: string;
         }[]
       >(
-        `select o.id, o.business_id, o.order_ref, o.tracking_number, o.type, o.status_id, o.carrier_provider_id, o.price_family, pk.id as package_id, pk.package_number
+        `select o.id, o.business_id, o.order_ref, o.tracking_number, o.type, o.status_id, o.carrier_provider_id, o.customer_id, o.price_family, pk.id as package_id, pk.package_number
          from order_package pk join delivery_order o on o.id = pk.order_id where pk.package_number in (?) order by o.id for update of o`,
         [subjects],
       );
@@ -103,6 +105,7 @@ export async function ingestTrackingEvents(
           type: r.type,
           statusId: r.status_id,
           carrierProviderId: r.carrier_provider_id,
+          customerId: r.customer_id,
           priceFamily: r.price_family,
         };
         orders.set(r.id, order);
@@ -219,6 +222,7 @@ function trackingEvent(
   const statusId = orderStatusOfOtep(e.statusCode) ?? s.statusId;
   return {
     businessId: s.businessId,
+    customerId: s.customerId,
     eventId,
     eventType: 'tracking.event',
     referenceType: 'order',

@@ -15,6 +15,7 @@ import {
   type CarrierAdapter,
   type CarrierCall,
   type CarrierLabelRef,
+  type CarrierService,
   type LabelParty,
   type LabelShipment,
   type PurchasedLabel,
@@ -37,6 +38,15 @@ export const BAD_KEY = 'sbx_bad_key';
 
 const Credentials = z.object({ api_key: z.string().trim().min(1).max(200).optional() }).strict();
 
+/** A sandbox carrier's services, from its tariffs: its adapter's and its registry entry's (known without a call). */
+export const sandboxServices = (carrier: SandboxCarrier): CarrierService[] =>
+  carrier.tariffs.map((t) => ({
+    code: t.service,
+    name: t.name,
+    max_weight_grams: t.maxWeightGrams,
+    transit_days: { min: Math.min(...t.transitDays), max: Math.max(...t.transitDays) },
+  }));
+
 export function sandboxAdapter(carrier: SandboxCarrier, env: SandboxEnv): CarrierAdapter {
   const fail = (code: string, message: string, retryable = false) =>
     new CarrierError(carrier.code, code, message, retryable);
@@ -53,12 +63,7 @@ export function sandboxAdapter(carrier: SandboxCarrier, env: SandboxEnv): Carrie
   return {
     code: carrier.code,
     name: carrier.name,
-    services: carrier.tariffs.map((t) => ({
-      code: t.service,
-      name: t.name,
-      max_weight_grams: t.maxWeightGrams,
-      transit_days: { min: Math.min(...t.transitDays), max: Math.max(...t.transitDays) },
-    })),
+    services: sandboxServices(carrier),
     formats: ['PDF', 'ZPL'],
     previewable: true,
     credentials: Credentials,
