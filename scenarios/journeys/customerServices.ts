@@ -5,8 +5,10 @@
  *   customer pays a shipping order (its delivery order is placed), stores two parcels that the employee receives,
  *   is charged storage over compressed days, ships both parcels out (held, then taken at the hand-over), and cancels a
  *   second shipping order for a refund; the wallet's statement ends it.
- * - price-hiding: the admin hides the shipping and storage families from the customer, who then walks every read of
- *   both families and tries to pay: any price field in an answer, or a payment not refused, fails the scenario.
+ * - price-hiding: the customer pays one shipping order from its wallet, then the admin hides the shipping and storage
+ *   families from the customer, who walks every read of both families, the reads of the delivery orders they placed
+ *   and its wallet, and tries to pay: any price field in an answer (in the wallet: an amount of an entry that pays a
+ *   hidden family's order), or a payment not refused, fails the scenario.
  */
 import { ScenarioError } from '../api.ts';
 import type { World } from '../world.ts';
@@ -241,8 +243,8 @@ export async function customerJourney(w: World): Promise<void> {
   if (Number(after.balance) >= Number(start.balance)) throw new ScenarioError('the journey cost the wallet nothing');
 }
 
-/** Every key an answer about a hidden family must leave out, at any depth. */
-const PRICE_KEYS = new Set([
+/** Every key an answer about a hidden family must leave out, at any depth (the tests' price hiding checks use it too). */
+export const PRICE_KEYS = new Set([
   'shipping_price',
   'price_details',
   'currency',
@@ -261,7 +263,8 @@ const PRICE_KEYS = new Set([
   'amount',
 ]);
 
-function priceKeysIn(value: unknown, path = '$'): string[] {
+/** Where `value` holds a key of PRICE_KEYS with a price under it, as paths such as `$.orders[0].total`. */
+export function priceKeysIn(value: unknown, path = '$'): string[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => priceKeysIn(v, `${path}[${i}]`));
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([k, v]) => [
@@ -274,6 +277,9 @@ function priceKeysIn(value: unknown, path = '$'): string[] {
 export async function priceHiding(w: World): Promise<void> {
   const s = await setUp(w);
   const employee = await w.token('employee');
+  // Paid from the wallet while its prices are shown: the wallet's statement then names a hidden family's order.
+  await topUp(w, s, '50.00');
+  const paidId = await paidShippingOrder(w, s, `SCN-${w.run}-HIDDEN`);
   const families = `/v1/client/customers/${s.customerId}/hidden-price-families`;
   const was = (await w.api.call('GET', families, { token: s.admin })).body.hidden_price_families as string[];
   await w.api.call('PUT', families, {
@@ -282,7 +288,6 @@ export async function priceHiding(w: World): Promise<void> {
   });
   w.defer(() => w.api.call('PUT', families, { token: s.admin, body: { families: was } }));
   w.journal.step('admin hides shipping_service and storage_services from the customer');
-  await topUp(w, s, '50.00');
 
   const walked: string[] = [];
   const look = async (method: string, path: string, body?: unknown, expect?: number) => {
@@ -301,6 +306,38 @@ export async function priceHiding(w: World): Promise<void> {
     walked.push(`POST ${path}`);
     w.journal.step(`POST ${path}: 403 PRICE_HIDDEN_SETTLE_OFFLINE`);
   };
+  /** The reads of a delivery order a hidden family's order placed: hidden by that family too. */
+  const deliveryOrderReads = async (order: { id: number; tracking_number: string } | null) => {
+    if (!order) throw new ScenarioError('an order of a hidden family shows no delivery order');
+    await look('GET', `/v1/orders/${order.id}`);
+    await look('GET', `/v1/orders/${order.id}/snapshot`);
+    await look('POST', '/v1/orders/find', { tracking_number: order.tracking_number });
+  };
+  /**
+   * The wallet is the customer's own money, so its balances and top-ups stay; an entry that pays, holds, refunds or
+   * charges a hidden family's order or fee shows no amount and says price_hidden, and `owed` (storage fees) is left out.
+   */
+  const walletLook = async () => {
+    const path = '/v1/customer/credits?entries_limit=100';
+    const c = (await w.api.call('GET', path, { token: s.customer })).body;
+    const entries = c.entries as {
+      code: string;
+      amount?: string;
+      balance_after?: string;
+      price_hidden?: true;
+      reference: { type: string } | null;
+    }[];
+    // Every entry naming an order or fee names one of the hidden families (shipping orders, storage, ship-outs).
+    const hidden = entries.filter((e) => e.reference !== null);
+    const leaks = hidden.filter((e) => 'amount' in e || 'balance_after' in e || e.price_hidden !== true);
+    if (leaks.length > 0) throw new ScenarioError(`GET ${path} shows hidden amounts: ${JSON.stringify(leaks)}`);
+    if (hidden.length === 0) throw new ScenarioError(`GET ${path} lists no payment of a hidden family's order`);
+    if ('owed' in c) throw new ScenarioError(`GET ${path} shows owed storage fees: ${c.owed}`);
+    walked.push(`GET ${path.split('?')[0]}`);
+    w.journal.step(
+      `wallet: balance ${c.balance} ${c.currency}; ${hidden.length} entries of hidden orders without amounts`,
+    );
+  };
 
   const ship = `/v1/customer/shipping-orders`;
   const parcels = { recipient: recipient(w), packages: [{ weight_grams: 1200 }] };
@@ -312,6 +349,8 @@ export async function priceHiding(w: World): Promise<void> {
   await look('GET', `${ship}/${so.id}`);
   await refused(`${ship}/${so.id}/pay`);
   await look('POST', `${ship}/${so.id}/cancel`, {});
+  const paid = (await look('GET', `${ship}/${paidId}`)).shipping_order;
+  await deliveryOrderReads(paid.order);
 
   const storageBody = { service_code: s.codes.storage, packages: [{ reference: 'box', weight_grams: 2000 }] };
   await look('GET', '/v1/customer/storage-orders/config');
@@ -343,8 +382,10 @@ export async function priceHiding(w: World): Promise<void> {
   await w.api.call('POST', `/v1/client/shipouts/${again.id}/settle-offline`, { token: s.admin, body: {} });
   for (const step of ['pick', 'pack', 'hand-over'])
     await w.api.call('POST', `/v1/client/shipouts/${again.id}/${step}`, { token: employee, body: {} });
-  await look('GET', `${out}/${again.id}`);
+  const handed = (await look('GET', `${out}/${again.id}`)).shipout;
   w.journal.step(`ship-out ${again.id} settled offline and handed over`);
+  await deliveryOrderReads(handed.order);
+  await walletLook();
   w.journal.step(`walked: ${walked.join(', ')}`);
   w.journal.step(`${walked.length} answers of the hidden families: no price field in any, each says price_hidden`);
 }

@@ -8,6 +8,7 @@ export async function callTool(
   name: string,
   args: object,
   server: '/mcp' | '/mcp/developer' = '/mcp',
+  headers: Record<string, string> = {},
 ): Promise<{ isError: boolean; body: any }> {
   const res = await fetch(`${baseUrl}${server}`, {
     method: 'POST',
@@ -16,6 +17,7 @@ export async function callTool(
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-11-25',
+      ...headers,
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });

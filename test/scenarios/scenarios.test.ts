@@ -344,15 +344,24 @@ describe('scenarios', () => {
       steps.some((s) => /^\d+ answers of the hidden families: no price field/.test(s)),
       steps.join('\n'),
     );
-    // Every customer operation of the families is walked: one the scenario does not call fails here.
+    // Every customer operation of the families, the wallet's and the reads of the delivery orders they place is
+    // walked: one the scenario does not call fails here.
     const walked = steps
       .find((s) => s.startsWith('walked: '))!
       .slice('walked: '.length)
       .split(', ');
+    const deliveryOrderReads = ['get_order_detail', 'order_snapshot', 'find_order'];
     const families = CATALOG.filter(
-      (op) => op.roles?.includes('customer') && ['Customer shipping orders', 'Storage', 'Ship-outs'].includes(op.tag),
+      (op) =>
+        op.roles?.includes('customer') &&
+        (['Customer shipping orders', 'Storage', 'Ship-outs', 'Wallet'].includes(op.tag) ||
+          deliveryOrderReads.includes(op.name)),
     );
-    assert.ok(families.length >= 20, String(families.length));
+    assert.ok(families.length >= 24, String(families.length));
+    assert.ok(
+      steps.some((s) => /^wallet: balance .*; [1-9]\d* entries of hidden orders without amounts$/.test(s)),
+      steps.join('\n'),
+    );
     for (const op of families) {
       const pattern = new RegExp(`^${op.rest!.method} ${op.rest!.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
       assert.ok(

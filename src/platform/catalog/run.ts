@@ -60,7 +60,10 @@ async function checkAndRun(op: Operation, raw: unknown, ctx: OperationContext): 
   }
   await op.available?.(ctx);
   if (op.roles !== 'public') {
-    if (!op.roles.includes(ctx.caller!.role)) throw errors.forbidden();
+    if (!op.roles.includes(ctx.caller!.role)) {
+      // A customer's operation says so to the client account that calls it (get_account_credits, the specification).
+      throw errors.forbidden(op.roles.every((r) => r === 'customer') ? 'error.customer_only' : undefined);
+    }
     if (op.guard) await op.guard(ctx as BusinessContext);
     if (limitBy === 'credential') await spendQuota(ctx, op.limit!);
   }

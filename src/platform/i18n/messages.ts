@@ -41,6 +41,14 @@ export const PLATFORM_MESSAGES = {
     de: 'Sie sind nicht berechtigt, diesen Vorgang auszuführen.',
     es: 'No está autorizado para realizar esta operación.',
   },
+  'error.customer_only': {
+    en: 'Only customer accounts can use this operation: sign in with a customer account.',
+    'zh-Hans': '只有客户账户可以使用此操作：请使用客户账户登录。',
+    'zh-Hant': '只有客戶帳戶可以使用此操作：請使用客戶帳戶登入。',
+    fr: 'Seuls les comptes clients peuvent utiliser cette opération : connectez-vous avec un compte client.',
+    de: 'Nur Kundenkonten können diesen Vorgang nutzen: Melden Sie sich mit einem Kundenkonto an.',
+    es: 'Solo las cuentas de cliente pueden usar esta operación: inicie sesión con una cuenta de cliente.',
+  },
   'error.missing_scope': {
     en: 'This tool needs the scope {scope}, which this connection was not granted (X-MCP-Profile or X-MCP-Scopes).',
     'zh-Hans': '此工具需要权限范围 {scope}，而此连接未获授予（X-MCP-Profile 或 X-MCP-Scopes）。',

@@ -275,6 +275,12 @@ describe('storage orders', () => {
     const owed = (await owedOf(app.em(), w.business.id, w.users.customer.id)).get('EUR')!;
     assert.equal(owed, s.amount - s.paid, 'sum of fees = sum moved + owed');
     assert.ok(owed > 0n);
+    // The customer's wallet answer says so: in arrears, owing what the fee rows keep owed.
+    const short = ok(await app.http.get('/v1/customer/credits', { token: w.customer }));
+    assert.deepEqual(
+      [short.in_arrears, short.owed, short.balance, short.currency],
+      [true, (Number(owed) / 100).toFixed(2), '0.00', 'EUR'],
+    );
 
     const listed = ok(await app.http.get('/v1/customer/stored-packages', { token: w.customer }));
     const charged = listed.packages.map((p: any) => Number(p.fees_charged));
@@ -295,6 +301,8 @@ describe('storage orders', () => {
     assert.equal(s.moved, s.paid);
     assert.equal(await w.balance(), 100_000n + 100n - s.amount);
     assert.equal((await owedOf(app.em(), w.business.id, w.users.customer.id)).get('EUR') ?? 0n, 0n);
+    const settled = ok(await app.http.get('/v1/customer/credits', { token: w.customer }));
+    assert.deepEqual([settled.in_arrears, settled.owed], [false, '0.00'], 'nothing owed: no longer in arrears');
     rows = await fees();
     for (const r of rows) {
       assert.deepEqual(
