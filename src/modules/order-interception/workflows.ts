@@ -50,6 +50,12 @@ export async function orderInterceptionWorkflow(input: InterceptionInput): Promi
   let started = false;
   let requests = 0;
   let queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Held reports queued or being recorded. The read model says held once the report is committed, a moment before
+   * this process has the answer: an execute sent on the strength of it waits for the report's step instead of
+   * being refused as not held.
+   */
+  let heldReports = 0;
   const serialized = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = queue.then(fn);
     queue = run.catch(() => undefined);
@@ -108,15 +114,16 @@ export async function orderInterceptionWorkflow(input: InterceptionInput): Promi
     validator: (_actor) => {
       if (snap.interceptionId === null || !isOpen(snap.state))
         refuse(INTERCEPTION_NOT_OPEN, `interception of order ${input.orderId} is ${snap.state}`);
-      if (snap.state !== 'held_at_warehouse')
+      if (snap.state !== 'held_at_warehouse' && heldReports === 0)
         refuse(INTERCEPTION_NOT_HELD, `the parcel of order ${input.orderId} is not held yet`);
     },
   });
   setHandler(heldSignal, (report) => {
+    heldReports++;
     void serialized(async () => {
       if (snap.interceptionId === null || snap.state !== 'in_effect') return;
       settle(await recordHeld({ interceptionId: snap.interceptionId, report }));
-    });
+    }).finally(() => heldReports--);
   });
 
   // The request that started the process is judged first.

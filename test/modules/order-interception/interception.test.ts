@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import { ORDER_STATUS } from '../../../src/modules/orders/index.ts';
-import { interceptionWorkflowId } from '../../../src/modules/order-interception/contract.ts';
+import { heldSignal, interceptionWorkflowId } from '../../../src/modules/order-interception/contract.ts';
 import { tellInterceptionOfWarehouse } from '../../../src/modules/order-interception/hooks.ts';
 import type { orderInterceptionWorkflow } from '../../../src/modules/order-interception/workflows.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
@@ -318,6 +318,26 @@ describe('order interception', () => {
         [o.id],
       );
     assert.deepEqual([row!.details.old_address.line1, row!.details.new_address.line1], ['1 Main St', '5 Rue Neuve']);
+  });
+
+  test('an execute that comes right behind the held report waits for it to be recorded, and is carried out', async () => {
+    // The read model says held as soon as the report is committed, a moment before the process has the answer: staff
+    // who execute then are not refused as not held (the slow tier's replay test met that 409 on a loaded machine).
+    const o = await order({ statusId: ORDER_STATUS.ON_THE_WAY });
+    assert.equal((await request(admin, o.id, { outcome: 'return_to_sender' })).status, 201);
+    await handle(o.id).signal(heldSignal, {
+      packageNumber: o.trackingNumber,
+      place: warehouse,
+      source: 'carrier',
+      occurredAt: new Date().toISOString(),
+    });
+    const executed = await act(admin, o.id, 'execute');
+    assert.equal(executed.status, 200, JSON.stringify(executed.body));
+    assert.deepEqual(
+      [executed.body.interception.state, executed.body.interception.held_at?.source],
+      ['outcome_executed', 'carrier'],
+    );
+    assert.equal(await statusOf(o.id), ORDER_STATUS.RETURNED_TO_SENDER);
   });
 
   test('withdrawn by the requester: back to the status before (3045 staff, 6014 customer)', async () => {
