@@ -89,6 +89,7 @@ function start(
   w: MockedWorker,
   dueInMs: number,
   door: Partial<Omit<DeviceOrderInput, 'id' | 'businessId' | 'dueAt'>> = { doorWatchMs: 0 },
+  options: { workflowTaskTimeout?: string } = {},
 ) {
   const id = randomInt(1, 2 ** 31 - 1);
   const input: DeviceOrderInput = { id, businessId: 1, dueAt: new Date(Date.now() + dueInMs).toISOString(), ...door };
@@ -96,6 +97,7 @@ function start(
     workflowId: deviceOrderWorkflowId(id),
     taskQueue: w.taskQueue,
     args: [input],
+    ...options,
   });
 }
 
@@ -144,7 +146,9 @@ describe('device order workflow (mocked activities)', () => {
       return undefined;
     });
     await withMockedWorker(model.activities, async (w) => {
-      const handle = await start(w, 3_600_000);
+      // The running transition is a local activity: the update comes in with the task's heartbeat, at 80 % of the
+      // task timeout (8 s of the default 10 s), so the test's task timeout is short.
+      const handle = await start(w, 3_600_000, undefined, { workflowTaskTimeout: '2s' });
       const collecting = handle.executeUpdate(collectUpdate, { args: [{ actorId: 1 }] });
       await waitFor(async () => model.calls.length === 1);
       try {
