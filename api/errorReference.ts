@@ -11,7 +11,7 @@ import { buildSchema } from './graphql/schema.ts';
 
 /** docs/errors.md as it should read now: the modules' operations and the developer server's tools. */
 export function errorsDocument(): string {
-  return errorReference(agentCatalog(CATALOG, 'http://localhost', 'reference', buildSchema(CATALOG)).operations);
+  return errorReference(agentCatalog(CATALOG, 'http://localhost', 'reference', () => buildSchema(CATALOG)).operations);
 }
 
 /** Codes every operation of a kind can answer: named by the kind, not by a list of a hundred operations. */

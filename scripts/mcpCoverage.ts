@@ -20,7 +20,7 @@ const wrap = (names: readonly string[]) =>
 
 for (const server of ['user', 'developer'] as const) {
   const served = toolsOf(
-    agentCatalog(CATALOG, 'http://localhost', 'coverage', buildSchema(CATALOG)).operations,
+    agentCatalog(CATALOG, 'http://localhost', 'coverage', () => buildSchema(CATALOG)).operations,
     server,
   ).map((t) => t.name);
   const spec = specified[server];

@@ -50,7 +50,14 @@ const timing = new Transform({
 });
 
 let failed = false;
-const stream = run({ files: ordered, concurrency: Number(concurrencyArg), forceExit: true, execArgv: PRELOAD });
+/** TEST_FILE_ARGS: Node options for every file's process, such as `--cpu-prof --cpu-prof-dir=<dir>` to profile them. */
+const extra = process.env.TEST_FILE_ARGS?.split(' ').filter(Boolean) ?? [];
+const stream = run({
+  files: ordered,
+  concurrency: Number(concurrencyArg),
+  forceExit: true,
+  execArgv: [...PRELOAD, ...extra],
+});
 // A failed test that leaves a server open must not hold its file's process (forceExit), nor this one.
 stream.on('test:fail', () => (failed = true));
 const report = stream.pipe(timing).compose(spec);

@@ -7,11 +7,13 @@ import type { Operation } from '../../src/platform/catalog/types.ts';
 import { PROFILES } from '../mcp/grant.ts';
 import { toolsOf } from '../mcp/tools.ts';
 
-export function skillFile(
-  catalog: readonly Operation[],
-  base: string,
-  version: string,
-): { text: string; version: string; hash: string } {
+export interface Skill {
+  text: string;
+  version: string;
+  hash: string;
+}
+
+export function skillFile(catalog: readonly Operation[], base: string, version: string): Skill {
   const high = (['user', 'developer'] as const)
     .flatMap((s) => toolsOf(catalog, s))
     .filter((t) => t.op.mcp.risk === 'high')

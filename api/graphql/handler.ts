@@ -18,12 +18,13 @@ const stateOf = (req: Request<unknown, { res: unknown }>) =>
  * cost in place of the validation rules, its answer's size after execution.
  */
 export function graphqlMiddleware(
-  schema: GraphQLSchema,
+  schema: () => GraphQLSchema,
   makeContext: ContextFactory,
   limits: GraphQLLimits,
 ): Koa.Middleware<State> {
   const handler = createHandler({
-    schema,
+    // Built on the first request (api/app.ts): most processes never serve GraphQL.
+    schema: () => schema(),
     context: (req) => makeContext(stateOf(req)) as never,
     onSubscribe: (req, params) => {
       const refused = checkQueryText(params.query, limits);

@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { defineOperation, type Operation } from '../../src/platform/catalog/types.ts';
 import { ROLES } from '../../src/platform/roles.ts';
 import { aiDocuments } from '../ai/manifests.ts';
-import { skillFile } from '../ai/skill.ts';
+import { skillFile, type Skill } from '../ai/skill.ts';
+import { lazy } from '../../src/platform/lazy.ts';
 import { checkDocument, checkQueryText, checkResponseSize, GRAPHQL_LIMIT_FAILURES } from '../graphql/limits.ts';
 import { graphqlKind } from '../graphql/schema.ts';
 import { aiToolNames } from '../../src/platform/catalog/tools.ts';
@@ -42,9 +43,9 @@ const formatted = (e: GraphQLError) => ({ ...e.toJSON() });
  */
 export function developerOperations(
   catalog: readonly Operation[],
-  skill: { text: string; version: string; hash: string },
+  skill: () => Skill,
   base: string,
-  schema: GraphQLSchema,
+  schema: () => GraphQLSchema,
   everything: () => readonly Operation[],
 ): Operation[] {
   const apiEndpoints = defineOperation({
@@ -150,13 +151,13 @@ export function developerOperations(
       } catch (err) {
         return { data: null, errors: [formatted(err as GraphQLError)] };
       }
-      const refused = checkDocument(schema, document, input.operation_name, input.variables, limits);
+      const refused = checkDocument(schema(), document, input.operation_name, input.variables, limits);
       if (refused) throw refused;
-      const invalid = validate(schema, document);
+      const invalid = validate(schema(), document);
       if (invalid.length > 0) return { data: null, errors: invalid.map(formatted) };
       // The resolvers run their operations through the runner with this context, the agent's grant included.
       const result = await execute({
-        schema,
+        schema: schema(),
         document,
         contextValue: ctx,
         variableValues: input.variables,
@@ -215,9 +216,9 @@ export function developerOperations(
     }),
     async handler(input) {
       return {
-        update_available: input.current_hash !== skill.hash,
-        version: skill.version,
-        hash: skill.hash,
+        update_available: input.current_hash !== skill().hash,
+        version: skill().version,
+        hash: skill().hash,
         download_url: `${base}/api/ai-skill`,
       };
     },
@@ -252,7 +253,7 @@ export function developerOperations(
       'get_integration_guide',
       'How an agent or integration signs in, picks its scopes, confirms risky writes, reads errors and verifies webhooks.',
       "The integration skill as markdown, the same text GET /api/ai-skill serves: read it before calling anything else. It names the high-risk tools that need `confirm: true`, the profiles to pick scopes from, the approval queue and how to check a webhook's signature. Needs no token; check_skill_update says when a kept copy is out of date.",
-      () => skill.text,
+      () => skill().text,
     ),
     guide(
       'get_otep_guide',
@@ -274,9 +275,10 @@ export function agentCatalog(
   catalog: readonly Operation[],
   base: string,
   version: string,
-  schema: GraphQLSchema,
-): { operations: Operation[]; skill: ReturnType<typeof skillFile> } {
-  const skill = skillFile(catalog, base, version);
+  schema: () => GraphQLSchema,
+): { operations: Operation[]; skill: () => Skill } {
+  // Made on first use, as the GraphQL schema: most processes never read the skill file.
+  const skill = lazy(() => skillFile(catalog, base, version));
   const operations: Operation[] = [...catalog, ...developerOperations(catalog, skill, base, schema, () => operations)];
   return { operations, skill };
 }

@@ -87,7 +87,7 @@ describe('AI discovery', () => {
     for (const tool of mcp.tools) assert.ok(isSpecType.Tool(tool), tool.name);
     assert.deepEqual(
       mcp.tools.map((t: { name: string }) => t.name),
-      toolsOf(agentCatalog(CATALOG, app.url, 'test', buildSchema(CATALOG)).operations, 'user').map((t) => t.name),
+      toolsOf(agentCatalog(CATALOG, app.url, 'test', () => buildSchema(CATALOG)).operations, 'user').map((t) => t.name),
     );
     const bad = await fetch(`${app.url}/api/ai/tools?format=gemini`, { headers: { 'accept-language': 'de' } });
     assert.equal(bad.status, 422);

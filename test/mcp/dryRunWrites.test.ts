@@ -277,7 +277,7 @@ describe('X-MCP-Dry-Run: every write an agent can reach writes nothing', () => {
   const tokens = {} as Record<As, string>;
   const clients = new Map<string, Client>();
   const schema = buildSchema(CATALOG);
-  const operations = agentCatalog(CATALOG, 'http://localhost', 'test', schema).operations;
+  const operations = agentCatalog(CATALOG, 'http://localhost', 'test', () => schema).operations;
   const mutations = Object.values(schema.getMutationType()!.getFields()).map((field) => ({
     field,
     op: CATALOG.find((op) => op.graphql?.name === field.name) as Operation,

@@ -14,7 +14,7 @@ import { allErrorCodes, fail, failWith, registerErrorCodes } from '../../src/pla
 import { AppError } from '../../src/platform/errors.ts';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
-const operations = agentCatalog(CATALOG, 'http://localhost', 'test', buildSchema(CATALOG)).operations;
+const operations = agentCatalog(CATALOG, 'http://localhost', 'test', () => buildSchema(CATALOG)).operations;
 
 test('docs/errors.md is the registry as it is now: `npm run docs:errors` rewrites it', () => {
   const written = fs.readFileSync(path.join(ROOT, 'docs', 'errors.md'), 'utf8');
