@@ -250,6 +250,14 @@ describe('drivers', () => {
     assert.equal(d.phone, '+420601123456');
     assert.deepEqual(d.skills, ['adr']);
 
+    // A reason of blanks is no reason: refused, naming the field, and the published schema says so (not only blanks).
+    for (const step of ['reject', 'suspend']) {
+      const blank = await app.http.post(`/v1/drivers/${d.id}/${step}`, { reason: '\n ' }, { token: admin });
+      assert.deepEqual([blank.status, blank.body.errors?.[0]?.field], [422, 'reason'], JSON.stringify(blank.body));
+    }
+    const published = (await app.http.get('/openapi.json')).body.paths['/v1/drivers/{id}/suspend'].post.requestBody
+      .content['application/json'].schema.properties.reason;
+    assert.ok(JSON.stringify(published).includes('\\S'), JSON.stringify(published));
     const rejected = await app.http.post(`/v1/drivers/${d.id}/reject`, { reason: 'No licence yet' }, { token: admin });
     assert.equal(rejected.status, 200, JSON.stringify(rejected.body));
     assert.equal(rejected.body.driver.rejected_reason, 'No licence yet');

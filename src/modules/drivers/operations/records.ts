@@ -169,6 +169,9 @@ const decisionCommon = {
   output: driverOutput,
 } as const;
 
+/** A decision's reason: not only blanks, which the service trims to nothing (the published schema says so too). */
+const reasonText = z.string().trim().min(1).max(500).regex(/\S/, 'text');
+
 export const driverApprove = defineOperation({
   ...decisionCommon,
   name: 'driver_approve',
@@ -189,7 +192,7 @@ export const driverReject = defineOperation({
     'The driver stays unable to sign in; approve takes it back later. DRIVER_STATUS_CONFLICT (409) for a driver that is not pending.',
   rest: { method: 'POST', path: '/v1/drivers/{id}/reject' },
   graphql: { name: 'driverReject', kind: 'mutation' },
-  input: z.object({ id: pathId, reason: z.string().trim().min(1).max(500) }).strict(),
+  input: z.object({ id: pathId, reason: reasonText }).strict(),
   handler: (input, ctx) => decide(ctx, input.id, 'reject', input.reason),
 });
 
@@ -201,6 +204,6 @@ export const driverSuspend = defineOperation({
     'Revokes every session of the driver; a driver on duty goes off duty (driver.on_duty_changed). DRIVER_STATUS_CONFLICT (409) for a driver rejected or suspended already.',
   rest: { method: 'POST', path: '/v1/drivers/{id}/suspend' },
   graphql: { name: 'driverSuspend', kind: 'mutation' },
-  input: z.object({ id: pathId, reason: z.string().trim().min(1).max(500).optional() }).strict(),
+  input: z.object({ id: pathId, reason: reasonText.optional() }).strict(),
   handler: (input, ctx) => decide(ctx, input.id, 'suspend', input.reason ?? null),
 });
