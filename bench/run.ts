@@ -49,7 +49,9 @@
  * auto-assigns and reports; BENCH_SECTIONS (say 3,6) runs only the sections it lists.
  * The API runs in the bench's process and the worker (workflows, activities, the outbox relay) in its own, as
  * production runs them. Profiling: BENCH_WORKER_PROF=<dir> writes the worker's CPU profiles there (its threads
- * included); BENCH_PG_STATEMENTS=1 prints the statements PostgreSQL spent most time on.
+ * included); BENCH_PG_STATEMENTS=1 prints the statements PostgreSQL spent most time on. BENCH_TEMPORAL=postgres runs
+ * the sections on the Temporal server on PostgreSQL (the one `bench:scale` builds and starts) instead of the dev
+ * server on SQLite, to tell which figures the dev server's SQLite bounds.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -66,6 +68,7 @@ import { createOrm, migrate, type Em } from '../src/platform/db/orm.ts';
 import { seedDemo } from '../src/main/seed.ts';
 import { startEmbeddedPostgres } from '../src/launchers/postgres.ts';
 import { startTemporalDevServer } from '../src/launchers/temporalServer.ts';
+import { postgresAccess, startTemporalOnPostgres } from '../src/launchers/temporalPostgresServer.ts';
 import { freePort } from '../src/launchers/startup.ts';
 import { spawnRole, stopChild } from '../test/helpers/roles.ts';
 import { cpuPerCall, cpuTimes, workerPids, type CpuTimes } from './cpu.ts';
@@ -103,17 +106,18 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tms-bench-'));
 fs.chmodSync(dir, 0o755);
 /** BENCH_PG_STATEMENTS=1 loads pg_stat_statements and prints, at the end, the statements PostgreSQL spent most time on. */
 const PG_STATEMENTS = Boolean(process.env.BENCH_PG_STATEMENTS);
-const pg = await startEmbeddedPostgres(
-  path.join(dir, 'pg'),
-  await freePort(),
-  log,
-  false,
-  PG_STATEMENTS ? ['shared_preload_libraries=pg_stat_statements'] : [],
-);
-const temporal = await startTemporalDevServer(
-  { port: await freePort(), uiPort: 0, namespace: 'default', headless: true },
-  log,
-);
+const TEMPORAL_ON_POSTGRES = process.env.BENCH_TEMPORAL === 'postgres';
+const pg = await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort(), log, false, [
+  ...(PG_STATEMENTS ? ['shared_preload_libraries=pg_stat_statements'] : []),
+  // The Temporal server's four services keep pools of their own (bench/scale.ts).
+  ...(TEMPORAL_ON_POSTGRES ? ['max_connections=400', 'shared_buffers=1GB'] : []),
+]);
+const temporal = TEMPORAL_ON_POSTGRES
+  ? await startTemporalOnPostgres(
+      { pg: postgresAccess(pg.url), dir: path.join(dir, 'temporal'), namespace: 'default' },
+      log,
+    )
+  : await startTemporalDevServer({ port: await freePort(), uiPort: 0, namespace: 'default', headless: true }, log);
 const line = (label: string, ours: string, base: string, ratio: number) =>
   console.log(`${label.padEnd(34)} ${ours.padEnd(30)} baseline ${base.padEnd(30)} ratio ${ratio.toFixed(2)}`);
 /** Retry lateness against the setTimeout baseline, and how many retries were waiting. */
@@ -212,7 +216,7 @@ try {
   const token = ((await login.json()) as { access_token: string }).access_token;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   console.log(
-    `machine: ${os.cpus().length} cores, Node ${process.version}; Temporal dev server (SQLite), embedded PostgreSQL; the API in this process, the worker in its own\n`,
+    `machine: ${os.cpus().length} cores, Node ${process.version}; ${TEMPORAL_ON_POSTGRES ? 'Temporal server on PostgreSQL' : 'Temporal dev server (SQLite)'}, embedded PostgreSQL; the API in this process, the worker in its own\n`,
   );
 
   // 1. store latency and throughput

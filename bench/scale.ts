@@ -27,7 +27,7 @@ import { loadConfig } from '../src/platform/config.ts';
 import { createOrm, migrate } from '../src/platform/db/orm.ts';
 import { makePostgresTempDir, startEmbeddedPostgres } from '../src/launchers/postgres.ts';
 import { freePort } from '../src/launchers/startup.ts';
-import { startTemporalOnPostgres } from '../src/launchers/temporalPostgresServer.ts';
+import { postgresAccess, startTemporalOnPostgres } from '../src/launchers/temporalPostgresServer.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { UNREACHED_RATE_LIMITS } from '../scripts/stack.ts';
 import { makeBusiness, PASSWORD } from '../test/helpers/factories.ts';
@@ -56,13 +56,7 @@ const pgServer = await startEmbeddedPostgres(path.join(dir, 'pg'), await freePor
   'max_connections=400',
   'shared_buffers=1GB',
 ]);
-const url = new URL(pgServer.url);
-const access = {
-  host: url.hostname,
-  port: Number(url.port),
-  user: decodeURIComponent(url.username),
-  password: decodeURIComponent(url.password),
-};
+const access = postgresAccess(pgServer.url);
 const admin = new pg.Client({ ...access, database: 'postgres' });
 await admin.connect();
 const bytesOf = async (db: string) =>

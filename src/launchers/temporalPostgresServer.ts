@@ -61,6 +61,17 @@ export interface PostgresAccess {
   password: string;
 }
 
+/** The host, port and credentials of a postgres:// URL, as the SQL tool and the server's config take them. */
+export function postgresAccess(databaseUrl: string): PostgresAccess {
+  const url = new URL(databaseUrl);
+  return {
+    host: url.hostname,
+    port: Number(url.port),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+  };
+}
+
 export interface TemporalOnPostgresOptions {
   pg: PostgresAccess;
   /** Where its config and logs go. */
