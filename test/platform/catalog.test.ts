@@ -9,6 +9,7 @@ import { errorCodeDefinition } from '../../src/platform/errorCodes.ts';
 import { buildAsyncApiDocument } from '../../src/modules/webhooks/asyncapi.ts';
 import { ROUTING } from '../helpers/events.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { NOT_BLANK_PATTERN } from '../../src/platform/catalog/text.ts';
 
 /** Fills path parameters with an id nobody has, so a reachable route answers 4xx from the operation, not 404 from routing. */
 const concrete = (path: string) => path.replace(/\{\w+\}/g, '2000000000');
@@ -127,7 +128,7 @@ describe('the operation catalog is reachable on every surface it names', () => {
     const timeline = res.body.paths['/v1/otep/trackings/{tracking_number}'].get.responses['200'].content;
     assert.deepEqual(Object.keys(timeline).sort(), ['application/json', 'application/ld+json']);
     const number = res.body.paths['/v1/tracking/{number}'].get.parameters[0].schema;
-    assert.equal(number.pattern, '\\S', 'a tracking number of blanks only is none');
+    assert.equal(number.pattern, NOT_BLANK_PATTERN, 'a tracking number of blanks only is none');
     assert.ok(res.body.paths['/v1/otep/credentials'].post.responses['409'], 'the key limit');
   });
 

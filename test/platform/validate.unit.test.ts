@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { pageParams, timeParam } from '../../src/platform/catalog/schemas.ts';
-import { isSafeText, safeJsonSchema, unsafeTextFields, withTextRule } from '../../src/platform/catalog/text.ts';
+import {
+  isSafeText,
+  NOT_BLANK_PATTERN,
+  notBlankRule,
+  safeJsonSchema,
+  unsafeTextFields,
+  withTextRule,
+} from '../../src/platform/catalog/text.ts';
 import { parseInput } from '../../src/platform/catalog/validate.ts';
 import { AppError } from '../../src/platform/errors.ts';
 
@@ -104,4 +112,61 @@ test('where a schema takes any JSON, the published schema states the text rule a
     assert.equal(validate(body), unsafeTextFields(body).length === 0, JSON.stringify(body));
   }
   assert.equal(validate(bodies[0]), true);
+});
+
+test('a trimmed text that must not be empty publishes NOT_BLANK_PATTERN, which agrees with the trim on every character in JavaScript and in Python', () => {
+  const schema = z
+    .object({
+      reason: z.string().trim().min(1).max(50),
+      code: z.string().trim().length(3).optional(),
+      ref: z
+        .string()
+        .trim()
+        .min(1)
+        .regex(/^[A-Z]+$/)
+        .nullish(),
+      note: z.string().trim().max(50),
+      loose: z.string().min(1).trim(),
+      name: z.string().min(1),
+    })
+    .strict();
+  const published = z.toJSONSchema(schema, { io: 'input', override: notBlankRule }) as {
+    properties: Record<string, unknown>;
+  };
+  /** Every pattern in a property's schema, at any depth (anyOf of a nullish field, allOf beside another pattern). */
+  const patterns = (node: unknown): unknown[] =>
+    node !== null && typeof node === 'object'
+      ? Object.entries(node).flatMap(([k, v]) => (k === 'pattern' ? [v] : patterns(v)))
+      : [];
+  const ruled = Object.keys(published.properties).filter((k) =>
+    patterns(published.properties[k]).includes(NOT_BLANK_PATTERN),
+  );
+  // Untrimmed, or no minimum, or a minimum checked before the trim: the service takes blanks there.
+  assert.deepEqual(ruled, ['reason', 'code', 'ref']);
+  assert.deepEqual(patterns(published.properties.ref), ['^[A-Z]+$', NOT_BLANK_PATTERN]);
+
+  // Every code point of the Basic Multilingual Plane and the first astral one, alone and between blanks.
+  const notBlank = new RegExp(NOT_BLANK_PATTERN, 'u');
+  const chars: string[] = [];
+  for (let cp = 0; cp <= 0x10000; cp++) if (cp < 0xd800 || cp > 0xdfff) chars.push(String.fromCodePoint(cp));
+  const trimsAway = chars.filter((c) => c.trim() === '');
+  assert.deepEqual(
+    chars.filter((c) => notBlank.test(` ${c}\n`) === (c.trim() === '')),
+    [],
+    'the pattern matches exactly what the trim keeps',
+  );
+  const python = spawnSync(
+    'python3',
+    [
+      '-c',
+      'import re,sys,json; p=re.compile(sys.argv[1]); print(json.dumps([c for c in map(chr, range(0x10001)) if 0xD800 > ord(c) or ord(c) > 0xDFFF if not p.search(" "+c+"\\n")]))',
+      NOT_BLANK_PATTERN,
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(python.status, 0, python.stderr);
+  assert.deepEqual(JSON.parse(python.stdout), trimsAway, "Python's re reads the pattern as JavaScript does");
+  assert.deepEqual(fieldsOf(schema, { reason: '\u3000\ufeff', note: '', loose: 'x', name: 'y' }), [
+    ['reason', 'field.required'],
+  ]);
 });

@@ -11,7 +11,6 @@ export const turnInput = z
       .trim()
       .min(1)
       .max(MAX_QUESTION_CHARS)
-      .regex(/\S/, 'text')
       .describe(`The person's question or request, 1 to ${MAX_QUESTION_CHARS} characters, not only blanks`),
     conversation_id: pathId
       .optional()

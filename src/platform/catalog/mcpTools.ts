@@ -5,17 +5,17 @@
  * same tools (src/modules/ai-agent/), and a module may not import a surface.
  */
 import { z } from 'zod';
-import { withTextRule } from './text.ts';
+import { notBlankRule, withTextRule } from './text.ts';
 import { aiToolNames, describe, isRead } from './tools.ts';
 import type { McpServerName, Operation } from './types.ts';
 
 /**
- * An operation's input as JSON Schema, with the text rule every input is held to (text.ts); `anyJsonRef` names the
- * schema of any JSON value under that rule, for the places that take any value. The OpenAPI document, GraphQL and the
- * tools all use it.
+ * An operation's input as JSON Schema, with the text rule every input is held to and the rule of trimmed required
+ * text (text.ts); `anyJsonRef` names the schema of any JSON value under that rule, for the places that take any
+ * value. The OpenAPI document, GraphQL and the tools all use it.
  */
 export const inputJsonSchema = (op: Operation, anyJsonRef?: string): Record<string, unknown> =>
-  withTextRule(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }), anyJsonRef);
+  withTextRule(z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any', override: notBlankRule }), anyJsonRef);
 export const outputJsonSchema = (op: Operation): Record<string, unknown> =>
   z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' });
 

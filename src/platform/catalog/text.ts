@@ -18,6 +18,15 @@ export const TEXT_SCHEMA_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u0
 
 export const isSafeText = (s: string): boolean => SAFE_TEXT.test(s);
 
+/**
+ * A character `String.prototype.trim` keeps: anything but ECMAScript's white space and line terminators, spelled out
+ * rather than written `\S`, which Python's and Rust's regular expressions read with other sets (Python's counts
+ * U+001C to U+001F and U+0085 as space and U+FEFF as not). A field the service trims and then requires to be
+ * non-empty publishes it (notBlankRule), so a client or a fuzzer reading the document knows blanks alone are refused.
+ */
+export const NOT_BLANK_PATTERN =
+  '[^\\t\\n\\v\\f\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF]';
+
 /** The fields of a raw input whose text (a value or a key) breaks the rule; walked without recursion, so any depth is safe. */
 export function unsafeTextFields(raw: unknown): FieldError[] {
   const found: FieldError[] = [];
@@ -91,8 +100,38 @@ export function withTextRule<S extends object>(schema: S, anyJsonRef?: string): 
   }
   return schema;
 }
-function addPattern(n: Node): Node {
-  if (n.pattern === undefined) n.pattern = TEXT_SCHEMA_PATTERN;
-  else n.allOf = [...((n.allOf as unknown[] | undefined) ?? []), { pattern: TEXT_SCHEMA_PATTERN }];
+function addPattern(n: Node, pattern = TEXT_SCHEMA_PATTERN): Node {
+  if (n.pattern === undefined) n.pattern = pattern;
+  else n.allOf = [...((n.allOf as unknown[] | undefined) ?? []), { pattern }];
   return n;
+}
+
+interface StringCheckDef {
+  check: string;
+  minimum?: number;
+  /** Of a `length_equals` check. */
+  length?: number;
+  tx?: (input: string) => string;
+}
+
+/**
+ * A `z.toJSONSchema` override: a string that is trimmed and then held to a length of one or more (a minimum or an
+ * exact length) gets
+ * NOT_BLANK_PATTERN, since blanks alone trim to nothing and are refused. Zod keeps `.trim()` as an `overwrite` check
+ * whose function is not named, so a check counts as the trim when it turns " x " into "x"; a minimum checked before
+ * the trim does not count (it sees the blanks).
+ */
+export function notBlankRule(ctx: { zodSchema: unknown; jsonSchema: object }): void {
+  const def = (ctx.zodSchema as { _zod?: { def?: { type?: string; checks?: { _zod: { def: StringCheckDef } }[] } } })
+    ._zod?.def;
+  if (def?.type !== 'string' || !def.checks) return;
+  let trimmed = false;
+  for (const { _zod } of def.checks) {
+    const check = _zod.def;
+    if (check.check === 'overwrite' && check.tx?.(' x ') === 'x') trimmed = true;
+    else if (trimmed && ((check.check === 'min_length' && (check.minimum ?? 0) >= 1) || (check.length ?? 0) >= 1)) {
+      if ((ctx.jsonSchema as Node).pattern !== NOT_BLANK_PATTERN) addPattern(ctx.jsonSchema as Node, NOT_BLANK_PATTERN);
+      return;
+    }
+  }
 }

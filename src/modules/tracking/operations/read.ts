@@ -20,7 +20,6 @@ const trackingNumber = z
   .trim()
   .min(1)
   .max(64)
-  .regex(/\S/)
   .meta({ examples: ['TMS3F9A1C7B2E04'] });
 const format = z.enum(FORMAT_IDS as [string, ...string[]]).default(DEFAULT_FORMAT);
 const anyJson = z.unknown();
