@@ -15,7 +15,7 @@ describe('labels: carrier accounts', () => {
   const PATH = '/v1/labelservice/carrier-accounts';
 
   before(async () => {
-    app = await startApp({ LABEL_CARRIER_TIMEOUT_MS: '500' });
+    app = await startApp();
     w = await labelWorld(app);
     other = await labelWorld(app);
   });

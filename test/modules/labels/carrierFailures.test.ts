@@ -19,7 +19,7 @@ describe('labels: carrier failures are typed answers, never 500', () => {
 
   before(async () => {
     const log = pino({ level: 'warn' }, { write: (line: string) => logged.push(JSON.parse(line)) });
-    app = await startApp({ LABEL_CARRIER_TIMEOUT_MS: '500' }, { log });
+    app = await startApp({}, { log });
     w = await labelWorld(app);
   });
   after(() => app.running.close());

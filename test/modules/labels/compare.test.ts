@@ -12,7 +12,7 @@ describe('labels: methods, compare and quote-and-ship', () => {
   let w: LabelWorld;
 
   before(async () => {
-    app = await startApp({ LABEL_CARRIER_TIMEOUT_MS: '500' });
+    app = await startApp();
     w = await labelWorld(app);
   });
   after(() => app.running.close());

@@ -41,7 +41,7 @@ describe('labels: detail and label documents', () => {
   let bought: any;
 
   before(async () => {
-    app = await startApp({ LABEL_CARRIER_TIMEOUT_MS: '500' });
+    app = await startApp();
     w = await labelWorld(app);
     other = await labelWorld(app);
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tms-labeldoc-'));

@@ -25,7 +25,7 @@ describe('labels: the GraphQL mirrors', () => {
   let w: LabelWorld;
 
   before(async () => {
-    app = await startApp({ LABEL_CARRIER_TIMEOUT_MS: '500' });
+    app = await startApp();
     w = await labelWorld(app);
   });
   after(() => app.running.close());

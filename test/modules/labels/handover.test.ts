@@ -29,7 +29,7 @@ describe('labels: submit, end of day and its schedule', () => {
   let dir = '';
 
   before(async () => {
-    app = await startApp({ LABEL_CARRIER_TIMEOUT_MS: '500', SANDBOX_TRACKING_DAY_SECONDS: '1' });
+    app = await startApp({ SANDBOX_TRACKING_DAY_SECONDS: '1' });
     w = await labelWorld(app);
     other = await labelWorld(app);
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tms-handover-'));

@@ -23,7 +23,7 @@ describe('labels: local label', () => {
   let local: any;
 
   before(async () => {
-    app = await startApp({ LABEL_CARRIER_TIMEOUT_MS: '500' });
+    app = await startApp();
     w = await labelWorld(app);
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tms-locallabel-'));
     const created = await app.http.post(

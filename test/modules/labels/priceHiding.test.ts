@@ -37,7 +37,7 @@ describe('labels: price hiding', () => {
   let w: LabelWorld;
 
   before(async () => {
-    app = await startApp({ LABEL_CARRIER_TIMEOUT_MS: '500' });
+    app = await startApp();
     w = await labelWorld(app);
     await keepEvents(app.em(), w.business.id);
     const hide = await app.http.put(

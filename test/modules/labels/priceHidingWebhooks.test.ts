@@ -23,7 +23,7 @@ describe('labels: price hiding in delivered webhooks', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   before(async () => {
-    app = await startApp({ LABEL_CARRIER_TIMEOUT_MS: '500', SANDBOX_TRACKING_DAY_SECONDS: '0.25' });
+    app = await startApp({ SANDBOX_TRACKING_DAY_SECONDS: '0.25' });
     w = await labelWorld(app);
     receiver = await startReceiver();
     const hide = await app.http.put(
