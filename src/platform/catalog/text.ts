@@ -116,10 +116,9 @@ interface StringCheckDef {
 
 /**
  * A `z.toJSONSchema` override: a string that is trimmed and then held to a length of one or more (a minimum or an
- * exact length) gets
- * NOT_BLANK_PATTERN, since blanks alone trim to nothing and are refused. Zod keeps `.trim()` as an `overwrite` check
- * whose function is not named, so a check counts as the trim when it turns " x " into "x"; a minimum checked before
- * the trim does not count (it sees the blanks).
+ * exact length) gets NOT_BLANK_PATTERN, since blanks alone trim to nothing and are refused. Zod keeps `.trim()` as
+ * an `overwrite` check whose function is not named, so a check counts as the trim when it turns " x " into "x"; a
+ * length checked before the trim does not count (it sees the blanks).
  */
 export function notBlankRule(ctx: { zodSchema: unknown; jsonSchema: object }): void {
   const def = (ctx.zodSchema as { _zod?: { def?: { type?: string; checks?: { _zod: { def: StringCheckDef } }[] } } })
@@ -129,7 +128,11 @@ export function notBlankRule(ctx: { zodSchema: unknown; jsonSchema: object }): v
   for (const { _zod } of def.checks) {
     const check = _zod.def;
     if (check.check === 'overwrite' && check.tx?.(' x ') === 'x') trimmed = true;
-    else if (trimmed && ((check.check === 'min_length' && (check.minimum ?? 0) >= 1) || (check.length ?? 0) >= 1)) {
+    else if (
+      trimmed &&
+      ((check.check === 'min_length' && (check.minimum ?? 0) >= 1) ||
+        (check.check === 'length_equals' && (check.length ?? 0) >= 1))
+    ) {
       if ((ctx.jsonSchema as Node).pattern !== NOT_BLANK_PATTERN) addPattern(ctx.jsonSchema as Node, NOT_BLANK_PATTERN);
       return;
     }
