@@ -68,7 +68,11 @@ import { createOrm, migrate, type Em } from '../src/platform/db/orm.ts';
 import { seedDemo } from '../src/main/seed.ts';
 import { startEmbeddedPostgres } from '../src/launchers/postgres.ts';
 import { startTemporalDevServer } from '../src/launchers/temporalServer.ts';
-import { postgresAccess, startTemporalOnPostgres } from '../src/launchers/temporalPostgresServer.ts';
+import {
+  postgresAccess,
+  startTemporalOnPostgres,
+  TEMPORAL_POSTGRES_SETTINGS,
+} from '../src/launchers/temporalPostgresServer.ts';
 import { freePort } from '../src/launchers/startup.ts';
 import { spawnRole, stopChild } from '../test/helpers/roles.ts';
 import { cpuPerCall, cpuTimes, workerPids, type CpuTimes } from './cpu.ts';
@@ -109,8 +113,7 @@ const PG_STATEMENTS = Boolean(process.env.BENCH_PG_STATEMENTS);
 const TEMPORAL_ON_POSTGRES = process.env.BENCH_TEMPORAL === 'postgres';
 const pg = await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort(), log, false, [
   ...(PG_STATEMENTS ? ['shared_preload_libraries=pg_stat_statements'] : []),
-  // The Temporal server's four services keep pools of their own (bench/scale.ts).
-  ...(TEMPORAL_ON_POSTGRES ? ['max_connections=400', 'shared_buffers=1GB'] : []),
+  ...(TEMPORAL_ON_POSTGRES ? TEMPORAL_POSTGRES_SETTINGS : []),
 ]);
 const temporal = TEMPORAL_ON_POSTGRES
   ? await startTemporalOnPostgres(

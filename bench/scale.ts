@@ -27,7 +27,11 @@ import { loadConfig } from '../src/platform/config.ts';
 import { createOrm, migrate } from '../src/platform/db/orm.ts';
 import { makePostgresTempDir, startEmbeddedPostgres } from '../src/launchers/postgres.ts';
 import { freePort } from '../src/launchers/startup.ts';
-import { postgresAccess, startTemporalOnPostgres } from '../src/launchers/temporalPostgresServer.ts';
+import {
+  postgresAccess,
+  startTemporalOnPostgres,
+  TEMPORAL_POSTGRES_SETTINGS,
+} from '../src/launchers/temporalPostgresServer.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { UNREACHED_RATE_LIMITS } from '../scripts/stack.ts';
 import { makeBusiness, PASSWORD } from '../test/helpers/factories.ts';
@@ -51,11 +55,13 @@ const log = createLogger(process.env.SCALE_LOG_LEVEL ?? 'warn');
 const line = (label: string, ours: string, base: string, ratio: number) =>
   console.log(`${label.padEnd(40)} ${ours.padEnd(16)} baseline ${base.padEnd(28)} ratio ${ratio.toFixed(2)}`);
 const dir = makePostgresTempDir('tms-scale-');
-// Temporal's four services keep pools of their own (20 + 10 each); the service adds its own.
-const pgServer = await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort(), log, false, [
-  'max_connections=400',
-  'shared_buffers=1GB',
-]);
+const pgServer = await startEmbeddedPostgres(
+  path.join(dir, 'pg'),
+  await freePort(),
+  log,
+  false,
+  TEMPORAL_POSTGRES_SETTINGS,
+);
 const access = postgresAccess(pgServer.url);
 const admin = new pg.Client({ ...access, database: 'postgres' });
 await admin.connect();

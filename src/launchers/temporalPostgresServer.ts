@@ -61,6 +61,12 @@ export interface PostgresAccess {
   password: string;
 }
 
+/**
+ * PostgreSQL settings for a server that also holds the Temporal server's databases: its four services keep pools
+ * of their own (20 + 10 connections each), beside the service's.
+ */
+export const TEMPORAL_POSTGRES_SETTINGS = ['max_connections=400', 'shared_buffers=1GB'];
+
 /** The host, port and credentials of a postgres:// URL, as the SQL tool and the server's config take them. */
 export function postgresAccess(databaseUrl: string): PostgresAccess {
   const url = new URL(databaseUrl);
